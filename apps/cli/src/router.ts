@@ -1,0 +1,67 @@
+import { EXIT, UsageError, unknownWordError } from './cli-error.js'
+import type { CommandEntry, CommandIo } from './command.js'
+import { cliVersion } from './version.js'
+
+/** Every subcommand, in the order `--help` lists them. Add a row here to add one. */
+export const COMMANDS: readonly CommandEntry[] = []
+
+function helpText(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length), 8)
+  const rows = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)
+  return [
+    `z-engine ${cliVersion()} — an embeddable coding agent`,
+    '',
+    'Usage: z-engine [command] [options]',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    'Options:',
+    "  -h, --help     show this help (or a command's, after the command)",
+    '  -v, --version  print the version',
+    '',
+  ].join('\n')
+}
+
+/** Routes argv to a subcommand and returns the exit code; never throws. */
+export async function runCli(io: CommandIo): Promise<number> {
+  const [first, ...rest] = io.argv
+  try {
+    if (first === '--version' || first === '-v') {
+      io.stdout.write(`${cliVersion()}\n`)
+      return EXIT.ok
+    }
+    if (first === '--help' || first === '-h' || first === 'help') {
+      io.stdout.write(helpText())
+      return EXIT.ok
+    }
+    if (first === undefined) {
+      const interactive = COMMANDS.find((command) => command.name === 'chat')
+      if (!interactive) {
+        io.stdout.write(helpText())
+        return EXIT.ok
+      }
+      return await (await interactive.load()).main({ ...io, argv: [] })
+    }
+    if (first.startsWith('-')) {
+      const interactive = COMMANDS.find((command) => command.name === 'chat')
+      if (interactive) return await (await interactive.load()).main(io)
+      throw unknownWordError('option', first, ['--help', '--version'])
+    }
+    const entry = COMMANDS.find((command) => command.name === first)
+    if (!entry)
+      throw unknownWordError(
+        'command',
+        first,
+        COMMANDS.map((command) => command.name),
+      )
+    return await (await entry.load()).main({ ...io, argv: rest })
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`z-engine: ${error.message}\n`)
+      return EXIT.usage
+    }
+    io.stderr.write(`z-engine: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    return EXIT.failed
+  }
+}

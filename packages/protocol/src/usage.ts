@@ -1,0 +1,54 @@
+/** Token counts reported by a provider for one or more requests. */
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+}
+
+/** Cost in US dollars, split the way prices are quoted. */
+export interface Cost {
+  inputUsd: number
+  outputUsd: number
+  cacheReadUsd: number
+  cacheWriteUsd: number
+  totalUsd: number
+}
+
+/** A usage with every count at zero. */
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+})
+
+/** A cost of zero. */
+export const ZERO_COST: Cost = Object.freeze({
+  inputUsd: 0,
+  outputUsd: 0,
+  cacheReadUsd: 0,
+  cacheWriteUsd: 0,
+  totalUsd: 0,
+})
+
+/** Sums two usages. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  }
+}
+
+/** Sums two costs. */
+export function addCost(a: Cost, b: Cost): Cost {
+  return {
+    inputUsd: a.inputUsd + b.inputUsd,
+    outputUsd: a.outputUsd + b.outputUsd,
+    cacheReadUsd: a.cacheReadUsd + b.cacheReadUsd,
+    cacheWriteUsd: a.cacheWriteUsd + b.cacheWriteUsd,
+    totalUsd: a.totalUsd + b.totalUsd,
+  }
+}

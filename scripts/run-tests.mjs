@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// The README's test command: build every package (turbo, cached), run the whole vitest suite, and
+// print the plain totals line CI reads: `N passed, N failed`.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' }
+const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
+  stdio: 'inherit',
+  env,
+})
+if (build.status !== 0) {
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+// Lint and typecheck count as one test each, so the totals line shows them too.
+let extraPassed = 0
+let extraFailed = 0
+for (const [label, command, args] of [
+  ['lint (biome)', 'pnpm', ['exec', 'biome', 'check', '.']],
+  ['typecheck (tsc)', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']],
+]) {
+  const step = spawnSync(command, args, { stdio: 'inherit', env })
+  if (step.status === 0) extraPassed += 1
+  else {
+    extraFailed += 1
+    console.error(`FAILED: ${label}`)
+  }
+}
+const outDir = mkdtempSync(join(tmpdir(), 'z-engine-tests-'))
+const report = join(outDir, 'report.json')
+const run = spawnSync(
+  'pnpm',
+  [
+    'exec',
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit', env },
+)
+let passed = 0
+let failed = 0
+try {
+  const results = JSON.parse(readFileSync(report, 'utf8'))
+  passed = results.numPassedTests
+  failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0)
+  for (const suite of results.testResults ?? []) {
+    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1
+  }
+} catch {
+  failed = Math.max(failed, 1)
+}
+rmSync(outDir, { recursive: true, force: true })
+if (run.status !== 0 && failed === 0) failed = 1
+passed += extraPassed
+failed += extraFailed
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(failed === 0 && run.status === 0 ? 0 : 1)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything beyond Node 20 and npm: pnpm, and the system tools the tests use for real
+# (git, ripgrep, bubblewrap, tmux). Safe to run again; every step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version | cut -d. -f1)" != "10" ]; then
+  npm install -g pnpm@10.34.9 >/dev/null
+fi
+
+missing=()
+for tool in git rg bwrap tmux; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  packages=()
+  for tool in "${missing[@]}"; do
+    case "$tool" in rg) packages+=(ripgrep) ;; bwrap) packages+=(bubblewrap) ;; *) packages+=("$tool") ;; esac
+  done
+  SUDO=""; [ "$(id -u)" = "0" ] || SUDO="sudo"
+  $SUDO apt-get update -qq >/dev/null || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
+fi
+
+git config --global user.email >/dev/null 2>&1 || git config --global user.email "ci@z-engine.invalid"
+git config --global user.name >/dev/null 2>&1 || git config --global user.name "z-engine ci"
+
+pnpm install --frozen-lockfile --reporter=silent

@@ -1,0 +1,36 @@
+/**
+ * DESIGN.md's package table as data: which internal packages each package may import, and which
+ * packages must stay free of I/O.
+ */
+export const ALLOWED_INTERNAL: Readonly<Record<string, readonly string[]>> = {
+  protocol: [],
+  policy: ['protocol'],
+  context: ['protocol'],
+  prompts: [],
+  store: ['protocol'],
+  host: ['protocol'],
+  tools: ['protocol', 'policy', 'prompts', 'host'],
+  engine: ['protocol', 'policy', 'context', 'prompts', 'store', 'host', 'tools'],
+  cli: ['engine', 'protocol'],
+}
+
+/** Packages that must do no I/O. */
+export const PURE_PACKAGES: readonly string[] = ['policy', 'context']
+
+/** Node modules a pure package may not import (with or without the `node:` prefix, any subpath). */
+export const IO_MODULES: readonly string[] = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'worker_threads',
+  'os',
+  'tls',
+  'dns',
+  'cluster',
+  'readline',
+]
