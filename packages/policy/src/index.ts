@@ -1,1 +1,1 @@
-export {}
+export type { Action, ActionType } from './action.js'

@@ -1,0 +1,30 @@
+/**
+ * What a tool call would do, in the terms the policy decides on. Tools map their input to the most
+ * specific Action (and stay conservative for malformed input); the policy never sees raw input, so a
+ * `Read(./.env)` deny also stops `cat .env`.
+ *
+ * Paths are absolute as the tool resolved them against the agent's cwd; the policy normalizes them
+ * lexically (`..`, `.`, duplicate slashes) before matching.
+ */
+export type Action =
+  /** Reads files or folders (Read, Glob and Grep roots, NotebookRead…). */
+  | { type: 'read'; paths: string[] }
+  /** Creates, changes or deletes files. */
+  | { type: 'write'; paths: string[] }
+  /** Runs a shell line; the policy lexes it itself. */
+  | { type: 'execute'; command: string; cwd: string; background?: boolean }
+  /** Fetches a URL (WebFetch). */
+  | { type: 'fetch'; url: string }
+  /** Searches the web. */
+  | { type: 'webSearch'; query: string }
+  /** Starts a subagent of a type. */
+  | { type: 'startAgent'; agentType: string }
+  /** Calls a tool of an MCP server. `readOnly` comes from the server's annotations when it gives them. */
+  | { type: 'mcpCall'; server: string; tool: string; readOnly?: boolean }
+  /** Loads a skill. */
+  | { type: 'loadSkill'; name: string }
+  /** Anything else; `readOnly` says whether it changes state (plan mode refuses it when false). */
+  | { type: 'other'; toolName: string; readOnly: boolean }
+
+/** The `type` tags of actions. */
+export type ActionType = Action['type']

@@ -1,0 +1,66 @@
+import type { Ports } from './ports.js'
+import type { ActionCtx } from './tool.js'
+
+/** What the model last saw of a file; edits based on stale content are refused. */
+export interface FileTracker {
+  /** Records a read (or a write the tool made itself) of `path` with its content hash and mtime. */
+  recordRead(path: string, snapshot: { mtimeMs: number; size: number; hash: string; partial: boolean }): void
+  /** The last recorded snapshot, or undefined when the model never read the file. */
+  lastRead(path: string): { mtimeMs: number; size: number; hash: string; partial: boolean } | undefined
+  /** Forgets a path (deleted, or rewound). */
+  forget(path: string): void
+}
+
+/** Serializes writes to the same path across concurrent agents. */
+export interface PathLocks {
+  /** Runs `work` holding the locks of every path (acquired in sorted order to avoid deadlock). */
+  withLocks<T>(paths: string[], work: () => Promise<T>): Promise<T>
+}
+
+/** Size limits tools respect. */
+export interface ToolLimits {
+  /** Characters of a result before it is shortened and spilled to an artifact. */
+  maxResultChars: number
+  /** Lines Read returns by default. */
+  readDefaultLines: number
+  /** Bytes Read accepts for a text file. */
+  readMaxBytes: number
+  /** Default and maximum Bash timeout in milliseconds. */
+  bashDefaultTimeoutMs: number
+  bashMaxTimeoutMs: number
+}
+
+/** The default limits. */
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+  maxResultChars: 30_000,
+  readDefaultLines: 2_000,
+  readMaxBytes: 256 * 1024,
+  bashDefaultTimeoutMs: 120_000,
+  bashMaxTimeoutMs: 600_000,
+}
+
+/**
+ * The per-call capability bundle (spec 000 "Tools contract"). Tools reach the file system through
+ * Node APIs directly, processes through the agent's shell, and engine services only through `ports`.
+ */
+export interface ToolCtx extends ActionCtx {
+  sessionId: string
+  agentId: string
+  toolUseId: string
+  /** Folders outside the project the user added (`/add-dir`). */
+  additionalDirectories: string[]
+  /** Changes the agent's persistent cwd (Bash `cd`). */
+  setCwd(cwd: string): void
+  fileTracker: FileTracker
+  pathLocks: PathLocks
+  /** Streams progress for the UI (rate-limited by the engine). */
+  progress(update: { message?: string; output?: string }): void
+  /** Saves a long text as a session artifact and returns its path. */
+  spill(content: string, hint: string): Promise<string>
+  limits: ToolLimits
+  /** Whether the model accepts images. */
+  vision: boolean
+  /** Environment for child processes (already filtered by the environment policy). */
+  env: Record<string, string>
+  ports: Ports
+}

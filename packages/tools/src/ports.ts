@@ -1,0 +1,149 @@
+import type { AgentInfo, JobInfo, TodoItem } from '@z-engine/protocol'
+import type { ToolResult } from './tool.js'
+
+/**
+ * Ports: engine services tools reach through interfaces, so `tools` never depends on `engine`.
+ * The engine implements them; tests pass fakes that record their calls.
+ */
+
+/** A subagent request from the Agent tool. */
+export interface AgentSpawnRequest {
+  agentType: string
+  description: string
+  prompt: string
+  background: boolean
+  /** Continue a finished agent from its stored transcript. */
+  resume?: string
+  model?: string
+  isolation?: 'worktree'
+}
+
+/** What a foreground agent returns. */
+export interface AgentRunResult {
+  agentId: string
+  finalMessage: string
+  changedFiles: string[]
+  info: AgentInfo
+}
+
+/** Starts and manages subagents. */
+export interface AgentPort {
+  /** Agent types the model may start, with their one-line descriptions. */
+  catalog(): Array<{ name: string; description: string }>
+  /** Foreground: resolves with the result. Background: resolves at once with the job id. */
+  spawn(
+    request: AgentSpawnRequest,
+    signal: AbortSignal,
+  ): Promise<
+    { type: 'done'; result: AgentRunResult } | { type: 'background'; jobId: string; agentId: string }
+  >
+  /** Applies (three-way merge) a worktree agent's changes into the project. */
+  applyChanges(
+    agentId: string,
+  ): Promise<{ ok: true; changedFiles: string[] } | { ok: false; conflicts: string[]; message: string }>
+}
+
+/** One question of AskUserQuestion. */
+export interface UserQuestion {
+  question: string
+  header: string
+  options: Array<{ label: string; description: string }>
+  multiSelect: boolean
+}
+
+/** Talks to the user: questions, plans and todos. */
+export interface InteractionPort {
+  /** Resolves with one answer per question (labels, or free text), or `undefined` when dismissed. */
+  ask(questions: UserQuestion[], signal: AbortSignal): Promise<string[][] | undefined>
+  /** Proposes a plan; resolves when the user approves (with the mode to continue in) or rejects it. */
+  proposePlan(
+    plan: string,
+    signal: AbortSignal,
+  ): Promise<{ approved: true; mode: string } | { approved: false; feedback?: string }>
+  /** Replaces the todo list. */
+  updateTodos(todos: TodoItem[]): void
+}
+
+/** Background shells and agents. */
+export interface JobPort {
+  /** Starts a shell command in the background; resolves with its job id. */
+  spawnShell(command: string, options: { cwd: string; description?: string }): Promise<JobInfo>
+  /** Output produced since the last read, optionally filtered by a regex, waiting up to `waitMs` for new output or exit. */
+  read(
+    jobId: string,
+    options: { filter?: string; waitMs?: number },
+    signal: AbortSignal,
+  ): Promise<{ output: string; info: JobInfo } | undefined>
+  /** Kills a job (the whole process tree for shells). */
+  kill(jobId: string): Promise<JobInfo | undefined>
+  list(): JobInfo[]
+}
+
+/** Skills the model may load. */
+export interface SkillPort {
+  list(): Array<{ name: string; description: string }>
+  /** The skill's body, or undefined when unknown. */
+  load(name: string, args?: string): Promise<{ content: string; baseDir: string } | undefined>
+}
+
+/** A check the engine knows how to run (tests, build, typecheck, lint). */
+export interface CheckInfo {
+  id: string
+  kind: 'test' | 'build' | 'typecheck' | 'lint' | 'other'
+  command: string
+  source: string
+}
+
+/** Lists and runs verification checks, recording evidence. */
+export interface CheckPort {
+  list(): Promise<CheckInfo[]>
+  run(checkIds: string[], signal: AbortSignal): Promise<ToolResult>
+}
+
+/** Language-server queries. */
+export interface LspPort {
+  /** Whether a server covers this file (by extension and installed binaries). */
+  covers(path: string): boolean
+  query(
+    request: {
+      operation: string
+      filePath: string
+      line?: number
+      character?: number
+      query?: string
+      newName?: string
+    },
+    signal: AbortSignal,
+  ): Promise<ToolResult>
+  /** Fresh error diagnostics after a write, rendered for the model; undefined when none or not covered. */
+  diagnosticsAfterWrite(path: string, signal: AbortSignal): Promise<string | undefined>
+}
+
+/** MCP resources and tools. */
+export interface McpPort {
+  listResources(server: string | undefined, signal: AbortSignal): Promise<ToolResult>
+  readResource(server: string, uri: string, signal: AbortSignal): Promise<ToolResult>
+  callTool(
+    server: string,
+    tool: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolResult>
+}
+
+/** A small model for auxiliary jobs (WebFetch extraction). */
+export interface SideModelPort {
+  complete(prompt: string, signal: AbortSignal): Promise<string>
+}
+
+/** Every port; a missing port means the service is off and its tools are left out of the toolset. */
+export interface Ports {
+  agents?: AgentPort
+  interaction?: InteractionPort
+  jobs?: JobPort
+  skills?: SkillPort
+  checks?: CheckPort
+  lsp?: LspPort
+  mcp?: McpPort
+  sideModel?: SideModelPort
+}
