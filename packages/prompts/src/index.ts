@@ -1,1 +1,1 @@
-export {}
+export { TOOL_DESCRIPTIONS, toolDescription } from './tools/index.js'
