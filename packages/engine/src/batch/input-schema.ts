@@ -1,0 +1,32 @@
+import type { JsonSchema } from '@z-engine/protocol'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+
+/** Validates tool input against each tool's JSON Schema; validators are compiled once per schema. */
+export class InputValidator {
+  readonly #ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false })
+  readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>()
+
+  /** `undefined` when valid, else a message the model can act on. */
+  check(toolName: string, schema: JsonSchema, input: unknown): string | undefined {
+    let validate = this.#compiled.get(schema)
+    if (!validate) {
+      validate = this.#ajv.compile(schema)
+      this.#compiled.set(schema, validate)
+    }
+    if (validate(input)) return undefined
+    return `Invalid input for ${toolName}: ${describeErrors(validate.errors ?? [])}. Fix the input and call the tool again.`
+  }
+}
+
+function describeErrors(errors: ErrorObject[]): string {
+  return errors
+    .map((error) => {
+      const where = error.instancePath === '' ? 'input' : error.instancePath.slice(1).replaceAll('/', '.')
+      if (error.keyword === 'required')
+        return `missing required field '${String(error.params.missingProperty)}'`
+      if (error.keyword === 'additionalProperties')
+        return `unexpected field '${String(error.params.additionalProperty)}'`
+      return `${where} ${error.message ?? 'is invalid'}`
+    })
+    .join('; ')
+}
