@@ -2,69 +2,93 @@
  * Content blocks: the provider-neutral pieces a message is made of. Adapters translate them to and
  * from each provider's wire format; everything else in the engine sees only these.
  */
+import {
+  anyObject,
+  anyOf,
+  arr,
+  bool,
+  enums,
+  type Infer,
+  obj,
+  str,
+  tagged,
+  variant,
+} from './schema/builder.js'
 
-/** Plain text. `cache` marks a prompt-cache breakpoint after this block (set by the request builder). */
-export interface TextBlock {
-  type: 'text'
-  text: string
-}
+/** Schema of {@link TextBlock}. */
+export const TextBlockSchema = variant('text', { text: str() })
+/** Plain text. */
+export type TextBlock = Infer<typeof TextBlockSchema>
 
+/** Schema of {@link ImageSource}. */
+export const ImageSourceSchema = tagged([
+  variant('base64', {
+    mediaType: enums(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    data: str(),
+  }),
+  variant('url', { url: str() }),
+])
 /** Where an image's bytes come from. */
-export type ImageSource =
-  | { type: 'base64'; mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }
-  | { type: 'url'; url: string }
+export type ImageSource = Infer<typeof ImageSourceSchema>
 
+/** Schema of {@link ImageBlock}. */
+export const ImageBlockSchema = variant('image', { source: ImageSourceSchema })
 /** An image, sent only to models with vision. */
-export interface ImageBlock {
-  type: 'image'
-  source: ImageSource
-}
+export type ImageBlock = Infer<typeof ImageBlockSchema>
 
+/** Schema of {@link ThinkingBlock}. */
+export const ThinkingBlockSchema = variant(
+  'thinking',
+  { thinking: str() },
+  {
+    signature: str(),
+    encrypted: obj({ id: str(), content: str() }),
+  },
+)
 /**
- * Model reasoning. `signature` (Anthropic) or `encrypted` (OpenAI Responses reasoning items) must be
- * sent back verbatim on later requests, so both are kept exactly as received.
+ * Model reasoning. `signature` (Anthropic) or `encrypted` (OpenAI Responses reasoning items, with
+ * the item id) must be sent back verbatim on later requests, so both are kept exactly as received.
  */
-export interface ThinkingBlock {
-  type: 'thinking'
-  thinking: string
-  signature?: string
-  /** Provider-opaque reasoning payload (OpenAI Responses `encrypted_content`), with its item id. */
-  encrypted?: { id: string; content: string }
-}
+export type ThinkingBlock = Infer<typeof ThinkingBlockSchema>
 
+/** Schema of {@link RedactedThinkingBlock}. */
+export const RedactedThinkingBlockSchema = variant('redacted_thinking', { data: str() })
 /** Reasoning the provider redacted; `data` is opaque and is returned unchanged. */
-export interface RedactedThinkingBlock {
-  type: 'redacted_thinking'
-  data: string
-}
+export type RedactedThinkingBlock = Infer<typeof RedactedThinkingBlockSchema>
 
+/** Schema of {@link ToolUseBlock}. */
+export const ToolUseBlockSchema = variant('tool_use', { id: str(), name: str(), input: anyObject() })
 /** A tool call made by the model. `input` is the parsed JSON object of the call's arguments. */
-export interface ToolUseBlock {
-  type: 'tool_use'
-  id: string
-  name: string
-  input: Record<string, unknown>
-}
+export type ToolUseBlock = Infer<typeof ToolUseBlockSchema>
 
+/** Schema of {@link ToolResultContent}. */
+export const ToolResultContentSchema = tagged([TextBlockSchema, ImageBlockSchema])
 /** Content a tool result may hold: text and images only. */
 export type ToolResultContent = TextBlock | ImageBlock
 
+/** Schema of {@link ToolResultBlock}. */
+export const ToolResultBlockSchema = variant('tool_result', {
+  toolUseId: str(),
+  content: arr(ToolResultContentSchema),
+  isError: bool(),
+})
 /** The one result every tool_use receives, in call order. */
-export interface ToolResultBlock {
-  type: 'tool_result'
-  toolUseId: string
-  content: ToolResultContent[]
-  isError: boolean
-}
+export type ToolResultBlock = Infer<typeof ToolResultBlockSchema>
 
+/** Schema of {@link ContentBlock}. */
+export const ContentBlockSchema = tagged([
+  TextBlockSchema,
+  ImageBlockSchema,
+  ThinkingBlockSchema,
+  RedactedThinkingBlockSchema,
+  ToolUseBlockSchema,
+  ToolResultBlockSchema,
+])
 /** Every content block. */
-export type ContentBlock =
-  | TextBlock
-  | ImageBlock
-  | ThinkingBlock
-  | RedactedThinkingBlock
-  | ToolUseBlock
-  | ToolResultBlock
+export type ContentBlock = Infer<typeof ContentBlockSchema>
 
 /** The `type` tags of content blocks. */
 export type ContentBlockType = ContentBlock['type']
+
+/** Schema of user attachments: what a user may add to a prompt besides its text. */
+export const AttachmentSchema = anyOf([TextBlockSchema, ImageBlockSchema])

@@ -1,27 +1,35 @@
-import type { Cost, Usage } from './usage.js'
+import { bool, enums, type Infer, obj, str, tagged, variant } from './schema/builder.js'
+import { CostSchema, UsageSchema } from './usage.js'
 
+/** Schema of {@link VerificationBadge}. */
+export const VerificationBadgeSchema = tagged([
+  variant('verified', { checkId: str() }),
+  variant('unverified', { reason: str() }),
+  variant('failed', { checkId: str(), reason: str() }),
+  variant('notApplicable'),
+])
 /** The verification badge a turn ends with (spec 000 "Verification"). */
-export type VerificationBadge =
-  | { type: 'verified'; checkId: string }
-  | { type: 'unverified'; reason: string }
-  | { type: 'failed'; checkId: string; reason: string }
-  | { type: 'notApplicable' }
+export type VerificationBadge = Infer<typeof VerificationBadgeSchema>
 
-/** How a turn ended. */
-export type TurnOutcome =
-  | { type: 'done' }
-  | { type: 'interrupted' }
-  | { type: 'cancelled' }
-  | { type: 'budgetExhausted'; budget: 'maxTurns' | 'sessionCostCap' }
-  | { type: 'failed'; error: { code: string; message: string } }
+/** Schema of {@link TurnOutcome}. */
+export const TurnOutcomeSchema = tagged([
+  variant('done'),
+  variant('interrupted'),
+  variant('cancelled'),
+  variant('budgetExhausted', { budget: enums(['maxTurns', 'sessionCostCap']) }),
+  variant('failed', { error: obj({ code: str(), message: str() }) }),
+])
+/** How a turn ended. A turn that started and never finished replays as `interrupted`. */
+export type TurnOutcome = Infer<typeof TurnOutcomeSchema>
 
+/** Schema of {@link TurnSummary}. */
+export const TurnSummarySchema = obj({
+  turnId: str(),
+  outcome: TurnOutcomeSchema,
+  usage: UsageSchema,
+  cost: CostSchema,
+  badge: VerificationBadgeSchema,
+  mutated: bool({ description: 'Whether the turn changed files.' }),
+})
 /** A turn's summary, as recorded when it finishes. */
-export interface TurnSummary {
-  turnId: string
-  outcome: TurnOutcome
-  usage: Usage
-  cost: Cost
-  badge: VerificationBadge
-  /** Whether the turn changed files. */
-  mutated: boolean
-}
+export type TurnSummary = Infer<typeof TurnSummarySchema>

@@ -1,19 +1,28 @@
-/** Token counts reported by a provider for one or more requests. */
-export interface Usage {
-  inputTokens: number
-  outputTokens: number
-  cacheReadTokens: number
-  cacheWriteTokens: number
-}
+import { type Infer, int, num, obj } from './schema/builder.js'
 
+const count = () => int({ minimum: 0 })
+const dollars = () => num({ minimum: 0 })
+
+/** Schema of {@link Usage}. */
+export const UsageSchema = obj({
+  inputTokens: count(),
+  outputTokens: count(),
+  cacheReadTokens: count(),
+  cacheWriteTokens: count(),
+})
+/** Token counts reported by a provider for one or more requests. */
+export type Usage = Infer<typeof UsageSchema>
+
+/** Schema of {@link Cost}. */
+export const CostSchema = obj({
+  inputUsd: dollars(),
+  outputUsd: dollars(),
+  cacheReadUsd: dollars(),
+  cacheWriteUsd: dollars(),
+  totalUsd: dollars(),
+})
 /** Cost in US dollars, split the way prices are quoted. */
-export interface Cost {
-  inputUsd: number
-  outputUsd: number
-  cacheReadUsd: number
-  cacheWriteUsd: number
-  totalUsd: number
-}
+export type Cost = Infer<typeof CostSchema>
 
 /** A usage with every count at zero. */
 export const ZERO_USAGE: Usage = Object.freeze({

@@ -1,0 +1,167 @@
+/**
+ * Journal records: the lines of a session's `log.jsonl` (and `agents/<id>.jsonl`). Every record is
+ * appended before its event is published; replay rebuilds the display transcript and the model's
+ * working set from them without repeating side effects. Streaming deltas and live-only decision
+ * events are never persisted (spec 000 "Persistence").
+ *
+ * The first line is a `header` carrying {@link LOG_FORMAT_VERSION}; other records carry no version.
+ * Records are open objects: a reader ignores fields it does not know, so adding an optional field
+ * is not a format change.
+ */
+
+import { AgentInfoSchema, CheckRecordSchema, TodoItemSchema } from './agent.js'
+import { CheckpointSchema, CompactionMarkerSchema, RewindScopeSchema, TaskViewSchema } from './history.js'
+import {
+  PlanDecisionSchema,
+  PlanProposalSchema,
+  QuestionRequestSchema,
+  QuestionResponseSchema,
+} from './interaction.js'
+import { MessageSchema } from './message.js'
+import { ApprovalDecisionSchema, ApprovalRequestSchema, PermissionModeSchema } from './permission.js'
+import {
+  type AnySchema,
+  arr,
+  bool,
+  enums,
+  type Infer,
+  int,
+  obj,
+  str,
+  tagged,
+  variant,
+} from './schema/builder.js'
+import { TurnOutcomeSchema, VerificationBadgeSchema } from './turn.js'
+import { CostSchema, UsageSchema } from './usage.js'
+
+/** The journal format version written in every header; bumped on any incompatible change. */
+export const LOG_FORMAT_VERSION = 2
+
+const id = () => str({ minLength: 1 })
+const common = {
+  id: id(),
+  at: str({ description: 'ISO 8601 time the record was written.' }),
+}
+const scope = {
+  turnId: str({ description: 'The turn it happened in, if any.' }),
+  agentId: str({ description: 'The subagent it belongs to; absent for the main agent.' }),
+}
+
+type Fields = Readonly<Record<string, AnySchema>>
+
+/** Builds a record schema: `type`, `id`, `at`, optional `turnId`/`agentId`, and its own fields. */
+function record<const T extends string, R extends Fields, O extends Fields = {}>(
+  type: T,
+  required: R,
+  optional?: O,
+) {
+  return variant(type, { ...common, ...required }, { ...scope, ...(optional ?? ({} as O)) }, { open: true })
+}
+
+/** Where a message came from, so replay can label it (the model sees only its content). */
+export const MessageOriginSchema = enums([
+  'prompt',
+  'command',
+  'assistant',
+  'toolResults',
+  'steering',
+  'summary',
+  'reminder',
+])
+/** Where a message came from: a typed prompt, a prompt command, a model answer, tool results, … */
+export type MessageOrigin = Infer<typeof MessageOriginSchema>
+
+/** Schema of every log record, by `type`. */
+export const LogRecordSchemas = {
+  /** First line of every log: format version, session identity, and the fork parent if any. */
+  header: variant(
+    'header',
+    {
+      ...common,
+      formatVersion: int({ minimum: 1 }),
+      sessionId: id(),
+      projectRoot: str(),
+      createdAt: str(),
+    },
+    {
+      parent: obj(
+        { sessionId: id() },
+        { messageId: id() },
+        { description: 'The session this was forked from.' },
+      ),
+      engineVersion: str(),
+      agentId: str({ description: 'In agents/<id>.jsonl: the agent whose transcript this is.' }),
+    },
+    { open: true },
+  ),
+  /** A message appended to the transcript (and the working set). */
+  message: record('message', { message: MessageSchema }, { origin: MessageOriginSchema, model: str() }),
+  /** A turn began. */
+  turnStarted: record('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
+  /** A turn ended; a `turnStarted` without one replays as interrupted. */
+  turnFinished: record('turnFinished', {
+    turnId: id(),
+    outcome: TurnOutcomeSchema,
+    usage: UsageSchema,
+    cost: CostSchema,
+    badge: VerificationBadgeSchema,
+    mutated: bool(),
+  }),
+  /** The todo list after a TodoWrite. */
+  todos: record('todos', { todos: arr(TodoItemSchema) }),
+  /** A plan proposed through ExitPlanMode. */
+  planProposed: record('planProposed', { plan: PlanProposalSchema }),
+  /** The user's decision on a plan. */
+  planResolved: record('planResolved', { planId: id(), decision: PlanDecisionSchema }),
+  /** An AskUserQuestion request. */
+  questionAsked: record('questionAsked', { question: QuestionRequestSchema }),
+  /** The user's answer to a question request. */
+  questionAnswered: record('questionAnswered', { questionId: id(), response: QuestionResponseSchema }),
+  /** An approval card shown. */
+  approvalRequested: record('approvalRequested', { request: ApprovalRequestSchema }),
+  /** An approval answered (the audit trail of every decision). */
+  approvalResolved: record('approvalResolved', { approvalId: id(), decision: ApprovalDecisionSchema }),
+  /** A subagent's latest state (the last one per agent id wins on replay). */
+  agentUpdated: record('agentUpdated', { agent: AgentInfoSchema }),
+  /** A check's evidence. */
+  check: record('check', { check: CheckRecordSchema }),
+  /** A working-tree snapshot taken before a user turn. */
+  checkpoint: record('checkpoint', { checkpoint: CheckpointSchema }),
+  /**
+   * A summary compaction: messages before `firstKeptMessageId` leave the working set and `summary`
+   * stands in for them; the display transcript keeps everything.
+   */
+  compaction: record('compaction', {
+    marker: CompactionMarkerSchema,
+    summary: MessageSchema,
+    firstKeptMessageId: id(),
+  }),
+  /** A rewind to before `messageId`; with conversation scope, later messages leave both transcripts. */
+  rewind: record('rewind', { messageId: id(), scope: RewindScopeSchema }, { checkpointId: id() }),
+  /** The permission mode changed. */
+  modeChanged: record('modeChanged', { mode: PermissionModeSchema }),
+  /** The main model changed. */
+  modelChanged: record('modelChanged', { model: str() }),
+  /** The title changed. */
+  titleChanged: record('titleChanged', { title: str() }),
+  /** One model request's usage and cost (per-agent and session totals are sums of these). */
+  usage: record('usage', { usage: UsageSchema, cost: CostSchema, model: str() }),
+  /** A task view: the kept message ids in order plus the index message, or a restore. */
+  taskView: record('taskView', { view: TaskViewSchema }),
+} as const
+
+/** Every log record `type`. */
+export const LOG_RECORD_TYPES = Object.keys(LogRecordSchemas) as LogRecordType[]
+
+type LogRecordSchemaList = readonly (typeof LogRecordSchemas)[keyof typeof LogRecordSchemas][]
+/** Schema of {@link LogRecord}. */
+export const LogRecordSchema = tagged(Object.values(LogRecordSchemas) as unknown as LogRecordSchemaList)
+
+/** One line of a session log; a discriminated union on `type`. */
+export type LogRecord = Infer<(typeof LogRecordSchemas)[keyof typeof LogRecordSchemas]>
+/** The `type` tags of log records. */
+export type LogRecordType = keyof typeof LogRecordSchemas
+/** The log record of one `type`. */
+export type LogRecordOf<T extends LogRecordType> = Extract<LogRecord, { type: T }>
+/** The header record. */
+export type LogHeader = LogRecordOf<'header'>
