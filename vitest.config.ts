@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config'
 // so `vitest` needs no build; only CLI end-to-end tests use the built `dist/`.
 export default defineConfig({
   resolve: { conditions: ['@z-engine/source'] },
+  // Vite 6+ resolves server-side (test) imports with `ssr.resolve.conditions`, not `resolve.conditions`.
+  ssr: { resolve: { conditions: ['@z-engine/source', 'node'] } },
   plugins: [
     {
       // Prompts are markdown files imported as strings; tsup does the same with its `text` loader.

@@ -19,8 +19,11 @@ export type Action =
   | { type: 'webSearch'; query: string }
   /** Starts a subagent of a type. */
   | { type: 'startAgent'; agentType: string }
-  /** Calls a tool of an MCP server. `readOnly` comes from the server's annotations when it gives them. */
-  | { type: 'mcpCall'; server: string; tool: string; readOnly?: boolean }
+  /**
+   * Calls a tool of an MCP server. `readOnly` comes from the server's annotations when it gives them;
+   * `resource` marks the built-in resource tools (ListMcpResources, ReadMcpResource), which only read.
+   */
+  | { type: 'mcpCall'; server: string; tool: string; readOnly?: boolean; resource?: boolean }
   /** Loads a skill. */
   | { type: 'loadSkill'; name: string }
   /** Anything else; `readOnly` says whether it changes state (plan mode refuses it when false). */

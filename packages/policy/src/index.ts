@@ -1,1 +1,2 @@
 export type { Action, ActionType } from './action.js'
+export { isAmbiguousPath, isWithin, normalizePath, relativeTo, resolvePath } from './paths/normalize.js'

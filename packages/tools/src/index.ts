@@ -16,3 +16,4 @@ export type {
   UserQuestion,
 } from './ports.js'
 export type { ActionCtx, Tool, ToolError, ToolOutput, ToolResult } from './tool.js'
+export { actionFor } from './tool-actions.js'

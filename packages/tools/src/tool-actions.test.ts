@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { actionFor } from './tool-actions.js'
+
+const ctx = { projectRoot: '/proj', cwd: '/proj/src', home: '/home/u' }
+
+describe('actionFor', () => {
+  it.each([
+    ['Read', { file_path: 'a.ts' }, { type: 'read', paths: ['/proj/src/a.ts'] }],
+    ['Read', { file_path: '../.env' }, { type: 'read', paths: ['/proj/.env'] }],
+    ['Read', { file_path: '~/.ssh/id_rsa' }, { type: 'read', paths: ['/home/u/.ssh/id_rsa'] }],
+    ['Read', { file_path: 42 }, { type: 'read', paths: ['/proj'] }],
+    ['Write', { file_path: '/etc/passwd', content: '' }, { type: 'write', paths: ['/etc/passwd'] }],
+    ['Write', { file_path: 7 }, { type: 'write', paths: ['/proj'] }],
+    ['Write', null, { type: 'write', paths: ['/proj'] }],
+    ['Edit', { file_path: 'x/../../../y' }, { type: 'write', paths: ['/y'] }],
+    ['MultiEdit', { file_path: 'm.ts', edits: [] }, { type: 'write', paths: ['/proj/src/m.ts'] }],
+    ['NotebookEdit', { notebook_path: 'n.ipynb' }, { type: 'write', paths: ['/proj/src/n.ipynb'] }],
+    ['NotebookEdit', {}, { type: 'write', paths: ['/proj'] }],
+    ['Glob', { pattern: '**/*.ts' }, { type: 'read', paths: ['/proj/src'] }],
+    ['Glob', { pattern: '../../etc/*' }, { type: 'read', paths: ['/proj/src', '/etc'] }],
+    ['Glob', { pattern: '/var/log/**' }, { type: 'read', paths: ['/proj/src', '/var/log'] }],
+    ['Glob', { pattern: '*', path: '~' }, { type: 'read', paths: ['/home/u'] }],
+    ['Grep', { pattern: 'x', path: '/tmp' }, { type: 'read', paths: ['/tmp'] }],
+    ['Grep', { pattern: 'x', path: 3 }, { type: 'read', paths: ['/proj'] }],
+    ['LSP', { operation: 'hover', file_path: 'a.ts' }, { type: 'read', paths: ['/proj/src/a.ts'] }],
+    ['Bash', { command: 'ls' }, { type: 'execute', command: 'ls', cwd: '/proj/src' }],
+    [
+      'Bash',
+      { command: 'npm start', run_in_background: true },
+      { type: 'execute', command: 'npm start', cwd: '/proj/src', background: true },
+    ],
+    ['Bash', { command: ['rm', '-rf'] }, { type: 'other', toolName: 'Bash', readOnly: false }],
+    ['WebFetch', { url: 'https://example.com' }, { type: 'fetch', url: 'https://example.com' }],
+    ['WebFetch', {}, { type: 'fetch', url: 'invalid:' }],
+    ['WebSearch', { query: 'q' }, { type: 'webSearch', query: 'q' }],
+    ['Agent', { subagent_type: 'explore', prompt: 'p' }, { type: 'startAgent', agentType: 'explore' }],
+    ['Agent', { prompt: 'p' }, { type: 'startAgent', agentType: 'general' }],
+    ['Skill', { skill: 'pdf' }, { type: 'loadSkill', name: 'pdf' }],
+    ['ApplyAgentChanges', { agent_id: 'a1' }, { type: 'write', paths: ['/proj'] }],
+    [
+      'ReadMcpResource',
+      { server: 'docs', uri: 'x://y' },
+      { type: 'mcpCall', server: 'docs', tool: 'ReadMcpResource', readOnly: true, resource: true },
+    ],
+    [
+      'ListMcpResources',
+      {},
+      { type: 'mcpCall', server: '', tool: 'ListMcpResources', readOnly: true, resource: true },
+    ],
+    ['TodoWrite', { todos: [] }, { type: 'other', toolName: 'TodoWrite', readOnly: true }],
+    ['AskUserQuestion', {}, { type: 'other', toolName: 'AskUserQuestion', readOnly: true }],
+    ['ExitPlanMode', { plan: 'p' }, { type: 'other', toolName: 'ExitPlanMode', readOnly: true }],
+    ['JobOutput', { job_id: 'j' }, { type: 'other', toolName: 'JobOutput', readOnly: true }],
+    ['JobKill', { job_id: 'j' }, { type: 'other', toolName: 'JobKill', readOnly: false }],
+    ['Verify', { action: 'list' }, { type: 'other', toolName: 'Verify', readOnly: true }],
+    ['Verify', { action: 'run' }, { type: 'other', toolName: 'Verify', readOnly: false }],
+    ['mcp__github__create_issue', {}, { type: 'mcpCall', server: 'github', tool: 'create_issue' }],
+    ['mcp__my_srv__do__it', {}, { type: 'mcpCall', server: 'my_srv', tool: 'do__it' }],
+    ['mcp__broken', {}, { type: 'other', toolName: 'mcp__broken', readOnly: false }],
+    ['SomethingNew', {}, { type: 'other', toolName: 'SomethingNew', readOnly: false }],
+  ])('%s %j', (tool, input, expected) => {
+    expect(actionFor(tool, input, ctx)).toEqual(expected)
+  })
+
+  it('never maps a write tool to a read-only action, whatever the input', () => {
+    for (const input of [undefined, null, 1, 'x', [], { file_path: null }, { file_path: {} }]) {
+      for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) {
+        expect(actionFor(tool, input, ctx).type).toBe('write')
+      }
+    }
+  })
+})
