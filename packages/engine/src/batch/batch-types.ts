@@ -1,0 +1,75 @@
+import type { Action } from '@z-engine/policy'
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  EngineEvent,
+  PermissionDecisionKind,
+  SuggestedRule,
+  ToolResultBlock,
+  ToolStatus,
+  ToolUseBlock,
+} from '@z-engine/protocol'
+import type { ActionCtx, Tool, ToolCtx, ToolResult } from '@z-engine/tools'
+
+/** One call of a batch as the model made it; `parseError` when its arguments were not a JSON object. */
+export interface BatchCall {
+  block: ToolUseBlock
+  parseError?: string
+}
+
+/** The policy's verdict on one action (the shape `@z-engine/policy`'s `decide` returns). */
+export interface GateVerdict {
+  decision: PermissionDecisionKind
+  reason: string
+  rule?: string
+  suggestion?: SuggestedRule
+}
+
+/** What PreToolUse hooks said about one call. */
+export interface PreToolUseVerdict {
+  /** A hook blocked the call (exit 2 or decision block); the reason goes to the model. */
+  blocked?: { reason: string }
+  /** A hook forced a permission decision. Policy denials still win over a forced allow. */
+  permission?: { decision: PermissionDecisionKind; reason?: string }
+  /** A hook rewrote the input (validated again before use). */
+  updatedInput?: Record<string, unknown>
+  /** Extra context for the model, appended to the result. */
+  additionalContext?: string
+}
+
+/** What the batch needs from its run; every I/O dependency is injected. */
+export interface BatchDeps {
+  tools: ReadonlyMap<string, Tool>
+  /** Resolves paths for `action()` and `title()`. */
+  actionCtx(): ActionCtx
+  /** Builds the per-call capability bundle; `progress` is already throttled. */
+  toolCtx(toolUseId: string, progress: ToolCtx['progress']): ToolCtx
+  validate(toolName: string, schema: Tool['inputSchema'], input: unknown): string | undefined
+  preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
+  decide(toolName: string, action: Action): GateVerdict
+  /** Announces every request, then resolves once all are answered (cancelled → absent from the map). */
+  requestApprovals(requests: ApprovalRequest[], signal: AbortSignal): Promise<Map<string, ApprovalDecision>>
+  /** Applies AllowSession / AllowProject rules. */
+  grantRule(rule: string, scope: 'session' | 'project'): Promise<void>
+  postToolUse(
+    toolName: string,
+    input: Record<string, unknown>,
+    result: ToolResult,
+    toolUseId: string,
+  ): Promise<{ additionalContext?: string }>
+  emit(event: EngineEvent): Promise<void>
+  /** Concurrency bound for a run of concurrency-safe calls. */
+  maxConcurrency: number
+  agentId?: string
+  newId(prefix: string): string
+}
+
+/** The outcome of one batch: results in call order, one per call. */
+export interface BatchOutcome {
+  results: ToolResultBlock[]
+  statuses: ToolStatus[]
+  /** Files any call changed (absolute paths). */
+  changedFiles: string[]
+  /** Whether any call changed state (writes and non-read-only successes). */
+  mutated: boolean
+}

@@ -1,0 +1,331 @@
+import type { Action } from '@z-engine/policy'
+import type { ApprovalRequest, ToolResultBlock, ToolResultContent, ToolStatus } from '@z-engine/protocol'
+import type { Tool, ToolResult } from '@z-engine/tools'
+import pLimit from 'p-limit'
+import type { BatchCall, BatchDeps, BatchOutcome } from './batch-types.js'
+import { planExecutionOrder } from './plan-order.js'
+import { createProgressThrottle } from './progress-throttle.js'
+
+/** The text a cancelled call returns (spec 000: every tool_use gets a result, even on cancel). */
+export const CANCELLED_TEXT = 'cancelled by user'
+/** The text a call the user denied returns, before any feedback. */
+export const USER_DENIED_TEXT = 'The user denied this action.'
+
+type Prepared =
+  | { kind: 'settled'; status: ToolStatus; text: string }
+  | {
+      kind: 'ready'
+      tool: Tool
+      input: Record<string, unknown>
+      title: string
+      approval?: ApprovalRequest
+      additionalContext?: string
+    }
+
+interface CallState {
+  call: BatchCall
+  prepared: Prepared
+  result?: ToolResultBlock
+  status?: ToolStatus
+}
+
+/** Gives a call that will not run its one result, and tells the UI it finished. */
+async function settle(state: CallState, status: ToolStatus, text: string, deps: BatchDeps): Promise<void> {
+  state.status = status
+  state.result = textResult(state.call.block.id, text, true)
+  await deps.emit({
+    type: 'toolFinished',
+    toolUseId: state.call.block.id,
+    toolName: state.call.block.name,
+    status,
+    durationMs: 0,
+  })
+}
+
+function textResult(toolUseId: string, text: string, isError: boolean): ToolResultBlock {
+  return { type: 'tool_result', toolUseId, content: [{ type: 'text', text }], isError }
+}
+
+function conservativeAction(tool: Tool, input: Record<string, unknown>, deps: BatchDeps): Action {
+  try {
+    return tool.action(input, deps.actionCtx())
+  } catch {
+    // A tool whose mapping throws is treated as changing state: it will ask (or be refused in plan mode).
+    return { type: 'other', toolName: tool.name, readOnly: false }
+  }
+}
+
+function safeTitle(tool: Tool, input: Record<string, unknown>, deps: BatchDeps): string {
+  try {
+    return tool.title(input, deps.actionCtx())
+  } catch {
+    return tool.name
+  }
+}
+
+async function prepare(call: BatchCall, deps: BatchDeps, batchId: string): Promise<Prepared> {
+  const { block } = call
+  const tool = deps.tools.get(block.name)
+  if (!tool) {
+    const names = [...deps.tools.keys()].join(', ')
+    return {
+      kind: 'settled',
+      status: 'error',
+      text: `Error: there is no tool named '${block.name}'. Available tools: ${names}.`,
+    }
+  }
+  if (call.parseError !== undefined) {
+    return {
+      kind: 'settled',
+      status: 'error',
+      text: `Error: the arguments for ${block.name} were not a valid JSON object (${call.parseError}). Send the call again with a JSON object that matches the tool's schema.`,
+    }
+  }
+  const invalid = deps.validate(tool.name, tool.inputSchema, block.input)
+  if (invalid) return { kind: 'settled', status: 'error', text: `Error: ${invalid}` }
+
+  const hook = await deps.preToolUse(tool.name, block.input, block.id)
+  if (hook.blocked) {
+    return { kind: 'settled', status: 'denied', text: `Blocked by a PreToolUse hook: ${hook.blocked.reason}` }
+  }
+  let input = block.input
+  if (hook.updatedInput) {
+    const invalidRewrite = deps.validate(tool.name, tool.inputSchema, hook.updatedInput)
+    if (invalidRewrite) {
+      return {
+        kind: 'settled',
+        status: 'error',
+        text: `Error: a PreToolUse hook rewrote the input badly: ${invalidRewrite}`,
+      }
+    }
+    input = hook.updatedInput
+  }
+
+  const verdict = deps.decide(tool.name, conservativeAction(tool, input, deps))
+  const title = safeTitle(tool, input, deps)
+  const context = hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}
+  // A policy deny always wins; otherwise a hook's forced decision replaces the policy's.
+  let decision = verdict.decision
+  let reason = verdict.reason
+  if (decision !== 'deny' && hook.permission) {
+    decision = hook.permission.decision
+    reason = hook.permission.reason ?? `decided by a PreToolUse hook (${decision})`
+  }
+  switch (decision) {
+    case 'deny':
+      return { kind: 'settled', status: 'denied', text: `Permission denied: ${reason}` }
+    case 'allow':
+      return { kind: 'ready', tool, input, title, ...context }
+    case 'ask': {
+      let preview: ApprovalRequest['preview']
+      try {
+        preview = await tool.preview(
+          input,
+          deps.toolCtx(block.id, () => {}),
+        )
+      } catch {
+        preview = undefined
+      }
+      const suggestion = hook.permission ? undefined : verdict.suggestion
+      const approval: ApprovalRequest = {
+        id: deps.newId('ap'),
+        batchId,
+        toolUseId: block.id,
+        toolName: tool.name,
+        title,
+        reason,
+        ...(deps.agentId !== undefined ? { agentId: deps.agentId } : {}),
+        ...(preview !== undefined ? { preview } : {}),
+        ...(suggestion !== undefined ? { suggestion } : {}),
+      }
+      return { kind: 'ready', tool, input, title, approval, ...context }
+    }
+    default: {
+      const unreachable: never = decision
+      throw new Error(`unknown decision ${String(unreachable)}`)
+    }
+  }
+}
+
+function resultContent(result: ToolResult): { content: ToolResultContent[]; isError: boolean } {
+  if (result.ok) {
+    const content =
+      result.output.content.length > 0
+        ? result.output.content
+        : [{ type: 'text' as const, text: '(no output)' }]
+    return { content, isError: false }
+  }
+  return { content: [{ type: 'text', text: `Error: ${result.error.message}` }], isError: true }
+}
+
+/**
+ * Runs one batch (spec 000 "Tool batch"): check, gate, approvals (all asks together, any order),
+ * then execution in call order with neighbouring concurrency-safe calls together. Every call gets
+ * exactly one result, in order, on every path (cancellation included). Never throws.
+ */
+export async function runBatch(
+  calls: BatchCall[],
+  deps: BatchDeps,
+  signal: AbortSignal,
+): Promise<BatchOutcome> {
+  const batchId = deps.newId('b')
+  const states: CallState[] = []
+  for (const call of calls) {
+    // Hooks run in call order so their side effects are predictable.
+    const prepared = signal.aborted
+      ? ({ kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT } as const)
+      : await prepare(call, deps, batchId).catch(
+          (error: unknown): Prepared => ({
+            kind: 'settled',
+            status: 'error',
+            text: `Error: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+        )
+    states.push({ call, prepared })
+  }
+
+  const asks = states.flatMap((state) =>
+    state.prepared.kind === 'ready' && state.prepared.approval ? [state.prepared.approval] : [],
+  )
+  const answers = asks.length > 0 && !signal.aborted ? await deps.requestApprovals(asks, signal) : new Map()
+
+  for (const state of states) {
+    const { prepared } = state
+    if (prepared.kind === 'settled') {
+      await settle(state, prepared.status, prepared.text, deps)
+      continue
+    }
+    if (!prepared.approval) continue
+    const answer = answers.get(prepared.approval.id)
+    if (!answer || signal.aborted) {
+      await settle(state, 'cancelled', CANCELLED_TEXT, deps)
+      continue
+    }
+    switch (answer.type) {
+      case 'deny': {
+        const feedback = answer.feedback?.trim()
+        const text = feedback ? `${USER_DENIED_TEXT} Feedback from the user: ${feedback}` : USER_DENIED_TEXT
+        await settle(state, 'denied', text, deps)
+        break
+      }
+      case 'allowSession':
+        await deps.grantRule(answer.rule, 'session')
+        break
+      case 'allowProject':
+        await deps.grantRule(answer.rule, 'project')
+        break
+      case 'allowOnce':
+        break
+      default: {
+        const unreachable: never = answer
+        throw new Error(`unknown approval ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  const changedFiles: string[] = []
+  let mutated = false
+  const safe = states.map((state) => {
+    // Calls that already have a result cost nothing; they never split a concurrent run.
+    if (state.result !== undefined || state.prepared.kind !== 'ready') return true
+    try {
+      return state.prepared.tool.isConcurrencySafe(state.prepared.input)
+    } catch {
+      return false
+    }
+  })
+
+  const execute = async (state: CallState): Promise<void> => {
+    const { prepared, call } = state
+    if (prepared.kind !== 'ready' || state.result) return
+    const toolUseId = call.block.id
+    if (signal.aborted) {
+      await settle(state, 'cancelled', CANCELLED_TEXT, deps)
+      return
+    }
+    const started = Date.now()
+    await deps.emit({
+      type: 'toolStarted',
+      toolUseId,
+      toolName: prepared.tool.name,
+      title: prepared.title,
+      input: prepared.input,
+    })
+    const throttle = createProgressThrottle((update) => {
+      if (update.message !== undefined) {
+        void deps.emit({
+          type: 'toolProgress',
+          toolUseId,
+          progress: { type: 'status', message: update.message },
+        })
+      }
+      if (update.output !== undefined) {
+        void deps.emit({
+          type: 'toolProgress',
+          toolUseId,
+          progress: { type: 'output', stream: 'stdout', text: update.output },
+        })
+      }
+    })
+    let result: ToolResult
+    try {
+      result = await prepared.tool.call(
+        prepared.input,
+        deps.toolCtx(toolUseId, (update) => throttle.push(update)),
+        signal,
+      )
+    } catch (error) {
+      result = {
+        ok: false,
+        error: {
+          code: 'internal',
+          message: `${prepared.tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      }
+    }
+    throttle.flush()
+    if (signal.aborted) {
+      state.status = 'cancelled'
+      state.result = textResult(toolUseId, CANCELLED_TEXT, true)
+    } else {
+      const { content, isError } = resultContent(result)
+      state.status = isError ? 'error' : 'ok'
+      if (result.ok) {
+        changedFiles.push(...(result.output.changedFiles ?? []))
+        if ((result.output.changedFiles ?? []).length > 0 || !prepared.tool.isReadOnly(prepared.input))
+          mutated = true
+      }
+      const extra: string[] = []
+      if (prepared.additionalContext) extra.push(prepared.additionalContext)
+      const post = await deps
+        .postToolUse(prepared.tool.name, prepared.input, result, toolUseId)
+        .catch(() => ({}))
+      if ('additionalContext' in post && post.additionalContext) extra.push(post.additionalContext)
+      const withExtra: ToolResultContent[] = [
+        ...content,
+        ...extra.map((text) => ({ type: 'text' as const, text })),
+      ]
+      state.result = { type: 'tool_result', toolUseId, content: withExtra, isError }
+    }
+    await deps.emit({
+      type: 'toolFinished',
+      toolUseId,
+      toolName: prepared.tool.name,
+      status: state.status ?? 'error',
+      durationMs: Date.now() - started,
+    })
+  }
+
+  const limit = pLimit(Math.max(1, deps.maxConcurrency))
+  for (const group of planExecutionOrder(safe)) {
+    if (group.type === 'alone') await execute(states[group.index]!)
+    else await Promise.all(group.indices.map((index) => limit(() => execute(states[index]!))))
+  }
+
+  return {
+    results: states.map((state) => state.result ?? textResult(state.call.block.id, CANCELLED_TEXT, true)),
+    statuses: states.map((state) => state.status ?? 'cancelled'),
+    changedFiles,
+    mutated,
+  }
+}
