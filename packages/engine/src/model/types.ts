@@ -39,7 +39,6 @@ export interface ModelRequest {
   reasoning?: ReasoningOptions
   /** Absent means `auto`. */
   toolChoice?: ToolChoice
-  temperature?: number
   /** Opaque request metadata; `userId` is forwarded where the provider has a field for it. */
   metadata?: { userId?: string }
 }

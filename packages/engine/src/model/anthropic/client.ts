@@ -1,0 +1,52 @@
+/** The Anthropic Messages client: the SDK (imported lazily) streaming raw events with its retries off. */
+import type Anthropic from '@anthropic-ai/sdk'
+import { type RetryOptions, resolveRetryOptions } from '../retry.js'
+import { runStream } from '../run-stream.js'
+import type { ModelClient, ModelRequest, StreamEvent } from '../types.js'
+import { toAnthropicRequest } from './request.js'
+import { anthropicEvents } from './stream.js'
+
+/** Connection settings for {@link createAnthropicClient}. */
+export interface AnthropicClientOptions {
+  apiKey: string
+  /** Without `/v1`; the SDK appends `/v1/messages`. */
+  baseUrl?: string
+  headers?: Record<string, string>
+  retry?: RetryOptions
+  /** Per-request timeout (default 10 minutes). */
+  timeoutMs?: number
+}
+
+/** A Messages API client. The SDK loads on the first request, so startup does not pay for it. */
+export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
+  const retry = resolveRetryOptions(options.retry)
+  let sdk: Promise<Anthropic> | undefined
+  const load = (): Promise<Anthropic> => {
+    sdk ??= import('@anthropic-ai/sdk').then(
+      ({ default: AnthropicSdk }) =>
+        new AnthropicSdk({
+          apiKey: options.apiKey,
+          ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
+          ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+          maxRetries: 0,
+          timeout: options.timeoutMs ?? 600_000,
+        }),
+    )
+    return sdk
+  }
+  return {
+    provider: 'anthropic',
+    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
+      return runStream(
+        'Anthropic',
+        async function* (attemptSignal) {
+          const client = await load()
+          const raw = await client.messages.create(toAnthropicRequest(request), { signal: attemptSignal })
+          yield* anthropicEvents(raw)
+        },
+        retry,
+        signal,
+      )
+    },
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Turning whatever an SDK throws (HTTP status errors, in-stream error events, connection failures,
+ * aborts) into a typed {@link ModelError} whose message tells the user what to do.
+ */
+import type { ModelError, ModelErrorKind } from './types.js'
+
+/**
+ * Provider wordings for "the prompt does not fit". Anthropic: "prompt is too long"; OpenAI:
+ * `context_length_exceeded` / "maximum context length"; Responses: "exceeds the context window";
+ * vLLM / llama.cpp / Ollama / OpenRouter variants follow.
+ */
+const OVERFLOW_PATTERNS: RegExp[] = [
+  /prompt is too long/i,
+  /context[_ ]length[_ ]exceeded/i,
+  /maximum context length/i,
+  /exceeds? the context window/i,
+  /context window (?:of|is) .*exceed/i,
+  /input (?:is )?too long/i,
+  /too many tokens/i,
+  /exceeds? (?:the )?(?:model'?s? )?(?:max(?:imum)?|context)[ _-]?(?:context|length|tokens)/i,
+  /request too large for model/i,
+  /input tokens exceed/i,
+  /exceed_context_size_error/i,
+  /context size has been exceeded/i,
+  /prompt length .* exceeds/i,
+]
+
+/** True when a provider's error text says the request is longer than the model's context window. */
+export function isContextOverflowText(text: string): boolean {
+  return OVERFLOW_PATTERNS.some((pattern) => pattern.test(text))
+}
+
+/** What an adapter knows about a failure, duck-typed from either SDK's error classes. */
+interface ErrorFacts {
+  status: number | undefined
+  headers: Headers | undefined
+  /** The provider's `error.type` / `error.code`, from the body or the in-stream error event. */
+  providerType: string | undefined
+  text: string
+}
+
+function factsOf(error: unknown): ErrorFacts {
+  if (typeof error !== 'object' || error === null) {
+    return { status: undefined, headers: undefined, providerType: undefined, text: String(error) }
+  }
+  const record = error as Record<string, unknown>
+  const status = typeof record.status === 'number' ? record.status : undefined
+  const headers = record.headers instanceof Headers ? record.headers : undefined
+  const body = record.error
+  const nested =
+    typeof body === 'object' && body !== null ? ((body as Record<string, unknown>).error ?? body) : undefined
+  const nestedRecord = (typeof nested === 'object' && nested !== null ? nested : {}) as Record<
+    string,
+    unknown
+  >
+  const providerType =
+    pickString(nestedRecord.code) ?? pickString(nestedRecord.type) ?? pickString(record.code) ?? undefined
+  const bodyMessage = pickString(nestedRecord.message)
+  const ownMessage = error instanceof Error ? error.message : ''
+  const cause = record.cause instanceof Error ? ` (${record.cause.message})` : ''
+  const text = [bodyMessage, ownMessage, providerType].filter(Boolean).join(' | ') + cause
+  return { status, headers, providerType, text }
+}
+
+function pickString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined
+}
+
+/** Reads `retry-after-ms` (milliseconds) or `retry-after` (seconds or an HTTP date) from headers. */
+export function retryAfterMsFrom(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  if (!headers) return undefined
+  const ms = headers.get('retry-after-ms')
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms))
+  const after = headers.get('retry-after')
+  if (after === null || after.trim() === '') return undefined
+  const seconds = Number(after)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(after)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** Classifies anything thrown while requesting or streaming. `aborted` wins whenever the signal fired. */
+export function classifyError(error: unknown, signal: AbortSignal | undefined, provider: string): ModelError {
+  if (signal?.aborted) return abortedError()
+  const facts = factsOf(error)
+  const name = error instanceof Error ? error.name : ''
+  if (name === 'APIUserAbortError' || name === 'AbortError') return abortedError()
+  const kind = kindOf(facts, name)
+  const retryAfterMs = retryAfterMsFrom(facts.headers)
+  const result: ModelError = {
+    kind,
+    message: userMessage(kind, provider, facts),
+    providerMessage: facts.text,
+  }
+  if (facts.status !== undefined) result.status = facts.status
+  if (retryAfterMs !== undefined) result.retryAfterMs = retryAfterMs
+  return result
+}
+
+function kindOf(facts: ErrorFacts, name: string): ModelErrorKind {
+  const type = facts.providerType ?? ''
+  if (isContextOverflowText(facts.text)) return 'context_overflow'
+  if (facts.status === 529 || type === 'overloaded_error' || /overloaded/i.test(type)) return 'overloaded'
+  if (facts.status === 429 || type === 'rate_limit_error' || type === 'rate_limit_exceeded') {
+    return 'rate_limited'
+  }
+  if (facts.status === 401 || type === 'authentication_error') return 'authentication'
+  if (facts.status === 403 || type === 'permission_error') return 'permission'
+  if (facts.status === 404 || type === 'not_found_error' || type === 'model_not_found') return 'not_found'
+  if (facts.status === 413 || type === 'request_too_large') return 'context_overflow'
+  if (facts.status !== undefined && facts.status >= 400 && facts.status < 500) {
+    return facts.status === 408 || facts.status === 409 ? 'server' : 'invalid_request'
+  }
+  if (facts.status !== undefined && facts.status >= 500) return 'server'
+  if (type === 'api_error' || type === 'server_error') return 'server'
+  if (type === 'invalid_request_error') return 'invalid_request'
+  if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError' || isNetworkText(facts.text)) {
+    return 'network'
+  }
+  // An in-stream error with no status and no recognisable type: the stream broke, so treat it as a
+  // transient server failure (retried) rather than a request the user must change.
+  return facts.status === undefined ? 'server' : 'invalid_request'
+}
+
+function isNetworkText(text: string): boolean {
+  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up|terminated|fetch failed|network|other side closed|premature close|ended before/i.test(
+    text,
+  )
+}
+
+function userMessage(kind: ModelErrorKind, provider: string, facts: ErrorFacts): string {
+  const said = facts.text ? ` The provider said: ${truncate(facts.text)}` : ''
+  switch (kind) {
+    case 'context_overflow':
+      return `The conversation is longer than the model's context window. Compact it (/compact) or start a new session.${said}`
+    case 'rate_limited':
+      return `The ${provider} API is rate limiting requests. Wait a minute and try again, or use a key with a higher limit.${said}`
+    case 'overloaded':
+      return `The ${provider} API is overloaded. Try again shortly, or switch to another model.${said}`
+    case 'authentication':
+      return `The ${provider} API rejected the API key. Check the key in your environment or provider settings.${said}`
+    case 'permission':
+      return `The ${provider} API key may not use this model or feature. Check the key's permissions or pick another model.${said}`
+    case 'not_found':
+      return `The ${provider} API does not know this model or endpoint. Check the model id and the provider's base URL.${said}`
+    case 'invalid_request':
+      return `The ${provider} API rejected the request as invalid. This is likely a bug or an unsupported option for this model; check the model and settings.${said}`
+    case 'network':
+      return `Could not reach the ${provider} API (connection failed or dropped). Check your network and the provider's base URL.${said}`
+    case 'server':
+      return `The ${provider} API failed with a server error. Try again shortly.${said}`
+    case 'aborted':
+      return 'The request was cancelled.'
+    default: {
+      const unreachable: never = kind
+      return String(unreachable)
+    }
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text
+}
+
+/** The error for a cancelled request. */
+export function abortedError(): ModelError {
+  return { kind: 'aborted', message: 'The request was cancelled.' }
+}
+
+/** True for the kinds worth retrying with backoff. */
+export function isRetryable(error: ModelError): boolean {
+  switch (error.kind) {
+    case 'rate_limited':
+    case 'overloaded':
+    case 'network':
+    case 'server':
+      return true
+    case 'context_overflow':
+    case 'authentication':
+    case 'permission':
+    case 'invalid_request':
+    case 'not_found':
+    case 'aborted':
+      return false
+    default: {
+      const unreachable: never = error.kind
+      return unreachable
+    }
+  }
+}
+
+/** An error raised by an adapter itself (e.g. a stream that ended early), classified like SDK errors. */
+export class StreamProtocolError extends Error {
+  override readonly name = 'APIConnectionError'
+}
