@@ -1,6 +1,11 @@
 export type { BuiltinPromptFile } from './agents/index.js'
 export { BUILTIN_AGENTS } from './agents/index.js'
-export { COMPACT_FOCUS_TEMPLATE, COMPACT_PROMPT, compactPrompt } from './auxiliary/index.js'
+export {
+  COMPACT_FOCUS_TEMPLATE,
+  COMPACT_PROMPT,
+  compactPrompt,
+  WEB_FETCH_EXTRACT_TEMPLATE,
+} from './auxiliary/index.js'
 export { BASE_PROMPT } from './base.js'
 export { BUILTIN_COMMANDS } from './commands/index.js'
 export type { FrontmatterResult } from './frontmatter.js'

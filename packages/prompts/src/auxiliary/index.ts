@@ -1,6 +1,7 @@
 import { renderTemplate } from '../template.js'
 import compact from './compact.md'
 import compactFocus from './compact-focus.md'
+import webFetchExtract from './web-fetch-extract.md'
 
 /** The instructions the fast model gets to summarize older history (compaction). */
 export const COMPACT_PROMPT: string = compact.trim()
@@ -14,3 +15,6 @@ export function compactPrompt(focus?: string): string {
   if (!trimmed) return COMPACT_PROMPT
   return `${COMPACT_PROMPT}\n\n${renderTemplate(COMPACT_FOCUS_TEMPLATE, { focus: trimmed })}`
 }
+
+/** What the fast model gets to answer a WebFetch prompt about a page; variables `url`, `content`, `prompt`. */
+export const WEB_FETCH_EXTRACT_TEMPLATE: string = webFetchExtract.trim()
