@@ -1,0 +1,96 @@
+import type { HookJsonOutput, HookPermissionDecision } from './types.js'
+
+/** What a hook's stdout turned out to be. */
+export type ParsedHookStdout =
+  /** Not JSON: plain text (context for UserPromptSubmit/SessionStart). */
+  | { kind: 'text'; text: string }
+  /** A JSON object; unknown or ill-typed fields were dropped with a warning each. */
+  | { kind: 'json'; output: HookJsonOutput; warnings: string[] }
+  /** It looked like JSON (`{` or `[` first) but did not parse, or was not an object. */
+  | { kind: 'malformed'; error: string }
+
+const DECISIONS: readonly HookPermissionDecision[] = ['allow', 'deny', 'ask']
+
+/** Reads a hook's stdout: JSON when it starts with `{`, plain text otherwise. Never throws. */
+export function parseHookStdout(stdout: string): ParsedHookStdout {
+  const trimmed = stdout.trim()
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return { kind: 'text', text: trimmed }
+  let value: unknown
+  try {
+    value = JSON.parse(trimmed)
+  } catch (error) {
+    return { kind: 'malformed', error: error instanceof Error ? error.message : String(error) }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { kind: 'malformed', error: 'expected a JSON object' }
+  }
+  return validate(value as Record<string, unknown>)
+}
+
+function validate(raw: Record<string, unknown>): ParsedHookStdout {
+  const output: HookJsonOutput = {}
+  const warnings: string[] = []
+  const wrongType = (field: string, expected: string) =>
+    warnings.push(`ignored "${field}": expected ${expected}, got ${JSON.stringify(raw[field] ?? null)}`)
+
+  const readString = (source: Record<string, unknown>, field: string, path = field): string | undefined => {
+    const value = source[field]
+    if (value === undefined) return undefined
+    if (typeof value === 'string') return value
+    warnings.push(`ignored "${path}": expected a string`)
+    return undefined
+  }
+
+  if (raw.continue !== undefined) {
+    if (typeof raw.continue === 'boolean') output.continue = raw.continue
+    else wrongType('continue', 'true or false')
+  }
+  if (raw.suppressOutput !== undefined) {
+    if (typeof raw.suppressOutput === 'boolean') output.suppressOutput = raw.suppressOutput
+    else wrongType('suppressOutput', 'true or false')
+  }
+  const stopReason = readString(raw, 'stopReason')
+  if (stopReason !== undefined) output.stopReason = stopReason
+  const systemMessage = readString(raw, 'systemMessage')
+  if (systemMessage !== undefined) output.systemMessage = systemMessage
+  const reason = readString(raw, 'reason')
+  if (reason !== undefined) output.reason = reason
+  if (raw.decision !== undefined) {
+    if (raw.decision === 'block' || raw.decision === 'approve') output.decision = raw.decision
+    else wrongType('decision', '"block" or "approve"')
+  }
+
+  const specific = raw.hookSpecificOutput
+  if (specific !== undefined) {
+    if (specific === null || typeof specific !== 'object' || Array.isArray(specific)) {
+      wrongType('hookSpecificOutput', 'an object')
+    } else {
+      const fields = specific as Record<string, unknown>
+      const decision = fields.permissionDecision
+      if (decision !== undefined) {
+        if (DECISIONS.includes(decision as HookPermissionDecision)) {
+          output.permissionDecision = decision as HookPermissionDecision
+        } else {
+          warnings.push('ignored "hookSpecificOutput.permissionDecision": expected "allow", "deny" or "ask"')
+        }
+      }
+      const decisionReason = readString(
+        fields,
+        'permissionDecisionReason',
+        'hookSpecificOutput.permissionDecisionReason',
+      )
+      if (decisionReason !== undefined) output.permissionDecisionReason = decisionReason
+      const context = readString(fields, 'additionalContext', 'hookSpecificOutput.additionalContext')
+      if (context !== undefined) output.additionalContext = context
+      const updated = fields.updatedInput
+      if (updated !== undefined) {
+        if (updated !== null && typeof updated === 'object' && !Array.isArray(updated)) {
+          output.updatedInput = updated as Record<string, unknown>
+        } else {
+          warnings.push('ignored "hookSpecificOutput.updatedInput": expected an object')
+        }
+      }
+    }
+  }
+  return { kind: 'json', output, warnings }
+}

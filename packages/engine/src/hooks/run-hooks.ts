@@ -1,0 +1,78 @@
+import { combineHookResults } from './combine.js'
+import { interpretHookProcess } from './interpret.js'
+import { compileMatcher, matcherSubject } from './matcher.js'
+import { hookPayload } from './payload.js'
+import { spawnHook } from './spawn-hook.js'
+import type { HookCommand, HookEvent, HookInput, HookOutcome, HookRunResult, HooksConfig } from './types.js'
+
+/** Where hooks run and what they may see. */
+export interface RunHooksOptions {
+  /** The project root: the hooks' working directory and `$Z_ENGINE_PROJECT_DIR` / `$CLAUDE_PROJECT_DIR`. */
+  projectDir: string
+  /** The base environment for hook processes (usually the session's); nothing is read from process.env. */
+  env: Readonly<Record<string, string | undefined>>
+  /** Aborting kills every running hook of this call. */
+  signal?: AbortSignal
+}
+
+/**
+ * Runs every hook configured for `event` whose matcher fits, in parallel, and combines their
+ * outcomes (see `combineHookResults`). Never rejects: a hook that hangs, crashes or prints garbage
+ * becomes a warning and the engine continues.
+ */
+export async function runHooks<E extends HookEvent>(
+  event: E,
+  input: HookInput<E>,
+  config: HooksConfig,
+  options: RunHooksOptions,
+): Promise<HookOutcome> {
+  const subject = matcherSubject(event, input)
+  const stdinJson = JSON.stringify(hookPayload(event, input))
+  const env = {
+    ...options.env,
+    Z_ENGINE_PROJECT_DIR: options.projectDir,
+    CLAUDE_PROJECT_DIR: options.projectDir,
+  }
+  const seen = new Set<string>()
+  const runs: Array<Promise<HookRunResult>> = []
+  for (const hook of config[event] ?? []) {
+    const matcher = compileMatcher(hook.matcher)
+    if (!matcher.ok) {
+      runs.push(Promise.resolve(invalidMatcher(hook, matcher.error)))
+      continue
+    }
+    if (subject !== undefined && !matcher.test(subject)) continue
+    // The same command configured twice (say in .claude and .z-engine settings) runs once.
+    if (seen.has(hook.command)) continue
+    seen.add(hook.command)
+    const spawnOptions = options.signal
+      ? { cwd: options.projectDir, env, signal: options.signal }
+      : { cwd: options.projectDir, env }
+    runs.push(spawnHook(hook, stdinJson, spawnOptions).then((process) => interpretHookProcess(hook, process)))
+  }
+  return combineHookResults(event, await Promise.all(runs))
+}
+
+/** The hooks of `event` a given subject (tool name, trigger, source) would run, for `hooks list`. */
+export function matchingHooks(
+  event: HookEvent,
+  subject: string | undefined,
+  config: HooksConfig,
+): HookCommand[] {
+  return (config[event] ?? []).filter((hook) => {
+    const matcher = compileMatcher(hook.matcher)
+    return matcher.ok && (subject === undefined || matcher.test(subject))
+  })
+}
+
+function invalidMatcher(hook: HookCommand, error: string): HookRunResult {
+  return {
+    hook,
+    status: 'error',
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    durationMs: 0,
+    warnings: [`was skipped: ${error}`],
+  }
+}

@@ -1,0 +1,140 @@
+/** The events a command hook can subscribe to (spec 000 "Hooks"), in Claude Code's spelling. */
+export type HookEvent =
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'UserPromptSubmit'
+  | 'SessionStart'
+  | 'Stop'
+  | 'SubagentStop'
+  | 'PreCompact'
+  | 'Notification'
+
+/** Every hook event, in the order settings and `hooks list` show them. */
+export const HOOK_EVENTS: readonly HookEvent[] = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'SessionStart',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'Notification',
+]
+
+/** Seconds a hook may run before its process tree is killed, unless it sets its own timeout. */
+export const DEFAULT_HOOK_TIMEOUT_SECS = 60
+
+/** One configured command hook (`[[hooks.<Event>]]` in settings, or a `.claude/settings.json` entry). */
+export interface HookCommand {
+  /**
+   * A regular expression matched against the whole tool name (PreToolUse/PostToolUse), the trigger
+   * (PreCompact) or the source (SessionStart); empty, absent or `*` matches everything.
+   */
+  matcher?: string
+  /** A shell command line, run with `/bin/sh -c` in the project root. */
+  command: string
+  /** Seconds before the hook is killed; defaults to `DEFAULT_HOOK_TIMEOUT_SECS`. */
+  timeoutSecs?: number
+  /** Where it was configured (a settings file path), for messages and `hooks list`. */
+  source?: string
+}
+
+/** Hooks per event, in the order they were configured (lower layers first). */
+export type HooksConfig = Partial<Record<HookEvent, readonly HookCommand[]>>
+
+/** Fields every hook receives on stdin. */
+export interface HookCommonInput {
+  sessionId: string
+  transcriptPath: string
+  cwd: string
+}
+
+/** The event-specific fields each event's hooks receive on stdin. */
+export interface HookEventInputs {
+  PreToolUse: { toolName: string; toolInput: unknown }
+  PostToolUse: { toolName: string; toolInput: unknown; toolResponse: unknown }
+  UserPromptSubmit: { prompt: string }
+  SessionStart: { source: 'startup' | 'resume' | 'clear' | 'compact' }
+  Stop: { stopHookActive: boolean }
+  SubagentStop: { stopHookActive: boolean }
+  PreCompact: { trigger: 'manual' | 'auto'; customInstructions: string }
+  Notification: { message: string }
+}
+
+/** What a hook of event `E` receives (camelCase here; snake_case JSON on its stdin). */
+export type HookInput<E extends HookEvent> = HookCommonInput & HookEventInputs[E]
+
+/** A permission decision a PreToolUse hook may force. */
+export type HookPermissionDecision = 'allow' | 'deny' | 'ask'
+
+/** The recognised fields of a hook's JSON stdout, after validation. */
+export interface HookJsonOutput {
+  /** `false` stops the whole turn; `stopReason` is shown to the user. */
+  continue?: boolean
+  stopReason?: string
+  /** Hide the hook's stdout from the transcript. */
+  suppressOutput?: boolean
+  /** A message shown to the user (not the model). */
+  systemMessage?: string
+  /** Legacy decision: `block` blocks like exit 2; `approve` allows a PreToolUse call. */
+  decision?: 'block' | 'approve'
+  reason?: string
+  permissionDecision?: HookPermissionDecision
+  permissionDecisionReason?: string
+  updatedInput?: Record<string, unknown>
+  additionalContext?: string
+}
+
+/** How one hook process ended. */
+export type HookRunStatus =
+  /** Exit 0 (its JSON, if any, was applied). */
+  | 'success'
+  /** Exit 2: blocks with stderr as the reason. */
+  | 'blocked'
+  /** Any other exit code, or a signal: a warning, then the engine continues. */
+  | 'failed'
+  /** Killed after its timeout: a warning, then the engine continues. */
+  | 'timeout'
+  /** The caller's signal aborted it. */
+  | 'cancelled'
+  /** It could not be started (or its matcher is not a valid regular expression). */
+  | 'error'
+
+/** One hook's run, kept whole so `hooks test` and the transcript lose nothing. */
+export interface HookRunResult {
+  hook: HookCommand
+  status: HookRunStatus
+  exitCode: number | null
+  stdout: string
+  stderr: string
+  durationMs: number
+  /** The validated JSON stdout (exit 0 only). */
+  output?: HookJsonOutput
+  /** Problems worth showing the user: non-zero exits, timeouts, malformed JSON, bad fields. */
+  warnings: string[]
+}
+
+/** The combined effect of every matching hook of one event; results are in configuration order. */
+export interface HookOutcome {
+  event: HookEvent
+  results: HookRunResult[]
+  /** Any hook blocked (exit 2, `decision: "block"`, or a PreToolUse `deny`). */
+  blocked: boolean
+  /** Every blocking hook's reason, in configuration order, joined by newlines. */
+  blockReason?: string
+  /** `false` when any hook said `continue: false`: the turn stops. */
+  continue: boolean
+  stopReason?: string
+  /** PreToolUse: the strictest forced decision (deny > ask > allow). */
+  permissionDecision?: HookPermissionDecision
+  permissionDecisionReason?: string
+  /** PreToolUse: the rewritten input (the last hook in configuration order that gave one wins). */
+  updatedInput?: Record<string, unknown>
+  /** Text for the model: plain stdout (UserPromptSubmit/SessionStart) and `additionalContext`. */
+  additionalContext: string[]
+  /** Messages for the user (`systemMessage`). */
+  systemMessages: string[]
+  /** Warnings for the user (non-zero exits, timeouts, malformed output), prefixed with the hook. */
+  warnings: string[]
+  suppressOutput: boolean
+}
