@@ -1,1 +1,20 @@
-export {}
+export type {
+  BackgroundInfo,
+  BackgroundProcessesOptions,
+  BackgroundRead,
+  BackgroundStatus,
+} from './process/background.js'
+export { BackgroundProcesses, DEFAULT_RING_BYTES } from './process/background.js'
+export type { EnvPolicy } from './process/env-policy.js'
+export { childEnvironment, DEFAULT_ENV_POLICY, isSecretLikeName } from './process/env-policy.js'
+export { DEFAULT_KILL_GRACE_MS, isProcessAlive, killProcessTree, processTree } from './process/kill-tree.js'
+export type { CapturedOutput } from './process/output-buffer.js'
+export { HeadTailBuffer } from './process/output-buffer.js'
+export type { RingRead } from './process/ring-buffer.js'
+export { RingBuffer } from './process/ring-buffer.js'
+export type { ProcessResult, RunProcessOptions } from './process/run-process.js'
+export { clampTimeout, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runProcess } from './process/run-process.js'
+export type { CommandWrapper, ShellRunOptions, ShellRunResult } from './process/shell.js'
+export { findShell, PersistentShell, runShellCommand } from './process/shell.js'
+export type { ProcessExit, StartedProcess, StartProcessOptions } from './process/start-process.js'
+export { startProcess } from './process/start-process.js'

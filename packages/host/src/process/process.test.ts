@@ -1,0 +1,308 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BackgroundProcesses } from './background.js'
+import { childEnvironment, isSecretLikeName } from './env-policy.js'
+import { isProcessAlive } from './kill-tree.js'
+import { HeadTailBuffer } from './output-buffer.js'
+import { RingBuffer } from './ring-buffer.js'
+import { clampTimeout, runProcess } from './run-process.js'
+import { PersistentShell, runShellCommand } from './shell.js'
+
+const env = childEnvironment(process.env)
+let dir: string
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'ze-proc-')))
+})
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Pids a shell script wrote to a file, one per line. */
+function pidsIn(file: string): number[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map(Number)
+}
+
+describe('HeadTailBuffer', () => {
+  it('keeps everything under the limit', () => {
+    const buffer = new HeadTailBuffer(10, 10)
+    buffer.append(Buffer.from('hello'))
+    expect(buffer.render()).toEqual({ text: 'hello', totalBytes: 5, omittedBytes: 0 })
+  })
+  it('keeps head and tail with a marker', () => {
+    const buffer = new HeadTailBuffer(4, 4)
+    for (const part of ['abcd', 'efgh', 'ijkl', 'mnop']) buffer.append(Buffer.from(part))
+    const out = buffer.render()
+    expect(out.text).toBe('abcd\n[... 8 bytes of output omitted ...]\nmnop')
+    expect(out.omittedBytes).toBe(8)
+  })
+  it('never splits a UTF-8 character', () => {
+    const buffer = new HeadTailBuffer(2, 2)
+    buffer.append(Buffer.from('éééé'))
+    const out = buffer.render()
+    expect(out.text).not.toContain('\uFFFD')
+    expect(out.text.startsWith('é')).toBe(true)
+  })
+})
+
+describe('RingBuffer', () => {
+  it('reads incrementally and reports dropped bytes', () => {
+    const ring = new RingBuffer(8)
+    ring.append(Buffer.from('abc'))
+    const first = ring.readFrom(0)
+    expect(first).toEqual({ text: 'abc', next: 3, droppedBytes: 0 })
+    ring.append(Buffer.from('defghijklm'))
+    const second = ring.readFrom(first.next)
+    expect(second.text).toBe('fghijklm')
+    expect(second.droppedBytes).toBe(2)
+    expect(ring.readFrom(second.next).text).toBe('')
+  })
+  it('holds back a split character until it is complete', () => {
+    const ring = new RingBuffer(64)
+    const bytes = Buffer.from('aé')
+    ring.append(bytes.subarray(0, 2))
+    const first = ring.readFrom(0)
+    expect(first.text).toBe('a')
+    ring.append(bytes.subarray(2))
+    expect(ring.readFrom(first.next).text).toBe('é')
+  })
+})
+
+describe('environment policy', () => {
+  it('recognizes secret-looking names', () => {
+    for (const name of [
+      'ANTHROPIC_API_KEY',
+      'GITHUB_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'DB_PASSWORD',
+      'NPM_TOKEN',
+    ]) {
+      expect(isSecretLikeName(name), name).toBe(true)
+    }
+    for (const name of [
+      'PATH',
+      'HOME',
+      'SSH_AUTH_SOCK',
+      'MONKEY',
+      'KEYBOARD_LAYOUT',
+      'TOKENIZERS_PARALLELISM',
+    ]) {
+      expect(isSecretLikeName(name), name).toBe(false)
+    }
+  })
+  it('strips secrets unless allowed, and sets non-interactive defaults', () => {
+    const child = childEnvironment(
+      { PATH: '/bin', OPENAI_API_KEY: 'sk-1', NPM_TOKEN: 't', HOME: '/h', EXTRA: 'x' },
+      { allow: ['NPM_TOKEN'], deny: ['EXTRA'], set: { FOO: 'bar' } },
+    )
+    expect(child).toMatchObject({
+      PATH: '/bin',
+      HOME: '/h',
+      NPM_TOKEN: 't',
+      FOO: 'bar',
+      GIT_TERMINAL_PROMPT: '0',
+    })
+    expect(child.OPENAI_API_KEY).toBeUndefined()
+    expect(child.EXTRA).toBeUndefined()
+  })
+  it('keeps only core names with inherit core', () => {
+    const child = childEnvironment({ PATH: '/bin', LC_ALL: 'C', RANDOM_THING: '1' }, { inherit: 'core' })
+    expect(child.PATH).toBe('/bin')
+    expect(child.LC_ALL).toBe('C')
+    expect(child.RANDOM_THING).toBeUndefined()
+  })
+  it('is what a child process sees', async () => {
+    const result = await runProcess({
+      file: '/bin/sh',
+      args: ['-c', 'echo "k=$MY_API_KEY. p=$PAGER"'],
+      cwd: dir,
+      env: childEnvironment({ ...process.env, MY_API_KEY: 'secret' }),
+    })
+    expect(result.output.trim()).toBe('k=. p=cat')
+  })
+})
+
+describe('runProcess', () => {
+  it('captures interleaved stdout and stderr and the exit code', async () => {
+    const result = await runProcess({
+      file: '/bin/sh',
+      args: ['-c', 'echo out; echo err >&2; exit 3'],
+      cwd: dir,
+      env,
+    })
+    expect(result.exitCode).toBe(3)
+    expect(result.output).toContain('out\n')
+    expect(result.output).toContain('err\n')
+    expect(result.timedOut).toBe(false)
+  })
+  it('keeps head and tail of long output', async () => {
+    const result = await runProcess({
+      file: '/bin/sh',
+      args: ['-c', 'seq 1 100000'],
+      cwd: dir,
+      env,
+      headBytes: 100,
+      tailBytes: 100,
+    })
+    expect(result.output.startsWith('1\n2\n')).toBe(true)
+    expect(result.output.endsWith('99999\n100000\n')).toBe(true)
+    expect(result.output).toContain('bytes of output omitted')
+    expect(result.outputBytes).toBeGreaterThan(500_000)
+  })
+  it('reports a missing program as a spawn error', async () => {
+    const result = await runProcess({ file: join(dir, 'nope'), args: [], cwd: dir, env })
+    expect(result.spawnError).toMatch(/ENOENT/)
+  })
+  it('clamps timeouts to 10 minutes', () => {
+    expect(clampTimeout(undefined)).toBe(120_000)
+    expect(clampTimeout(10_000_000)).toBe(600_000)
+    expect(clampTimeout(0)).toBe(1)
+  })
+  it('kills the whole tree at the timeout; no process of it survives', async () => {
+    const pidFile = join(dir, 'pids')
+    const script = `echo $$ > ${pidFile}; (sleep 100 & echo $! >> ${pidFile}; wait) & echo $! >> ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`
+    const started = Date.now()
+    const result = await runProcess({
+      file: '/bin/bash',
+      args: ['-c', script],
+      cwd: dir,
+      env,
+      timeoutMs: 500,
+    })
+    expect(result.timedOut).toBe(true)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    const pids = pidsIn(pidFile)
+    expect(pids.length).toBe(4)
+    for (const pid of pids) expect(isProcessAlive(pid), `pid ${pid}`).toBe(false)
+  })
+  it('kills a child that escaped the process group (setsid) and ignores SIGTERM', async () => {
+    const pidFile = join(dir, 'pids')
+    const script = `setsid sh -c 'trap "" TERM; echo $$ > ${pidFile}; while :; do sleep 1; done' & sleep 100`
+    const result = await runProcess({
+      file: '/bin/bash',
+      args: ['-c', script],
+      cwd: dir,
+      env,
+      timeoutMs: 700,
+      killGraceMs: 300,
+    })
+    expect(result.timedOut).toBe(true)
+    const [escaped] = pidsIn(pidFile)
+    expect(escaped).toBeGreaterThan(0)
+    expect(isProcessAlive(escaped!)).toBe(false)
+  })
+  it('kills the tree when aborted', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 200)
+    const result = await runProcess({
+      file: '/bin/sh',
+      args: ['-c', 'sleep 100'],
+      cwd: dir,
+      env,
+      signal: controller.signal,
+    })
+    expect(result.aborted).toBe(true)
+    expect(result.pid && isProcessAlive(result.pid)).toBe(false)
+  })
+  it('returns when a background grandchild keeps the pipes open', async () => {
+    const pidFile = join(dir, 'pids')
+    const started = Date.now()
+    const result = await runProcess({
+      file: '/bin/sh',
+      args: ['-c', `sleep 30 & echo $! > ${pidFile}; echo done`],
+      cwd: dir,
+      env,
+    })
+    expect(result.output).toBe('done\n')
+    expect(Date.now() - started).toBeLessThan(3_000)
+    process.kill(pidsIn(pidFile)[0]!, 'SIGKILL')
+  })
+})
+
+describe('shell', () => {
+  it('persists the working directory between calls', async () => {
+    const shell = new PersistentShell({ cwd: dir, fallbackCwd: dir, env })
+    await shell.run('mkdir -p a/b && cd a/b')
+    expect(shell.cwd).toBe(join(dir, 'a/b'))
+    const pwd = await shell.run('pwd')
+    expect(pwd.output.trim()).toBe(join(dir, 'a/b'))
+    await shell.run('cd .. && exit 4')
+    expect(shell.cwd).toBe(join(dir, 'a'))
+  })
+  it('leaves the cwd unchanged when a command fails to parse or is killed', async () => {
+    const shell = new PersistentShell({ cwd: dir, fallbackCwd: dir, env })
+    const bad = await shell.run('if then fi')
+    expect(bad.exitCode).not.toBe(0)
+    expect(shell.cwd).toBe(dir)
+    const killed = await shell.run('cd /tmp && sleep 100', { timeoutMs: 300 })
+    expect(killed.timedOut).toBe(true)
+    expect(shell.cwd).toBe(dir)
+  })
+  it('falls back when the tracked directory was removed', async () => {
+    const shell = new PersistentShell({ cwd: dir, fallbackCwd: dir, env })
+    await shell.run('mkdir gone && cd gone')
+    rmSync(join(dir, 'gone'), { recursive: true })
+    const result = await shell.run('pwd')
+    expect(result.cwdReset).toBe(true)
+    expect(result.output.trim()).toBe(dir)
+  })
+  it('does not let the command see or forge the report channel', async () => {
+    const result = await runShellCommand('echo /etc >&3; echo "$1"; cd /', { cwd: dir, env })
+    expect(result.output).toContain('Bad file descriptor')
+    expect(result.cwd).toBe('/')
+  })
+  it('streams output for progress', async () => {
+    const parts: string[] = []
+    await runShellCommand('echo one; echo two', { cwd: dir, env, onOutput: (text) => parts.push(text) })
+    expect(parts.join('')).toBe('one\ntwo\n')
+  })
+})
+
+describe('BackgroundProcesses', () => {
+  it('reads output incrementally and reports the exit', async () => {
+    const changes: string[] = []
+    const manager = new BackgroundProcesses({ env, onChange: (info) => changes.push(info.status) })
+    const info = manager.start('echo first; sleep 0.4; echo second; exit 7', {
+      cwd: dir,
+      description: 'demo',
+    })
+    expect(info.status).toBe('running')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(manager.read(info.id)?.output).toBe('first\n')
+    expect(manager.read(info.id)?.output).toBe('')
+    const done = await manager.waitForExit(info.id, 5_000)
+    expect(done).toMatchObject({ status: 'exited', exitCode: 7 })
+    expect(manager.read(info.id)?.output).toBe('second\n')
+    expect(changes).toEqual(['running', 'exited'])
+  })
+  it('waitForExit returns at the timeout while the job runs', async () => {
+    const manager = new BackgroundProcesses({ env })
+    const info = manager.start('sleep 100', { cwd: dir })
+    const started = Date.now()
+    const snapshot = await manager.waitForExit(info.id, 200)
+    expect(snapshot?.status).toBe('running')
+    expect(Date.now() - started).toBeLessThan(2_000)
+    await manager.killAll()
+  })
+  it('kill stops the whole tree', async () => {
+    const pidFile = join(dir, 'pids')
+    const manager = new BackgroundProcesses({ env, killGraceMs: 500 })
+    const info = manager.start(`echo $$ > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`, { cwd: dir })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const killed = await manager.kill(info.id)
+    expect(killed?.status).toBe('killed')
+    const pids = pidsIn(pidFile)
+    expect(pids.length).toBe(2)
+    for (const pid of pids) expect(isProcessAlive(pid)).toBe(false)
+  })
+  it('returns undefined for unknown ids', async () => {
+    const manager = new BackgroundProcesses({ env })
+    expect(manager.read('nope')).toBeUndefined()
+    expect(await manager.kill('nope')).toBeUndefined()
+  })
+})

@@ -1,0 +1,102 @@
+import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, HeadTailBuffer } from './output-buffer.js'
+import { type ProcessExit, startProcess } from './start-process.js'
+
+/** Default and maximum timeouts of a foreground command (2 and 10 minutes). */
+export const DEFAULT_TIMEOUT_MS = 120_000
+export const MAX_TIMEOUT_MS = 600_000
+
+/** A foreground run. */
+export interface RunProcessOptions {
+  file: string
+  args: string[]
+  cwd: string
+  env: Record<string, string>
+  /** Clamped to 1 ms … {@link MAX_TIMEOUT_MS}; default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number
+  /** Aborting kills the tree. */
+  signal?: AbortSignal
+  /** Bytes kept from the start and end of the output. */
+  headBytes?: number
+  tailBytes?: number
+  /** Live output, as text, for progress. */
+  onOutput?(text: string): void
+  /** fd 3 bytes, when set. */
+  onReport?(chunk: Buffer): void
+  /** SIGTERM-to-SIGKILL grace when killing. */
+  killGraceMs?: number
+}
+
+/** What a foreground run produced. */
+export interface ProcessResult extends ProcessExit {
+  pid: number | undefined
+  /** stdout and stderr interleaved, head and tail kept when long. */
+  output: string
+  outputBytes: number
+  /** Bytes dropped from the middle of the output. */
+  omittedBytes: number
+  timedOut: boolean
+  aborted: boolean
+  durationMs: number
+}
+
+/** Clamps a requested timeout to the allowed range. */
+export function clampTimeout(timeoutMs: number | undefined): number {
+  if (timeoutMs === undefined || !Number.isFinite(timeoutMs)) return DEFAULT_TIMEOUT_MS
+  return Math.min(Math.max(1, Math.floor(timeoutMs)), MAX_TIMEOUT_MS)
+}
+
+/** Runs a process in its own group to completion, killing the whole tree on timeout or abort. */
+export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
+  const started = Date.now()
+  const buffer = new HeadTailBuffer(
+    options.headBytes ?? DEFAULT_HEAD_BYTES,
+    options.tailBytes ?? DEFAULT_TAIL_BYTES,
+  )
+  const decoder = options.onOutput ? new TextDecoder('utf-8') : undefined
+  const child = startProcess({
+    file: options.file,
+    args: options.args,
+    cwd: options.cwd,
+    env: options.env,
+    onOutput: (chunk) => {
+      buffer.append(chunk)
+      if (decoder) options.onOutput?.(decoder.decode(chunk, { stream: true }))
+    },
+    ...(options.onReport ? { onReport: options.onReport } : {}),
+  })
+  let timedOut = false
+  let aborted = false
+  let killing: Promise<void> | undefined
+  const kill = (): void => {
+    killing ??= child.killTree(options.killGraceMs)
+  }
+  const timer = setTimeout(() => {
+    timedOut = true
+    kill()
+  }, clampTimeout(options.timeoutMs))
+  const onAbort = (): void => {
+    aborted = true
+    kill()
+  }
+  if (options.signal?.aborted) onAbort()
+  else options.signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    const exit = await child.done
+    // Wait for the kill to finish so no process of the tree outlives the call.
+    if (killing) await killing
+    const captured = buffer.render()
+    return {
+      ...exit,
+      pid: child.pid,
+      output: captured.text,
+      outputBytes: captured.totalBytes,
+      omittedBytes: captured.omittedBytes,
+      timedOut,
+      aborted,
+      durationMs: Date.now() - started,
+    }
+  } finally {
+    clearTimeout(timer)
+    options.signal?.removeEventListener('abort', onAbort)
+  }
+}
