@@ -2,18 +2,7 @@
  * Content blocks: the provider-neutral pieces a message is made of. Adapters translate them to and
  * from each provider's wire format; everything else in the engine sees only these.
  */
-import {
-  anyObject,
-  anyOf,
-  arr,
-  bool,
-  enums,
-  type Infer,
-  obj,
-  str,
-  tagged,
-  variant,
-} from './schema/builder.js'
+import { anyObject, arr, bool, enums, type Infer, obj, str, tagged, variant } from './schema/builder.js'
 
 /** Schema of {@link TextBlock}. */
 export const TextBlockSchema = variant('text', { text: str() })
@@ -90,5 +79,5 @@ export type ContentBlock = Infer<typeof ContentBlockSchema>
 /** The `type` tags of content blocks. */
 export type ContentBlockType = ContentBlock['type']
 
-/** Schema of user attachments: what a user may add to a prompt besides its text. */
-export const AttachmentSchema = anyOf([TextBlockSchema, ImageBlockSchema])
+/** Schema of user attachments: what a user may add to a prompt besides its text (text or images). */
+export const AttachmentSchema = tagged([TextBlockSchema, ImageBlockSchema])

@@ -9,6 +9,8 @@
 
 declare const STATIC: unique symbol
 declare const HAS_DEFAULT: unique symbol
+declare const REQUIRED: unique symbol
+declare const OPTIONAL: unique symbol
 
 /** A JSON Schema object whose instances have type `T`. */
 export interface Schema<T> {
@@ -17,7 +19,7 @@ export interface Schema<T> {
 
 /** A schema that carries a `default` (settings keys); resolved settings treat the key as present. */
 export interface DefaultedSchema<T> extends Schema<T> {
-  readonly [HAS_DEFAULT]?: true
+  readonly [HAS_DEFAULT]: true
 }
 
 /** Any schema. */
@@ -30,6 +32,8 @@ type Props = Readonly<Record<string, AnySchema>>
 export interface ObjectSchema<R extends Props, O extends Props> extends Schema<InferObject<R, O>> {
   readonly type: 'object'
   readonly properties: R & O
+  readonly [REQUIRED]?: R
+  readonly [OPTIONAL]?: O
 }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
@@ -53,7 +57,12 @@ type ResolveObject<R extends Props, O extends Props> = Simplify<
  * The type after defaults are applied: optional keys whose schema has a default become required,
  * recursively through objects (not through arrays or records, whose entries are user data).
  */
-export type Resolved<S> = S extends ObjectSchema<infer R, infer O> ? ResolveObject<R, O> : Infer<S>
+export type Resolved<S> = S extends {
+  readonly [REQUIRED]?: infer R extends Props
+  readonly [OPTIONAL]?: infer O extends Props
+}
+  ? ResolveObject<R, O>
+  : Infer<S>
 
 type Annotations = { description?: string }
 
@@ -165,7 +174,6 @@ export function tagged<const M extends readonly AnySchema[]>(members: M, options
   return {
     type: 'object',
     discriminator: { propertyName: 'type' },
-    required: ['type'],
     oneOf: members,
     ...options,
   } as unknown as Schema<Infer<M[number]>>

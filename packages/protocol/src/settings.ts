@@ -1,0 +1,284 @@
+/**
+ * The settings shape: one schema, keys in TOML's snake_case, each default written beside its key.
+ * A settings file is a {@link SettingsLayer} (every key optional); layering defaults, user, project,
+ * local and environment gives {@link Settings}, where every key with a default is present.
+ */
+
+import { PermissionModeSchema } from './permission.js'
+import {
+  arr,
+  bool,
+  enums,
+  type Infer,
+  int,
+  num,
+  obj,
+  type Resolved,
+  record,
+  str,
+  withDefault,
+} from './schema/builder.js'
+import { defaultsOf } from './schema/defaults.js'
+
+const strings = (description?: string) =>
+  withDefault(arr(str(), description === undefined ? {} : { description }), [])
+const dollarsPerMillion = () => num({ minimum: 0, description: 'USD per million tokens.' })
+
+const ModelSection = obj(
+  {},
+  {
+    name: str({ minLength: 1, description: 'Main model id; the catalog default when absent.' }),
+    fast: str({ minLength: 1, description: 'Fast model (compaction summaries, WebFetch extraction).' }),
+    review: str({ minLength: 1, description: 'Model for the review role.' }),
+    provider: enums(['anthropic', 'openai', 'openrouter', 'openai_chat'], {
+      description: 'Which provider serves the model; inferred from the catalog when absent.',
+    }),
+    context_window: int({ minimum: 1, description: 'Overrides the catalog; unknown models get 128000.' }),
+    max_output_tokens: int({ minimum: 1 }),
+    effort: enums(['low', 'medium', 'high', 'max']),
+    thinking: bool({ description: 'Extended thinking / reasoning on models that offer it.' }),
+    thinking_budget_tokens: int({ minimum: 1024 }),
+    prices: obj(
+      {},
+      {
+        input: dollarsPerMillion(),
+        output: dollarsPerMillion(),
+        cache_read: dollarsPerMillion(),
+        cache_write: dollarsPerMillion(),
+      },
+      { description: 'Overrides the catalog prices (USD per million tokens).' },
+    ),
+  },
+)
+
+const providerSection = (apiKeyEnv: string, cacheControl: boolean) =>
+  withDefault(
+    obj(
+      {},
+      {
+        base_url: str({ minLength: 1, description: 'Any compatible server (vLLM, llama.cpp, Ollama, …).' }),
+        api_key_env: withDefault(str({ minLength: 1 }), apiKeyEnv),
+        cache_control: withDefault(bool({ description: 'Send prompt-cache breakpoints.' }), cacheControl),
+      },
+    ),
+    {},
+  )
+
+const ProviderSection = obj(
+  {},
+  {
+    anthropic: providerSection('ANTHROPIC_API_KEY', true),
+    openai: providerSection('OPENAI_API_KEY', false),
+    openrouter: providerSection('OPENROUTER_API_KEY', true),
+    openai_chat: providerSection('OPENAI_API_KEY', false),
+  },
+)
+
+const PermissionsSection = obj(
+  {},
+  {
+    mode: withDefault(PermissionModeSchema, 'default'),
+    allow: strings('Rules that allow without asking, e.g. `Bash(npm test:*)`.'),
+    deny: strings('Rules that refuse; they win over everything, even bypass.'),
+    ask: strings('Rules that always ask.'),
+    additional_directories: strings('Folders outside the project the agent may work in.'),
+    auto_allow_read_only_bash: withDefault(bool(), true),
+  },
+)
+
+const AgentsSection = obj(
+  {},
+  {
+    max_concurrent: withDefault(int({ minimum: 1 }), 6),
+    max_depth: withDefault(int({ minimum: 0, description: '0 disables subagents.' }), 2),
+    max_turns: withDefault(int({ minimum: 1, description: 'Model rounds per run.' }), 200),
+    session_cost_cap_usd: withDefault(num({ minimum: 0, description: '0 means off.' }), 0),
+  },
+)
+
+const ContextSection = obj(
+  {},
+  {
+    compact_at_percent: withDefault(int({ minimum: 50, maximum: 99 }), 92),
+    keep_recent_tool_results: withDefault(int({ minimum: 0 }), 8),
+    repo_map: withDefault(bool(), true),
+    repo_map_chars: withDefault(int({ minimum: 0 }), 6000),
+  },
+)
+
+/** Hook events a settings file may configure (`[[hooks.<Event>]]`). */
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'SessionStart',
+  'SessionEnd',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'Notification',
+] as const
+
+/** The timeout of a hook command when `timeout_secs` is absent. */
+export const DEFAULT_HOOK_TIMEOUT_SECS = 60
+
+/** Schema of {@link HookEntry}. */
+export const HookEntrySchema = obj(
+  { command: str({ minLength: 1 }) },
+  {
+    matcher: str({ description: 'Regular expression on the tool name; absent matches all.' }),
+    timeout_secs: withDefault(int({ minimum: 1 }), DEFAULT_HOOK_TIMEOUT_SECS),
+  },
+)
+/** One configured hook command. */
+export type HookEntry = Infer<typeof HookEntrySchema>
+
+const HooksSection = obj(
+  {},
+  Object.fromEntries(HOOK_EVENTS.map((event) => [event, arr(HookEntrySchema)])) as {
+    [E in (typeof HOOK_EVENTS)[number]]: ReturnType<typeof arr<typeof HookEntrySchema>>
+  },
+)
+
+/** Schema of {@link McpServerSettings}. */
+export const McpServerSettingsSchema = obj(
+  {},
+  {
+    type: enums(['stdio', 'http', 'sse'], { description: 'Inferred: `command` means stdio, `url` http.' }),
+    command: str({ minLength: 1 }),
+    args: arr(str()),
+    env: record(str()),
+    cwd: str(),
+    url: str({ minLength: 1 }),
+    headers: record(str()),
+    enabled: bool(),
+    timeout_ms: int({ minimum: 1 }),
+  },
+)
+/** One MCP server (`[mcp.servers.<name>]`). */
+export type McpServerSettings = Infer<typeof McpServerSettingsSchema>
+
+const LspServer = obj(
+  { command: str({ minLength: 1 }) },
+  { args: arr(str()), extensions: arr(str({ description: 'File extensions without the dot.' })) },
+)
+
+const ShellSection = obj(
+  {},
+  {
+    sandbox: withDefault(
+      obj(
+        {},
+        {
+          enabled: withDefault(bool(), false),
+          allow_network: withDefault(bool(), false),
+          auto_allow: withDefault(
+            bool({ description: 'Allow in-bounds sandboxed commands without asking.' }),
+            false,
+          ),
+        },
+      ),
+      {},
+    ),
+    env: withDefault(
+      obj(
+        {},
+        {
+          inherit: withDefault(enums(['all', 'core', 'none']), 'all'),
+          ignore_default_excludes: withDefault(
+            bool({ description: 'Keep *KEY*/*SECRET*/*TOKEN* variables.' }),
+            false,
+          ),
+          exclude: strings('Glob patterns of variable names to drop.'),
+          include_only: strings('When not empty, only variables matching these globs pass.'),
+          set: withDefault(record(str()), {}),
+        },
+      ),
+      {},
+    ),
+    default_timeout_ms: withDefault(int({ minimum: 1 }), 120_000),
+    max_timeout_ms: withDefault(int({ minimum: 1 }), 600_000),
+  },
+)
+
+const WebSection = obj(
+  {},
+  {
+    allowed_private_hosts: strings('Private or loopback hosts WebFetch may reach.'),
+    search: withDefault(
+      obj({}, { backend: str({ minLength: 1 }), api_key_env: str({ minLength: 1 }), base_url: str() }),
+      {},
+    ),
+  },
+)
+
+/** Schema of {@link CheckSettings}. */
+export const CheckSettingsSchema = obj(
+  { id: str({ minLength: 1 }), command: str({ minLength: 1 }) },
+  {
+    kind: enums(['test', 'build', 'typecheck', 'lint', 'other']),
+    cwd: str(),
+    timeout_secs: int({ minimum: 1 }),
+  },
+)
+/** A configured check (`[[verification.checks]]`). */
+export type CheckSettings = Infer<typeof CheckSettingsSchema>
+
+const VerificationSection = obj(
+  {},
+  {
+    mode: withDefault(enums(['off', 'report', 'auto', 'strict']), 'report'),
+    max_continuations: withDefault(int({ minimum: 0 }), 3),
+    checks: withDefault(arr(CheckSettingsSchema), []),
+  },
+)
+
+/** Schema of a settings file or layer; every key optional. */
+export const SettingsSchema = obj(
+  {},
+  {
+    model: withDefault(ModelSection, {}),
+    provider: withDefault(ProviderSection, {}),
+    permissions: withDefault(PermissionsSection, {}),
+    agents: withDefault(AgentsSection, {}),
+    context: withDefault(ContextSection, {}),
+    hooks: withDefault(HooksSection, {}),
+    mcp: withDefault(obj({}, { servers: withDefault(record(McpServerSettingsSchema), {}) }), {}),
+    lsp: withDefault(
+      obj({}, { enabled: withDefault(bool(), true), servers: withDefault(record(LspServer), {}) }),
+      {},
+    ),
+    shell: withDefault(ShellSection, {}),
+    web: withDefault(WebSection, {}),
+    verification: withDefault(VerificationSection, {}),
+    compat: withDefault(obj({}, { claude: withDefault(bool(), true) }), {}),
+    experimental: withDefault(
+      record(enums(['off', 'shadow', 'on']), { description: 'decisions_* feature switches.' }),
+      {},
+    ),
+    decisions: withDefault(
+      obj({}, { timeout_ms: withDefault(int({ minimum: 1 }), 1500), model: str({ minLength: 1 }) }),
+      {},
+    ),
+    journal: withDefault(
+      obj({}, { fsync: withDefault(bool({ description: 'fsync log.jsonl after each turn.' }), false) }),
+      {},
+    ),
+  },
+)
+
+/** One settings file or layer as written: every key optional. */
+export type SettingsLayer = Infer<typeof SettingsSchema>
+/** Effective settings after layering onto the defaults: every key with a default is present. */
+export type Settings = Resolved<typeof SettingsSchema>
+
+/** Every default, derived from the schema (model and provider choices come from the catalog). */
+export const DEFAULT_SETTINGS: Settings = deepFreeze(defaultsOf(SettingsSchema) as Settings)
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
