@@ -1,0 +1,125 @@
+import type { ContentBlock, Cost, EngineEvent, Message, MessageOrigin, ToolSpec, Usage } from '@z-engine/protocol'
+import type { BatchCall, BatchOutcome } from '../batch/batch-types.js'
+import type { ModelClient, ModelError, ModelRequest, ReasoningOptions, SystemSection } from '../model/types.js'
+import { streamRound } from './stream-round.js'
+
+/** The model settings of one round (setModel may change them between rounds). */
+export interface RoundModel {
+  client: ModelClient
+  /** The provider's model id. */
+  id: string
+  maxOutputTokens: number
+  reasoning?: ReasoningOptions
+}
+
+/** What the stop boundary decided: end the run, or continue with a user message. */
+export type StopDecision = { type: 'end' } | { type: 'continue'; content: ContentBlock[]; origin: MessageOrigin }
+
+/** Everything one agent run needs from its session (or parent agent); all I/O is injected. */
+export interface RunHost {
+  model(): RoundModel
+  system(): Promise<SystemSection[]>
+  tools(): ToolSpec[]
+  /** The working set sent to the model; the host owns it and `append` extends it. */
+  workingSet(): Message[]
+  /** Journals a message, adds it to the working set, publishes `messageRecorded`. */
+  append(message: Message, origin: MessageOrigin): Promise<void>
+  emit(event: EngineEvent): Promise<void>
+  /** Records one request's usage; returns its cost. */
+  recordUsage(usage: Usage, model: string): Promise<Cost>
+  /** Clears or summarizes old history when the context is under pressure; `force` after an overflow. */
+  relievePressure(force: boolean): Promise<void>
+  runBatch(calls: BatchCall[], signal: AbortSignal): Promise<BatchOutcome>
+  /** Steering messages and reminders queued since the last user message (drained). */
+  takeFollowUps(): ContentBlock[]
+  /** The stop boundary: hooks, steering, verification (spec 000 "Stop boundary"). */
+  stopBoundary(finalText: string, mutated: boolean): Promise<StopDecision>
+  /** Budget checks before each round. */
+  budgetExceeded(roundsDone: number): 'maxTurns' | 'sessionCostCap' | undefined
+  newId(prefix: string): string
+}
+
+/** How an agent run ended. */
+export type RunOutcome =
+  | { type: 'done'; finalText: string; mutated: boolean; changedFiles: string[]; rounds: number }
+  | { type: 'cancelled'; mutated: boolean; changedFiles: string[]; rounds: number }
+  | { type: 'budgetExhausted'; budget: 'maxTurns' | 'sessionCostCap'; mutated: boolean; changedFiles: string[]; rounds: number }
+  | { type: 'failed'; error: ModelError; mutated: boolean; changedFiles: string[]; rounds: number }
+
+function finalTextOf(content: ContentBlock[]): string {
+  return content
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join('\n')
+    .trim()
+}
+
+/**
+ * Runs rounds until the stop boundary ends the run (spec 000 "One round"): budgets, pressure
+ * relief, request, stream, record, then the tool batch or the stop boundary. A context overflow
+ * forces relief and exactly one retry. The transcript stays valid on every exit: each tool_use is
+ * answered before the run returns.
+ */
+export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunOutcome> {
+  let rounds = 0
+  let mutated = false
+  const changedFiles = new Set<string>()
+  let overflowRetried = false
+  const outcome = <T extends object>(extra: T) => ({ ...extra, mutated, changedFiles: [...changedFiles], rounds })
+
+  for (;;) {
+    if (signal.aborted) return outcome({ type: 'cancelled' as const })
+    const exhausted = host.budgetExceeded(rounds)
+    if (exhausted) return outcome({ type: 'budgetExhausted' as const, budget: exhausted })
+
+    await host.relievePressure(false)
+    const model = host.model()
+    const request: ModelRequest = {
+      model: model.id,
+      system: await host.system(),
+      tools: host.tools(),
+      messages: host.workingSet(),
+      maxOutputTokens: model.maxOutputTokens,
+      ...(model.reasoning ? { reasoning: model.reasoning } : {}),
+    }
+    const streamed = await streamRound(model.client, request, (event) => host.emit(event), () => host.newId('p'), signal)
+    if (!streamed.ok) {
+      if (signal.aborted || streamed.error.kind === 'aborted') return outcome({ type: 'cancelled' as const })
+      if (streamed.error.kind === 'context_overflow' && !overflowRetried) {
+        overflowRetried = true
+        await host.relievePressure(true)
+        continue
+      }
+      return outcome({ type: 'failed' as const, error: streamed.error })
+    }
+    overflowRetried = false
+    rounds += 1
+    const { end } = streamed
+    await host.recordUsage(end.usage, model.id)
+
+    // Providers reject an empty assistant turn on the next request; keep the transcript sendable.
+    const content: ContentBlock[] = end.content.length > 0 ? end.content : [{ type: 'text', text: '(no response)' }]
+    await host.append({ id: host.newId('m'), role: 'assistant', content }, 'assistant')
+
+    const toolUses = content.filter((block) => block.type === 'tool_use')
+    if (toolUses.length === 0) {
+      const decision = await host.stopBoundary(finalTextOf(content), mutated)
+      if (decision.type === 'end') return outcome({ type: 'done' as const, finalText: finalTextOf(content) })
+      await host.append({ id: host.newId('m'), role: 'user', content: decision.content }, decision.origin)
+      continue
+    }
+
+    const parseErrors = new Map(end.toolCallErrors.map((error) => [error.id, error.message]))
+    const calls: BatchCall[] = toolUses.map((block) => {
+      const parseError = parseErrors.get(block.id)
+      return parseError === undefined ? { block } : { block, parseError }
+    })
+    const batch = await host.runBatch(calls, signal)
+    if (batch.mutated) mutated = true
+    for (const file of batch.changedFiles) changedFiles.add(file)
+    // One user message: every result in call order, then queued steering and reminders.
+    await host.append(
+      { id: host.newId('m'), role: 'user', content: [...batch.results, ...(signal.aborted ? [] : host.takeFollowUps())] },
+      'toolResults',
+    )
+  }
+}

@@ -1,0 +1,124 @@
+import type { ApprovalDecision, ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
+import { addCost, addUsage } from '@z-engine/protocol'
+import type { BatchDeps } from '../batch/batch-types.js'
+import { InputValidator } from '../batch/input-schema.js'
+import { runBatch } from '../batch/run-batch.js'
+import type { RunHost, StopDecision } from '../run/agent-run.js'
+import type { Session } from './session.js'
+import type { ActiveTurn } from './state.js'
+import type { TurnInput, TurnTotals } from './turn.js'
+
+/** Stop-hook continuations allowed per turn (spec 000 "Stop boundary"). */
+export const MAX_STOP_HOOK_CONTINUATIONS = 5
+
+const validator = new InputValidator()
+
+/** Wires the main agent's run to its session: journal, gate, hooks, approvals, budgets. */
+export function buildMainRunHost(session: Session, turn: ActiveTurn, input: TurnInput, totals: TurnTotals): RunHost {
+  const scope = { turnId: turn.id }
+  const { state, services } = session
+  const tools = new Map(services.tools.map((tool) => [tool.name, tool]))
+  let cwd = session.projectRoot
+  let stopContinuations = 0
+  const modelRef = () => input.modelRef ?? state.modelRef
+
+  const emit = async (event: EngineEvent) => {
+    switch (event.type) {
+      case 'approvalRequested':
+        await session.commit(event, { type: 'approvalRequested', request: event.request, turnId: turn.id }, scope)
+        return
+      default:
+        await session.commit(event, undefined, scope)
+    }
+  }
+
+  const batchDeps: BatchDeps = {
+    tools,
+    actionCtx: () => ({ projectRoot: session.projectRoot, cwd, home: services.home }),
+    toolCtx: (toolUseId, progress) =>
+      services.toolCtx({
+        agentId: 'main',
+        toolUseId,
+        cwd: () => cwd,
+        setCwd: (next) => {
+          cwd = next
+        },
+        progress,
+      }),
+    validate: (name, schema, value) => validator.check(name, schema, value),
+    preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
+    decide: (name, action) => services.gate.decide(name, action, state.mode),
+    requestApprovals: async (requests, signal) => {
+      for (const request of requests) await emit({ type: 'approvalRequested', request })
+      const answers = new Map<string, ApprovalDecision>()
+      await Promise.all(
+        requests.map(async (request) => {
+          const outcome = await session.approvals.wait(request.id, signal)
+          const decision: ApprovalDecision =
+            outcome.type === 'answered' ? outcome.answer : { type: 'deny', feedback: 'cancelled with the turn' }
+          await session.commit(
+            { type: 'approvalResolved', approvalId: request.id, decision },
+            { type: 'approvalResolved', approvalId: request.id, decision, turnId: turn.id },
+            scope,
+          )
+          if (outcome.type === 'answered') answers.set(request.id, outcome.answer)
+        }),
+      )
+      return answers
+    },
+    grantRule: async (rule, ruleScope) => {
+      state.sessionRules.push(rule)
+      await services.gate.grant(rule, ruleScope)
+    },
+    postToolUse: (name, value, result) => services.hooks.postToolUse(name, value, result),
+    emit,
+    maxConcurrency: session.limits.maxConcurrency,
+    newId: session.newId,
+  }
+
+  return {
+    model: () => {
+      const resolved = services.models.resolve(modelRef())
+      if (!resolved.ok) throw new Error(resolved.message)
+      return resolved.model
+    },
+    system: () => services.system(modelRef()),
+    tools: () =>
+      services.tools.map((tool) => ({ name: tool.name, description: tool.description(), inputSchema: tool.inputSchema })),
+    workingSet: () => state.workingSet,
+    append: (message, origin) => session.appendMessage(message, origin, turn.id),
+    emit,
+    recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
+      const cost = services.costOf(usage, modelRef())
+      totals.usage = addUsage(totals.usage, usage)
+      totals.cost = addCost(totals.cost, cost)
+      state.usage = addUsage(state.usage, usage)
+      state.cost = addCost(state.cost, cost)
+      state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
+      const event = { type: 'usageUpdated' as const, usage, cost, sessionUsage: state.usage, sessionCost: state.cost, model }
+      await session.commit(event, { type: 'usage', usage, cost, model, turnId: turn.id }, scope)
+      return cost
+    },
+    relievePressure: (force) => services.relievePressure(state.workingSet, force),
+    runBatch: (calls, signal) => runBatch(calls, batchDeps, signal),
+    takeFollowUps: () => state.takeFollowUps(),
+    stopBoundary: async (): Promise<StopDecision> => {
+      if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
+        const hook = await services.hooks.stop(stopContinuations > 0)
+        if (hook.blocked !== undefined) {
+          stopContinuations += 1
+          const content: ContentBlock[] = [{ type: 'text', text: `Stop hook feedback: ${hook.blocked}` }]
+          return { type: 'continue', content, origin: 'reminder' }
+        }
+      }
+      if (state.steering.length > 0) return { type: 'continue', content: state.takeFollowUps(), origin: 'steering' }
+      return { type: 'end' }
+    },
+    budgetExceeded: (roundsDone) => {
+      if (roundsDone >= session.limits.maxTurns) return 'maxTurns'
+      if (session.limits.costCapUsd > 0 && state.cost.totalUsd >= session.limits.costCapUsd) return 'sessionCostCap'
+      return undefined
+    },
+    newId: session.newId,
+  }
+}

@@ -1,0 +1,66 @@
+import type { Action } from '@z-engine/policy'
+import type { Checkpoint, Cost, LogRecord, Message, PermissionMode, Usage } from '@z-engine/protocol'
+import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
+import type { GateVerdict, PreToolUseVerdict } from '../batch/batch-types.js'
+import type { SystemSection } from '../model/types.js'
+import type { RoundModel } from '../run/agent-run.js'
+
+/** Where a session's records go (the store's log handle). */
+export interface SessionLogPort {
+  append(record: LogRecord): Promise<void>
+  /** Flushes to disk (called at turn boundaries). */
+  sync(): Promise<void>
+  close(): Promise<void>
+}
+
+/** The permission gate as the session sees it: policy plus session rules and mode. */
+export interface GatePort {
+  decide(toolName: string, action: Action, mode: PermissionMode): GateVerdict
+  /** Adds an AllowSession rule (and, for `project`, persists it to settings.local.toml). */
+  grant(rule: string, scope: 'session' | 'project'): Promise<void>
+}
+
+/** The hooks a session runs (spec 000 "Hooks"); each resolves to a combined outcome, never throws. */
+export interface HookPort {
+  preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
+  postToolUse(toolName: string, input: Record<string, unknown>, result: ToolResult): Promise<{ additionalContext?: string }>
+  /** UserPromptSubmit: may block the prompt or add context. */
+  userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
+  /** Stop (main) / SubagentStop: may block with a reason the run continues with. */
+  stop(stopHookActive: boolean): Promise<{ blocked?: string }>
+  sessionStart(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
+}
+
+/** Working-tree snapshots (shadow git) for rewind. */
+export interface CheckpointPort {
+  /** Snapshots the tree before a user turn; undefined when checkpoints are off or failed (a notice says why). */
+  create(messageId: string, turnId: string): Promise<Checkpoint | undefined>
+  /** Restores the tree to a checkpoint; returns the files restored or removed. */
+  restore(checkpoint: Checkpoint): Promise<string[]>
+}
+
+/** Resolves a model reference to a client for the next round. */
+export interface ModelPort {
+  resolve(modelRef: string): { ok: true; model: RoundModel } | { ok: false; message: string }
+}
+
+/** Everything a session needs from outside; built by the Engine, replaced by fakes in tests. */
+export interface SessionServices {
+  log: SessionLogPort
+  gate: GatePort
+  hooks: HookPort
+  checkpoints: CheckpointPort
+  models: ModelPort
+  /** The toolset for the main agent, in stable order. */
+  tools: Tool[]
+  /** Builds one call's capability bundle. */
+  toolCtx(params: { agentId: string; toolUseId: string; cwd: () => string; setCwd: (cwd: string) => void; progress: ToolCtx['progress'] }): ToolCtx
+  /** The cache-stable system sections (base prompt, environment, instructions, skills, style, repo map). */
+  system(modelRef: string): Promise<SystemSection[]>
+  /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
+  relievePressure(workingSet: Message[], force: boolean): Promise<void>
+  /** The user's home folder (for `~` in tool input). */
+  home: string
+  /** Cost of one request's usage for a model. */
+  costOf(usage: Usage, modelRef: string): Cost
+}

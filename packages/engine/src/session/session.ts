@@ -1,0 +1,241 @@
+import type {
+  ApprovalDecision,
+  Command,
+  EngineEvent,
+  EventEnvelope,
+  LogRecord,
+  Message,
+  MessageOrigin,
+  TurnOutcome,
+} from '@z-engine/protocol'
+import { Broker } from '../broker/broker.js'
+import { AsyncQueue } from '../util/async-queue.js'
+import type { EventHub, EventScope } from './event-hub.js'
+import type { SessionServices } from './services.js'
+import type { SessionState } from './state.js'
+import { runTurn, type TurnInput } from './turn.js'
+
+/** Limits a session enforces (settings `agents.*`). */
+export interface SessionLimits {
+  maxTurns: number
+  costCapUsd: number
+  maxOutputTokens: number
+  maxConcurrency: number
+}
+
+/** What a session is built from; the Engine assembles it. */
+export interface SessionInit {
+  id: string
+  projectRoot: string
+  state: SessionState
+  services: SessionServices
+  hub: EventHub
+  limits: SessionLimits
+  newId(prefix: string): string
+}
+
+/** A distributive Omit, so a union of records keeps its variants. */
+type RecordBody<R> = R extends unknown ? Omit<R, 'id' | 'at'> : never
+
+/**
+ * One chat. The actor loop owns the command channel and never waits on the model or a tool: turns run
+ * in their own tasks; approvals wait on the broker, so cancel, steering and mode changes keep working.
+ */
+export class Session {
+  readonly id: string
+  readonly projectRoot: string
+  /** @internal */ readonly state: SessionState
+  /** @internal */ readonly services: SessionServices
+  /** @internal */ readonly limits: SessionLimits
+  /** @internal */ readonly approvals = new Broker<ApprovalDecision>()
+  /** @internal */ readonly newId: (prefix: string) => string
+  readonly #hub: EventHub
+  readonly #commands = new AsyncQueue<Command>()
+  readonly #loop: Promise<void>
+  #closed = false
+  #idleWaiters: Array<() => void> = []
+
+  constructor(init: SessionInit) {
+    this.id = init.id
+    this.projectRoot = init.projectRoot
+    this.state = init.state
+    this.services = init.services
+    this.limits = init.limits
+    this.newId = init.newId
+    this.#hub = init.hub
+    this.#loop = this.#runLoop()
+  }
+
+  /** Queues a command; it is handled in order without blocking on any running turn. */
+  send(command: Command): void {
+    if (this.#closed) return
+    this.#commands.push(command)
+  }
+
+  /** Every event published from now on, as envelopes. End the iteration to unsubscribe. */
+  events(): AsyncIterable<EventEnvelope> {
+    const queue = this.#hub.subscribe()
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: () => queue.next(),
+        return: () => {
+          this.#hub.unsubscribe(queue)
+          return Promise.resolve({ value: undefined, done: true })
+        },
+      }),
+    }
+  }
+
+  /** Resolves when no turn is running and no command is queued. */
+  idle(): Promise<void> {
+    if (!this.state.activeTurn && this.#commands.size === 0) return Promise.resolve()
+    return new Promise((resolve) => this.#idleWaiters.push(resolve))
+  }
+
+  /** Cancels the running turn, flushes the journal and ends every event stream. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    const turn = this.state.activeTurn
+    if (turn) {
+      turn.stopReason = 'close'
+      turn.controller.abort()
+      await turn.done
+    }
+    this.approvals.cancelAll()
+    this.#commands.close()
+    await this.#loop
+    await this.services.log.sync().catch(() => {})
+    await this.services.log.close().catch(() => {})
+    this.#hub.close()
+  }
+
+  /** @internal Journals `record` (when given) and then publishes `event`: journal before publish. */
+  async commit(event: EngineEvent | undefined, record: RecordBody<LogRecord> | undefined, scope: EventScope = {}): Promise<void> {
+    if (record) {
+      const full = { ...record, id: this.newId('r'), at: new Date().toISOString() } as LogRecord
+      await this.services.log.append(full)
+    }
+    if (event) this.#hub.publish(event, scope)
+  }
+
+  /** @internal Appends a message to the working set, journaled first. */
+  async appendMessage(message: Message, origin: MessageOrigin, turnId: string | undefined): Promise<void> {
+    await this.commit(
+      { type: 'messageRecorded', message },
+      { type: 'message', message, origin, ...(turnId !== undefined ? { turnId } : {}) },
+      turnId !== undefined ? { turnId } : {},
+    )
+    this.state.workingSet.push(message)
+  }
+
+  /** @internal Publishes a notice (not journaled). */
+  notice(level: 'info' | 'warning' | 'error', message: string, code?: string): void {
+    this.#hub.publish({ type: 'notice', level, message, ...(code !== undefined ? { code } : {}) })
+  }
+
+  async #runLoop(): Promise<void> {
+    for await (const command of this.#commands) {
+      try {
+        await this.#handle(command)
+      } catch (error) {
+        this.notice('error', `Command ${command.type} failed: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      this.#notifyIdle()
+    }
+  }
+
+  #notifyIdle(): void {
+    if (this.state.activeTurn || this.#commands.size > 0) return
+    const waiters = this.#idleWaiters
+    this.#idleWaiters = []
+    for (const resolve of waiters) resolve()
+  }
+
+  #startTurn(input: TurnInput): void {
+    const controller = new AbortController()
+    const id = this.newId('t')
+    const turn = { id, controller, done: Promise.resolve() } as NonNullable<SessionState['activeTurn']>
+    this.state.activeTurn = turn
+    turn.done = runTurn(this, turn, input)
+      .catch((error: unknown) => {
+        this.notice('error', `The turn failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`)
+      })
+      .finally(() => {
+        if (this.state.activeTurn === turn) this.state.activeTurn = undefined
+        this.#notifyIdle()
+      })
+  }
+
+  async #handle(command: Command): Promise<void> {
+    switch (command.type) {
+      case 'submit':
+        if (this.state.activeTurn) {
+          this.state.steering.push(command.text)
+          this.#hub.publish({ type: 'steeringQueued', text: command.text })
+        } else this.#startTurn({ text: command.text })
+        return
+      case 'steer':
+        this.state.steering.push(command.text)
+        this.#hub.publish({ type: 'steeringQueued', text: command.text })
+        return
+      case 'cancel':
+      case 'interrupt': {
+        const turn = this.state.activeTurn
+        if (!turn) return
+        turn.stopReason = command.type
+        if (command.type === 'cancel') this.state.steering = []
+        turn.controller.abort()
+        return
+      }
+      case 'resolveApproval': {
+        if (!this.approvals.resolve(command.approvalId, command.decision)) {
+          this.notice('warning', `No pending approval '${command.approvalId}'; it was already answered or cancelled.`)
+        }
+        return
+      }
+      case 'setMode':
+        this.state.mode = command.mode
+        await this.commit({ type: 'modeChanged', mode: command.mode }, { type: 'modeChanged', mode: command.mode })
+        return
+      case 'setModel': {
+        const resolved = this.services.models.resolve(command.model)
+        if (!resolved.ok) {
+          this.notice('error', resolved.message, 'unknown_model')
+          return
+        }
+        this.state.modelRef = command.model
+        await this.commit({ type: 'modelChanged', model: command.model }, { type: 'modelChanged', model: command.model })
+        return
+      }
+      case 'setTitle':
+        this.state.title = command.title
+        await this.commit({ type: 'titleChanged', title: command.title }, { type: 'titleChanged', title: command.title })
+        return
+      case 'answerQuestion':
+      case 'resolvePlan':
+      case 'runCommand':
+      case 'runShell':
+      case 'trustWorkspace':
+      case 'resolveSuggestion':
+      case 'includeFullHistory':
+      case 'rewind':
+      case 'compact':
+      case 'killJob':
+      case 'applyAgentChanges':
+      case 'discardAgentChanges':
+      case 'reloadSettings':
+        this.notice('warning', `The '${command.type}' command is not available in this session yet.`, 'unsupported_command')
+        return
+      default: {
+        const unreachable: never = command
+        throw new Error(`unknown command ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+}
+
+/** The outcome for a turn stopped by a command. */
+export function stoppedOutcome(reason: 'cancel' | 'interrupt' | 'close' | undefined): TurnOutcome {
+  return reason === 'interrupt' || reason === 'close' ? { type: 'interrupted' } : { type: 'cancelled' }
+}

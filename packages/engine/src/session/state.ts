@@ -1,0 +1,49 @@
+import type { Checkpoint, ContentBlock, Cost, Message, PermissionMode, TodoItem, Usage } from '@z-engine/protocol'
+import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
+
+/** The turn running now, with its cancellation. */
+export interface ActiveTurn {
+  id: string
+  controller: AbortController
+  /** Why it was stopped, when it was. */
+  stopReason?: 'cancel' | 'interrupt' | 'close'
+  done: Promise<void>
+}
+
+/** A session's mutable state, owned by the session actor. */
+export class SessionState {
+  mode: PermissionMode
+  modelRef: string
+  title: string | undefined
+  /** What the model is sent next. */
+  workingSet: Message[] = []
+  usage: Usage = { ...ZERO_USAGE }
+  cost: Cost = { ...ZERO_COST }
+  todos: TodoItem[] = []
+  checkpoints: Checkpoint[] = []
+  /** Steering typed while a turn runs, delivered with the next tool results or at the stop boundary. */
+  steering: string[] = []
+  /** Reminders waiting for the next user message (as `<system-reminder>` text). */
+  reminders: string[] = []
+  /** Rules granted with "Always allow… in this chat". */
+  sessionRules: string[] = []
+  activeTurn: ActiveTurn | undefined
+  /** Last reported prompt size (input + cache tokens), for the context meter. */
+  lastPromptTokens = 0
+
+  constructor(init: { mode: PermissionMode; modelRef: string; title?: string }) {
+    this.mode = init.mode
+    this.modelRef = init.modelRef
+    this.title = init.title
+  }
+
+  /** Drains queued steering and reminders as content for the next user message. */
+  takeFollowUps(): ContentBlock[] {
+    const blocks: ContentBlock[] = []
+    for (const text of this.steering) blocks.push({ type: 'text', text })
+    for (const text of this.reminders) blocks.push({ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` })
+    this.steering = []
+    this.reminders = []
+    return blocks
+  }
+}

@@ -1,0 +1,97 @@
+import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
+import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
+import { runAgent, type RunOutcome } from '../run/agent-run.js'
+import { buildMainRunHost } from './main-run-host.js'
+import { type Session, stoppedOutcome } from './session.js'
+import type { ActiveTurn } from './state.js'
+
+/** What starts a turn: the user's text, or a prompt command's expansion. */
+export interface TurnInput {
+  text: string
+  /** For prompt commands: the blocks of the opening message (visible `/name args`, then the body). */
+  content?: ContentBlock[]
+  command?: string
+  /** Rules that hold for this turn only (a command's allowed-tools). */
+  turnRules?: string[]
+  /** A model for this turn only (a command's `model`). */
+  modelRef?: string
+}
+
+/** Per-turn accumulators the run host updates. */
+export interface TurnTotals {
+  usage: Usage
+  cost: Cost
+}
+
+function outcomeOf(run: RunOutcome, turn: ActiveTurn): TurnOutcome {
+  switch (run.type) {
+    case 'done':
+      return { type: 'done' }
+    case 'cancelled':
+      return stoppedOutcome(turn.stopReason)
+    case 'budgetExhausted':
+      return { type: 'budgetExhausted', budget: run.budget }
+    case 'failed':
+      return { type: 'failed', error: { code: run.error.kind, message: run.error.message } }
+    default: {
+      const unreachable: never = run
+      throw new Error(`unknown run outcome ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+function badgeOf(run: RunOutcome): VerificationBadge {
+  if (!run.mutated) return { type: 'notApplicable' }
+  return { type: 'unverified', reason: 'Files changed and no check ran after the last change.' }
+}
+
+/**
+ * Runs one turn (spec 001 "Conversations, turns and rounds"): UserPromptSubmit hooks, the opening
+ * message, a checkpoint before any tool may run, the agent run, then `turnFinished` with outcome,
+ * usage, cost and badge. The journal is synced at the turn boundary.
+ */
+export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInput): Promise<void> {
+  const turnId = turn.id
+  const scope = { turnId }
+  const totals: TurnTotals = { usage: { ...ZERO_USAGE }, cost: { ...ZERO_COST } }
+  const messageId = session.newId('m')
+  await session.commit(
+    { type: 'turnStarted', turnId, messageId, ...(input.command !== undefined ? { command: input.command } : {}) },
+    { type: 'turnStarted', turnId, messageId, ...(input.command !== undefined ? { command: input.command } : {}) },
+    scope,
+  )
+
+  const finish = async (outcome: TurnOutcome, badge: VerificationBadge, mutated: boolean) => {
+    const finished = { turnId, outcome, usage: totals.usage, cost: totals.cost, badge, mutated }
+    await session.commit({ type: 'turnFinished', ...finished }, { type: 'turnFinished', ...finished }, scope)
+    await session.services.log.sync().catch(() => {})
+  }
+
+  const hook = await session.services.hooks.userPromptSubmit(input.text)
+  if (hook.blocked !== undefined) {
+    session.notice('warning', `A UserPromptSubmit hook blocked the prompt: ${hook.blocked}`, 'prompt_blocked')
+    await finish({ type: 'failed', error: { code: 'prompt_blocked', message: hook.blocked } }, { type: 'notApplicable' }, false)
+    return
+  }
+
+  const opening: ContentBlock[] = input.content ?? [{ type: 'text', text: input.text }]
+  const extra: ContentBlock[] = []
+  if (hook.additionalContext) extra.push({ type: 'text', text: `<system-reminder>\n${hook.additionalContext}\n</system-reminder>` })
+  await session.appendMessage(
+    { id: messageId, role: 'user', content: [...opening, ...session.state.takeFollowUps(), ...extra] },
+    input.command !== undefined ? 'command' : 'prompt',
+    turnId,
+  )
+
+  // A checkpoint of the tree before any tool may run, so rewind can restore it.
+  const checkpoint = await session.services.checkpoints.create(messageId, turnId).catch(() => undefined)
+  if (checkpoint) {
+    session.state.checkpoints.push(checkpoint)
+    await session.commit({ type: 'checkpointCreated', checkpoint }, { type: 'checkpoint', checkpoint }, scope)
+  }
+
+  const host = buildMainRunHost(session, turn, input, totals)
+  const run = await runAgent(host, turn.controller.signal)
+  if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
+  await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
+}
