@@ -1,3 +1,5 @@
+// Lets packages that compile these sources (via the @z-engine/source condition) import `*.md` too.
+/// <reference path="./markdown.d.ts" />
 export type { BuiltinPromptFile } from './agents/index.js'
 export { BUILTIN_AGENTS } from './agents/index.js'
 export {
