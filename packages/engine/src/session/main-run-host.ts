@@ -14,7 +14,12 @@ export const MAX_STOP_HOOK_CONTINUATIONS = 5
 const validator = new InputValidator()
 
 /** Wires the main agent's run to its session: journal, gate, hooks, approvals, budgets. */
-export function buildMainRunHost(session: Session, turn: ActiveTurn, input: TurnInput, totals: TurnTotals): RunHost {
+export function buildMainRunHost(
+  session: Session,
+  turn: ActiveTurn,
+  input: TurnInput,
+  totals: TurnTotals,
+): RunHost {
   const scope = { turnId: turn.id }
   const { state, services } = session
   const tools = new Map(services.tools.map((tool) => [tool.name, tool]))
@@ -25,7 +30,11 @@ export function buildMainRunHost(session: Session, turn: ActiveTurn, input: Turn
   const emit = async (event: EngineEvent) => {
     switch (event.type) {
       case 'approvalRequested':
-        await session.commit(event, { type: 'approvalRequested', request: event.request, turnId: turn.id }, scope)
+        await session.commit(
+          event,
+          { type: 'approvalRequested', request: event.request, turnId: turn.id },
+          scope,
+        )
         return
       default:
         await session.commit(event, undefined, scope)
@@ -55,7 +64,9 @@ export function buildMainRunHost(session: Session, turn: ActiveTurn, input: Turn
         requests.map(async (request) => {
           const outcome = await session.approvals.wait(request.id, signal)
           const decision: ApprovalDecision =
-            outcome.type === 'answered' ? outcome.answer : { type: 'deny', feedback: 'cancelled with the turn' }
+            outcome.type === 'answered'
+              ? outcome.answer
+              : { type: 'deny', feedback: 'cancelled with the turn' }
           await session.commit(
             { type: 'approvalResolved', approvalId: request.id, decision },
             { type: 'approvalResolved', approvalId: request.id, decision, turnId: turn.id },
@@ -84,7 +95,11 @@ export function buildMainRunHost(session: Session, turn: ActiveTurn, input: Turn
     },
     system: () => services.system(modelRef()),
     tools: () =>
-      services.tools.map((tool) => ({ name: tool.name, description: tool.description(), inputSchema: tool.inputSchema })),
+      services.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description(),
+        inputSchema: tool.inputSchema,
+      })),
     workingSet: () => state.workingSet,
     append: (message, origin) => session.appendMessage(message, origin, turn.id),
     emit,
@@ -95,7 +110,14 @@ export function buildMainRunHost(session: Session, turn: ActiveTurn, input: Turn
       state.usage = addUsage(state.usage, usage)
       state.cost = addCost(state.cost, cost)
       state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
-      const event = { type: 'usageUpdated' as const, usage, cost, sessionUsage: state.usage, sessionCost: state.cost, model }
+      const event = {
+        type: 'usageUpdated' as const,
+        usage,
+        cost,
+        sessionUsage: state.usage,
+        sessionCost: state.cost,
+        model,
+      }
       await session.commit(event, { type: 'usage', usage, cost, model, turnId: turn.id }, scope)
       return cost
     },
@@ -111,12 +133,14 @@ export function buildMainRunHost(session: Session, turn: ActiveTurn, input: Turn
           return { type: 'continue', content, origin: 'reminder' }
         }
       }
-      if (state.steering.length > 0) return { type: 'continue', content: state.takeFollowUps(), origin: 'steering' }
+      if (state.steering.length > 0)
+        return { type: 'continue', content: state.takeFollowUps(), origin: 'steering' }
       return { type: 'end' }
     },
     budgetExceeded: (roundsDone) => {
       if (roundsDone >= session.limits.maxTurns) return 'maxTurns'
-      if (session.limits.costCapUsd > 0 && state.cost.totalUsd >= session.limits.costCapUsd) return 'sessionCostCap'
+      if (session.limits.costCapUsd > 0 && state.cost.totalUsd >= session.limits.costCapUsd)
+        return 'sessionCostCap'
       return undefined
     },
     newId: session.newId,

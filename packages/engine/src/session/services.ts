@@ -23,7 +23,11 @@ export interface GatePort {
 /** The hooks a session runs (spec 000 "Hooks"); each resolves to a combined outcome, never throws. */
 export interface HookPort {
   preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
-  postToolUse(toolName: string, input: Record<string, unknown>, result: ToolResult): Promise<{ additionalContext?: string }>
+  postToolUse(
+    toolName: string,
+    input: Record<string, unknown>,
+    result: ToolResult,
+  ): Promise<{ additionalContext?: string }>
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
   /** Stop (main) / SubagentStop: may block with a reason the run continues with. */
@@ -54,7 +58,13 @@ export interface SessionServices {
   /** The toolset for the main agent, in stable order. */
   tools: Tool[]
   /** Builds one call's capability bundle. */
-  toolCtx(params: { agentId: string; toolUseId: string; cwd: () => string; setCwd: (cwd: string) => void; progress: ToolCtx['progress'] }): ToolCtx
+  toolCtx(params: {
+    agentId: string
+    toolUseId: string
+    cwd: () => string
+    setCwd: (cwd: string) => void
+    progress: ToolCtx['progress']
+  }): ToolCtx
   /** The cache-stable system sections (base prompt, environment, instructions, skills, style, repo map). */
   system(modelRef: string): Promise<SystemSection[]>
   /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */

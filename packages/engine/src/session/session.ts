@@ -111,7 +111,11 @@ export class Session {
   }
 
   /** @internal Journals `record` (when given) and then publishes `event`: journal before publish. */
-  async commit(event: EngineEvent | undefined, record: RecordBody<LogRecord> | undefined, scope: EventScope = {}): Promise<void> {
+  async commit(
+    event: EngineEvent | undefined,
+    record: RecordBody<LogRecord> | undefined,
+    scope: EventScope = {},
+  ): Promise<void> {
     if (record) {
       const full = { ...record, id: this.newId('r'), at: new Date().toISOString() } as LogRecord
       await this.services.log.append(full)
@@ -139,7 +143,10 @@ export class Session {
       try {
         await this.#handle(command)
       } catch (error) {
-        this.notice('error', `Command ${command.type} failed: ${error instanceof Error ? error.message : String(error)}`)
+        this.notice(
+          'error',
+          `Command ${command.type} failed: ${error instanceof Error ? error.message : String(error)}`,
+        )
       }
       this.#notifyIdle()
     }
@@ -159,7 +166,10 @@ export class Session {
     this.state.activeTurn = turn
     turn.done = runTurn(this, turn, input)
       .catch((error: unknown) => {
-        this.notice('error', `The turn failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`)
+        this.notice(
+          'error',
+          `The turn failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        )
       })
       .finally(() => {
         if (this.state.activeTurn === turn) this.state.activeTurn = undefined
@@ -190,13 +200,19 @@ export class Session {
       }
       case 'resolveApproval': {
         if (!this.approvals.resolve(command.approvalId, command.decision)) {
-          this.notice('warning', `No pending approval '${command.approvalId}'; it was already answered or cancelled.`)
+          this.notice(
+            'warning',
+            `No pending approval '${command.approvalId}'; it was already answered or cancelled.`,
+          )
         }
         return
       }
       case 'setMode':
         this.state.mode = command.mode
-        await this.commit({ type: 'modeChanged', mode: command.mode }, { type: 'modeChanged', mode: command.mode })
+        await this.commit(
+          { type: 'modeChanged', mode: command.mode },
+          { type: 'modeChanged', mode: command.mode },
+        )
         return
       case 'setModel': {
         const resolved = this.services.models.resolve(command.model)
@@ -205,12 +221,18 @@ export class Session {
           return
         }
         this.state.modelRef = command.model
-        await this.commit({ type: 'modelChanged', model: command.model }, { type: 'modelChanged', model: command.model })
+        await this.commit(
+          { type: 'modelChanged', model: command.model },
+          { type: 'modelChanged', model: command.model },
+        )
         return
       }
       case 'setTitle':
         this.state.title = command.title
-        await this.commit({ type: 'titleChanged', title: command.title }, { type: 'titleChanged', title: command.title })
+        await this.commit(
+          { type: 'titleChanged', title: command.title },
+          { type: 'titleChanged', title: command.title },
+        )
         return
       case 'answerQuestion':
       case 'resolvePlan':
@@ -225,7 +247,11 @@ export class Session {
       case 'applyAgentChanges':
       case 'discardAgentChanges':
       case 'reloadSettings':
-        this.notice('warning', `The '${command.type}' command is not available in this session yet.`, 'unsupported_command')
+        this.notice(
+          'warning',
+          `The '${command.type}' command is not available in this session yet.`,
+          'unsupported_command',
+        )
         return
       default: {
         const unreachable: never = command

@@ -1,4 +1,12 @@
-import type { Checkpoint, ContentBlock, Cost, Message, PermissionMode, TodoItem, Usage } from '@z-engine/protocol'
+import type {
+  Checkpoint,
+  ContentBlock,
+  Cost,
+  Message,
+  PermissionMode,
+  TodoItem,
+  Usage,
+} from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 
 /** The turn running now, with its cancellation. */
@@ -41,7 +49,8 @@ export class SessionState {
   takeFollowUps(): ContentBlock[] {
     const blocks: ContentBlock[] = []
     for (const text of this.steering) blocks.push({ type: 'text', text })
-    for (const text of this.reminders) blocks.push({ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` })
+    for (const text of this.reminders)
+      blocks.push({ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` })
     this.steering = []
     this.reminders = []
     return blocks

@@ -1,6 +1,6 @@
 import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
-import { runAgent, type RunOutcome } from '../run/agent-run.js'
+import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
 import { type Session, stoppedOutcome } from './session.js'
 import type { ActiveTurn } from './state.js'
@@ -56,8 +56,18 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
   const totals: TurnTotals = { usage: { ...ZERO_USAGE }, cost: { ...ZERO_COST } }
   const messageId = session.newId('m')
   await session.commit(
-    { type: 'turnStarted', turnId, messageId, ...(input.command !== undefined ? { command: input.command } : {}) },
-    { type: 'turnStarted', turnId, messageId, ...(input.command !== undefined ? { command: input.command } : {}) },
+    {
+      type: 'turnStarted',
+      turnId,
+      messageId,
+      ...(input.command !== undefined ? { command: input.command } : {}),
+    },
+    {
+      type: 'turnStarted',
+      turnId,
+      messageId,
+      ...(input.command !== undefined ? { command: input.command } : {}),
+    },
     scope,
   )
 
@@ -70,13 +80,18 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
   const hook = await session.services.hooks.userPromptSubmit(input.text)
   if (hook.blocked !== undefined) {
     session.notice('warning', `A UserPromptSubmit hook blocked the prompt: ${hook.blocked}`, 'prompt_blocked')
-    await finish({ type: 'failed', error: { code: 'prompt_blocked', message: hook.blocked } }, { type: 'notApplicable' }, false)
+    await finish(
+      { type: 'failed', error: { code: 'prompt_blocked', message: hook.blocked } },
+      { type: 'notApplicable' },
+      false,
+    )
     return
   }
 
   const opening: ContentBlock[] = input.content ?? [{ type: 'text', text: input.text }]
   const extra: ContentBlock[] = []
-  if (hook.additionalContext) extra.push({ type: 'text', text: `<system-reminder>\n${hook.additionalContext}\n</system-reminder>` })
+  if (hook.additionalContext)
+    extra.push({ type: 'text', text: `<system-reminder>\n${hook.additionalContext}\n</system-reminder>` })
   await session.appendMessage(
     { id: messageId, role: 'user', content: [...opening, ...session.state.takeFollowUps(), ...extra] },
     input.command !== undefined ? 'command' : 'prompt',

@@ -1,0 +1,132 @@
+import type { Action } from '@z-engine/policy'
+import type { EngineEvent, EventEnvelope, LogRecord, PermissionMode } from '@z-engine/protocol'
+import { ZERO_COST } from '@z-engine/protocol'
+import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
+import { DEFAULT_TOOL_LIMITS } from '@z-engine/tools'
+import type { GateVerdict } from '../batch/batch-types.js'
+import { ScriptedClient, type ScriptSource } from '../testing/scripted-client.js'
+import { newId } from '../util/ids.js'
+import { EventHub } from './event-hub.js'
+import type { HookPort, SessionServices } from './services.js'
+import { Session } from './session.js'
+import { SessionState } from './state.js'
+
+/** A tool for session tests that records its calls; `delayMs` lets tests cancel it mid-call. */
+export function recordingTool(
+  name: string,
+  options: { readOnly?: boolean; delayMs?: number; output?: string } = {},
+) {
+  const calls: Array<Record<string, unknown>> = []
+  const tool: Tool = {
+    name,
+    description: () => `${name} tool`,
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    isReadOnly: () => options.readOnly ?? true,
+    isConcurrencySafe: () => options.readOnly ?? true,
+    action: (input): Action =>
+      (options.readOnly ?? true)
+        ? { type: 'read', paths: [String(input.path ?? '.')] }
+        : { type: 'write', paths: [String(input.path ?? '.')] },
+    title: (input) => `${name} ${String(input.path ?? '')}`,
+    preview: async () => undefined,
+    call: async (input, _ctx, signal): Promise<ToolResult> => {
+      calls.push(input)
+      if (options.delayMs) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.delayMs)
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      }
+      return { ok: true, output: { content: [{ type: 'text', text: options.output ?? `${name} ok` }] } }
+    },
+  }
+  return { tool, calls }
+}
+
+const noHooks: HookPort = {
+  preToolUse: async () => ({}),
+  postToolUse: async () => ({}),
+  userPromptSubmit: async () => ({}),
+  stop: async () => ({}),
+  sessionStart: async () => ({}),
+}
+
+/** A session over in-memory services and a scripted client. */
+export function testSession(options: {
+  script: ScriptSource
+  tools?: Tool[]
+  decide?: (toolName: string, action: Action, mode: PermissionMode) => GateVerdict
+  hooks?: Partial<HookPort>
+  mode?: PermissionMode
+  maxTurns?: number
+  clientDelayMs?: number
+}) {
+  const records: LogRecord[] = []
+  const envelopes: EventEnvelope[] = []
+  const granted: Array<{ rule: string; scope: string }> = []
+  const client = new ScriptedClient(options.script, { delayMs: options.clientDelayMs ?? 0 })
+  const id = newId('s')
+  const hub = new EventHub(id, (envelope) => envelopes.push(envelope))
+  const services: SessionServices = {
+    log: {
+      append: async (record) => {
+        records.push(record)
+      },
+      sync: async () => {},
+      close: async () => {},
+    },
+    gate: {
+      decide: options.decide ?? (() => ({ decision: 'allow', reason: 'test' })),
+      grant: async (rule, scope) => {
+        granted.push({ rule, scope })
+      },
+    },
+    hooks: { ...noHooks, ...options.hooks },
+    checkpoints: { create: async () => undefined, restore: async () => [] },
+    models: { resolve: () => ({ ok: true, model: { client, id: 'scripted', maxOutputTokens: 4096 } }) },
+    tools: options.tools ?? [],
+    toolCtx: (params) =>
+      ({
+        sessionId: id,
+        agentId: params.agentId,
+        toolUseId: params.toolUseId,
+        projectRoot: '/project',
+        cwd: params.cwd(),
+        home: '/home/u',
+        additionalDirectories: [],
+        setCwd: params.setCwd,
+        progress: params.progress,
+        limits: DEFAULT_TOOL_LIMITS,
+        vision: false,
+        env: {},
+        ports: {},
+      }) as unknown as ToolCtx,
+    system: async () => [{ text: 'You are a test agent.', cacheable: true }],
+    relievePressure: async () => {},
+    home: '/home/u',
+    costOf: () => ({ ...ZERO_COST }),
+  }
+  const session = new Session({
+    id,
+    projectRoot: '/project',
+    state: new SessionState({ mode: options.mode ?? 'default', modelRef: 'scripted' }),
+    services,
+    hub,
+    limits: { maxTurns: options.maxTurns ?? 200, costCapUsd: 0, maxOutputTokens: 4096, maxConcurrency: 8 },
+    newId,
+  })
+  const events = (type?: EngineEvent['type']) =>
+    envelopes.map((envelope) => envelope.event).filter((event) => type === undefined || event.type === type)
+  /** Resolves when an event of `type` has been published (checks past events first). */
+  const waitFor = async (type: EngineEvent['type'], count = 1): Promise<EngineEvent> => {
+    for (;;) {
+      const found = events(type)
+      if (found.length >= count) return found[count - 1]!
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+  return { session, client, records, envelopes, events, waitFor, granted }
+}
