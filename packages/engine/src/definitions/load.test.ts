@@ -1,0 +1,191 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadAgentDefinitions, loadCommandDefinitions, loadSkillDefinitions } from './load.js'
+import type { DefinitionRoots } from './types.js'
+
+let base: string
+let roots: DefinitionRoots
+
+function write(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, text)
+  return path
+}
+
+const agent = (name: string, description: string, extra = '') =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\nYou are ${name}.\n`
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'z-defs-'))
+  roots = {
+    projectRoot: join(base, 'project'),
+    home: join(base, 'home'),
+    configDir: join(base, 'home', '.config', 'z-engine'),
+    compatClaude: true,
+  }
+  mkdirSync(roots.projectRoot, { recursive: true })
+})
+afterEach(() => rmSync(base, { recursive: true, force: true }))
+
+describe('loadAgentDefinitions', () => {
+  it('returns the five built-ins when nothing is configured', async () => {
+    const loaded = await loadAgentDefinitions(roots)
+    expect(loaded.definitions.map((definition) => definition.name)).toEqual([
+      'explore',
+      'general',
+      'plan',
+      'review',
+      'verify',
+    ])
+    expect(loaded.errors).toEqual([])
+    const explore = loaded.definitions.find((definition) => definition.name === 'explore')!
+    expect(explore).toMatchObject({ permissionMode: 'plan', model: 'fast', source: { layer: 'builtin' } })
+    expect(explore.tools).toContain('Grep')
+  })
+
+  it('layers ~/.claude < user config < project .claude < project .z-engine, and custom replaces built-in', async () => {
+    write(join(roots.home, '.claude/agents/a.md'), agent('tester', 'from user claude'))
+    write(join(roots.configDir, 'agents/a.md'), agent('tester', 'from user'))
+    write(join(roots.projectRoot, '.claude/agents/a.md'), agent('tester', 'from project claude'))
+    write(join(roots.projectRoot, '.z-engine/agents/tester.md'), agent('tester', 'from project'))
+    write(join(roots.projectRoot, '.claude/agents/explore.md'), agent('explore', 'custom explore'))
+    const loaded = await loadAgentDefinitions(roots)
+    const tester = loaded.definitions.find((definition) => definition.name === 'tester')!
+    expect(tester.description).toBe('from project')
+    expect(tester.source.layer).toBe('project')
+    expect(
+      loaded.shadowed
+        .filter((definition) => definition.name === 'tester')
+        .map((definition) => definition.source.layer),
+    ).toEqual(['userClaude', 'user', 'projectClaude'])
+    expect(loaded.definitions.find((definition) => definition.name === 'explore')!.description).toBe(
+      'custom explore',
+    )
+  })
+
+  it('ignores .claude folders when compat.claude is off', async () => {
+    write(join(roots.projectRoot, '.claude/agents/a.md'), agent('claude-only', 'x'))
+    const loaded = await loadAgentDefinitions({ ...roots, compatClaude: false })
+    expect(loaded.definitions.some((definition) => definition.name === 'claude-only')).toBe(false)
+  })
+
+  it('parses every field, keeps the raw frontmatter, and warns about bad or unknown ones', async () => {
+    const path = write(
+      join(roots.projectRoot, '.z-engine/agents/fixer.md'),
+      agent(
+        'fixer',
+        'fixes things',
+        'tools: Read, Edit, Bash(npm test:*)\ndisallowedTools: [WebFetch]\nmodel: fast\npermissionMode: bypassPermissions\nmaxTurns: 0\nisolation: worktree\nflavour: spicy\n',
+      ),
+    )
+    const loaded = await loadAgentDefinitions(roots)
+    const fixer = loaded.definitions.find((definition) => definition.name === 'fixer')!
+    expect(fixer).toMatchObject({
+      tools: ['Read', 'Edit', 'Bash(npm test:*)'],
+      disallowedTools: ['WebFetch'],
+      model: 'fast',
+      permissionMode: 'bypass',
+      isolation: 'worktree',
+      prompt: 'You are fixer.',
+      source: { layer: 'project', path },
+    })
+    expect(fixer.maxTurns).toBeUndefined()
+    expect(fixer.frontmatter.flavour).toBe('spicy')
+    expect(fixer.warnings).toHaveLength(2)
+    expect(fixer.warnings.join('\n')).toMatch(/maxTurns.*positive whole number/)
+    expect(fixer.warnings.join('\n')).toMatch(/unknown field "flavour"/)
+  })
+
+  it('reports a broken file with its line and still loads the others', async () => {
+    const broken = write(
+      join(roots.projectRoot, '.z-engine/agents/broken.md'),
+      '---\nname: broken\ndescription: [oops\n---\nbody\n',
+    )
+    const noDescription = write(join(roots.configDir, 'agents/nodesc.md'), '---\nname: nodesc\n---\nbody\n')
+    write(join(roots.projectRoot, '.z-engine/agents/good.md'), agent('good', 'works'))
+    const loaded = await loadAgentDefinitions(roots)
+    expect(loaded.definitions.map((definition) => definition.name)).toContain('good')
+    expect(loaded.errors).toHaveLength(2)
+    const brokenError = loaded.errors.find((error) => error.path === broken)!
+    expect(brokenError.message).toMatch(/Invalid YAML/)
+    expect(brokenError.line).toBeGreaterThanOrEqual(3)
+    expect(loaded.errors.find((error) => error.path === noDescription)!.message).toMatch(
+      /needs a "description"/,
+    )
+  })
+
+  it('skips project files that link outside the project', async () => {
+    const outside = write(join(base, 'elsewhere/evil.md'), agent('evil', 'outside'))
+    mkdirSync(join(roots.projectRoot, '.z-engine/agents'), { recursive: true })
+    symlinkSync(outside, join(roots.projectRoot, '.z-engine/agents/evil.md'))
+    const loaded = await loadAgentDefinitions(roots)
+    expect(loaded.definitions.some((definition) => definition.name === 'evil')).toBe(false)
+    expect(loaded.errors[0]!.message).toMatch(/links outside the project/)
+  })
+})
+
+describe('loadCommandDefinitions', () => {
+  it('names commands by path, parses frontmatter, and lets the project win', async () => {
+    write(join(roots.home, '.claude/commands/deploy.md'), 'Deploy from user claude')
+    write(join(roots.projectRoot, '.claude/commands/deploy.md'), 'Deploy from project claude')
+    write(
+      join(roots.projectRoot, '.z-engine/commands/git/commit.md'),
+      '---\ndescription: Commit\nargument-hint: "[message]"\nallowed-tools: Bash(git add:*), Bash(git commit:*)\nmodel: fast\n---\nCommit: $ARGUMENTS\n',
+    )
+    const loaded = await loadCommandDefinitions(roots)
+    expect(loaded.definitions.map((definition) => definition.name)).toEqual(['deploy', 'git:commit'])
+    const deploy = loaded.definitions[0]!
+    expect(deploy).toMatchObject({
+      description: 'Deploy from project claude',
+      source: { layer: 'projectClaude' },
+    })
+    expect(loaded.definitions[1]).toMatchObject({
+      description: 'Commit',
+      argumentHint: '[message]',
+      allowedTools: ['Bash(git add:*)', 'Bash(git commit:*)'],
+      model: 'fast',
+      body: 'Commit: $ARGUMENTS',
+    })
+  })
+
+  it('reports an empty command file and keeps the rest', async () => {
+    const empty = write(
+      join(roots.projectRoot, '.z-engine/commands/empty.md'),
+      '---\ndescription: nothing\n---\n',
+    )
+    write(join(roots.projectRoot, '.z-engine/commands/ok.md'), 'fine')
+    const loaded = await loadCommandDefinitions(roots)
+    expect(loaded.definitions.map((definition) => definition.name)).toEqual(['ok'])
+    expect(loaded.errors).toEqual([
+      { path: empty, layer: 'project', message: expect.stringMatching(/empty body/) },
+    ])
+  })
+})
+
+describe('loadSkillDefinitions', () => {
+  it('loads SKILL.md folders and reports folders without one', async () => {
+    write(
+      join(roots.projectRoot, '.z-engine/skills/pdf/SKILL.md'),
+      '---\nname: pdf\ndescription: Work with PDFs\n---\nUse pdftotext.\n',
+    )
+    write(
+      join(roots.configDir, 'skills/charts/SKILL.md'),
+      '---\nname: chart\ndescription: Draw charts\n---\nUse vega.\n',
+    )
+    mkdirSync(join(roots.projectRoot, '.claude/skills/empty'), { recursive: true })
+    const loaded = await loadSkillDefinitions(roots)
+    expect(loaded.definitions.map((definition) => definition.name)).toEqual(['chart', 'pdf'])
+    const pdf = loaded.definitions.find((definition) => definition.name === 'pdf')!
+    expect(pdf).toMatchObject({
+      body: 'Use pdftotext.',
+      baseDir: join(roots.projectRoot, '.z-engine/skills/pdf'),
+    })
+    expect(loaded.definitions.find((definition) => definition.name === 'chart')!.warnings[0]).toMatch(
+      /differs from its folder/,
+    )
+    expect(loaded.errors).toHaveLength(1)
+    expect(loaded.errors[0]!.message).toMatch(/no SKILL.md/)
+  })
+})

@@ -1,0 +1,118 @@
+import { basename, dirname, sep } from 'node:path'
+import { BUILTIN_AGENTS, BUILTIN_COMMANDS } from '@z-engine/prompts'
+import { definitionFolders } from './folders.js'
+import { type ParseResult, parseAgentDefinition } from './parse-agent.js'
+import { parseCommandDefinition, parseSkillDefinition } from './parse-command.js'
+import { type DefinitionFile, readDefinitionFiles } from './read-files.js'
+import type {
+  AgentDefinition,
+  CommandDefinition,
+  DefinitionBase,
+  DefinitionIssue,
+  DefinitionLayer,
+  DefinitionRoots,
+  LoadedDefinitions,
+  SkillDefinition,
+} from './types.js'
+
+/**
+ * The agent registry's definitions: the built-ins, replaced by same-named custom ones from the four
+ * folders (spec 003). A broken file is reported and skipped; it never hides the others.
+ */
+export async function loadAgentDefinitions(
+  roots: DefinitionRoots,
+): Promise<LoadedDefinitions<AgentDefinition>> {
+  const builtins = builtinAgentDefinitions()
+  const custom = await loadKind(roots, 'agents', 'markdown', (file, layer) =>
+    parseAgentDefinition(file.text, { layer, path: file.path }, basename(file.path, '.md')),
+  )
+  return merge([...builtins, ...custom.parsed], custom.errors)
+}
+
+/** Custom commands from the command folders (project `.z-engine` > project `.claude` > user > `~/.claude`). */
+export async function loadCommandDefinitions(
+  roots: DefinitionRoots,
+): Promise<LoadedDefinitions<CommandDefinition>> {
+  const custom = await loadKind(roots, 'commands', 'markdownRecursive', (file, layer) =>
+    parseCommandDefinition(file.text, { layer, path: file.path }, commandName(file.relativePath)),
+  )
+  return merge(custom.parsed, custom.errors)
+}
+
+/** Skills: `<folder>/<name>/SKILL.md` in the skill folders, same precedence as agents. */
+export async function loadSkillDefinitions(
+  roots: DefinitionRoots,
+): Promise<LoadedDefinitions<SkillDefinition>> {
+  const custom = await loadKind(roots, 'skills', 'skill', (file, layer) => {
+    const baseDir = dirname(file.path)
+    return parseSkillDefinition(file.text, { layer, path: file.path }, basename(baseDir), baseDir)
+  })
+  return merge(custom.parsed, custom.errors)
+}
+
+/** The five built-in agents, parsed from `@z-engine/prompts`. */
+export function builtinAgentDefinitions(): AgentDefinition[] {
+  return BUILTIN_AGENTS.map((file) => {
+    const result = parseAgentDefinition(file.markdown, { layer: 'builtin', path: file.path }, file.name)
+    // The prompts package's own test parses these; a failure here is a packaging bug.
+    if (!result.ok) throw new Error(`Built-in agent ${file.path} does not parse: ${result.error}`)
+    return result.definition
+  })
+}
+
+/** The prompt built-ins (`/init`, `/review`, `/commit`), parsed from `@z-engine/prompts`. */
+export function builtinCommandDefinitions(): CommandDefinition[] {
+  return BUILTIN_COMMANDS.map((file) => {
+    const result = parseCommandDefinition(file.markdown, { layer: 'builtin', path: file.path }, file.name)
+    if (!result.ok) throw new Error(`Built-in command ${file.path} does not parse: ${result.error}`)
+    return result.definition
+  })
+}
+
+/** `git/commit.md` → `git:commit` (subfolders namespace a command, as in Claude Code). */
+export function commandName(relativePath: string): string {
+  return relativePath.replace(/\.md$/, '').split(sep).join(':')
+}
+
+async function loadKind<Definition extends DefinitionBase>(
+  roots: DefinitionRoots,
+  kind: 'agents' | 'commands' | 'skills',
+  shape: 'markdown' | 'markdownRecursive' | 'skill',
+  parse: (file: DefinitionFile, layer: DefinitionLayer) => ParseResult<Definition>,
+): Promise<{ parsed: Definition[]; errors: DefinitionIssue[] }> {
+  const folders = definitionFolders(kind, roots)
+  const scans = await Promise.all(folders.map((folder) => readDefinitionFiles(folder, shape)))
+  const parsed: Definition[] = []
+  const errors: DefinitionIssue[] = []
+  scans.forEach((scan, index) => {
+    const layer = folders[index]!.layer
+    errors.push(...scan.errors)
+    for (const file of scan.files) {
+      const result = parse(file, layer)
+      if (result.ok) parsed.push(result.definition)
+      else
+        errors.push(
+          result.line === undefined
+            ? { path: file.path, layer, message: result.error }
+            : { path: file.path, layer, message: result.error, line: result.line },
+        )
+    }
+  })
+  return { parsed, errors }
+}
+
+/** Later entries replace earlier same-named ones; the replaced ones are kept as `shadowed`. */
+function merge<Definition extends DefinitionBase>(
+  ordered: Definition[],
+  errors: DefinitionIssue[],
+): LoadedDefinitions<Definition> {
+  const byName = new Map<string, Definition>()
+  const shadowed: Definition[] = []
+  for (const definition of ordered) {
+    const previous = byName.get(definition.name)
+    if (previous !== undefined) shadowed.push(previous)
+    byName.set(definition.name, definition)
+  }
+  const definitions = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
+  return { definitions, shadowed, errors }
+}

@@ -1,0 +1,90 @@
+import type { PermissionMode } from '@z-engine/protocol'
+
+/**
+ * Where a definition came from, lowest precedence first: shipped with the engine, Claude Code's
+ * user folder (compat), the user's config folder, the project's `.claude/`, the project's `.z-engine/`.
+ */
+export type DefinitionLayer = 'builtin' | 'userClaude' | 'user' | 'projectClaude' | 'project'
+
+/** A definition's file and layer, as `agents|commands|skills list --json` prints them. */
+export interface DefinitionSource {
+  layer: DefinitionLayer
+  /** Absolute path, or a package-relative path for built-ins. */
+  path: string
+}
+
+/** A problem with one file; an error means the file was skipped, a warning that a field was ignored. */
+export interface DefinitionIssue {
+  path: string
+  layer: DefinitionLayer
+  message: string
+  /** 1-based line in the file, when known. */
+  line?: number
+}
+
+/** Fields every kind of definition shares. */
+export interface DefinitionBase {
+  name: string
+  description: string
+  source: DefinitionSource
+  /** The frontmatter exactly as parsed, so nothing the file said is lost. */
+  frontmatter: Record<string, unknown>
+  /** Fields ignored or defaulted, with what to fix. */
+  warnings: string[]
+}
+
+/** A subagent definition (spec 003 "The agent registry and custom agents"). */
+export interface AgentDefinition extends DefinitionBase {
+  /** The system prompt: the markdown body. */
+  prompt: string
+  /** Allowed tools; absent means every tool the caller may offer. A trailing `*` matches by prefix. */
+  tools?: string[]
+  disallowedTools?: string[]
+  /** `inherit`, a role (`main`, `fast`, `review`) or a model id. */
+  model: string
+  /** The run's permission mode; absent falls back to the caller's. */
+  permissionMode?: PermissionMode
+  /** Rounds per run; absent falls back to `agents.max_turns`. */
+  maxTurns?: number
+  isolation: 'shared' | 'worktree'
+}
+
+/** A custom or built-in prompt command (spec 000 "Commands"). */
+export interface CommandDefinition extends DefinitionBase {
+  /** The template: `$ARGUMENTS`, `$1`..`$9`, `@path` and `!\`cmd\`` are expanded at run time. */
+  body: string
+  argumentHint?: string
+  /** Rules granted for the turn only (never in an untrusted workspace for project commands). */
+  allowedTools: string[]
+  /** Model for the turn only. */
+  model?: string
+}
+
+/** A skill: a folder holding `SKILL.md` (name and description frontmatter, instructions as body). */
+export interface SkillDefinition extends DefinitionBase {
+  body: string
+  /** The skill's folder, for files it refers to. */
+  baseDir: string
+  allowedTools: string[]
+}
+
+/** The result of loading one kind: effective definitions (precedence applied), and everything else. */
+export interface LoadedDefinitions<Definition extends DefinitionBase> {
+  /** One per name, the highest-precedence one, sorted by name. */
+  definitions: Definition[]
+  /** Definitions replaced by a same-named one of a higher layer. */
+  shadowed: Definition[]
+  /** Files that were skipped, with why. */
+  errors: DefinitionIssue[]
+}
+
+/** Where to look: every location is passed in, nothing is read from the environment. */
+export interface DefinitionRoots {
+  projectRoot: string
+  /** The user's home folder (for `~/.claude`). */
+  home: string
+  /** The user's config folder, usually `~/.config/z-engine`. */
+  configDir: string
+  /** `compat.claude`: also read `.claude/` folders. */
+  compatClaude: boolean
+}
