@@ -1,0 +1,25 @@
+import { errorMessage, errorResult } from './results.js'
+import type { ToolResult } from './tool.js'
+
+/**
+ * The result when a tool's port is off. The toolset leaves such tools out, so this only happens
+ * when an embedder calls a tool directly; the message says what is missing.
+ */
+export function portMissing(toolName: string, service: string): ToolResult {
+  return errorResult(
+    'unavailable',
+    `${toolName} is not available in this session (no ${service} is configured).`,
+  )
+}
+
+/**
+ * Runs a port call and turns a throw into a failed result: ports are implemented outside this
+ * package, and a tool call must never throw across the engine boundary.
+ */
+export async function guardPort(toolName: string, work: () => Promise<ToolResult>): Promise<ToolResult> {
+  try {
+    return await work()
+  } catch (error) {
+    return errorResult('port_error', `${toolName} failed: ${errorMessage(error)}`)
+  }
+}
