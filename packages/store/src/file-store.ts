@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { LOG_FORMAT_VERSION, type LogHeader } from '@z-engine/protocol'
+import { JsonlAppender, type SyncPolicy } from './appender.js'
+import { writeArtifactFile } from './artifacts.js'
+import { readFirstRecord } from './first-record.js'
+import { copyLogUpTo } from './fork.js'
+import { META_FORMAT_VERSION, readMeta, type SessionMeta, writeMeta } from './meta.js'
+import { agentLogPath, checkSessionId, type SessionPaths, sessionPaths, sessionsDir } from './paths.js'
+import { fileExists, replayLogFile } from './replay.js'
+import { failure, type StoreResult, success } from './result.js'
+import { FileSessionLog } from './session-log.js'
+import type {
+  CreateSessionOptions,
+  ForkOptions,
+  SessionLog,
+  SessionStore,
+  SessionSummary,
+} from './session-store.js'
+import type { ReplayResult } from './snapshot.js'
+
+/** Options of the file store. */
+export interface StoreOptions {
+  /** The data dir (e.g. `defaultDataDir(...)`); sessions go in its `sessions/` folder. */
+  dataDir: string
+  /** When to fsync (default `turn`: at turn boundaries). */
+  sync?: SyncPolicy
+  /** Clock, for tests. */
+  now?: () => Date
+  /** Record/session id source, for tests. */
+  newId?: () => string
+}
+
+/** Opens the file session store: one directory per session under `<dataDir>/sessions`. */
+export function openStore(options: StoreOptions): SessionStore {
+  return new FileSessionStore(options)
+}
+
+class FileSessionStore implements SessionStore {
+  private readonly dataDir: string
+  private readonly sync: SyncPolicy
+  private readonly now: () => Date
+  private readonly newId: () => string
+  // Meta writes of one session are chained so concurrent patches never lose each other.
+  private readonly metaQueues = new Map<string, Promise<unknown>>()
+
+  constructor(options: StoreOptions) {
+    this.dataDir = resolve(options.dataDir)
+    this.sync = options.sync ?? 'turn'
+    this.now = options.now ?? (() => new Date())
+    this.newId = options.newId ?? randomUUID
+  }
+
+  async create(options: CreateSessionOptions): Promise<StoreResult<SessionLog>> {
+    const sessionId = options.sessionId ?? this.newId()
+    const paths = this.paths(sessionId)
+    if (!paths.ok) return paths
+    if (await fileExists(paths.value.log)) {
+      return failure(
+        'alreadyExists',
+        `session ${sessionId} already exists; open it to resume, or pick another id`,
+      )
+    }
+    await mkdir(paths.value.dir, { recursive: true })
+    const createdAt = this.now().toISOString()
+    const projectRoot = resolve(options.projectRoot)
+    const meta: SessionMeta = {
+      formatVersion: META_FORMAT_VERSION,
+      sessionId,
+      projectRoot,
+      createdAt,
+      updatedAt: createdAt,
+    }
+    await writeMeta(paths.value.meta, meta)
+    const appender = await JsonlAppender.open(paths.value.log, this.sync)
+    const header: LogHeader = {
+      type: 'header',
+      id: this.newId(),
+      at: createdAt,
+      formatVersion: LOG_FORMAT_VERSION,
+      sessionId,
+      projectRoot,
+      createdAt,
+      ...(options.engineVersion !== undefined ? { engineVersion: options.engineVersion } : {}),
+    }
+    await appender.append(header)
+    return success(this.logFor(sessionId, paths.value, projectRoot, appender))
+  }
+
+  async open(sessionId: string): Promise<StoreResult<SessionLog>> {
+    const paths = await this.existing(sessionId)
+    if (!paths.ok) return paths
+    const meta = await this.readMeta(sessionId)
+    const projectRoot = meta.ok ? meta.value.projectRoot : ''
+    const appender = await JsonlAppender.open(paths.value.log, this.sync)
+    return success(this.logFor(sessionId, paths.value, projectRoot, appender))
+  }
+
+  async replay(sessionId: string): Promise<StoreResult<ReplayResult>> {
+    const paths = await this.existing(sessionId)
+    if (!paths.ok) return paths
+    return success(await replayLogFile(paths.value.log, 'log.jsonl'))
+  }
+
+  async replayAgent(sessionId: string, agentId: string): Promise<StoreResult<ReplayResult>> {
+    const paths = await this.existing(sessionId)
+    if (!paths.ok) return paths
+    const invalid = checkSessionId(agentId)
+    if (invalid !== undefined) return failure('invalidId', invalid)
+    const path = agentLogPath(paths.value, agentId)
+    if (!(await fileExists(path)))
+      return failure('notFound', `agent ${agentId} has no transcript in session ${sessionId}`)
+    return success(await replayLogFile(path, `agents/${agentId}.jsonl`))
+  }
+
+  async list(filter?: { projectRoot?: string }): Promise<SessionSummary[]> {
+    let names: string[]
+    try {
+      names = await readdir(sessionsDir(this.dataDir))
+    } catch {
+      return []
+    }
+    const root = filter?.projectRoot !== undefined ? resolve(filter.projectRoot) : undefined
+    const rows = await Promise.all(names.map((name) => this.summary(name)))
+    return rows
+      .filter(
+        (row): row is SessionSummary => row !== undefined && (root === undefined || row.projectRoot === root),
+      )
+      .sort((a, b) => b.lastActivity.localeCompare(a.lastActivity) || a.sessionId.localeCompare(b.sessionId))
+  }
+
+  async fork(sessionId: string, options: ForkOptions): Promise<StoreResult<string>> {
+    const source = await this.existing(sessionId)
+    if (!source.ok) return source
+    const newSessionId = options.newSessionId ?? this.newId()
+    const target = this.paths(newSessionId)
+    if (!target.ok) return target
+    if (await fileExists(target.value.log))
+      return failure('alreadyExists', `session ${newSessionId} already exists`)
+    const createdAt = this.now().toISOString()
+    let projectRoot = ''
+    const copy = await copyLogUpTo(
+      source.value,
+      target.value,
+      options.uptoRecordId,
+      (original, lastMessageId) => {
+        projectRoot = original?.projectRoot ?? ''
+        return {
+          type: 'header',
+          id: this.newId(),
+          at: createdAt,
+          formatVersion: LOG_FORMAT_VERSION,
+          sessionId: newSessionId,
+          projectRoot,
+          createdAt,
+          parent: { sessionId, ...(lastMessageId !== undefined ? { messageId: lastMessageId } : {}) },
+        }
+      },
+    )
+    if (!copy.found) {
+      return failure(
+        'notFound',
+        `record ${options.uptoRecordId} is not in session ${sessionId}; pick a record id from its log`,
+      )
+    }
+    await writeMeta(target.value.meta, {
+      formatVersion: META_FORMAT_VERSION,
+      sessionId: newSessionId,
+      projectRoot,
+      createdAt,
+      updatedAt: createdAt,
+      ...(copy.title !== undefined ? { title: copy.title } : {}),
+      parent: { sessionId, uptoRecordId: options.uptoRecordId },
+    })
+    return success(newSessionId)
+  }
+
+  async delete(sessionId: string): Promise<StoreResult<void>> {
+    const paths = await this.existing(sessionId)
+    if (!paths.ok) return paths
+    await rm(paths.value.dir, { recursive: true, force: true })
+    return success(undefined)
+  }
+
+  async writeArtifact(
+    sessionId: string,
+    content: string | Uint8Array,
+    extension?: string,
+  ): Promise<StoreResult<string>> {
+    const paths = await this.existing(sessionId)
+    if (!paths.ok) return paths
+    return success(await writeArtifactFile(paths.value.artifactsDir, content, extension))
+  }
+
+  async readMeta(sessionId: string): Promise<StoreResult<SessionMeta>> {
+    const paths = this.paths(sessionId)
+    if (!paths.ok) return paths
+    const read = await readMeta(paths.value.meta)
+    return read.ok ? success(read.meta) : failure('notFound', read.error)
+  }
+
+  updateMeta(
+    sessionId: string,
+    patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'mode'>>,
+  ): Promise<StoreResult<SessionMeta>> {
+    return this.patchMeta(sessionId, { ...patch, updatedAt: this.now().toISOString() })
+  }
+
+  private patchMeta(sessionId: string, patch: Partial<SessionMeta>): Promise<StoreResult<SessionMeta>> {
+    const previous = this.metaQueues.get(sessionId) ?? Promise.resolve()
+    const next = previous.then(async (): Promise<StoreResult<SessionMeta>> => {
+      const paths = this.paths(sessionId)
+      if (!paths.ok) return paths
+      const current = await this.readMeta(sessionId)
+      if (!current.ok) return current
+      const { sessionId: _id, projectRoot: _root, createdAt: _created, ...allowed } = patch
+      const meta: SessionMeta = { ...current.value, ...allowed }
+      await writeMeta(paths.value.meta, meta)
+      return success(meta)
+    })
+    this.metaQueues.set(
+      sessionId,
+      next.catch(() => undefined),
+    )
+    return next
+  }
+
+  private logFor(
+    sessionId: string,
+    paths: SessionPaths,
+    projectRoot: string,
+    appender: JsonlAppender,
+  ): SessionLog {
+    return new FileSessionLog(
+      {
+        paths,
+        sessionId,
+        projectRoot,
+        sync: this.sync,
+        now: this.now,
+        newId: this.newId,
+        updateMeta: async (patch) => {
+          await this.patchMeta(sessionId, patch)
+        },
+      },
+      appender,
+    )
+  }
+
+  private async summary(sessionId: string): Promise<SessionSummary | undefined> {
+    if (checkSessionId(sessionId) !== undefined) return undefined
+    const paths = sessionPaths(this.dataDir, sessionId)
+    let size: number
+    let modified: Date
+    try {
+      const info = await stat(paths.log)
+      size = info.size
+      modified = info.mtime
+    } catch {
+      return undefined
+    }
+    const meta = await readMeta(paths.meta)
+    // A missing or broken meta.json is rebuilt from the log's header: the log is the truth.
+    const fallback = meta.ok ? undefined : await readFirstRecord(paths.log)
+    const base = meta.ok
+      ? meta.meta
+      : fallback?.type === 'header'
+        ? { projectRoot: fallback.projectRoot, createdAt: fallback.createdAt }
+        : undefined
+    if (base === undefined) return undefined
+    return {
+      sessionId,
+      projectRoot: base.projectRoot,
+      createdAt: base.createdAt,
+      lastActivity: modified.toISOString(),
+      sizeBytes: size,
+      ...(meta.ok && meta.meta.title !== undefined ? { title: meta.meta.title } : {}),
+      ...(meta.ok && meta.meta.parent !== undefined ? { parent: meta.meta.parent } : {}),
+    }
+  }
+
+  private paths(sessionId: string): StoreResult<SessionPaths> {
+    const invalid = checkSessionId(sessionId)
+    return invalid !== undefined
+      ? failure('invalidId', invalid)
+      : success(sessionPaths(this.dataDir, sessionId))
+  }
+
+  private async existing(sessionId: string): Promise<StoreResult<SessionPaths>> {
+    const paths = this.paths(sessionId)
+    if (!paths.ok) return paths
+    if (!(await fileExists(paths.value.log))) {
+      return failure(
+        'notFound',
+        `no session ${sessionId} in ${sessionsDir(this.dataDir)}; list sessions to find its id`,
+      )
+    }
+    return paths
+  }
+}

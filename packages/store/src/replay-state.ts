@@ -1,0 +1,413 @@
+import {
+  type AgentInfo,
+  addCost,
+  addUsage,
+  type Checkpoint,
+  type CheckRecord,
+  type CompactionMarker,
+  type Cost,
+  LOG_FORMAT_VERSION,
+  type LogHeader,
+  type LogRecord,
+  type Message,
+  type MessageOrigin,
+  type PermissionMode,
+  type TaskView,
+  type TodoItem,
+  type ToolResultContent,
+  type Usage,
+  ZERO_COST,
+  ZERO_USAGE,
+} from '@z-engine/protocol'
+import type { ReplayProblem } from './line-reader.js'
+import { checkRecordShape } from './record-shape.js'
+import type { DisplayToolStatus, SessionSnapshot, TranscriptItem, TurnRecord } from './snapshot.js'
+import { pairToolResults } from './tool-pairing.js'
+
+type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>
+
+/**
+ * The state just before a user message, so a rewind can return to it. Arrays are only ever
+ * appended to or replaced (never edited in place), so a reference plus a length is enough.
+ */
+interface Mark {
+  transcript: TranscriptItem[]
+  transcriptLength: number
+  full: Message[]
+  fullLength: number
+  view: Message[] | null
+  viewLength: number
+  turnsLength: number
+  compactionsLength: number
+  taskViewsLength: number
+  todos: TodoItem[]
+}
+
+// Matches the result text the engine writes for a call cancelled by the user (spec 000).
+const CANCELLED = /^cancelled by user/i
+
+/** Folds log records into a {@link SessionSnapshot}; feed it with `apply`, then call `finish`. */
+export class ReplayState {
+  readonly problems: ReplayProblem[] = []
+  private header: LogHeader | undefined
+  private transcript: TranscriptItem[] = []
+  private turns: TurnRecord[] = []
+  private readonly openTurns = new Map<string, TurnRecord>()
+  /** The working set before any task view. */
+  private full: Message[] = []
+  /** The working set a task view chose, or null when none applies. */
+  private view: Message[] | null = null
+  private compactions: CompactionMarker[] = []
+  private taskViews: TaskView[] = []
+  private todos: TodoItem[] = []
+  private mode: PermissionMode | undefined
+  private model: string | undefined
+  private title: string | undefined
+  private usage: Usage = ZERO_USAGE
+  private cost: Cost = ZERO_COST
+  private readonly agents = new Map<string, AgentInfo>()
+  private readonly checkpoints: Checkpoint[] = []
+  private readonly checks: CheckRecord[] = []
+  private readonly toolItems = new Map<string, ToolItem>()
+  private readonly deniedToolUses = new Set<string>()
+  private readonly approvals = new Map<string, string>()
+  private readonly marks = new Map<string, Mark>()
+  private lastRecordId: string | undefined
+  private recordCount = 0
+  private seenAny = false
+
+  constructor(private readonly file: string) {}
+
+  /** Applies one parsed line; problems are collected, never thrown. */
+  apply(value: unknown, offset: number, length: number): void {
+    const shape = checkRecordShape(value)
+    if (!shape.ok) {
+      this.problem(shape.kind, offset, length, shape.message)
+      return
+    }
+    const record = shape.record
+    if (!this.seenAny && record.type !== 'header') {
+      this.problem('missingHeader', 0, 0, 'the log does not start with a header record; replaying it anyway')
+    }
+    this.seenAny = true
+    this.recordCount++
+    this.lastRecordId = record.id
+    this.applyRecord(record, offset, length)
+  }
+
+  private applyRecord(record: LogRecord, offset: number, length: number): void {
+    switch (record.type) {
+      case 'header':
+        if (this.header !== undefined) {
+          this.problem('inconsistent', offset, length, 'a second header record was ignored')
+          return
+        }
+        this.header = record
+        if (record.formatVersion > LOG_FORMAT_VERSION) {
+          const text = `the log has format ${record.formatVersion}, newer than ${LOG_FORMAT_VERSION}; upgrade z-engine to replay it fully`
+          this.problem('newerFormat', offset, length, text)
+        }
+        return
+      case 'message':
+        if (record.agentId !== undefined && this.header?.agentId === undefined) return
+        this.appendMessage(record.message, record.id, record.at, record.origin, record.turnId)
+        return
+      case 'turnStarted': {
+        this.closeOpenTurns(record.id)
+        if (record.messageId !== undefined) this.markBefore(record.messageId)
+        const turn: TurnRecord = {
+          turnId: record.turnId,
+          startedAt: record.at,
+          outcome: { type: 'interrupted' },
+          interrupted: true,
+          ...(record.messageId !== undefined ? { messageId: record.messageId } : {}),
+        }
+        this.turns.push(turn)
+        this.openTurns.set(record.turnId, turn)
+        return
+      }
+      case 'turnFinished': {
+        const turn = this.openTurns.get(record.turnId)
+        if (turn === undefined) {
+          this.problem(
+            'inconsistent',
+            offset,
+            length,
+            `turn ${record.turnId} finished but never started; ignored`,
+          )
+          return
+        }
+        this.openTurns.delete(record.turnId)
+        // Replaced, not edited: marks taken earlier may still hold the unfinished object.
+        const finished: TurnRecord = {
+          ...turn,
+          outcome: record.outcome,
+          interrupted: false,
+          usage: record.usage,
+          cost: record.cost,
+          badge: record.badge,
+          mutated: record.mutated,
+        }
+        const index = this.turns.lastIndexOf(turn)
+        if (index !== -1) this.turns[index] = finished
+        this.transcript.push({
+          kind: 'turnEnded',
+          turnId: record.turnId,
+          outcome: record.outcome,
+          recordId: record.id,
+        })
+        return
+      }
+      case 'todos':
+        this.todos = record.todos
+        return
+      case 'planProposed':
+      case 'planResolved':
+      case 'questionAsked':
+      case 'questionAnswered':
+        // Shown through the tool calls that carry them (ExitPlanMode, AskUserQuestion); kept as audit.
+        return
+      case 'approvalRequested':
+        this.approvals.set(record.request.id, record.request.toolUseId)
+        return
+      case 'approvalResolved': {
+        const toolUseId = this.approvals.get(record.approvalId)
+        if (toolUseId !== undefined && record.decision.type === 'deny') this.deniedToolUses.add(toolUseId)
+        return
+      }
+      case 'agentUpdated':
+        this.agents.set(record.agent.id, record.agent)
+        return
+      case 'check':
+        this.checks.push(record.check)
+        return
+      case 'checkpoint':
+        this.checkpoints.push(record.checkpoint)
+        return
+      case 'compaction':
+        this.applyCompaction(
+          record.marker,
+          record.summary,
+          record.firstKeptMessageId,
+          record.id,
+          offset,
+          length,
+        )
+        return
+      case 'rewind':
+        this.applyRewind(record.messageId, record.scope, record.id, offset, length)
+        return
+      case 'modeChanged':
+        this.mode = record.mode
+        return
+      case 'modelChanged':
+        this.model = record.model
+        return
+      case 'titleChanged':
+        this.title = record.title
+        return
+      case 'usage':
+        this.usage = addUsage(this.usage, record.usage)
+        this.cost = addCost(this.cost, record.cost)
+        return
+      case 'taskView':
+        this.applyTaskView(record.view, record.id, offset, length)
+        return
+      default: {
+        const unreachable: never = record
+        throw new Error(`unhandled log record ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  private appendMessage(
+    message: Message,
+    recordId: string,
+    at: string,
+    origin: MessageOrigin | undefined,
+    turnId: string | undefined,
+  ): void {
+    const opensTurn =
+      message.role === 'user' && !message.content.some((block) => block.type === 'tool_result')
+    if (opensTurn) this.markBefore(message.id)
+    this.transcript.push({
+      kind: 'message',
+      recordId,
+      at,
+      message,
+      ...(origin !== undefined ? { origin } : {}),
+      ...(turnId !== undefined ? { turnId } : {}),
+    })
+    for (const block of message.content) {
+      if (block.type === 'tool_use') {
+        const item: ToolItem = {
+          kind: 'tool',
+          toolUseId: block.id,
+          name: block.name,
+          input: block.input,
+          status: 'interrupted',
+          ...(turnId !== undefined ? { turnId } : {}),
+        }
+        this.toolItems.set(block.id, item)
+        this.transcript.push(item)
+      } else if (block.type === 'tool_result') {
+        const item = this.toolItems.get(block.toolUseId)
+        if (item !== undefined) item.status = this.statusOf(block.toolUseId, block.isError, block.content)
+      }
+    }
+    this.full.push(message)
+    this.view?.push(message)
+  }
+
+  private statusOf(
+    toolUseId: string,
+    isError: boolean,
+    content: readonly ToolResultContent[],
+  ): DisplayToolStatus {
+    if (!isError) return 'ok'
+    if (this.deniedToolUses.has(toolUseId)) return 'denied'
+    const first = content[0]
+    if (first !== undefined && first.type === 'text' && CANCELLED.test(first.text)) {
+      return 'cancelled'
+    }
+    return 'error'
+  }
+
+  private markBefore(messageId: string): void {
+    if (this.marks.has(messageId)) return
+    this.marks.set(messageId, {
+      transcript: this.transcript,
+      transcriptLength: this.transcript.length,
+      full: this.full,
+      fullLength: this.full.length,
+      view: this.view,
+      viewLength: this.view?.length ?? 0,
+      turnsLength: this.turns.length,
+      compactionsLength: this.compactions.length,
+      taskViewsLength: this.taskViews.length,
+      todos: this.todos,
+    })
+  }
+
+  private closeOpenTurns(recordId: string): void {
+    for (const turn of this.openTurns.values()) {
+      this.transcript.push({
+        kind: 'turnEnded',
+        turnId: turn.turnId,
+        outcome: { type: 'interrupted' },
+        recordId,
+      })
+    }
+    this.openTurns.clear()
+  }
+
+  private applyCompaction(
+    marker: CompactionMarker,
+    summary: Message,
+    firstKeptMessageId: string,
+    recordId: string,
+    offset: number,
+    length: number,
+  ): void {
+    const index = this.full.findIndex((message) => message.id === firstKeptMessageId)
+    if (index === -1) {
+      const text = `compaction keeps from message ${firstKeptMessageId}, which is not in the working set; kept only the summary`
+      this.problem('inconsistent', offset, length, text)
+    }
+    this.full = index === -1 ? [summary] : [summary, ...this.full.slice(index)]
+    this.view = null
+    this.compactions = [...this.compactions, marker]
+    this.transcript.push({ kind: 'compaction', recordId, marker })
+  }
+
+  private applyTaskView(view: TaskView, recordId: string, offset: number, length: number): void {
+    this.taskViews = [...this.taskViews, view]
+    this.transcript.push({ kind: 'taskView', recordId, view })
+    if (view.restored) {
+      this.view = null
+      return
+    }
+    const byId = new Map(this.full.map((message) => [message.id, message]))
+    const kept: Message[] = view.indexMessage !== undefined ? [view.indexMessage] : []
+    for (const id of view.keptMessageIds) {
+      const message = byId.get(id)
+      if (message !== undefined) kept.push(message)
+      else
+        this.problem(
+          'inconsistent',
+          offset,
+          length,
+          `task view ${view.id} keeps unknown message ${id}; skipped it`,
+        )
+    }
+    this.view = kept
+  }
+
+  private applyRewind(
+    messageId: string,
+    scope: 'code' | 'conversation' | 'both',
+    recordId: string,
+    offset: number,
+    length: number,
+  ): void {
+    if (scope !== 'code') {
+      const mark = this.marks.get(messageId)
+      if (mark === undefined) {
+        this.problem('inconsistent', offset, length, `rewind to unknown user message ${messageId}; ignored`)
+        return
+      }
+      this.transcript = mark.transcript.slice(0, mark.transcriptLength)
+      this.full = mark.full.slice(0, mark.fullLength)
+      this.view = mark.view === null ? null : mark.view.slice(0, mark.viewLength)
+      this.turns = this.turns.slice(0, mark.turnsLength)
+      this.compactions = this.compactions.slice(0, mark.compactionsLength)
+      this.taskViews = this.taskViews.slice(0, mark.taskViewsLength)
+      this.todos = mark.todos
+      this.openTurns.clear()
+      // Marks after the target point at state that no longer exists.
+      for (const [id, later] of this.marks)
+        if (later.turnsLength > mark.turnsLength || id === messageId) this.marks.delete(id)
+    }
+    const what =
+      scope === 'code' ? 'Files' : scope === 'conversation' ? 'Conversation' : 'Files and conversation'
+    this.transcript.push({
+      kind: 'notice',
+      recordId,
+      level: 'info',
+      text: `${what} rewound to before message ${messageId}`,
+    })
+  }
+
+  private problem(kind: ReplayProblem['kind'], offset: number, length: number, message: string): void {
+    this.problems.push({ kind, file: this.file, offset, length, message })
+  }
+
+  /** Closes open turns as interrupted, pairs tool results, and returns the snapshot. */
+  finish(): SessionSnapshot {
+    this.closeOpenTurns(this.lastRecordId ?? '')
+    const header = this.header
+    return {
+      sessionId: header?.sessionId ?? '',
+      projectRoot: header?.projectRoot ?? '',
+      createdAt: header?.createdAt ?? '',
+      formatVersion: header?.formatVersion ?? LOG_FORMAT_VERSION,
+      ...(header?.parent !== undefined ? { parent: header.parent } : {}),
+      transcript: this.transcript,
+      turns: this.turns,
+      workingSet: pairToolResults(this.view ?? this.full),
+      compactions: this.compactions,
+      taskViews: this.taskViews,
+      todos: this.todos,
+      ...(this.mode !== undefined ? { mode: this.mode } : {}),
+      ...(this.model !== undefined ? { model: this.model } : {}),
+      ...(this.title !== undefined ? { title: this.title } : {}),
+      usage: this.usage,
+      cost: this.cost,
+      agents: [...this.agents.values()],
+      checkpoints: this.checkpoints,
+      checks: this.checks,
+      ...(this.lastRecordId !== undefined ? { lastRecordId: this.lastRecordId } : {}),
+      recordCount: this.recordCount,
+    }
+  }
+}
