@@ -1,6 +1,14 @@
+/** @z-engine/protocol: every type that crosses a boundary, its JSON Schema, and validators. */
+
+/** Subagent, job, todo and check types (spec 000/003). */
 export type { AgentInfo, AgentStatus, CheckRecord, JobInfo, TodoItem, WorktreeState } from './agent.js'
+/** Schemas of the agent and job types. */
+export { AgentInfoSchema, CheckRecordSchema, JobInfoSchema, TodoItemSchema } from './agent.js'
+/** Commands a host sends into a session. */
 export type { Command, CommandOf, CommandType } from './commands.js'
-export { COMMAND_TYPES } from './commands.js'
+/** Command tags and schemas (one per `type`, and the union). */
+export { COMMAND_TYPES, CommandSchema, CommandSchemas } from './commands.js'
+/** Content blocks of messages. */
 export type {
   ContentBlock,
   ContentBlockType,
@@ -13,11 +21,23 @@ export type {
   ToolResultContent,
   ToolUseBlock,
 } from './content.js'
+/** Content block schemas. */
+export { ContentBlockSchema, ToolResultContentSchema } from './content.js'
+/** Advice shapes of the decision seams. */
+export type { CompletionClaim, Route, Suggestion, TurnTone, Urgency } from './decisions.js'
+/** The envelope every event is delivered in. */
 export type { EventEnvelope } from './envelope.js'
+/** Schema of the event envelope. */
+export { EventEnvelopeSchema } from './envelope.js'
+/** Events a session publishes. */
 export type { EngineEvent, EventOf, EventType, NoticeLevel, ToolProgress } from './events.js'
-export { EVENT_TYPES } from './events.js'
+/** Event tags and schemas (one per `type`, and the union). */
+export { EngineEventSchema, EVENT_TYPES, EventSchemas } from './events.js'
+/** Checkpoints, rewinds, compaction markers and task views. */
 export type { Checkpoint, CompactionMarker, CompactionTrigger, RewindScope, TaskView } from './history.js'
+/** Every rewind scope. */
 export { REWIND_SCOPES } from './history.js'
+/** Questions and plan reviews. */
 export type {
   PlanDecision,
   PlanProposal,
@@ -27,9 +47,15 @@ export type {
   QuestionRequest,
   QuestionResponse,
 } from './interaction.js'
+/** Journal (log.jsonl) records. */
 export type { LogHeader, LogRecord, LogRecordOf, LogRecordType, MessageOrigin } from './log-records.js'
-export { LOG_FORMAT_VERSION, LOG_RECORD_TYPES } from './log-records.js'
+/** Journal format version, record tags and schemas. */
+export { LOG_FORMAT_VERSION, LOG_RECORD_TYPES, LogRecordSchema, LogRecordSchemas } from './log-records.js'
+/** Provider-neutral messages. */
 export type { Message, Role } from './message.js'
+/** Schema of a message. */
+export { MessageSchema } from './message.js'
+/** Permission modes, approvals and suggested rules. */
 export type {
   ApprovalDecision,
   ApprovalRequest,
@@ -38,11 +64,30 @@ export type {
   Preview,
   SuggestedRule,
 } from './permission.js'
-export { PERMISSION_MODES, parsePermissionMode } from './permission.js'
+/** Modes, their aliases, and the mode reader for outside input. */
+export { PERMISSION_MODE_ALIASES, PERMISSION_MODES, parsePermissionMode } from './permission.js'
+/** Types of builder schemas, for code that validates against exported schemas. */
+export type { Infer, Schema } from './schema/builder.js'
+/** The settings shape: a file layer and the effective settings. */
+export type { CheckSettings, HookEntry, McpServerSettings, Settings, SettingsLayer } from './settings.js'
+/** Settings defaults, hook events and the settings schema. */
+export { DEFAULT_HOOK_TIMEOUT_SECS, DEFAULT_SETTINGS, HOOK_EVENTS, SettingsSchema } from './settings.js'
+/** Tool specs, tool choice and tool status. */
 export type { JsonSchema, ToolChoice, ToolSpec, ToolStatus } from './tool-spec.js'
+/** Tool status values and the tool spec schema. */
+export { TOOL_STATUSES, ToolSpecSchema } from './tool-spec.js'
+/** Turn outcomes and verification badges. */
 export type { TurnOutcome, TurnSummary, VerificationBadge } from './turn.js'
+/** Token usage and cost. */
 export type { Cost, Usage } from './usage.js'
+/** Usage and cost arithmetic. */
 export { addCost, addUsage, ZERO_COST, ZERO_USAGE } from './usage.js'
+/** Where and why an input failed validation. */
+export type { ParseIssue } from './validate/format-error.js'
+/** Results of the parsers. */
+export type { ParseFailure, SettingsParseResult } from './validate/parse.js'
+/** Parsers for what arrives from outside; they never throw. */
+export { parseCommand, parseEnvelope, parseEvent, parseLogRecord, parseSettings } from './validate/parse.js'
 
 /** The version of the command/event protocol; bumped on any incompatible change. */
 export const PROTOCOL_VERSION = 1

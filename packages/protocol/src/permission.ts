@@ -19,7 +19,7 @@ export const PERMISSION_MODE_ALIASES: Readonly<Record<string, PermissionMode>> =
  */
 export function parsePermissionMode(value: unknown): PermissionMode | undefined {
   if (typeof value !== 'string') return undefined
-  const canonical = PERMISSION_MODE_ALIASES[value] ?? value
+  const canonical = Object.hasOwn(PERMISSION_MODE_ALIASES, value) ? PERMISSION_MODE_ALIASES[value] : value
   return (PERMISSION_MODES as readonly string[]).includes(canonical)
     ? (canonical as PermissionMode)
     : undefined
