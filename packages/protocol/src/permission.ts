@@ -19,7 +19,8 @@ export const PERMISSION_MODE_ALIASES: Readonly<Record<string, PermissionMode>> =
  */
 export function parsePermissionMode(value: unknown): PermissionMode | undefined {
   if (typeof value !== 'string') return undefined
-  const canonical = Object.hasOwn(PERMISSION_MODE_ALIASES, value) ? PERMISSION_MODE_ALIASES[value] : value
+  const alias = Object.hasOwn(PERMISSION_MODE_ALIASES, value) ? PERMISSION_MODE_ALIASES[value] : undefined
+  const canonical = alias ?? value
   return (PERMISSION_MODES as readonly string[]).includes(canonical)
     ? (canonical as PermissionMode)
     : undefined
