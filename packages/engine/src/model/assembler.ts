@@ -56,7 +56,7 @@ export class MessageAssembler {
         return
       default: {
         const unreachable: never = event
-        return unreachable
+        throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`)
       }
     }
   }

@@ -82,6 +82,7 @@ export function retryAfterMsFrom(headers: Headers | undefined, now: number = Dat
 /** Classifies anything thrown while requesting or streaming. `aborted` wins whenever the signal fired. */
 export function classifyError(error: unknown, signal: AbortSignal | undefined, provider: string): ModelError {
   if (signal?.aborted) return abortedError()
+  if (error instanceof TypedModelError) return error.modelError
   const facts = factsOf(error)
   const name = error instanceof Error ? error.name : ''
   if (name === 'APIUserAbortError' || name === 'AbortError') return abortedError()
@@ -192,4 +193,11 @@ export function isRetryable(error: ModelError): boolean {
 /** An error raised by an adapter itself (e.g. a stream that ended early), classified like SDK errors. */
 export class StreamProtocolError extends Error {
   override readonly name = 'APIConnectionError'
+}
+
+/** Carries an already-typed {@link ModelError} through code that throws (scripted clients, adapters). */
+export class TypedModelError extends Error {
+  constructor(readonly modelError: ModelError) {
+    super(modelError.message)
+  }
 }

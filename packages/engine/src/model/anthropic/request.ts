@@ -18,6 +18,9 @@ import type { ModelRequest, ReasoningOptions } from '../types.js'
 
 const EPHEMERAL = { type: 'ephemeral' } as const
 
+/** Models where a thinking budget is deprecated in favour of adaptive thinking (per the SDK's own list). */
+const ADAPTIVE_THINKING_MODELS = new Set(['claude-opus-4-6', 'claude-mythos-preview'])
+
 /** Thinking budgets by effort, used when the request gives none. */
 const BUDGET_BY_EFFORT: Record<ReasoningOptions['effort'], number> = {
   minimal: 1024,
@@ -49,7 +52,11 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
   }
   if (request.toolChoice && request.tools.length > 0) body.tool_choice = toToolChoice(request.toolChoice)
   const budget = request.reasoning ? thinkingBudget(request.reasoning, request.maxOutputTokens) : undefined
-  if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget }
+  if (request.reasoning && ADAPTIVE_THINKING_MODELS.has(request.model)) {
+    body.thinking = { type: 'adaptive' }
+  } else if (budget !== undefined) {
+    body.thinking = { type: 'enabled', budget_tokens: budget }
+  }
   if (request.metadata?.userId !== undefined) body.metadata = { user_id: request.metadata.userId }
   return body
 }

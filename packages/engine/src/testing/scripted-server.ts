@@ -1,0 +1,284 @@
+/**
+ * A loopback HTTP server that answers model requests from a script in the real wire formats:
+ * Anthropic Messages (`POST /v1/messages`), Chat Completions (`POST /v1/chat/completions`) and
+ * Responses (`POST /v1/responses`), streamed as SSE or as one JSON body when `stream` is false. It
+ * records every request and injects faults, so tests drive the real SDK clients end to end.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { faultResponse, type WireFormat } from './faults.js'
+import { type ResolvedResponse, resolveResponse, type ScriptedResponse, type ScriptStep } from './script.js'
+import { anthropicFrames, anthropicJson } from './wire/anthropic.js'
+import { type ChatEncodeOptions, chatFrames, chatJson } from './wire/chat.js'
+import { responsesFrames, responsesJson } from './wire/responses.js'
+
+export type { WireFormat } from './faults.js'
+
+/** A request the server received. */
+export interface RecordedRequest {
+  format: WireFormat
+  path: string
+  headers: Record<string, string>
+  /** The parsed JSON body (`{}` when it was not JSON). */
+  body: Record<string, unknown>
+  /** True when the client closed the connection before the response was complete (e.g. an abort). */
+  closedEarly: boolean
+}
+
+/** Raw bytes to replay verbatim as a streamed response (a byte-exact fixture transcript). */
+export interface ReplayStep {
+  replay: string
+  /** Write the bytes in pieces of this size, to exercise SSE parsing across TCP chunks (default: one write per frame). */
+  chunkBytes?: number
+}
+
+/** One step the server can take. */
+export type ServerStep = ScriptStep | ReplayStep
+
+/** Steps in order, or a function of the request. */
+export type ServerScript =
+  | ServerStep[]
+  | ((request: RecordedRequest, index: number) => ServerStep | undefined)
+
+/** Options of {@link startScriptedServer}. */
+export interface ScriptedServerOptions extends Omit<ChatEncodeOptions, 'model'> {
+  /** Delay between streamed frames ("slow chunks"), default 0. */
+  chunkDelayMs?: number
+  /** Port to listen on (default 0: any free port). Always bound to 127.0.0.1. */
+  port?: number
+}
+
+/** A running scripted server. */
+export interface ScriptedServer {
+  /** `http://127.0.0.1:<port>`: the Anthropic SDK's baseURL. */
+  url: string
+  /** `<url>/v1`: the OpenAI SDK's baseURL. */
+  openaiBaseUrl: string
+  /** Every request received, in order. */
+  requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+const ROUTES: Record<string, WireFormat> = {
+  '/v1/messages': 'anthropic',
+  '/v1/chat/completions': 'openai-chat',
+  '/v1/responses': 'openai-responses',
+}
+
+/** Starts the server on 127.0.0.1. */
+export async function startScriptedServer(
+  script: ServerScript,
+  options: ScriptedServerOptions = {},
+): Promise<ScriptedServer> {
+  const requests: RecordedRequest[] = []
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() => res.destroy())
+  })
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    const format = ROUTES[path]
+    const rawBody = await readBody(req)
+    if (req.method !== 'POST' || format === undefined) {
+      sendJson(res, 404, {
+        error: { message: `scripted server: no route for ${req.method} ${path}`, type: 'not_found_error' },
+      })
+      return
+    }
+    let body: Record<string, unknown> = {}
+    try {
+      const parsed: unknown = JSON.parse(rawBody)
+      if (typeof parsed === 'object' && parsed !== null) body = parsed as Record<string, unknown>
+    } catch {
+      // Recorded as {}; the test will see it.
+    }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(', ') : (value ?? ''),
+      ]),
+    )
+    const recorded: RecordedRequest = { format, path, headers, body, closedEarly: false }
+    const index = requests.length
+    requests.push(recorded)
+    let finished = false
+    res.on('close', () => {
+      if (!finished) recorded.closedEarly = true
+    })
+    const step = Array.isArray(script) ? script[index] : script(recorded, index)
+    await respond(res, step, format, body, index + 1, options)
+    finished = true
+  }
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+  return {
+    url,
+    openaiBaseUrl: `${url}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  })
+  res.end(text)
+}
+
+async function respond(
+  res: ServerResponse,
+  step: ServerStep | undefined,
+  format: WireFormat,
+  body: Record<string, unknown>,
+  number: number,
+  options: ScriptedServerOptions,
+): Promise<void> {
+  if (step === undefined) {
+    sendJson(
+      res,
+      400,
+      format === 'anthropic'
+        ? {
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              message: `scripted server: the script has no step ${number}`,
+            },
+          }
+        : {
+            error: {
+              message: `scripted server: the script has no step ${number}`,
+              type: 'invalid_request_error',
+              code: null,
+            },
+          },
+    )
+    return
+  }
+  if ('replay' in step) {
+    await writeStream(res, splitBytes(step.replay, step.chunkBytes), options.chunkDelayMs ?? 0)
+    return
+  }
+  if ('error' in step) {
+    sendJson(res, 500, {
+      error: {
+        message: 'scripted server: "error" steps are for ScriptedClient; use "fault"',
+        type: 'server_error',
+      },
+    })
+    return
+  }
+  if ('fault' in step) {
+    const fault = step.fault
+    if (fault.type === 'drop') {
+      const frames = encode(fault.response, format, number, String(body.model ?? 'scripted-model'), options)
+      await writeStream(res, frames.slice(0, fault.afterFrames), options.chunkDelayMs ?? 0, false)
+      // Let the written frames reach the client before the connection is cut.
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      res.socket?.destroy()
+      return
+    }
+    const error = faultResponse(fault, format)
+    sendJson(res, error.status, error.body, error.headers)
+    return
+  }
+  const model = String(body.model ?? 'scripted-model')
+  if (body.stream !== true) {
+    const resolved = resolveResponse(step, number)
+    sendJson(res, 200, encodeJson(resolved, format, number, model))
+    return
+  }
+  await writeStream(res, encode(step, format, number, model, options), options.chunkDelayMs ?? 0)
+}
+
+function encode(
+  response: ScriptedResponse,
+  format: WireFormat,
+  number: number,
+  model: string,
+  options: ScriptedServerOptions,
+): string[] {
+  const resolved = resolveResponse(response, number)
+  const encodeOptions: ChatEncodeOptions = { ...options, model }
+  switch (format) {
+    case 'anthropic':
+      return anthropicFrames(resolved, `msg_scripted_${number}`, encodeOptions)
+    case 'openai-chat':
+      return chatFrames(resolved, `chatcmpl-scripted-${number}`, encodeOptions)
+    case 'openai-responses':
+      return responsesFrames(resolved, `resp_scripted_${number}`, encodeOptions)
+    default: {
+      const unreachable: never = format
+      return unreachable
+    }
+  }
+}
+
+function encodeJson(resolved: ResolvedResponse, format: WireFormat, number: number, model: string): object {
+  switch (format) {
+    case 'anthropic':
+      return anthropicJson(resolved, `msg_scripted_${number}`, { model })
+    case 'openai-chat':
+      return chatJson(resolved, `chatcmpl-scripted-${number}`, { model })
+    case 'openai-responses':
+      return responsesJson(resolved, `resp_scripted_${number}`, { model })
+    default: {
+      const unreachable: never = format
+      return unreachable
+    }
+  }
+}
+
+/** Fixture text → pieces: whole SSE frames by default, or fixed-size byte slices. */
+function splitBytes(text: string, chunkBytes: number | undefined): Array<string | Buffer> {
+  if (chunkBytes === undefined) return text.split(/(?<=\n\n)/)
+  const bytes = Buffer.from(text, 'utf8')
+  const pieces: Buffer[] = []
+  for (let offset = 0; offset < bytes.length; offset += chunkBytes)
+    pieces.push(bytes.subarray(offset, offset + chunkBytes))
+  return pieces
+}
+
+async function writeStream(
+  res: ServerResponse,
+  pieces: Array<string | Buffer>,
+  delayMs: number,
+  end = true,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  })
+  res.flushHeaders()
+  for (const piece of pieces) {
+    if (res.destroyed || res.writableEnded) return
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+    if (res.destroyed) return
+    if (!res.write(piece))
+      await new Promise<void>((resolve) => res.once('drain', () => resolve()).once('close', () => resolve()))
+  }
+  if (end && !res.destroyed) res.end()
+}
