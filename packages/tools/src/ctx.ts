@@ -1,12 +1,22 @@
+import type { ShellRunResult } from '@z-engine/host'
 import type { Ports } from './ports.js'
 import type { ActionCtx } from './tool.js'
+
+/** A file as the model last saw it: `hash` is the sha256 of the whole file's bytes. */
+export interface FileSnapshot {
+  mtimeMs: number
+  size: number
+  hash: string
+  /** The read covered only part of the file (offset/limit). */
+  partial: boolean
+}
 
 /** What the model last saw of a file; edits based on stale content are refused. */
 export interface FileTracker {
   /** Records a read (or a write the tool made itself) of `path` with its content hash and mtime. */
-  recordRead(path: string, snapshot: { mtimeMs: number; size: number; hash: string; partial: boolean }): void
+  recordRead(path: string, snapshot: FileSnapshot): void
   /** The last recorded snapshot, or undefined when the model never read the file. */
-  lastRead(path: string): { mtimeMs: number; size: number; hash: string; partial: boolean } | undefined
+  lastRead(path: string): FileSnapshot | undefined
   /** Forgets a path (deleted, or rewound). */
   forget(path: string): void
 }
@@ -28,6 +38,17 @@ export interface ToolLimits {
   /** Default and maximum Bash timeout in milliseconds. */
   bashDefaultTimeoutMs: number
   bashMaxTimeoutMs: number
+}
+
+/**
+ * Runs one command in the agent's shell (host's `runShellCommand` with the environment policy and
+ * sandbox already applied). The tool passes the agent's cwd and updates it from the result.
+ */
+export interface ShellRunner {
+  run(
+    command: string,
+    options: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (text: string) => void },
+  ): Promise<ShellRunResult>
 }
 
 /** The default limits. */
@@ -62,5 +83,7 @@ export interface ToolCtx extends ActionCtx {
   vision: boolean
   /** Environment for child processes (already filtered by the environment policy). */
   env: Record<string, string>
+  /** The agent's shell (Bash); the persistent cwd is `cwd`/`setCwd`. */
+  shell: ShellRunner
   ports: Ports
 }

@@ -1,0 +1,106 @@
+import type { ToolCtx } from './ctx.js'
+
+/**
+ * Semantic output budgets (spec 004 "Tools and Capabilities"): a result longer than the limit keeps
+ * the structure a model can use — whole lines, never half a match — and names the artifact holding
+ * the full text.
+ *
+ * - `log` (command output): a short head and a long tail, since how a run ended matters most.
+ * - `search` (matches, file lists): whole lines from the top; results are ranked, so the head wins.
+ * - `file` (file contents): whole lines from the top, with where to continue.
+ * - `text` (anything else): half head, half tail.
+ */
+export type OutputKind = 'log' | 'search' | 'file' | 'text'
+
+/** A shortened text. */
+export interface ShapedOutput {
+  text: string
+  shortened: boolean
+  /** Lines left out. */
+  omittedLines: number
+}
+
+/** Head share of the budget per kind (the rest goes to the tail). */
+const HEAD_SHARE: Record<OutputKind, number> = { log: 0.3, search: 1, file: 1, text: 0.5 }
+
+/** Fits `text` into `maxChars` (plus a marker line) keeping whole lines. */
+export function shapeOutput(text: string, kind: OutputKind, maxChars: number): ShapedOutput {
+  if (text.length <= maxChars) return { text, shortened: false, omittedLines: 0 }
+  const lines = text.split('\n')
+  const headBudget = Math.floor(maxChars * HEAD_SHARE[kind])
+  const head: string[] = []
+  let used = 0
+  for (const line of lines) {
+    if (used + line.length + 1 > headBudget) break
+    head.push(line)
+    used += line.length + 1
+  }
+  const tail: string[] = []
+  let tailUsed = 0
+  const tailBudget = maxChars - used
+  if (HEAD_SHARE[kind] < 1) {
+    for (let index = lines.length - 1; index >= head.length; index -= 1) {
+      const line = lines[index]!
+      if (tailUsed + line.length + 1 > tailBudget) break
+      tail.unshift(line)
+      tailUsed += line.length + 1
+    }
+  }
+  // One giant line (minified code, a base64 blob): cut it by characters rather than drop it all.
+  if (head.length === 0 && tail.length === 0) {
+    const cut = cutChars(text, maxChars)
+    return {
+      text: `${cut}\n${marker(kind, lines.length - 1, text.length - cut.length)}`,
+      shortened: true,
+      omittedLines: 0,
+    }
+  }
+  const omittedLines = lines.length - head.length - tail.length
+  const parts = [...head, marker(kind, omittedLines, 0), ...tail]
+  return { text: parts.join('\n'), shortened: true, omittedLines }
+}
+
+function marker(kind: OutputKind, lines: number, chars: number): string {
+  const what = chars > 0 ? `${chars} characters` : `${lines} lines`
+  switch (kind) {
+    case 'search':
+      return `[... ${what} of further results omitted ...]`
+    case 'file':
+      return `[... ${what} omitted ...]`
+    case 'log':
+    case 'text':
+      return `[... ${what} omitted ...]`
+    default: {
+      const never: never = kind
+      return never
+    }
+  }
+}
+
+/** The first `max` UTF-16 units of `text`, without splitting a surrogate pair. */
+function cutChars(text: string, max: number): string {
+  let end = Math.min(max, text.length)
+  const code = text.charCodeAt(end - 1)
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1
+  return text.slice(0, end)
+}
+
+/**
+ * Applies the budget of `ctx.limits.maxResultChars`; when the text is shortened, spills the full
+ * text to an artifact and appends where it is.
+ */
+export async function budgetOutput(
+  ctx: ToolCtx,
+  text: string,
+  kind: OutputKind,
+  hint: string,
+): Promise<string> {
+  const shaped = shapeOutput(text, kind, ctx.limits.maxResultChars)
+  if (!shaped.shortened) return text
+  try {
+    const path = await ctx.spill(text, hint)
+    return `${shaped.text}\n(Output shortened: the full ${text.length} characters are saved at ${path}; read parts of it with Read offset/limit or search it with Grep.)`
+  } catch {
+    return `${shaped.text}\n(Output shortened to fit the result limit.)`
+  }
+}
