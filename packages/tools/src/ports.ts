@@ -60,8 +60,8 @@ export interface InteractionPort {
     plan: string,
     signal: AbortSignal,
   ): Promise<{ approved: true; mode: string } | { approved: false; feedback?: string }>
-  /** Replaces the todo list. */
-  updateTodos(todos: TodoItem[]): void
+  /** Replaces the todo list (resolves once it is journaled). */
+  updateTodos(todos: TodoItem[]): void | Promise<void>
 }
 
 /** Background shells and agents. */
@@ -104,10 +104,11 @@ export interface CheckPort {
 export interface LspPort {
   /** Whether a server covers this file (by extension and installed binaries). */
   covers(path: string): boolean
+  /** Runs one LSP tool operation; `filePath` is absolute (absent for `workspaceSymbol`), positions 1-based. */
   query(
     request: {
       operation: string
-      filePath: string
+      filePath?: string
       line?: number
       character?: number
       query?: string

@@ -4,6 +4,7 @@ import type { BatchDeps } from '../batch/batch-types.js'
 import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
+import { createInteractionPort } from './interaction-port.js'
 import type { Session } from './session.js'
 import type { ActiveTurn } from './state.js'
 import type { TurnInput, TurnTotals } from './turn.js'
@@ -44,8 +45,8 @@ export function buildMainRunHost(
   const batchDeps: BatchDeps = {
     tools,
     actionCtx: () => ({ projectRoot: session.projectRoot, cwd, home: services.home }),
-    toolCtx: (toolUseId, progress) =>
-      services.toolCtx({
+    toolCtx: (toolUseId, progress) => {
+      const ctx = services.toolCtx({
         agentId: 'main',
         toolUseId,
         cwd: () => cwd,
@@ -53,7 +54,13 @@ export function buildMainRunHost(
           cwd = next
         },
         progress,
-      }),
+      })
+      // Questions, plans and todos are the session's own: bind them to this call and turn.
+      return {
+        ...ctx,
+        ports: { ...ctx.ports, interaction: createInteractionPort(session, { toolUseId, turnId: turn.id }) },
+      }
+    },
     validate: (name, schema, value) => validator.check(name, schema, value),
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
     decide: (name, action) => services.gate.decide(name, action, state.mode),

@@ -1,4 +1,5 @@
 import type { ToolResultBlock } from '@z-engine/protocol'
+import type { ToolCtx } from '@z-engine/tools'
 import { describe, expect, it } from 'vitest'
 import { recordingTool, testSession } from './session-harness.test-util.js'
 
@@ -166,6 +167,47 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     const finished = await t.waitFor('turnFinished')
     expect(finished).toMatchObject({ outcome: { type: 'budgetExhausted', budget: 'maxTurns' } })
     expect(t.client.requests).toHaveLength(3)
+    await t.session.close()
+  })
+
+  it('asks the user a question through the interaction port and returns the answer', async () => {
+    const answers: Array<string[][] | undefined> = []
+    const askTool = {
+      ...recordingTool('AskUserQuestion').tool,
+      isConcurrencySafe: () => false,
+      call: async (_input: Record<string, unknown>, ctx: ToolCtx, signal: AbortSignal) => {
+        const answer = await ctx.ports.interaction!.ask(
+          [
+            {
+              question: 'Which DB?',
+              header: 'DB',
+              options: [{ label: 'pg', description: '' }],
+              multiSelect: false,
+            },
+          ],
+          signal,
+        )
+        answers.push(answer)
+        await ctx.ports.interaction!.updateTodos([{ content: 'use pg', status: 'pending' }])
+        return { ok: true as const, output: { content: [text(JSON.stringify(answer))] } }
+      },
+    }
+    const t = testSession({
+      tools: [askTool],
+      script: [{ blocks: [toolUse('AskUserQuestion', {})] }, { blocks: [text('ok')] }],
+    })
+    t.session.send({ type: 'submit', text: 'set up the db' })
+    const asked = await t.waitFor('questionAsked')
+    if (asked.type !== 'questionAsked') throw new Error('unexpected')
+    t.session.send({
+      type: 'answerQuestion',
+      questionId: asked.question.id,
+      response: { type: 'answered', answers: [{ question: 'Which DB?', selected: ['pg'] }] },
+    })
+    await t.waitFor('turnFinished')
+    expect(answers).toEqual([[['pg']]])
+    expect(t.records.map((record) => record.type)).toContain('todos')
+    expect(t.session.state.todos).toEqual([{ content: 'use pg', status: 'pending' }])
     await t.session.close()
   })
 

@@ -6,6 +6,8 @@ import type {
   LogRecord,
   Message,
   MessageOrigin,
+  PlanDecision,
+  QuestionResponse,
   TurnOutcome,
 } from '@z-engine/protocol'
 import { Broker } from '../broker/broker.js'
@@ -48,6 +50,8 @@ export class Session {
   /** @internal */ readonly services: SessionServices
   /** @internal */ readonly limits: SessionLimits
   /** @internal */ readonly approvals = new Broker<ApprovalDecision>()
+  /** @internal */ readonly questions = new Broker<QuestionResponse>()
+  /** @internal */ readonly plans = new Broker<PlanDecision>()
   /** @internal */ readonly newId: (prefix: string) => string
   readonly #hub: EventHub
   readonly #commands = new AsyncQueue<Command>()
@@ -103,6 +107,8 @@ export class Session {
       await turn.done
     }
     this.approvals.cancelAll()
+    this.questions.cancelAll()
+    this.plans.cancelAll()
     this.#commands.close()
     await this.#loop
     await this.services.log.sync().catch(() => {})
@@ -235,7 +241,18 @@ export class Session {
         )
         return
       case 'answerQuestion':
+        if (!this.questions.resolve(command.questionId, command.response)) {
+          this.notice(
+            'warning',
+            `No pending question '${command.questionId}'; it was already answered or cancelled.`,
+          )
+        }
+        return
       case 'resolvePlan':
+        if (!this.plans.resolve(command.planId, command.decision)) {
+          this.notice('warning', `No pending plan '${command.planId}'; it was already answered or cancelled.`)
+        }
+        return
       case 'runCommand':
       case 'runShell':
       case 'trustWorkspace':
