@@ -1,0 +1,63 @@
+/** How an embedded `` !`cmd` `` ran. */
+export interface ShellRunResult {
+  exitCode: number | null
+  stdout: string
+  stderr: string
+}
+
+/** What running embedded commands needs from the session. */
+export interface EmbeddedCommandDeps {
+  projectRoot: string
+  /** Whether the command's granted rules or the session policy allow running this line. */
+  canRun(command: string): boolean | Promise<boolean>
+  /** Runs a shell line in `cwd` (the project root) and returns its output; should not throw. */
+  runShell(command: string, cwd: string, signal?: AbortSignal): Promise<ShellRunResult>
+  signal?: AbortSignal
+}
+
+const EMBEDDED = /!`([^`\n]+)`/g
+
+/**
+ * Replaces each `` !`cmd` `` with the command's output, run in the project root, only when allowed;
+ * a refused command becomes a bracketed note in the text and a notice for the user.
+ */
+export async function runEmbeddedCommands(
+  text: string,
+  deps: EmbeddedCommandDeps,
+): Promise<{ text: string; notices: string[]; ran: string[] }> {
+  const notices: string[] = []
+  const ran: string[] = []
+  const replacements: string[] = []
+  // Sequential, in order: these are shell commands and may depend on each other's effects.
+  for (const match of text.matchAll(EMBEDDED)) {
+    const command = match[1]!.trim()
+    if (!(await deps.canRun(command))) {
+      notices.push(
+        `!\`${command}\` was not run: neither the command's allowed-tools nor the session's permissions allow it.`,
+      )
+      replacements.push(`[not run: \`${command}\` is not allowed]`)
+      continue
+    }
+    let output: ShellRunResult
+    try {
+      output = await deps.runShell(command, deps.projectRoot, deps.signal)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      notices.push(`!\`${command}\` failed to run: ${reason}`)
+      replacements.push(`[\`${command}\` failed to run: ${reason}]`)
+      continue
+    }
+    ran.push(command)
+    replacements.push(formatOutput(output))
+  }
+  let index = 0
+  return { text: text.replace(EMBEDDED, () => replacements[index++]!), notices, ran }
+}
+
+function formatOutput(output: ShellRunResult): string {
+  const stdout = output.stdout.replace(/\s+$/, '')
+  if (output.exitCode === 0) return stdout
+  const stderr = output.stderr.replace(/\s+$/, '')
+  const status = output.exitCode === null ? 'killed' : `exit code ${output.exitCode}`
+  return [stdout, stderr, `[${status}]`].filter((part) => part !== '').join('\n')
+}

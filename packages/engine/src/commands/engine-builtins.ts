@@ -1,0 +1,37 @@
+/** The engine's built-in commands: answered by the session core without the model (spec 000 "Commands"). */
+export const ENGINE_BUILTIN_COMMANDS = [
+  { name: 'compact', description: 'Summarize older history now to free context', argumentHint: '[focus]' },
+  { name: 'context', description: 'Show how full the context window is, by prompt layer' },
+  { name: 'cost', description: "Show this session's token usage and cost" },
+  { name: 'status', description: 'Show the model, mode, project, settings files and services' },
+  {
+    name: 'remember',
+    description: "Add a note to the project's AGENTS.md and reload instructions",
+    argumentHint: '<note>',
+  },
+  { name: 'model', description: 'Show or change the model', argumentHint: '[model]' },
+  {
+    name: 'mode',
+    description: 'Show or change the permission mode',
+    argumentHint: '[default|acceptEdits|plan|bypass]',
+  },
+  {
+    name: 'effort',
+    description: 'Show or change the reasoning effort',
+    argumentHint: '[low|medium|high|max]',
+  },
+  { name: 'mcp', description: 'Show MCP servers and their tools' },
+  { name: 'todos', description: 'Show the todo list' },
+  { name: 'doctor', description: 'Check the installation, providers, tools and settings' },
+  { name: 'add-dir', description: 'Let the agent work in another folder', argumentHint: '<path> [--save]' },
+] as const
+
+/** The name of an engine built-in command. */
+export type EngineBuiltinName = (typeof ENGINE_BUILTIN_COMMANDS)[number]['name']
+
+const NAMES: ReadonlySet<string> = new Set(ENGINE_BUILTIN_COMMANDS.map((command) => command.name))
+
+/** Whether a command name is an engine built-in (custom commands can never shadow those). */
+export function isEngineBuiltin(name: string): name is EngineBuiltinName {
+  return NAMES.has(name)
+}

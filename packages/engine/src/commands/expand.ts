@@ -1,0 +1,94 @@
+import type { TextBlock } from '@z-engine/protocol'
+import type { CommandDefinition } from '../definitions/types.js'
+import { agentMentionReminders } from './agent-mentions.js'
+import { substituteArguments } from './arguments.js'
+import { runEmbeddedCommands, type ShellRunResult } from './embedded-commands.js'
+import { inlineFileReferences } from './inline-files.js'
+
+/** What expanding a template needs from the session; every check is the caller's policy. */
+export interface ExpandCommandDeps {
+  projectRoot: string
+  /** For `@~/…` references. */
+  home?: string
+  /** Whether the workspace is trusted; a project command's allowed-tools grant nothing until it is. */
+  trusted: boolean
+  /** May the model read this absolute path, counting the rules this command grants for its turn? */
+  canRead(path: string, grantedRules: readonly string[]): boolean | Promise<boolean>
+  /** May this shell line run, counting the rules this command grants for its turn? */
+  canRun(command: string, grantedRules: readonly string[]): boolean | Promise<boolean>
+  /** Runs a shell line in the project root. */
+  runShell(command: string, cwd: string, signal?: AbortSignal): Promise<ShellRunResult>
+  /** Agent types of the registry, for `@agent-<name>` reminders. */
+  knownAgentTypes: readonly string[]
+  signal?: AbortSignal
+}
+
+/** A prompt command ready to start a turn. */
+export interface ExpandedCommand {
+  /** The user message: the visible `/name args`, then the body in `<command name="…">…</command>`. */
+  content: [TextBlock, TextBlock]
+  /** Permission rules granted for this turn only (from allowed-tools). */
+  turnRules: string[]
+  /** The model for this turn only. */
+  model?: string
+  /** `<system-reminder>`s to append to the opening message (`@agent-<name>` mentions). */
+  reminders: string[]
+  /** Things the user should know: files or commands left out, and why. */
+  notices: string[]
+  /** Absolute paths of the files inlined. */
+  inlinedFiles: string[]
+  /** The `` !`cmd` `` lines that ran. */
+  ranCommands: string[]
+}
+
+/**
+ * Expands a custom or prompt built-in command (spec 000 "Commands"): `$ARGUMENTS` and `$1`..`$9`,
+ * then `` !`cmd` `` where allowed, then `@path` files the policy lets the model read (256 KiB each,
+ * 1 MiB in all). Never throws on user input; what it leaves out is listed in `notices`.
+ */
+export async function expandCommand(
+  definition: CommandDefinition,
+  args: string,
+  deps: ExpandCommandDeps,
+): Promise<ExpandedCommand> {
+  const notices: string[] = []
+  const fromProject = definition.source.layer === 'project' || definition.source.layer === 'projectClaude'
+  const turnRules = fromProject && !deps.trusted ? [] : [...definition.allowedTools]
+  if (fromProject && !deps.trusted && definition.allowedTools.length > 0) {
+    notices.push(`/${definition.name}'s allowed-tools were not granted: this workspace is not trusted yet.`)
+  }
+
+  const substituted = substituteArguments(definition.body, args)
+  const embedded = await runEmbeddedCommands(substituted, {
+    projectRoot: deps.projectRoot,
+    canRun: (command) => deps.canRun(command, turnRules),
+    runShell: deps.runShell,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  })
+  notices.push(...embedded.notices)
+  const inlined = await inlineFileReferences(embedded.text, {
+    projectRoot: deps.projectRoot,
+    ...(deps.home === undefined ? {} : { home: deps.home }),
+    canRead: (path) => deps.canRead(path, turnRules),
+  })
+  notices.push(...inlined.notices)
+
+  const files = inlined.files.map(
+    (file) => `<file path="${file.displayPath}">\n${file.content.replace(/\n$/, '')}\n</file>`,
+  )
+  const body = [embedded.text, ...files].join('\n\n')
+  const visible = `/${definition.name}${args.trim() === '' ? '' : ` ${args.trim()}`}`
+  const expanded: ExpandedCommand = {
+    content: [
+      { type: 'text', text: visible },
+      { type: 'text', text: `<command name="${definition.name}">\n${body}\n</command>` },
+    ],
+    turnRules,
+    reminders: agentMentionReminders(`${args}\n${embedded.text}`, deps.knownAgentTypes),
+    notices,
+    inlinedFiles: inlined.files.map((file) => file.path),
+    ranCommands: embedded.ran,
+  }
+  if (definition.model !== undefined) expanded.model = definition.model
+  return expanded
+}
