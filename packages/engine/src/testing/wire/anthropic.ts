@@ -50,7 +50,7 @@ export function anthropicFrames(response: ResolvedResponse, id: string, options:
     sseFrame('content_block_delta', { type: 'content_block_delta', index, delta: body })
   const start = (index: number, block: object): string =>
     sseFrame('content_block_start', { type: 'content_block_start', index, content_block: block })
-  response.blocks.forEach((block, index) => {
+  for (const [index, block] of response.blocks.entries()) {
     switch (block.type) {
       case 'text':
         frames.push(start(index, { type: 'text', text: '' }))
@@ -75,11 +75,11 @@ export function anthropicFrames(response: ResolvedResponse, id: string, options:
         break
       default: {
         const unreachable: never = block
-        return unreachable
+        throw new Error(`unknown block ${JSON.stringify(unreachable)}`)
       }
     }
     frames.push(sseFrame('content_block_stop', { type: 'content_block_stop', index }))
-  })
+  }
   frames.push(
     sseFrame('message_delta', {
       type: 'message_delta',

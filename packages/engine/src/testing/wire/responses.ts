@@ -84,9 +84,9 @@ export function responsesFrames(response: ResolvedResponse, id: string, options:
   emit('response.created', { response: responseObject(response, id, options.model, false) })
   emit('response.in_progress', { response: responseObject(response, id, options.model, false) })
   let outputIndex = 0
-  response.blocks.forEach((block, index) => {
+  for (const [index, block] of response.blocks.entries()) {
     const item = itemOf(block, index, id) as Record<string, unknown> | undefined
-    if (!item) return
+    if (!item) continue
     const output_index = outputIndex++
     const itemId = item.id as string
     switch (block.type) {
@@ -170,14 +170,14 @@ export function responsesFrames(response: ResolvedResponse, id: string, options:
         })
         break
       case 'redacted_thinking':
-        return
+        continue
       default: {
         const unreachable: never = block
-        return unreachable
+        throw new Error(`unknown block ${JSON.stringify(unreachable)}`)
       }
     }
     emit('response.output_item.done', { output_index, item })
-  })
+  }
   const final = responseObject(response, id, options.model, true) as { status: string }
   emit(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final })
   return frames
