@@ -149,7 +149,13 @@ describe('expandCommand', () => {
     const untrusted = await expandCommand(
       projectCommand,
       '',
-      deps({ trusted: false, canRun: (_line, rules) => ((granted = rules), rules.length > 0) }),
+      deps({
+        trusted: false,
+        canRun: (_line, rules) => {
+          granted = rules
+          return rules.length > 0
+        },
+      }),
     )
     expect(untrusted.turnRules).toEqual([])
     expect(granted).toEqual([])
