@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { countIdentifiers } from './outliner.js'
+import { rankFiles } from './rank.js'
+import { renderRepoMap } from './render.js'
+import type { Definition, FileOutline } from './types.js'
+
+function outline(path: string, defines: string[], source: string): FileOutline {
+  const definitions: Definition[] = defines.map((name, line) => ({
+    kind: 'function',
+    name,
+    signature: `function ${name}()`,
+    depth: 0,
+    line,
+  }))
+  return { path, language: 'typescript', definitions, identifiers: countIdentifiers(source) }
+}
+
+const files = [
+  outline('a.ts', ['alpha'], 'beta() beta()'),
+  outline('b.ts', ['beta'], 'gamma()'),
+  outline('c.ts', ['gamma'], 'alpha() delta()'),
+  outline('d.ts', ['delta'], ''),
+  outline('e.ts', ['epsilon'], 'beta() beta() beta()'),
+]
+
+describe('rankFiles', () => {
+  it('ranks by references from other files, ties by path', () => {
+    // beta: 2 (a) + 3 (e) = 5; gamma: 1; alpha: 1; delta: 1; epsilon: 0
+    expect(rankFiles(files).map((file) => file.path)).toEqual(['b.ts', 'a.ts', 'c.ts', 'd.ts', 'e.ts'])
+  })
+
+  it('puts touched files first, then their neighbours, then the rest', () => {
+    // d.ts is referenced by c.ts only; c.ts also references a.ts
+    expect(rankFiles(files, ['d.ts']).map((file) => file.path)).toEqual([
+      'd.ts',
+      'c.ts',
+      'b.ts',
+      'a.ts',
+      'e.ts',
+    ])
+    expect(rankFiles(files, ['e.ts', 'd.ts', 'missing.ts']).map((file) => file.path)).toEqual([
+      'e.ts',
+      'd.ts',
+      'b.ts',
+      'c.ts',
+      'a.ts',
+    ])
+  })
+
+  it('does not credit a file for its own references', () => {
+    const self = [outline('x.ts', ['loop'], 'loop() loop() loop()'), outline('y.ts', ['other'], 'loop()')]
+    expect(rankFiles(self).map((file) => file.path)).toEqual(['x.ts', 'y.ts'])
+    expect(rankFiles([...self].reverse()).map((file) => file.path)).toEqual(['x.ts', 'y.ts'])
+  })
+})
+
+describe('renderRepoMap', () => {
+  it('renders outlines in rank order within the budget, never skipping ahead', () => {
+    const ranked = rankFiles(files)
+    const full = renderRepoMap(ranked, 10_000)
+    expect(full.startsWith('<repository-map>')).toBe(true)
+    expect(full.endsWith('</repository-map>')).toBe(true)
+    expect(full).toContain('\nb.ts:\n  function beta()\n')
+    expect(full.indexOf('b.ts:')).toBeLessThan(full.indexOf('a.ts:'))
+    for (const budget of [0, 50, 150, 200, 250, 300]) {
+      const text = renderRepoMap(ranked, budget)
+      expect(text.length).toBeLessThanOrEqual(budget)
+    }
+    const small = renderRepoMap(ranked, 200)
+    expect(small).toContain('b.ts:')
+    expect(small).not.toContain('e.ts:')
+    expect(renderRepoMap([outline('empty.ts', [], '')], 1000)).toBe('')
+  })
+
+  it('cuts the first file that does not fit to the lines that do', () => {
+    const big = outline(
+      'big.ts',
+      Array.from({ length: 50 }, (_, i) => `name${i}`),
+      '',
+    )
+    const text = renderRepoMap([big], 400)
+    expect(text.length).toBeLessThanOrEqual(400)
+    expect(text).toContain('big.ts:\n  function name0()\n')
+    expect(text).not.toContain('name49')
+  })
+})
