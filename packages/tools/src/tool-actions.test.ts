@@ -23,6 +23,8 @@ describe('actionFor', () => {
     ['Grep', { pattern: 'x', path: '/tmp' }, { type: 'read', paths: ['/tmp'] }],
     ['Grep', { pattern: 'x', path: 3 }, { type: 'read', paths: ['/proj'] }],
     ['LSP', { operation: 'hover', file_path: 'a.ts' }, { type: 'read', paths: ['/proj/src/a.ts'] }],
+    ['LSP', { operation: 'hover', filePath: 'b.ts' }, { type: 'read', paths: ['/proj/src/b.ts'] }],
+    ['Skill', { skill: '/commit' }, { type: 'loadSkill', name: 'commit' }],
     ['Bash', { command: 'ls' }, { type: 'execute', command: 'ls', cwd: '/proj/src' }],
     [
       'Bash',

@@ -25,7 +25,8 @@ export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Act
     case 'Grep':
       return { type: 'read', paths: searchRoots(fields, ctx) }
     case 'LSP':
-      return { type: 'read', paths: [path(fields.file_path, ctx.projectRoot)] }
+      // Claude Code's LSP tool spells it `filePath`.
+      return { type: 'read', paths: [path(fields.filePath ?? fields.file_path, ctx.projectRoot)] }
     case 'Bash':
       if (typeof fields.command !== 'string') return { type: 'other', toolName, readOnly: false }
       return fields.run_in_background === true
@@ -47,7 +48,8 @@ export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Act
       }
     case 'Skill': {
       const name = fields.skill ?? fields.command ?? fields.name
-      return { type: 'loadSkill', name: typeof name === 'string' ? name : '' }
+      // The tool accepts `/name` as a user would type it; the rule names the skill without the slash.
+      return { type: 'loadSkill', name: typeof name === 'string' ? name.trim().replace(/^\//, '') : '' }
     }
     case 'ApplyAgentChanges':
       // Applying (or discarding) a worktree agent's changes rewrites files of the project.

@@ -75,7 +75,7 @@ export const todoWriteTool: Tool<TodoWriteInput> = {
       activeForm: todo.activeForm,
     }))
     try {
-      interaction.updateTodos(items)
+      await interaction.updateTodos(items)
     } catch (error) {
       return errorResult('port_error', `Could not update the todo list: ${String(error)}`)
     }
