@@ -1,3 +1,15 @@
+export { checkpointRepoDir } from './git/checkpoint-paths.js'
+export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
+export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
+export type {
+  CheckpointDiff,
+  CheckpointFileChange,
+  CheckpointResult,
+  CheckpointSnapshot,
+  RestoreReport,
+  ShadowCheckpointsOptions,
+} from './git/shadow-checkpoints.js'
+export { DEFAULT_MAX_CHECKPOINT_FILE_BYTES, ShadowCheckpoints } from './git/shadow-checkpoints.js'
 export type {
   BackgroundInfo,
   BackgroundProcessesOptions,

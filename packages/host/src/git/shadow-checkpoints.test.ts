@@ -1,0 +1,248 @@
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmod, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { checkpointRepoDir } from './checkpoint-paths.js'
+import { type CheckpointResult, ShadowCheckpoints } from './shadow-checkpoints.js'
+import { dotGitState, git, treeState, writeFiles } from './test-tree.js'
+
+let scratch: string
+let project: string
+let dataDir: string
+
+beforeEach(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'z-checkpoints-'))
+  project = join(scratch, 'project')
+  dataDir = join(scratch, 'data')
+  await writeFiles(project, { 'README.md': '# demo\n' })
+})
+
+afterEach(async () => {
+  await rm(scratch, { recursive: true, force: true })
+})
+
+function value<T>(result: CheckpointResult<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`)
+  return result.value
+}
+
+async function openCheckpoints(maxFileBytes?: number): Promise<ShadowCheckpoints> {
+  return value(
+    await ShadowCheckpoints.open({
+      projectRoot: project,
+      gitDir: checkpointRepoDir(dataDir, project),
+      ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+    }),
+  )
+}
+
+function shadowFiles(checkpoints: ShadowCheckpoints, commit: string): string[] {
+  return execFileSync('git', ['--git-dir', checkpoints.gitDir, 'ls-tree', '-r', '--full-tree', commit], {
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((line) => line !== '')
+}
+
+const binary = randomBytes(4096)
+
+async function buildTree(): Promise<void> {
+  await writeFiles(project, {
+    'src/main.ts': 'export const answer = 42\n',
+    'src/util/strings.ts': 'export const x = "a\\r\\nb"\r\n',
+    'assets/logo.bin': binary,
+    'scripts/run.sh': '#!/bin/sh\necho run\n',
+    'name with spaces [1].txt': 'odd name\n',
+    'docs/ünïcode.md': 'unicode\n',
+  })
+  await chmod(join(project, 'scripts/run.sh'), 0o755)
+  await symlink('src/main.ts', join(project, 'main-link'))
+}
+
+async function mutateTree(): Promise<void> {
+  await writeFiles(project, { 'src/main.ts': 'export const answer = 43\n', 'src/new/added.ts': 'new\n' })
+  await unlink(join(project, 'README.md'))
+  await rename(join(project, 'src/util/strings.ts'), join(project, 'src/util/text.ts'))
+  const changed = Buffer.from(binary)
+  changed[10] = (changed[10] ?? 0) ^ 0xff
+  await writeFile(join(project, 'assets/logo.bin'), changed)
+  await chmod(join(project, 'scripts/run.sh'), 0o644)
+  await unlink(join(project, 'main-link'))
+  await symlink('README.md', join(project, 'main-link'))
+}
+
+describe('ShadowCheckpoints in a project that is not a git repository', () => {
+  it('snapshots, restores byte for byte both ways, and diffs', async () => {
+    await buildTree()
+    const checkpoints = await openCheckpoints()
+    const first = value(await checkpoints.snapshot('turn 1'))
+    const stateA = await treeState(project)
+    await mutateTree()
+    const second = value(await checkpoints.snapshot('turn 2'))
+    const stateB = await treeState(project)
+    expect(second.commit).not.toBe(first.commit)
+    expect(second.reused).toBe(false)
+
+    const restored = value(await checkpoints.restore(first.commit))
+    expect(await treeState(project)).toEqual(stateA)
+    expect(restored.changedPaths).toContain('src/new/added.ts')
+    value(await checkpoints.restore(second.commit))
+    expect(await treeState(project)).toEqual(stateB)
+
+    const diff = value(await checkpoints.diff(first.commit, second.commit))
+    const byPath = Object.fromEntries(diff.files.map((file) => [file.path, file]))
+    expect(byPath['src/new/added.ts']?.status).toBe('added')
+    expect(byPath['README.md']?.status).toBe('deleted')
+    expect(byPath['src/main.ts']?.status).toBe('modified')
+    expect(byPath['src/util/text.ts']).toEqual({
+      status: 'renamed',
+      oldPath: 'src/util/strings.ts',
+      path: 'src/util/text.ts',
+    })
+    expect(diff.patch).toContain('-export const answer = 42')
+    expect(diff.patch).toContain('Binary files')
+  })
+
+  it('reuses the previous checkpoint when nothing changed, and sees changes made by a shell', async () => {
+    await buildTree()
+    const checkpoints = await openCheckpoints()
+    const first = value(await checkpoints.snapshot())
+    const again = value(await checkpoints.snapshot())
+    expect(again).toMatchObject({ commit: first.commit, reused: true })
+    const reopened = await openCheckpoints()
+    expect(value(await reopened.snapshot())).toMatchObject({ commit: first.commit, reused: true })
+    execFileSync('sh', ['-c', 'echo made-by-shell > generated.txt && rm src/main.ts'], { cwd: project })
+    const third = value(await reopened.snapshot())
+    expect(third.reused).toBe(false)
+    const files = shadowFiles(reopened, third.commit).join('\n')
+    expect(files).toContain('generated.txt')
+    expect(files).not.toContain('src/main.ts')
+  })
+
+  it('leaves files above the size limit out and untouched', async () => {
+    await writeFiles(project, { 'big.dat': Buffer.alloc(5000, 1), 'small.txt': 'small\n' })
+    const checkpoints = await openCheckpoints(1000)
+    const first = value(await checkpoints.snapshot())
+    expect(first.skippedLarge).toEqual(['big.dat'])
+    expect(shadowFiles(checkpoints, first.commit).join('\n')).not.toContain('big.dat')
+    await writeFiles(project, { 'big.dat': Buffer.alloc(6000, 2), 'small.txt': 'changed\n' })
+    value(await checkpoints.restore(first.commit))
+    expect((await readFile(join(project, 'big.dat'))).length).toBe(6000)
+    expect(await readFile(join(project, 'small.txt'), 'utf8')).toBe('small\n')
+  })
+
+  it('replaces a file with a directory and back', async () => {
+    await writeFiles(project, { thing: 'a file\n' })
+    const checkpoints = await openCheckpoints()
+    const asFile = value(await checkpoints.snapshot())
+    const stateFile = await treeState(project)
+    await unlink(join(project, 'thing'))
+    await writeFiles(project, { 'thing/inside.txt': 'now a dir\n' })
+    const asDir = value(await checkpoints.snapshot())
+    const stateDir = await treeState(project)
+    value(await checkpoints.restore(asFile.commit))
+    expect(await treeState(project)).toEqual(stateFile)
+    value(await checkpoints.restore(asDir.commit))
+    expect(await treeState(project)).toEqual(stateDir)
+  })
+
+  it('reports unknown checkpoints as errors', async () => {
+    const checkpoints = await openCheckpoints()
+    expect((await checkpoints.restore('deadbeef')).ok).toBe(false)
+    expect((await checkpoints.restore('--help')).ok).toBe(false)
+  })
+})
+
+describe('ShadowCheckpoints in a git repository', () => {
+  beforeEach(async () => {
+    await writeFiles(project, {
+      '.gitignore': 'node_modules/\n*.log\n',
+      'src/app.ts': 'app\n',
+      'node_modules/dep/index.js': 'dep\n',
+      'debug.log': 'log 1\n',
+      'secret.local': 'excluded by info/exclude\n',
+    })
+    git(project, 'init', '-q')
+    await writeFile(join(project, '.git/info/exclude'), '*.local\n')
+    // A hook that would leave a mark if anything ran it.
+    await writeFile(join(project, '.git/hooks/post-checkout'), '#!/bin/sh\ntouch HOOK-RAN\n')
+    await chmod(join(project, '.git/hooks/post-checkout'), 0o755)
+    git(project, 'add', '-A')
+    git(project, 'commit', '-q', '-m', 'initial')
+    await writeFiles(project, {
+      'src/app.ts': 'app, edited but not committed\n',
+      'untracked.txt': 'untracked\n',
+    })
+  })
+
+  it('honours .gitignore and info/exclude, captures untracked files, and never touches .git', async () => {
+    const dotGitBefore = await dotGitState(project)
+    const checkpoints = await openCheckpoints()
+    const first = value(await checkpoints.snapshot())
+    const files = shadowFiles(checkpoints, first.commit).map((line) => line.split('\t')[1])
+    expect(files).toEqual(expect.arrayContaining(['.gitignore', 'README.md', 'src/app.ts', 'untracked.txt']))
+    expect(files.some((path) => path?.startsWith('node_modules') || path === 'debug.log')).toBe(false)
+    expect(files.some((path) => path === 'secret.local' || path?.startsWith('.git/'))).toBe(false)
+    const state = await treeState(project)
+
+    await writeFiles(project, {
+      'src/app.ts': 'rewritten\n',
+      'added-later.txt': 'remove me on restore\n',
+      'debug.log': 'log 2\n',
+      'node_modules/dep/new.js': 'new dep file\n',
+      'secret.local': 'changed secret\n',
+    })
+    await unlink(join(project, 'untracked.txt'))
+    value(await checkpoints.snapshot())
+    value(await checkpoints.restore(first.commit))
+
+    const after = await treeState(project)
+    // Ignored files keep their current content; everything else equals the snapshot.
+    expect(await readFile(join(project, 'debug.log'), 'utf8')).toBe('log 2\n')
+    expect(await readFile(join(project, 'secret.local'), 'utf8')).toBe('changed secret\n')
+    expect(await readFile(join(project, 'node_modules/dep/new.js'), 'utf8')).toBe('new dep file\n')
+    const ignored = (path: string) =>
+      path.startsWith('node_modules/') || path === 'debug.log' || path === 'secret.local'
+    const strip = (map: Map<string, string>) => new Map([...map].filter(([path]) => !ignored(path)))
+    expect(strip(after)).toEqual(strip(state))
+    expect(after.has('HOOK-RAN')).toBe(false)
+    expect(await dotGitState(project)).toEqual(dotGitBefore)
+    expect(git(project, 'status', '--porcelain')).toContain(' M src/app.ts')
+  })
+
+  it('captures a nested repository as files, not as a gitlink, and restores them', async () => {
+    const nested = join(project, 'vendor/lib')
+    await writeFiles(nested, { 'lib.c': 'int lib;\n', '.gitignore': '*.o\n', 'lib.o': 'object\n' })
+    git(nested, 'init', '-q')
+    git(nested, 'add', '-A')
+    git(nested, 'commit', '-q', '-m', 'nested')
+    const empty = join(project, 'fresh')
+    await writeFiles(empty, { 'draft.txt': 'not committed anywhere\n' })
+    git(empty, 'init', '-q')
+    const nestedGitBefore = await dotGitState(nested)
+    const outerGitBefore = await dotGitState(project)
+
+    const checkpoints = await openCheckpoints()
+    const first = value(await checkpoints.snapshot())
+    const entries = shadowFiles(checkpoints, first.commit)
+    expect(entries.some((line) => line.startsWith('160000'))).toBe(false)
+    const paths = entries.map((line) => line.split('\t')[1])
+    expect(paths).toEqual(
+      expect.arrayContaining(['vendor/lib/lib.c', 'vendor/lib/.gitignore', 'fresh/draft.txt']),
+    )
+    expect(paths).not.toContain('vendor/lib/lib.o')
+    const state = await treeState(project)
+
+    await writeFiles(nested, { 'lib.c': 'int lib = 2;\n', 'extra.c': 'extra\n' })
+    await unlink(join(empty, 'draft.txt'))
+    const second = value(await checkpoints.snapshot())
+    expect(second.reused).toBe(false)
+    expect(shadowFiles(checkpoints, second.commit).join('\n')).toContain('vendor/lib/extra.c')
+    value(await checkpoints.restore(first.commit))
+    expect(await treeState(project)).toEqual(state)
+    expect(await dotGitState(nested)).toEqual(nestedGitBefore)
+    expect(await dotGitState(project)).toEqual(outerGitBefore)
+  })
+})

@@ -1,0 +1,267 @@
+import { mkdir, stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
+import { projectExcludesFile } from './project-excludes.js'
+import { applyTreeChanges, treeChanges } from './restore-tree.js'
+import { stageWorkTree } from './stage.js'
+
+/** Files above this size are left out of checkpoints unless configured otherwise (10 MiB). */
+export const DEFAULT_MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024
+
+/** The ref holding the newest checkpoint; every checkpoint is reachable from it (parent chain). */
+const HEAD_REF = 'refs/z-engine/checkpoints'
+
+/** Options of {@link ShadowCheckpoints.open}. */
+export interface ShadowCheckpointsOptions {
+  /** The project whose working tree is snapshotted. It need not be a git repository. */
+  projectRoot: string
+  /** The shadow repository, outside the project (see `checkpointRepoDir`). Created on first use. */
+  gitDir: string
+  /** Files larger than this are not captured (default {@link DEFAULT_MAX_CHECKPOINT_FILE_BYTES}). */
+  maxFileBytes?: number
+  /** The git executable (default `git`). */
+  gitPath?: string
+  /** The environment git starts from (default `process.env`); `GIT_*` variables are dropped. */
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+/** A snapshot taken. */
+export interface CheckpointSnapshot {
+  /** The checkpoint id: a commit in the shadow repository. */
+  commit: string
+  tree: string
+  /** True when nothing changed since the previous checkpoint and its commit was reused. */
+  reused: boolean
+  /** Files left out for exceeding the size limit. */
+  skippedLarge: string[]
+}
+
+/** One file that differs between two checkpoints. */
+export interface CheckpointFileChange {
+  status: 'added' | 'modified' | 'deleted' | 'renamed' | 'typeChanged'
+  path: string
+  /** For renames: where it was. */
+  oldPath?: string
+}
+
+/** A preview of what restoring would change, or what changed between two checkpoints. */
+export interface CheckpointDiff {
+  files: CheckpointFileChange[]
+  /** A unified diff (binary files as "Binary files … differ"). */
+  patch: string
+}
+
+/** What a restore did. */
+export interface RestoreReport {
+  /** A checkpoint of the tree as it was just before the restore, so the restore can be undone. */
+  before: string
+  /** Paths written or removed. */
+  changedPaths: string[]
+}
+
+/** A checkpoint operation's result; failures are values with a message saying what to do. */
+export type CheckpointResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: { code: string; message: string } }
+
+/**
+ * Shadow-git checkpoints of a project's working tree (spec 000 "Persistence"): a repository in the
+ * data dir whose work tree is the project. It honours the project's `.gitignore` files and
+ * `.git/info/exclude`, never captures `.git`, and never reads or writes the project's own
+ * repository (index, refs, hooks and config stay untouched): git runs with `GIT_DIR` set to the
+ * shadow repository, no system/global config, and hooks disabled. Operations are serialized.
+ */
+export class ShadowCheckpoints {
+  private queue: Promise<unknown> = Promise.resolve()
+  private last: { commit: string; tree: string } | undefined
+  /** The tree the index is known to hold, when this instance wrote it. */
+  private indexTree: string | undefined
+
+  private constructor(
+    private readonly context: GitContext,
+    private readonly maxFileBytes: number,
+  ) {}
+
+  /** Opens (creating if needed) the shadow repository of a project. */
+  static async open(options: ShadowCheckpointsOptions): Promise<CheckpointResult<ShadowCheckpoints>> {
+    const projectRoot = resolve(options.projectRoot)
+    try {
+      if (!(await stat(projectRoot)).isDirectory())
+        return failure('notADirectory', `${projectRoot} is not a directory`)
+    } catch {
+      return failure('notFound', `project root ${projectRoot} does not exist`)
+    }
+    const excludesFile = await projectExcludesFile(projectRoot)
+    const context: GitContext = {
+      gitPath: options.gitPath ?? 'git',
+      gitDir: resolve(options.gitDir),
+      workTree: projectRoot,
+      baseEnv: options.env ?? process.env,
+      ...(excludesFile !== undefined ? { excludesFile } : {}),
+    }
+    try {
+      await mkdir(context.gitDir, { recursive: true })
+      const probe = await runGit(context, ['rev-parse', '--git-dir'])
+      if (probe.code !== 0) {
+        await gitOk(context, ['init', '-q', '--bare', context.gitDir], { noWorkTree: true })
+        await gitOk(context, ['config', 'core.bare', 'false'])
+        await gitOk(context, ['config', 'core.logAllRefUpdates', 'false'])
+      }
+    } catch (error) {
+      return failure(
+        'gitUnavailable',
+        `cannot set up the checkpoint repository: ${(error as Error).message}; is git installed?`,
+      )
+    }
+    return {
+      ok: true,
+      value: new ShadowCheckpoints(context, options.maxFileBytes ?? DEFAULT_MAX_CHECKPOINT_FILE_BYTES),
+    }
+  }
+
+  /** The shadow repository's path. */
+  get gitDir(): string {
+    return this.context.gitDir
+  }
+
+  /**
+   * Snapshots the working tree (untracked files and changes made by any process included). When
+   * the tree equals the previous checkpoint's, that commit is returned and nothing is written.
+   */
+  snapshot(message = 'checkpoint'): Promise<CheckpointResult<CheckpointSnapshot>> {
+    return this.serialized(() => this.snapshotNow(message))
+  }
+
+  /**
+   * Restores the working tree to a checkpoint: files added since are removed, modified and deleted
+   * files come back byte for byte, ignored and oversized files are left alone. The current tree is
+   * checkpointed first (`before`), so a restore can itself be undone.
+   */
+  restore(commit: string): Promise<CheckpointResult<RestoreReport>> {
+    return this.serialized(async () => {
+      const target = await this.treeOf(commit)
+      if (target === undefined)
+        return failure('unknownCheckpoint', `no checkpoint ${commit} in ${this.context.gitDir}`)
+      const before = await this.snapshotNow(`before restoring ${commit}`)
+      if (!before.ok) return before
+      try {
+        const changes = await treeChanges(this.context, before.value.tree, target)
+        this.indexTree = undefined
+        await applyTreeChanges(this.context, changes)
+        await gitOk(this.context, ['read-tree', target])
+        await runGit(this.context, ['update-index', '-q', '--refresh'])
+        this.indexTree = target
+        return {
+          ok: true,
+          value: { before: before.value.commit, changedPaths: changes.map((change) => change.path) },
+        }
+      } catch (error) {
+        const text = `restoring ${commit} failed part way: ${(error as Error).message}; restore ${before.value.commit} to go back`
+        return failure('restoreFailed', text)
+      }
+    })
+  }
+
+  /** The differences from checkpoint `from` to checkpoint `to` (a restore preview), with renames. */
+  diff(from: string, to: string): Promise<CheckpointResult<CheckpointDiff>> {
+    return this.serialized(async () => {
+      const fromTree = await this.treeOf(from)
+      const toTree = await this.treeOf(to)
+      if (fromTree === undefined || toTree === undefined) {
+        return failure(
+          'unknownCheckpoint',
+          `no checkpoint ${fromTree === undefined ? from : to} in ${this.context.gitDir}`,
+        )
+      }
+      const names = splitNul(
+        await gitOk(this.context, ['diff-tree', '-r', '-z', '-M', '--name-status', fromTree, toTree]),
+      )
+      const files: CheckpointFileChange[] = []
+      for (let index = 0; index < names.length; ) {
+        const code = names[index] ?? ''
+        if (code.startsWith('R') || code.startsWith('C')) {
+          files.push({ status: 'renamed', oldPath: names[index + 1] ?? '', path: names[index + 2] ?? '' })
+          index += 3
+        } else {
+          files.push({ status: STATUS[code] ?? 'modified', path: names[index + 1] ?? '' })
+          index += 2
+        }
+      }
+      const patch = await gitOk(this.context, [
+        'diff-tree',
+        '-p',
+        '-M',
+        '--no-color',
+        '--no-ext-diff',
+        fromTree,
+        toTree,
+      ])
+      return { ok: true, value: { files, patch: patch.toString('utf8') } }
+    })
+  }
+
+  private async snapshotNow(message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
+    try {
+      // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
+      const knownTree = this.indexTree
+      this.indexTree = undefined
+      const staged = await stageWorkTree(this.context, this.maxFileBytes)
+      if (this.last === undefined) this.last = await this.readHead()
+      // Nothing reported changed and we know what the index holds: no need to write the tree again.
+      const tree =
+        staged.changed === 0 && staged.nestedRepos.length === 0 && knownTree !== undefined
+          ? knownTree
+          : (await gitOk(this.context, ['write-tree'])).toString('utf8').trim()
+      this.indexTree = tree
+      if (this.last !== undefined && this.last.tree === tree) {
+        return {
+          ok: true,
+          value: { commit: this.last.commit, tree, reused: true, skippedLarge: staged.skippedLarge },
+        }
+      }
+      const parent = this.last !== undefined ? ['-p', this.last.commit] : []
+      const commit = (await gitOk(this.context, ['commit-tree', tree, ...parent, '-m', message]))
+        .toString('utf8')
+        .trim()
+      await gitOk(this.context, ['update-ref', HEAD_REF, commit])
+      this.last = { commit, tree }
+      return { ok: true, value: { commit, tree, reused: false, skippedLarge: staged.skippedLarge } }
+    } catch (error) {
+      return failure(
+        'snapshotFailed',
+        `could not snapshot ${this.context.workTree}: ${(error as Error).message}`,
+      )
+    }
+  }
+
+  private async readHead(): Promise<{ commit: string; tree: string } | undefined> {
+    const head = await runGit(this.context, ['rev-parse', '-q', '--verify', `${HEAD_REF}^{commit}`])
+    if (head.code !== 0) return undefined
+    const commit = head.stdout.toString('utf8').trim()
+    const tree = await this.treeOf(commit)
+    return tree === undefined ? undefined : { commit, tree }
+  }
+
+  private async treeOf(commit: string): Promise<string | undefined> {
+    if (!/^[0-9a-f]{4,64}$/.test(commit)) return undefined
+    const output = await runGit(this.context, ['rev-parse', '-q', '--verify', `${commit}^{tree}`])
+    return output.code === 0 ? output.stdout.toString('utf8').trim() : undefined
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work)
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+}
+
+const STATUS: Record<string, CheckpointFileChange['status']> = {
+  A: 'added',
+  M: 'modified',
+  D: 'deleted',
+  T: 'typeChanged',
+}
+
+function failure<T>(code: string, message: string): CheckpointResult<T> {
+  return { ok: false, error: { code, message } }
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto'
+import { lstat, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type GitContext, gitOk, splitNul } from './git-runner.js'
+import { projectExcludesFile } from './project-excludes.js'
+
+/** What staging found. */
+export interface StageReport {
+  /** Paths staged (added, changed or removed) in this pass. */
+  changed: number
+  /** Files left out because they exceed the size limit (relative paths). */
+  skippedLarge: string[]
+  /** Nested repositories whose files were captured for the first time (relative dirs). */
+  nestedRepos: string[]
+}
+
+// Literal pathspecs: file names with `*`, `:` or `[` are paths, not patterns.
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' }
+
+/**
+ * Brings the index of `context` in line with its work tree: new, changed and deleted files are
+ * staged, ignored files (.gitignore, the project's info/exclude) and files above `maxFileBytes`
+ * are left out. Only what `git ls-files` reports as changed is touched, so an unchanged tree costs
+ * one stat walk.
+ *
+ * Nested repositories: git would store a directory holding its own `.git` as a gitlink (a commit
+ * id, not its files), losing their content. Such a directory shows up in `ls-files --others` as
+ * `dir/`; it is staged on its own (with a temporary index, recursively) and its tree is read into
+ * this index under `dir/`. Once the index holds files under `dir/`, git treats it as a plain
+ * directory, so later passes see its changes like any other file's. The nested `.git` itself is
+ * never captured (git skips every entry named `.git`).
+ */
+export async function stageWorkTree(context: GitContext, maxFileBytes: number): Promise<StageReport> {
+  const listed = splitNul(
+    await gitOk(context, ['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard']),
+  )
+  const files = new Set<string>()
+  const nested: string[] = []
+  for (const path of listed) {
+    if (path.endsWith('/')) nested.push(path.slice(0, -1))
+    else files.add(path)
+  }
+  const skippedLarge: string[] = []
+  const toStage: string[] = []
+  for (const path of files) {
+    const size = await fileSize(join(context.workTree, path))
+    if (size !== undefined && size > maxFileBytes) skippedLarge.push(path)
+    else toStage.push(path)
+  }
+  if (skippedLarge.length > 0) {
+    // A file that grew past the limit leaves the snapshot rather than keeping a stale version.
+    await gitOk(
+      context,
+      ['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+      {
+        input: nulList(skippedLarge),
+        env: LITERAL,
+      },
+    )
+  }
+  if (toStage.length > 0) {
+    await gitOk(context, ['add', '-A', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      input: nulList(toStage),
+      env: LITERAL,
+    })
+  }
+  for (const dir of nested) {
+    const report = await stageNestedRepo(context, dir, maxFileBytes)
+    skippedLarge.push(...report.skippedLarge.map((path) => `${dir}/${path}`))
+  }
+  if (nested.length > 0) {
+    // read-tree entries carry no stat data; refresh once so the next pass stays a cheap stat walk.
+    await gitOk(context, ['update-index', '-q', '--refresh']).catch(() => undefined)
+  }
+  return { changed: toStage.length + skippedLarge.length, skippedLarge, nestedRepos: nested }
+}
+
+async function stageNestedRepo(context: GitContext, dir: string, maxFileBytes: number): Promise<StageReport> {
+  const indexFile = join(context.gitDir, `index-nested-${randomBytes(6).toString('hex')}`)
+  const workTree = join(context.workTree, dir)
+  const excludesFile = await projectExcludesFile(workTree)
+  const nestedContext: GitContext = {
+    ...context,
+    workTree,
+    indexFile,
+    ...(excludesFile !== undefined ? { excludesFile } : {}),
+  }
+  try {
+    const report = await stageWorkTree(nestedContext, maxFileBytes)
+    const tree = (await gitOk(nestedContext, ['write-tree'])).toString('utf8').trim()
+    await gitOk(context, ['read-tree', `--prefix=${dir}/`, tree])
+    return report
+  } finally {
+    await rm(indexFile, { force: true })
+  }
+}
+
+async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    const info = await lstat(path)
+    return info.isFile() ? info.size : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function nulList(paths: readonly string[]): Buffer {
+  return Buffer.from(paths.map((path) => `${path}\0`).join(''))
+}
