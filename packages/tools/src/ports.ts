@@ -68,7 +68,11 @@ export interface InteractionPort {
 export interface JobPort {
   /** Starts a shell command in the background; resolves with its job id. */
   spawnShell(command: string, options: { cwd: string; description?: string }): Promise<JobInfo>
-  /** Output produced since the last read, optionally filtered by a regex, waiting up to `waitMs` for new output or exit. */
+  /**
+   * Output produced since the last read (a `filter` regex keeps matching lines; the rest is consumed
+   * too). With `waitMs`, first waits up to that long for the job to finish (spec 003), returning
+   * early when it does or when `signal` aborts. Undefined for an unknown job id.
+   */
   read(
     jobId: string,
     options: { filter?: string; waitMs?: number },

@@ -1,0 +1,95 @@
+import { type BackgroundInfo, BackgroundProcesses, type CommandWrapper } from '@z-engine/host'
+import type { JobInfo } from '@z-engine/protocol'
+import type { JobPort } from '@z-engine/tools'
+
+/** Options of {@link ShellJobs}. */
+export interface ShellJobsOptions {
+  /** Environment of background shells (already filtered by the environment policy). */
+  env: Record<string, string>
+  /** Called on every status change (started, exited, killed): jobUpdated events and "job finished" reminders. */
+  onUpdate?(info: JobInfo): void
+  /** Output kept per job (ring buffer). */
+  ringBytes?: number
+  shellPath?: string
+  /** Sandbox wrapper for the shell's argv. */
+  wrap?: CommandWrapper
+  killGraceMs?: number
+}
+
+/**
+ * The JobPort for background shells over host's background-process manager. Jobs belong to the
+ * session: they survive a cancelled turn and die at `shutdown()`. The engine merges these with its
+ * background agents.
+ */
+export class ShellJobs implements JobPort {
+  private readonly processes: BackgroundProcesses
+
+  constructor(private readonly options: ShellJobsOptions) {
+    this.processes = new BackgroundProcesses({
+      env: options.env,
+      ...(options.ringBytes !== undefined ? { ringBytes: options.ringBytes } : {}),
+      ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}),
+      ...(options.wrap !== undefined ? { wrap: options.wrap } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      onChange: (info) => this.options.onUpdate?.(toJobInfo(info)),
+    })
+  }
+
+  /** Starts a command in the background and returns its job at once. */
+  async spawnShell(command: string, options: { cwd: string; description?: string }): Promise<JobInfo> {
+    return toJobInfo(this.processes.start(command, options))
+  }
+
+  /** Output since the last read, after waiting up to `waitMs` for the job to finish. */
+  async read(
+    jobId: string,
+    options: { filter?: string; waitMs?: number },
+    signal: AbortSignal,
+  ): Promise<{ output: string; info: JobInfo } | undefined> {
+    if (!this.processes.get(jobId)) return undefined
+    await this.processes.waitForExit(jobId, options.waitMs ?? 0, signal)
+    const read = this.processes.read(jobId)
+    if (!read) return undefined
+    let output = read.output
+    if (options.filter !== undefined) {
+      const pattern = new RegExp(options.filter)
+      output = output
+        .split('\n')
+        .filter((line) => pattern.test(line))
+        .join('\n')
+    }
+    if (read.droppedBytes > 0) {
+      output = `[... ${read.droppedBytes} bytes of earlier output were dropped before this read ...]\n${output}`
+    }
+    return { output, info: toJobInfo(read.info) }
+  }
+
+  /** Kills a job's whole process tree. */
+  async kill(jobId: string): Promise<JobInfo | undefined> {
+    const info = await this.processes.kill(jobId)
+    return info ? toJobInfo(info) : undefined
+  }
+
+  /** Every shell job, oldest first. */
+  list(): JobInfo[] {
+    return this.processes.list().map(toJobInfo)
+  }
+
+  /** Kills every running job (session shutdown). */
+  shutdown(): Promise<void> {
+    return this.processes.killAll()
+  }
+}
+
+/** A background process as the protocol's JobInfo. */
+export function toJobInfo(info: BackgroundInfo): JobInfo {
+  return {
+    id: info.id,
+    kind: 'shell',
+    description: info.description ?? info.command,
+    status: info.status,
+    startedAt: info.startedAt,
+    ...(info.exitCode !== undefined ? { exitCode: info.exitCode } : {}),
+    ...(info.endedAt !== undefined ? { endedAt: info.endedAt } : {}),
+  }
+}
