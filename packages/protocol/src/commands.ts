@@ -7,54 +7,93 @@ import { AttachmentSchema } from './content.js'
 import { RewindScopeSchema } from './history.js'
 import { PlanDecisionSchema, QuestionResponseSchema } from './interaction.js'
 import { ApprovalDecisionSchema, PermissionModeSchema } from './permission.js'
-import { arr, bool, type Infer, str, tagged, variant } from './schema/builder.js'
+import { arr, bool, described, type Infer, str, tagged, variant } from './schema/builder.js'
 
 const id = () => str({ minLength: 1 })
 
 /** Schema of every command, by `type`. */
 export const CommandSchemas = {
-  /** Start a turn with the user's text (and attachments); while a turn runs it queues as steering. */
-  submit: variant('submit', { text: str() }, { attachments: arr(AttachmentSchema) }),
-  /** Queue a steering message for the running turn (delivered with the next tool results or at the stop boundary). */
-  steer: variant('steer', { text: str({ minLength: 1 }) }),
-  /** Stop the foreground turn and its foreground subagents; outcome `cancelled`, queued steering dropped. */
-  cancel: variant('cancel'),
-  /** Stop the foreground turn (Esc); outcome `interrupted`, queued steering kept for the next turn. */
-  interrupt: variant('interrupt'),
-  /** Answer one approval card. */
-  resolveApproval: variant('resolveApproval', { approvalId: id(), decision: ApprovalDecisionSchema }),
-  /** Answer an AskUserQuestion request. */
-  answerQuestion: variant('answerQuestion', { questionId: id(), response: QuestionResponseSchema }),
-  /** Approve or reject a proposed plan (ExitPlanMode). */
-  resolvePlan: variant('resolvePlan', { planId: id(), decision: PlanDecisionSchema }),
-  /** Change the permission mode (`bypassPermissions` is accepted and normalized to `bypass`). */
-  setMode: variant('setMode', { mode: PermissionModeSchema }),
-  /** Change the main model for the following requests (a model id or a role: main, fast, review). */
-  setModel: variant('setModel', { model: id() }),
-  /** Rename the session. */
-  setTitle: variant('setTitle', { title: str() }),
-  /** Run a slash command by name (without `/`), with its raw argument string. */
-  runCommand: variant('runCommand', { name: id(), args: str() }),
-  /** Run a user `!` shell command in the project root; counts as a change to the tree. */
-  runShell: variant('runShell', { command: str({ minLength: 1 }) }),
-  /** Trust (records the root, reloads the session) or dismiss the trust request. */
-  trustWorkspace: variant('trustWorkspace', { trusted: bool() }),
-  /** Accept or dismiss a decision-layer suggestion. */
-  resolveSuggestion: variant('resolveSuggestion', { suggestionId: id(), accepted: bool() }),
-  /** Drop the current task view: the next request sends the full history again. */
-  includeFullHistory: variant('includeFullHistory'),
-  /** Restore code, conversation or both to the state before the given user message. */
-  rewind: variant('rewind', { messageId: id(), scope: RewindScopeSchema }),
-  /** Summarize older history now (`/compact [focus]`, Compact now). */
-  compact: variant('compact', {}, { focus: str() }),
-  /** Stop a background job (shell with its process tree, or agent). */
-  killJob: variant('killJob', { jobId: id() }),
-  /** Merge a finished worktree agent's changes into the project. */
-  applyAgentChanges: variant('applyAgentChanges', { agentId: id() }),
-  /** Remove a worktree agent's worktree and branch without applying. */
-  discardAgentChanges: variant('discardAgentChanges', { agentId: id() }),
-  /** Re-read settings files, agents, commands and instructions. */
-  reloadSettings: variant('reloadSettings'),
+  submit: described(
+    "Start a turn with the user's text (and attachments); while a turn runs it queues as steering.",
+    variant('submit', { text: str() }, { attachments: arr(AttachmentSchema) }),
+  ),
+  steer: described(
+    'Queue a steering message for the running turn (delivered with the next tool results or at the stop boundary).',
+    variant('steer', { text: str({ minLength: 1 }) }),
+  ),
+  cancel: described(
+    'Stop the foreground turn and its foreground subagents; outcome `cancelled`, queued steering dropped.',
+    variant('cancel'),
+  ),
+  interrupt: described(
+    'Stop the foreground turn (Esc); outcome `interrupted`, queued steering kept for the next turn.',
+    variant('interrupt'),
+  ),
+  resolveApproval: described(
+    'Answer one approval card.',
+    variant('resolveApproval', { approvalId: id(), decision: ApprovalDecisionSchema }),
+  ),
+  answerQuestion: described(
+    'Answer an AskUserQuestion request.',
+    variant('answerQuestion', { questionId: id(), response: QuestionResponseSchema }),
+  ),
+  resolvePlan: described(
+    'Approve or reject a proposed plan (ExitPlanMode).',
+    variant('resolvePlan', { planId: id(), decision: PlanDecisionSchema }),
+  ),
+  setMode: described(
+    'Change the permission mode (`bypassPermissions` is accepted and normalized to `bypass`).',
+    variant('setMode', { mode: PermissionModeSchema }),
+  ),
+  setModel: described(
+    'Change the main model for the following requests (a model id or a role: main, fast, review).',
+    variant('setModel', { model: id() }),
+  ),
+  setTitle: described('Rename the session.', variant('setTitle', { title: str() })),
+  runCommand: described(
+    'Run a slash command by name (without `/`), with its raw argument string.',
+    variant('runCommand', { name: id(), args: str() }),
+  ),
+  runShell: described(
+    'Run a user `!` shell command in the project root; counts as a change to the tree.',
+    variant('runShell', { command: str({ minLength: 1 }) }),
+  ),
+  trustWorkspace: described(
+    'Trust (records the root, reloads the session) or dismiss the trust request.',
+    variant('trustWorkspace', { trusted: bool() }),
+  ),
+  resolveSuggestion: described(
+    'Accept or dismiss a decision-layer suggestion.',
+    variant('resolveSuggestion', { suggestionId: id(), accepted: bool() }),
+  ),
+  includeFullHistory: described(
+    'Drop the current task view: the next request sends the full history again.',
+    variant('includeFullHistory'),
+  ),
+  rewind: described(
+    'Restore code, conversation or both to the state before the given user message.',
+    variant('rewind', { messageId: id(), scope: RewindScopeSchema }),
+  ),
+  compact: described(
+    'Summarize older history now (`/compact [focus]`, Compact now).',
+    variant('compact', {}, { focus: str() }),
+  ),
+  killJob: described(
+    'Stop a background job (shell with its process tree, or agent).',
+    variant('killJob', { jobId: id() }),
+  ),
+  applyAgentChanges: described(
+    "Merge a finished worktree agent's changes into the project.",
+    variant('applyAgentChanges', { agentId: id() }),
+  ),
+  discardAgentChanges: described(
+    "Remove a worktree agent's worktree and branch without applying.",
+    variant('discardAgentChanges', { agentId: id() }),
+  ),
+  reloadSettings: described(
+    'Re-read settings files, agents, commands and instructions.',
+    variant('reloadSettings'),
+  ),
 } as const
 
 /** Every command `type`, in documentation order. */

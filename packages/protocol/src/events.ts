@@ -26,7 +26,19 @@ import {
 } from './interaction.js'
 import { MessageSchema } from './message.js'
 import { ApprovalDecisionSchema, ApprovalRequestSchema, PermissionModeSchema } from './permission.js'
-import { anyObject, arr, bool, enums, type Infer, int, obj, str, tagged, variant } from './schema/builder.js'
+import {
+  anyObject,
+  arr,
+  bool,
+  described,
+  enums,
+  type Infer,
+  int,
+  obj,
+  str,
+  tagged,
+  variant,
+} from './schema/builder.js'
 import { ToolStatusSchema } from './tool-spec.js'
 import { TurnOutcomeSchema, VerificationBadgeSchema } from './turn.js'
 import { CostSchema, UsageSchema } from './usage.js'
@@ -49,126 +61,191 @@ export type NoticeLevel = Infer<typeof NoticeLevelSchema>
 
 /** Schema of every event, by `type`. */
 export const EventSchemas = {
-  /** A session is open (new, resumed or forked) and ready for commands. */
-  sessionOpened: variant(
-    'sessionOpened',
-    {
-      sessionId: id(),
-      projectRoot: str(),
-      mode: PermissionModeSchema,
-      model: str(),
-      resumed: bool(),
-      protocolVersion: int({ minimum: 1 }),
-    },
-    { title: str(), forkedFrom: obj({ sessionId: id() }, { messageId: id() }) },
+  sessionOpened: described(
+    'A session is open (new, resumed or forked) and ready for commands.',
+    variant(
+      'sessionOpened',
+      {
+        sessionId: id(),
+        projectRoot: str(),
+        mode: PermissionModeSchema,
+        model: str(),
+        resumed: bool(),
+        protocolVersion: int({ minimum: 1 }),
+      },
+      { title: str(), forkedFrom: obj({ sessionId: id() }, { messageId: id() }) },
+    ),
   ),
-  /** A turn began (user message or prompt command). */
-  turnStarted: variant('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
-  /** A turn ended, with its outcome, usage, cost and verification badge. */
-  turnFinished: variant('turnFinished', {
-    turnId: id(),
-    outcome: TurnOutcomeSchema,
-    usage: UsageSchema,
-    cost: CostSchema,
-    badge: VerificationBadgeSchema,
-    mutated: bool(),
-  }),
-  /** Token usage after a model request: that request's, the session's totals, and the context meter. */
-  usageUpdated: variant(
-    'usageUpdated',
-    { usage: UsageSchema, cost: CostSchema, sessionUsage: UsageSchema, sessionCost: CostSchema },
-    { model: str(), contextTokens: count(), contextWindow: count() },
+  turnStarted: described(
+    'A turn began (user message or prompt command).',
+    variant('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
   ),
-  /** A model request failed transiently and will be retried after `delayMs`. */
-  retrying: variant(
-    'retrying',
-    { attempt: int({ minimum: 1 }), delayMs: count(), reason: str() },
-    { maxAttempts: int({ minimum: 1 }) },
+  turnFinished: described(
+    'A turn ended, with its outcome, usage, cost and verification badge.',
+    variant('turnFinished', {
+      turnId: id(),
+      outcome: TurnOutcomeSchema,
+      usage: UsageSchema,
+      cost: CostSchema,
+      badge: VerificationBadgeSchema,
+      mutated: bool(),
+    }),
   ),
-  /** A text part of the streaming assistant message begins. */
-  textStart: variant('textStart', { id: id() }),
-  /** More text of the part `id`. */
-  textDelta: variant('textDelta', { id: id(), delta: str() }),
-  /** The text part `id` is complete. */
-  textEnd: variant('textEnd', { id: id() }),
-  /** A thinking part begins. */
-  thinkingStart: variant('thinkingStart', { id: id() }),
-  /** More reasoning text of the part `id` (empty deltas are not sent; redacted thinking sends none). */
-  thinkingDelta: variant('thinkingDelta', { id: id(), delta: str() }),
-  /** The thinking part `id` is complete. */
-  thinkingEnd: variant('thinkingEnd', { id: id() }),
-  /** A message was appended to the transcript (user, assistant, tool results, summary). */
-  messageRecorded: variant('messageRecorded', { message: MessageSchema }),
-  /** A steering message was queued for the running turn. */
-  steeringQueued: variant('steeringQueued', { text: str() }),
-  /** A tool call passed the gate and starts running. */
-  toolStarted: variant('toolStarted', { toolUseId: id(), toolName: str(), title: str(), input: anyObject() }),
-  /** Streamed progress of a running tool call. */
-  toolProgress: variant('toolProgress', { toolUseId: id(), progress: ToolProgressSchema }),
-  /** A tool call ended (every call gets exactly one, even when denied or cancelled). */
-  toolFinished: variant(
-    'toolFinished',
-    { toolUseId: id(), toolName: str(), status: ToolStatusSchema, durationMs: count() },
-    { summary: str() },
+  usageUpdated: described(
+    "Token usage after a model request: that request's, the session's totals, and the context meter.",
+    variant(
+      'usageUpdated',
+      { usage: UsageSchema, cost: CostSchema, sessionUsage: UsageSchema, sessionCost: CostSchema },
+      { model: str(), contextTokens: count(), contextWindow: count() },
+    ),
   ),
-  /** An approval card to show; every ask of a batch is requested together. */
-  approvalRequested: variant('approvalRequested', { request: ApprovalRequestSchema }),
-  /** An approval was answered (or cancelled with its turn, as a deny). */
-  approvalResolved: variant('approvalResolved', { approvalId: id(), decision: ApprovalDecisionSchema }),
-  /** The agent asks the user structured questions (AskUserQuestion). */
-  questionAsked: variant('questionAsked', { question: QuestionRequestSchema }),
-  /** A question request was answered or dismissed. */
-  questionAnswered: variant('questionAnswered', { questionId: id(), response: QuestionResponseSchema }),
-  /** The agent proposes a plan to leave plan mode (ExitPlanMode). */
-  planProposed: variant('planProposed', { plan: PlanProposalSchema }),
-  /** A plan was approved or rejected. */
-  planResolved: variant('planResolved', { planId: id(), decision: PlanDecisionSchema }),
-  /** The todo list changed (TodoWrite); it survives compaction. */
-  todosUpdated: variant('todosUpdated', { todos: arr(TodoItemSchema) }),
-  /** The permission mode changed. */
-  modeChanged: variant('modeChanged', { mode: PermissionModeSchema }),
-  /** The main model changed. */
-  modelChanged: variant('modelChanged', { model: str() }),
-  /** The session title changed. */
-  titleChanged: variant('titleChanged', { title: str() }),
-  /** A subagent's state changed. */
-  agentUpdated: variant('agentUpdated', { agent: AgentInfoSchema }),
-  /** A background job's state or output changed (throttled per job; an exit always emits). */
-  jobUpdated: variant('jobUpdated', { job: JobInfoSchema }),
-  /** A check ran and its evidence was recorded. */
-  checkRecorded: variant('checkRecorded', { record: CheckRecordSchema }),
-  /** The working tree was snapshotted before a user turn. */
-  checkpointCreated: variant('checkpointCreated', { checkpoint: CheckpointSchema }),
-  /** The session was rewound to before a user message. */
-  rewound: variant(
-    'rewound',
-    { messageId: id(), scope: RewindScopeSchema },
-    { restoredFiles: arr(str()), removedMessageIds: arr(str()) },
+  retrying: described(
+    'A model request failed transiently and will be retried after `delayMs`.',
+    variant(
+      'retrying',
+      { attempt: int({ minimum: 1 }), delayMs: count(), reason: str() },
+      { maxAttempts: int({ minimum: 1 }) },
+    ),
   ),
-  /** Summary compaction of the main agent began ("Compacting context…"). */
-  compactionStarted: variant('compactionStarted', { trigger: CompactionTriggerSchema }),
-  /** Summary compaction finished; the marker is the "Context compacted" divider. */
-  compacted: variant('compacted', { marker: CompactionMarkerSchema }),
-  /** Output of an informational built-in command (`/cost`, `/context`, …). */
-  commandOutput: variant('commandOutput', { name: str(), markdown: str() }),
-  /** The project sets trust-gated categories that stay withheld until the user trusts it. */
-  trustRequired: variant('trustRequired', { projectRoot: str(), categories: arr(str()) }),
-  /** Something the user should know: an unknown command, a failed summary, a missing sandbox. */
-  notice: variant('notice', { level: NoticeLevelSchema, message: str() }, { code: str() }),
-  /** The route seam chose an effort or model. */
-  routeChosen: variant('routeChosen', { route: RouteSchema }),
-  /** A task view replaced the working set (or restored the full history). */
-  taskViewApplied: variant('taskViewApplied', { view: TaskViewSchema }),
-  /** The final answer claims completion that no check backs. */
-  completionClaimUnchecked: variant('completionClaimUnchecked', { claim: CompletionClaimSchema }),
-  /** A decision use proposes something the user may accept. */
-  suggested: variant('suggested', { suggestion: SuggestionSchema }),
-  /** A suggestion was accepted or dismissed. */
-  suggestionResolved: variant('suggestionResolved', { suggestionId: id(), accepted: bool() }),
-  /** The turn-end seam judged the user's tone in a turn. */
-  turnToneJudged: variant('turnToneJudged', { turnId: id(), tone: TurnToneSchema }),
-  /** The attention seam scored how urgent an item is. */
-  urgencyScored: variant('urgencyScored', { urgency: UrgencySchema }),
+  textStart: described(
+    'A text part of the streaming assistant message begins.',
+    variant('textStart', { id: id() }),
+  ),
+  textDelta: described('More text of the part `id`.', variant('textDelta', { id: id(), delta: str() })),
+  textEnd: described('The text part `id` is complete.', variant('textEnd', { id: id() })),
+  thinkingStart: described('A thinking part begins.', variant('thinkingStart', { id: id() })),
+  thinkingDelta: described(
+    'More reasoning text of the part `id` (empty deltas are not sent; redacted thinking sends none).',
+    variant('thinkingDelta', { id: id(), delta: str() }),
+  ),
+  thinkingEnd: described('The thinking part `id` is complete.', variant('thinkingEnd', { id: id() })),
+  messageRecorded: described(
+    'A message was appended to the transcript (user, assistant, tool results, summary).',
+    variant('messageRecorded', { message: MessageSchema }),
+  ),
+  steeringQueued: described(
+    'A steering message was queued for the running turn.',
+    variant('steeringQueued', { text: str() }),
+  ),
+  toolStarted: described(
+    'A tool call passed the gate and starts running.',
+    variant('toolStarted', { toolUseId: id(), toolName: str(), title: str(), input: anyObject() }),
+  ),
+  toolProgress: described(
+    'Streamed progress of a running tool call.',
+    variant('toolProgress', { toolUseId: id(), progress: ToolProgressSchema }),
+  ),
+  toolFinished: described(
+    'A tool call ended (every call gets exactly one, even when denied or cancelled).',
+    variant(
+      'toolFinished',
+      { toolUseId: id(), toolName: str(), status: ToolStatusSchema, durationMs: count() },
+      { summary: str() },
+    ),
+  ),
+  approvalRequested: described(
+    'An approval card to show; every ask of a batch is requested together.',
+    variant('approvalRequested', { request: ApprovalRequestSchema }),
+  ),
+  approvalResolved: described(
+    'An approval was answered (or cancelled with its turn, as a deny).',
+    variant('approvalResolved', { approvalId: id(), decision: ApprovalDecisionSchema }),
+  ),
+  questionAsked: described(
+    'The agent asks the user structured questions (AskUserQuestion).',
+    variant('questionAsked', { question: QuestionRequestSchema }),
+  ),
+  questionAnswered: described(
+    'A question request was answered or dismissed.',
+    variant('questionAnswered', { questionId: id(), response: QuestionResponseSchema }),
+  ),
+  planProposed: described(
+    'The agent proposes a plan to leave plan mode (ExitPlanMode).',
+    variant('planProposed', { plan: PlanProposalSchema }),
+  ),
+  planResolved: described(
+    'A plan was approved or rejected.',
+    variant('planResolved', { planId: id(), decision: PlanDecisionSchema }),
+  ),
+  todosUpdated: described(
+    'The todo list changed (TodoWrite); it survives compaction.',
+    variant('todosUpdated', { todos: arr(TodoItemSchema) }),
+  ),
+  modeChanged: described(
+    'The permission mode changed.',
+    variant('modeChanged', { mode: PermissionModeSchema }),
+  ),
+  modelChanged: described('The main model changed.', variant('modelChanged', { model: str() })),
+  titleChanged: described('The session title changed.', variant('titleChanged', { title: str() })),
+  agentUpdated: described("A subagent's state changed.", variant('agentUpdated', { agent: AgentInfoSchema })),
+  jobUpdated: described(
+    "A background job's state or output changed (throttled per job; an exit always emits).",
+    variant('jobUpdated', { job: JobInfoSchema }),
+  ),
+  checkRecorded: described(
+    'A check ran and its evidence was recorded.',
+    variant('checkRecorded', { record: CheckRecordSchema }),
+  ),
+  checkpointCreated: described(
+    'The working tree was snapshotted before a user turn.',
+    variant('checkpointCreated', { checkpoint: CheckpointSchema }),
+  ),
+  rewound: described(
+    'The session was rewound to before a user message.',
+    variant(
+      'rewound',
+      { messageId: id(), scope: RewindScopeSchema },
+      { restoredFiles: arr(str()), removedMessageIds: arr(str()) },
+    ),
+  ),
+  compactionStarted: described(
+    'Summary compaction of the main agent began ("Compacting context…").',
+    variant('compactionStarted', { trigger: CompactionTriggerSchema }),
+  ),
+  compacted: described(
+    'Summary compaction finished; the marker is the "Context compacted" divider.',
+    variant('compacted', { marker: CompactionMarkerSchema }),
+  ),
+  commandOutput: described(
+    'Output of an informational built-in command (`/cost`, `/context`, …).',
+    variant('commandOutput', { name: str(), markdown: str() }),
+  ),
+  trustRequired: described(
+    'The project sets trust-gated categories that stay withheld until the user trusts it.',
+    variant('trustRequired', { projectRoot: str(), categories: arr(str()) }),
+  ),
+  notice: described(
+    'Something the user should know: an unknown command, a failed summary, a missing sandbox.',
+    variant('notice', { level: NoticeLevelSchema, message: str() }, { code: str() }),
+  ),
+  routeChosen: described(
+    'The route seam chose an effort or model.',
+    variant('routeChosen', { route: RouteSchema }),
+  ),
+  taskViewApplied: described(
+    'A task view replaced the working set (or restored the full history).',
+    variant('taskViewApplied', { view: TaskViewSchema }),
+  ),
+  completionClaimUnchecked: described(
+    'The final answer claims completion that no check backs.',
+    variant('completionClaimUnchecked', { claim: CompletionClaimSchema }),
+  ),
+  suggested: described(
+    'A decision use proposes something the user may accept.',
+    variant('suggested', { suggestion: SuggestionSchema }),
+  ),
+  suggestionResolved: described(
+    'A suggestion was accepted or dismissed.',
+    variant('suggestionResolved', { suggestionId: id(), accepted: bool() }),
+  ),
+  turnToneJudged: described(
+    "The turn-end seam judged the user's tone in a turn.",
+    variant('turnToneJudged', { turnId: id(), tone: TurnToneSchema }),
+  ),
+  urgencyScored: described(
+    'The attention seam scored how urgent an item is.',
+    variant('urgencyScored', { urgency: UrgencySchema }),
+  ),
 } as const
 
 /** Every event `type`, in documentation order. */

@@ -23,6 +23,7 @@ import {
   type AnySchema,
   arr,
   bool,
+  described,
   enums,
   type Infer,
   int,
@@ -73,81 +74,108 @@ export type MessageOrigin = Infer<typeof MessageOriginSchema>
 
 /** Schema of every log record, by `type`. */
 export const LogRecordSchemas = {
-  /** First line of every log: format version, session identity, and the fork parent if any. */
-  header: variant(
-    'header',
-    {
-      ...common,
-      formatVersion: int({ minimum: 1 }),
-      sessionId: id(),
-      projectRoot: str(),
-      createdAt: str(),
-    },
-    {
-      parent: obj(
-        { sessionId: id() },
-        { messageId: id() },
-        { description: 'The session this was forked from.' },
-      ),
-      engineVersion: str(),
-      agentId: str({ description: 'In agents/<id>.jsonl: the agent whose transcript this is.' }),
-    },
-    { open: true },
+  header: described(
+    'First line of every log: format version, session identity, and the fork parent if any.',
+    variant(
+      'header',
+      {
+        ...common,
+        formatVersion: int({ minimum: 1 }),
+        sessionId: id(),
+        projectRoot: str(),
+        createdAt: str(),
+      },
+      {
+        parent: obj(
+          { sessionId: id() },
+          { messageId: id() },
+          { description: 'The session this was forked from.' },
+        ),
+        engineVersion: str(),
+        agentId: str({ description: 'In agents/<id>.jsonl: the agent whose transcript this is.' }),
+      },
+      { open: true },
+    ),
   ),
-  /** A message appended to the transcript (and the working set). */
-  message: record('message', { message: MessageSchema }, { origin: MessageOriginSchema, model: str() }),
-  /** A turn began. */
-  turnStarted: record('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
-  /** A turn ended; a `turnStarted` without one replays as interrupted. */
-  turnFinished: record('turnFinished', {
-    turnId: id(),
-    outcome: TurnOutcomeSchema,
-    usage: UsageSchema,
-    cost: CostSchema,
-    badge: VerificationBadgeSchema,
-    mutated: bool(),
-  }),
-  /** The todo list after a TodoWrite. */
-  todos: record('todos', { todos: arr(TodoItemSchema) }),
-  /** A plan proposed through ExitPlanMode. */
-  planProposed: record('planProposed', { plan: PlanProposalSchema }),
-  /** The user's decision on a plan. */
-  planResolved: record('planResolved', { planId: id(), decision: PlanDecisionSchema }),
-  /** An AskUserQuestion request. */
-  questionAsked: record('questionAsked', { question: QuestionRequestSchema }),
-  /** The user's answer to a question request. */
-  questionAnswered: record('questionAnswered', { questionId: id(), response: QuestionResponseSchema }),
-  /** An approval card shown. */
-  approvalRequested: record('approvalRequested', { request: ApprovalRequestSchema }),
-  /** An approval answered (the audit trail of every decision). */
-  approvalResolved: record('approvalResolved', { approvalId: id(), decision: ApprovalDecisionSchema }),
-  /** A subagent's latest state (the last one per agent id wins on replay). */
-  agentUpdated: record('agentUpdated', { agent: AgentInfoSchema }),
-  /** A check's evidence. */
-  check: record('check', { check: CheckRecordSchema }),
-  /** A working-tree snapshot taken before a user turn. */
-  checkpoint: record('checkpoint', { checkpoint: CheckpointSchema }),
-  /**
-   * A summary compaction: messages before `firstKeptMessageId` leave the working set and `summary`
-   * stands in for them; the display transcript keeps everything.
-   */
-  compaction: record('compaction', {
-    marker: CompactionMarkerSchema,
-    summary: MessageSchema,
-    firstKeptMessageId: id(),
-  }),
-  /** A rewind to before `messageId`; with conversation scope, later messages leave both transcripts. */
-  rewind: record('rewind', { messageId: id(), scope: RewindScopeSchema }, { checkpointId: id() }),
-  /** The permission mode changed. */
-  modeChanged: record('modeChanged', { mode: PermissionModeSchema }),
-  /** The main model changed. */
-  modelChanged: record('modelChanged', { model: str() }),
-  /** The title changed. */
-  titleChanged: record('titleChanged', { title: str() }),
-  /** One model request's usage and cost (per-agent and session totals are sums of these). */
-  usage: record('usage', { usage: UsageSchema, cost: CostSchema, model: str() }),
-  /** A task view: the kept message ids in order plus the index message, or a restore. */
-  taskView: record('taskView', { view: TaskViewSchema }),
+  message: described(
+    'A message appended to the transcript (and the working set).',
+    record('message', { message: MessageSchema }, { origin: MessageOriginSchema, model: str() }),
+  ),
+  turnStarted: described(
+    'A turn began.',
+    record('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
+  ),
+  turnFinished: described(
+    'A turn ended; a `turnStarted` without one replays as interrupted.',
+    record('turnFinished', {
+      turnId: id(),
+      outcome: TurnOutcomeSchema,
+      usage: UsageSchema,
+      cost: CostSchema,
+      badge: VerificationBadgeSchema,
+      mutated: bool(),
+    }),
+  ),
+  todos: described('The todo list after a TodoWrite.', record('todos', { todos: arr(TodoItemSchema) })),
+  planProposed: described(
+    'A plan proposed through ExitPlanMode.',
+    record('planProposed', { plan: PlanProposalSchema }),
+  ),
+  planResolved: described(
+    "The user's decision on a plan.",
+    record('planResolved', { planId: id(), decision: PlanDecisionSchema }),
+  ),
+  questionAsked: described(
+    'An AskUserQuestion request.',
+    record('questionAsked', { question: QuestionRequestSchema }),
+  ),
+  questionAnswered: described(
+    "The user's answer to a question request.",
+    record('questionAnswered', { questionId: id(), response: QuestionResponseSchema }),
+  ),
+  approvalRequested: described(
+    'An approval card shown.',
+    record('approvalRequested', { request: ApprovalRequestSchema }),
+  ),
+  approvalResolved: described(
+    'An approval answered (the audit trail of every decision).',
+    record('approvalResolved', { approvalId: id(), decision: ApprovalDecisionSchema }),
+  ),
+  agentUpdated: described(
+    "A subagent's latest state (the last one per agent id wins on replay).",
+    record('agentUpdated', { agent: AgentInfoSchema }),
+  ),
+  check: described("A check's evidence.", record('check', { check: CheckRecordSchema })),
+  checkpoint: described(
+    'A working-tree snapshot taken before a user turn.',
+    record('checkpoint', { checkpoint: CheckpointSchema }),
+  ),
+  compaction: described(
+    '* A summary compaction: messages before `firstKeptMessageId` leave the working set and `summary` stands in for them; the display transcript keeps everything.',
+    record('compaction', {
+      marker: CompactionMarkerSchema,
+      summary: MessageSchema,
+      firstKeptMessageId: id(),
+    }),
+  ),
+  rewind: described(
+    'A rewind to before `messageId`; with conversation scope, later messages leave both transcripts.',
+    record('rewind', { messageId: id(), scope: RewindScopeSchema }, { checkpointId: id() }),
+  ),
+  modeChanged: described(
+    'The permission mode changed.',
+    record('modeChanged', { mode: PermissionModeSchema }),
+  ),
+  modelChanged: described('The main model changed.', record('modelChanged', { model: str() })),
+  titleChanged: described('The title changed.', record('titleChanged', { title: str() })),
+  usage: described(
+    "One model request's usage and cost (per-agent and session totals are sums of these).",
+    record('usage', { usage: UsageSchema, cost: CostSchema, model: str() }),
+  ),
+  taskView: described(
+    'A task view: the kept message ids in order plus the index message, or a restore.',
+    record('taskView', { view: TaskViewSchema }),
+  ),
 } as const
 
 /** Every log record `type`. */

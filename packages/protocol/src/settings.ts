@@ -8,6 +8,7 @@ import { PermissionModeSchema } from './permission.js'
 import {
   arr,
   bool,
+  described,
   enums,
   type Infer,
   int,
@@ -34,10 +35,12 @@ const ModelSection = obj(
       description: 'Which provider serves the model; inferred from the catalog when absent.',
     }),
     context_window: int({ minimum: 1, description: 'Overrides the catalog; unknown models get 128000.' }),
-    max_output_tokens: int({ minimum: 1 }),
-    effort: enums(['low', 'medium', 'high', 'max']),
+    max_output_tokens: int({ minimum: 1, description: 'Cap on output tokens per request.' }),
+    effort: enums(['low', 'medium', 'high', 'max'], {
+      description: 'Reasoning effort on models that offer it.',
+    }),
     thinking: bool({ description: 'Extended thinking / reasoning on models that offer it.' }),
-    thinking_budget_tokens: int({ minimum: 1024 }),
+    thinking_budget_tokens: int({ minimum: 1024, description: 'Thinking budget when thinking is on.' }),
     prices: obj(
       {},
       {
@@ -57,7 +60,10 @@ const providerSection = (apiKeyEnv: string, cacheControl: boolean) =>
       {},
       {
         base_url: str({ minLength: 1, description: 'Any compatible server (vLLM, llama.cpp, Ollama, …).' }),
-        api_key_env: withDefault(str({ minLength: 1 }), apiKeyEnv),
+        api_key_env: withDefault(
+          str({ minLength: 1, description: 'Environment variable holding the key.' }),
+          apiKeyEnv,
+        ),
         cache_control: withDefault(bool({ description: 'Send prompt-cache breakpoints.' }), cacheControl),
       },
     ),
@@ -77,19 +83,25 @@ const ProviderSection = obj(
 const PermissionsSection = obj(
   {},
   {
-    mode: withDefault(PermissionModeSchema, 'default'),
+    mode: withDefault(
+      described('Starting mode; `bypassPermissions` is accepted as `bypass`.', PermissionModeSchema),
+      'default',
+    ),
     allow: strings('Rules that allow without asking, e.g. `Bash(npm test:*)`.'),
     deny: strings('Rules that refuse; they win over everything, even bypass.'),
     ask: strings('Rules that always ask.'),
     additional_directories: strings('Folders outside the project the agent may work in.'),
-    auto_allow_read_only_bash: withDefault(bool(), true),
+    auto_allow_read_only_bash: withDefault(
+      bool({ description: 'Run shell commands proven read-only without asking.' }),
+      true,
+    ),
   },
 )
 
 const AgentsSection = obj(
   {},
   {
-    max_concurrent: withDefault(int({ minimum: 1 }), 6),
+    max_concurrent: withDefault(int({ minimum: 1, description: 'Concurrency slots per session.' }), 6),
     max_depth: withDefault(int({ minimum: 0, description: '0 disables subagents.' }), 2),
     max_turns: withDefault(int({ minimum: 1, description: 'Model rounds per run.' }), 200),
     session_cost_cap_usd: withDefault(num({ minimum: 0, description: '0 means off.' }), 0),
@@ -99,10 +111,20 @@ const AgentsSection = obj(
 const ContextSection = obj(
   {},
   {
-    compact_at_percent: withDefault(int({ minimum: 50, maximum: 99 }), 92),
-    keep_recent_tool_results: withDefault(int({ minimum: 0 }), 8),
-    repo_map: withDefault(bool(), true),
-    repo_map_chars: withDefault(int({ minimum: 0 }), 6000),
+    compact_at_percent: withDefault(
+      int({
+        minimum: 50,
+        maximum: 99,
+        description: 'Summarize older history above this share of the window.',
+      }),
+      92,
+    ),
+    keep_recent_tool_results: withDefault(
+      int({ minimum: 0, description: 'Newest tool results never cleared under pressure.' }),
+      8,
+    ),
+    repo_map: withDefault(bool({ description: 'Put the tree-sitter repository map in the prompt.' }), true),
+    repo_map_chars: withDefault(int({ minimum: 0, description: 'Size cap of the repository map.' }), 6000),
   },
 )
 
@@ -170,8 +192,11 @@ const ShellSection = obj(
       obj(
         {},
         {
-          enabled: withDefault(bool(), false),
-          allow_network: withDefault(bool(), false),
+          enabled: withDefault(bool({ description: 'Run agent commands under bubblewrap/seatbelt.' }), false),
+          allow_network: withDefault(
+            bool({ description: 'Let sandboxed commands reach the network.' }),
+            false,
+          ),
           auto_allow: withDefault(
             bool({ description: 'Allow in-bounds sandboxed commands without asking.' }),
             false,
@@ -184,20 +209,31 @@ const ShellSection = obj(
       obj(
         {},
         {
-          inherit: withDefault(enums(['all', 'core', 'none']), 'all'),
+          inherit: withDefault(
+            enums(['all', 'core', 'none'], {
+              description: 'Which of the engine environment commands start from.',
+            }),
+            'all',
+          ),
           ignore_default_excludes: withDefault(
             bool({ description: 'Keep *KEY*/*SECRET*/*TOKEN* variables.' }),
             false,
           ),
           exclude: strings('Glob patterns of variable names to drop.'),
           include_only: strings('When not empty, only variables matching these globs pass.'),
-          set: withDefault(record(str()), {}),
+          set: withDefault(record(str(), { description: 'Variables set for every command.' }), {}),
         },
       ),
       {},
     ),
-    default_timeout_ms: withDefault(int({ minimum: 1 }), 120_000),
-    max_timeout_ms: withDefault(int({ minimum: 1 }), 600_000),
+    default_timeout_ms: withDefault(
+      int({ minimum: 1, description: 'Bash timeout when the call sets none.' }),
+      120_000,
+    ),
+    max_timeout_ms: withDefault(
+      int({ minimum: 1, description: 'Largest timeout a Bash call may ask for.' }),
+      600_000,
+    ),
   },
 )
 
@@ -206,7 +242,17 @@ const WebSection = obj(
   {
     allowed_private_hosts: strings('Private or loopback hosts WebFetch may reach.'),
     search: withDefault(
-      obj({}, { backend: str({ minLength: 1 }), api_key_env: str({ minLength: 1 }), base_url: str() }),
+      obj(
+        {},
+        {
+          backend: str({
+            minLength: 1,
+            description: 'WebSearch backend name; WebSearch is off without one.',
+          }),
+          api_key_env: str({ minLength: 1 }),
+          base_url: str(),
+        },
+      ),
       {},
     ),
   },
@@ -227,8 +273,17 @@ export type CheckSettings = Infer<typeof CheckSettingsSchema>
 const VerificationSection = obj(
   {},
   {
-    mode: withDefault(enums(['off', 'report', 'auto', 'strict']), 'report'),
-    max_continuations: withDefault(int({ minimum: 0 }), 3),
+    mode: withDefault(
+      enums(['off', 'report', 'auto', 'strict'], {
+        description:
+          'off; report (badge only); auto (run checks at the stop boundary); strict (until verified).',
+      }),
+      'report',
+    ),
+    max_continuations: withDefault(
+      int({ minimum: 0, description: 'Bound on auto/strict continuations per turn.' }),
+      3,
+    ),
     checks: withDefault(arr(CheckSettingsSchema), []),
   },
 )
@@ -243,21 +298,56 @@ export const SettingsSchema = obj(
     agents: withDefault(AgentsSection, {}),
     context: withDefault(ContextSection, {}),
     hooks: withDefault(HooksSection, {}),
-    mcp: withDefault(obj({}, { servers: withDefault(record(McpServerSettingsSchema), {}) }), {}),
+    mcp: withDefault(
+      obj(
+        {},
+        { servers: withDefault(record(McpServerSettingsSchema, { description: 'Servers by name.' }), {}) },
+      ),
+      {},
+    ),
     lsp: withDefault(
-      obj({}, { enabled: withDefault(bool(), true), servers: withDefault(record(LspServer), {}) }),
+      obj(
+        {},
+        {
+          enabled: withDefault(bool({ description: 'Start language servers lazily per file type.' }), true),
+          servers: withDefault(
+            record(LspServer, { description: 'Extra or overriding servers by name.' }),
+            {},
+          ),
+        },
+      ),
       {},
     ),
     shell: withDefault(ShellSection, {}),
     web: withDefault(WebSection, {}),
     verification: withDefault(VerificationSection, {}),
-    compat: withDefault(obj({}, { claude: withDefault(bool(), true) }), {}),
+    compat: withDefault(
+      obj(
+        {},
+        {
+          claude: withDefault(
+            bool({ description: 'Read .claude/ agents, commands, CLAUDE.md, .mcp.json.' }),
+            true,
+          ),
+        },
+      ),
+      {},
+    ),
     experimental: withDefault(
       record(enums(['off', 'shadow', 'on']), { description: 'decisions_* feature switches.' }),
       {},
     ),
     decisions: withDefault(
-      obj({}, { timeout_ms: withDefault(int({ minimum: 1 }), 1500), model: str({ minLength: 1 }) }),
+      obj(
+        {},
+        {
+          timeout_ms: withDefault(
+            int({ minimum: 1, description: 'Per-seam advice deadline (doubled plus 50 ms).' }),
+            1500,
+          ),
+          model: str({ minLength: 1, description: 'Model of the decision sidecar.' }),
+        },
+      ),
       {},
     ),
     journal: withDefault(

@@ -192,3 +192,8 @@ export function tagsOf(union: AnySchema): string[] {
     return typeof tag === 'string' ? [tag] : []
   })
 }
+
+/** Adds a one-line `description` (docs/protocol.md is rendered from these). */
+export function described<S extends AnySchema>(description: string, schema: S): S {
+  return { ...schema, description } as S
+}
