@@ -1,0 +1,28 @@
+/** Cost of reported usage, from catalog prices. Cost always uses the provider's counts, never estimates. */
+import type { Cost, Usage } from '@z-engine/protocol'
+import type { ModelInfo, ModelPrices } from './catalog.js'
+
+/**
+ * Dollars for one usage. `inputTokens` are the uncached input tokens (adapters subtract cache reads
+ * and writes from providers that include them), so each count is priced once.
+ */
+export function costOf(usage: Usage, model: ModelInfo | ModelPrices): Cost {
+  const prices = 'prices' in model ? model.prices : model
+  const perToken = (tokens: number, perMillion: number): number => (tokens * perMillion) / 1_000_000
+  const inputUsd = perToken(usage.inputTokens, prices.inputPerMillion)
+  const outputUsd = perToken(usage.outputTokens, prices.outputPerMillion)
+  const cacheReadUsd = perToken(usage.cacheReadTokens, prices.cacheReadPerMillion)
+  const cacheWriteUsd = perToken(usage.cacheWriteTokens, prices.cacheWritePerMillion)
+  return {
+    inputUsd,
+    outputUsd,
+    cacheReadUsd,
+    cacheWriteUsd,
+    totalUsd: inputUsd + outputUsd + cacheReadUsd + cacheWriteUsd,
+  }
+}
+
+/** The prompt size the provider saw: uncached input plus cache reads and writes (for the context meter). */
+export function promptTokensOf(usage: Usage): number {
+  return usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
+}
