@@ -73,9 +73,6 @@ export interface ModelError {
   retryAfterMs?: number
 }
 
-/** A model error's kind string union, exported for exhaustive switches. */
-export type ModelErrorOf<K extends ModelErrorKind> = ModelError & { kind: K }
-
 /**
  * Events of one model response, in wire order. `index` is the block's position in the assembled
  * assistant message. Deltas are for display; the `*_end` events carry the complete block.
