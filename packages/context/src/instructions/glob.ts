@@ -2,8 +2,11 @@ import ignore from 'ignore'
 
 /** Matches relative paths against gitignore-style patterns. */
 export interface GlobMatcher {
-  /** Whether the path (relative, `/`-separated) matches; paths outside the root never match. */
-  matches(relativePath: string): boolean
+  /**
+   * Whether the path (relative, `/`-separated) matches; paths outside the root never match. Pass
+   * `isDirectory` for folders so directory-only patterns (`build/`) apply.
+   */
+  matches(relativePath: string, isDirectory?: boolean): boolean
 }
 
 /**
@@ -15,10 +18,10 @@ export function createGlobMatcher(patterns: readonly string[]): GlobMatcher {
     patterns.filter((pattern) => pattern.trim() !== ''),
   )
   return {
-    matches(relativePath: string): boolean {
+    matches(relativePath: string, isDirectory = false): boolean {
       const normalized = normalizeRelative(relativePath)
       if (normalized === null) return false
-      return matcher.ignores(normalized)
+      return matcher.ignores(isDirectory ? `${normalized}/` : normalized)
     },
   }
 }

@@ -1,0 +1,108 @@
+import {
+  applySummary,
+  buildSummaryMessage,
+  buildSummaryPrompt,
+  type CompactionState,
+  compactionMarker,
+  estimateMessagesTokens,
+  planSummary,
+  renderTranscript,
+} from '@z-engine/context'
+import type { CompactionMarker, CompactionTrigger, Message } from '@z-engine/protocol'
+
+/** Asks the fast model for a completion of one prompt (the engine binds model and settings). */
+export type CompletePrompt = (prompt: string, signal?: AbortSignal) => Promise<string>
+
+/** Inputs of {@link runSummaryJob}. */
+export interface SummaryJobInput {
+  /** The working set (what the model is sent), not the stored transcript. */
+  messages: readonly Message[]
+  windowTokens: number
+  trigger: CompactionTrigger
+  /** `/compact <focus>`. */
+  focus?: string
+  /** The compaction instructions: `compactPrompt(focus)` from `@z-engine/prompts`. */
+  instructions: string
+  complete: CompletePrompt
+  /** Todos, plan and loaded skills: kept as data next to the summary. */
+  state: CompactionState
+  /** The meter's tokens before compacting (for the marker). */
+  tokensBefore: number
+  /** Estimated tokens of the system sections and tools, added to the messages for `tokensAfter`. */
+  overheadTokens: number
+  /** Makes message and marker ids. */
+  newId: () => string
+  /** Overrides the kept-suffix target (default 20% of the window). */
+  keepRecentTokens?: number
+  /** Called once a split is planned, before the model is asked: emit compactionStarted, run PreCompact hooks. */
+  onStarted?: () => void | Promise<void>
+  signal?: AbortSignal
+}
+
+/** The job's outcome: a compacted working set, or why it did not happen (the run continues either way). */
+export type SummaryJobResult =
+  | {
+      ok: true
+      messages: Message[]
+      summaryMessage: Message
+      marker: CompactionMarker
+      state: CompactionState
+    }
+  | { ok: false; reason: 'nothing_to_summarize' | 'failed'; message: string }
+
+/**
+ * The summary job shared by automatic compaction, provider overflow and `/compact` (spec 003): plan
+ * the split, then ask the fast model to summarize the older part, and replace it with one summary
+ * message carrying the structured state. Recent messages stay word for word. Never throws; a failure
+ * is a value whose message the engine shows as a warning.
+ */
+export async function runSummaryJob(input: SummaryJobInput): Promise<SummaryJobResult> {
+  const plan = planSummary(
+    input.keepRecentTokens === undefined
+      ? { messages: input.messages, windowTokens: input.windowTokens }
+      : {
+          messages: input.messages,
+          windowTokens: input.windowTokens,
+          keepRecentTokens: input.keepRecentTokens,
+        },
+  )
+  if (plan.kind === 'skip')
+    return { ok: false, reason: 'nothing_to_summarize', message: `Nothing to compact: ${plan.reason}.` }
+  try {
+    await input.onStarted?.()
+    // Keep the summarizer's input well inside its own window (about four characters a token).
+    const maxChars = Math.max(20_000, Math.floor(input.windowTokens * 4 * 0.6))
+    const transcript = renderTranscript(input.messages.slice(0, plan.cut), { maxChars })
+    const summary = (
+      await input.complete(buildSummaryPrompt(input.instructions, transcript), input.signal)
+    ).trim()
+    if (summary === '') {
+      return {
+        ok: false,
+        reason: 'failed',
+        message:
+          'Compaction failed: the fast model returned an empty summary; continuing without compacting.',
+      }
+    }
+    const summaryMessage = buildSummaryMessage(input.newId(), summary, input.state)
+    const messages = applySummary(input.messages, plan.cut, summaryMessage)
+    const markerInput = {
+      id: input.newId(),
+      trigger: input.trigger,
+      tokensBefore: input.tokensBefore,
+      tokensAfter: input.overheadTokens + estimateMessagesTokens(messages),
+      messagesSummarized: plan.cut,
+    }
+    const marker = compactionMarker(
+      input.focus === undefined ? markerInput : { ...markerInput, focus: input.focus },
+    )
+    return { ok: true, messages, summaryMessage, marker, state: input.state }
+  } catch (error) {
+    if (input.signal?.aborted) return { ok: false, reason: 'failed', message: 'Compaction was cancelled.' }
+    return {
+      ok: false,
+      reason: 'failed',
+      message: `Compaction failed (${error instanceof Error ? error.message : String(error)}); continuing without compacting.`,
+    }
+  }
+}

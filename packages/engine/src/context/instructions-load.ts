@@ -1,0 +1,177 @@
+import { readFile, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import {
+  decodeInstructionBytes,
+  findImports,
+  INSTRUCTION_MAX_IMPORT_HOPS,
+  type InstructionFile,
+  type InstructionScope,
+} from '@z-engine/context'
+import { displayPath, isInside, realPathOrNull, userConfigDir } from './paths.js'
+
+/** Where to look for instruction files. */
+export interface InstructionDiscoveryOptions {
+  /** The project folder (the session's working root). */
+  projectRoot: string
+  /** The user's home folder. */
+  home: string
+  /** `compat.claude` (default true): also read CLAUDE.md, CLAUDE.local.md and ~/.claude/CLAUDE.md. */
+  compatClaude?: boolean
+}
+
+/** The instructions section's files, and files that were skipped with the reason. */
+export interface LoadedInstructions {
+  /** User, project and local files (imports right after the file importing them), lowest precedence first. */
+  files: InstructionFile[]
+  /** Skipped files and imports, each saying why. */
+  warnings: string[]
+  /** The top of the project walk: the folder holding .git, or the project itself. */
+  repositoryRoot: string
+}
+
+/**
+ * Discovers and reads instruction files exactly as spec 003's table says: user (~/.claude/CLAUDE.md,
+ * then ~/.config/z-engine/AGENTS.md), project (each folder from the repository root down to the
+ * project: CLAUDE.md, then AGENTS.md), local (CLAUDE.local.md, then AGENTS.local.md in the project).
+ * The walk up stops at the folder holding .git and never includes the home folder. Each file is cut
+ * at 64 KiB; `@path` imports are followed (at most 4 hops, a file never loaded twice); project and
+ * local files that resolve outside the repository are skipped. Never throws.
+ */
+export async function loadInstructions(options: InstructionDiscoveryOptions): Promise<LoadedInstructions> {
+  const compat = options.compatClaude ?? true
+  const projectRoot = (await realPathOrNull(resolve(options.projectRoot))) ?? resolve(options.projectRoot)
+  const home = (await realPathOrNull(resolve(options.home))) ?? resolve(options.home)
+  const folders = await projectFolders(projectRoot, home)
+  const repositoryRoot = folders[0] ?? projectRoot
+  const context: LoadContext = { projectRoot, home, seen: new Set(), warnings: [], files: [] }
+
+  const userDir = userConfigDir(home)
+  if (compat) await loadFile(context, join(home, '.claude', 'CLAUDE.md'), 'user', null)
+  await loadFile(context, join(userDir, 'AGENTS.md'), 'user', null)
+  for (const folder of folders) {
+    if (compat) await loadFile(context, join(folder, 'CLAUDE.md'), 'project', repositoryRoot)
+    await loadFile(context, join(folder, 'AGENTS.md'), 'project', repositoryRoot)
+  }
+  if (compat) await loadFile(context, join(projectRoot, 'CLAUDE.local.md'), 'local', repositoryRoot)
+  await loadFile(context, join(projectRoot, 'AGENTS.local.md'), 'local', repositoryRoot)
+  return { files: context.files, warnings: context.warnings, repositoryRoot }
+}
+
+/**
+ * Reads the nested instruction files (CLAUDE.md with compat, then AGENTS.md) in the given folders,
+ * relative to the agent's root, for first-touch announcements. Paths in the result are relative to
+ * the root, as `AnnouncementTracker.take` expects. Files resolving outside the root are skipped.
+ */
+export async function loadNestedInstructions(options: {
+  root: string
+  folders: readonly string[]
+  home: string
+  compatClaude?: boolean
+}): Promise<{ files: InstructionFile[]; warnings: string[] }> {
+  const root = (await realPathOrNull(resolve(options.root))) ?? resolve(options.root)
+  const home = (await realPathOrNull(resolve(options.home))) ?? resolve(options.home)
+  const context: LoadContext = { projectRoot: root, home, seen: new Set(), warnings: [], files: [] }
+  const names = (options.compatClaude ?? true) ? ['CLAUDE.md', 'AGENTS.md'] : ['AGENTS.md']
+  for (const folder of [...new Set(options.folders)].sort()) {
+    if (folder === '' || folder === '.') continue
+    for (const name of names) await loadFile(context, join(root, folder, name), 'nested', root)
+  }
+  return { files: context.files, warnings: context.warnings }
+}
+
+/** The project folders from the repository root down to the project, never the home folder. */
+async function projectFolders(projectRoot: string, home: string): Promise<string[]> {
+  const chain: string[] = []
+  let folder = projectRoot
+  for (;;) {
+    if (folder === home)
+      return chain.length > 0 && (await exists(join(home, '.git')))
+        ? chain.reverse()
+        : onlyProject(projectRoot, home)
+    chain.push(folder)
+    if (await exists(join(folder, '.git'))) return chain.reverse()
+    const parent = dirname(folder)
+    if (parent === folder) return onlyProject(projectRoot, home)
+    folder = parent
+  }
+}
+
+function onlyProject(projectRoot: string, home: string): string[] {
+  return projectRoot === home ? [] : [projectRoot]
+}
+
+interface LoadContext {
+  projectRoot: string
+  home: string
+  /** Real paths already loaded, so a file is never loaded twice. */
+  seen: Set<string>
+  warnings: string[]
+  files: InstructionFile[]
+}
+
+/**
+ * Loads one file and then its imports, depth-first. `boundary` (for project, local and nested files)
+ * is the folder the file and its imports must resolve inside; null for user files.
+ */
+async function loadFile(
+  context: LoadContext,
+  path: string,
+  scope: InstructionScope,
+  boundary: string | null,
+  importedFrom?: { display: string; hops: number },
+): Promise<void> {
+  const real = await realPathOrNull(path)
+  if (real === null) {
+    if (importedFrom)
+      context.warnings.push(
+        `${importedFrom.display}: imported file ${path} does not exist; fix or remove the @import.`,
+      )
+    return
+  }
+  if (context.seen.has(real)) return
+  const display = displayPath(path, context.projectRoot, context.home)
+  if (boundary !== null && !isInside(boundary, real)) {
+    context.warnings.push(`${display}: skipped because it resolves outside the project (${real}).`)
+    return
+  }
+  let bytes: Uint8Array
+  try {
+    if (!(await stat(real)).isFile()) return
+    bytes = await readFile(real)
+  } catch (error) {
+    context.warnings.push(`${display}: could not be read (${String(error)}).`)
+    return
+  }
+  context.seen.add(real)
+  const { text, truncated } = decodeInstructionBytes(bytes)
+  const file: InstructionFile = { scope, path: display, content: text, truncated }
+  if (importedFrom) file.importedFrom = importedFrom.display
+  context.files.push(file)
+
+  const hops = importedFrom?.hops ?? 0
+  const imports = findImports(text)
+  if (imports.length === 0) return
+  if (hops >= INSTRUCTION_MAX_IMPORT_HOPS) {
+    context.warnings.push(
+      `${display}: imports not followed; @imports go at most ${INSTRUCTION_MAX_IMPORT_HOPS} files deep.`,
+    )
+    return
+  }
+  for (const target of imports) {
+    const absolute = target.startsWith('~/')
+      ? join(context.home, target.slice(2))
+      : isAbsolute(target)
+        ? target
+        : resolve(dirname(path), target)
+    await loadFile(context, absolute, scope, boundary, { display, hops: hops + 1 })
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path)
+    return true
+  } catch {
+    return false
+  }
+}

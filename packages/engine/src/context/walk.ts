@@ -1,0 +1,146 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  createGlobMatcher,
+  type GlobMatcher,
+  languageForPath,
+  REPO_MAP_MAX_FILE_BYTES,
+  REPO_MAP_MAX_FILES,
+  REPO_MAP_MAX_PATHS,
+} from '@z-engine/context'
+
+/** One source file chosen for the map. */
+export interface SourceFile {
+  /** Relative to the root, `/`-separated. */
+  path: string
+  size: number
+  mtimeMs: number
+}
+
+/** What the walk found. */
+export interface WalkResult {
+  /** Source files, newest first (ties by path), at most `maxFiles`. */
+  files: SourceFile[]
+  /** Paths (files and folders) visited. */
+  visited: number
+  /** True when the walk stopped at `maxPaths`. */
+  truncated: boolean
+  /** Source files skipped for being over `maxFileBytes`. */
+  skippedLarge: number
+}
+
+/** Limits of {@link walkSourceFiles}; the defaults are spec 003's. */
+export interface WalkOptions {
+  maxPaths?: number
+  maxFiles?: number
+  maxFileBytes?: number
+  signal?: AbortSignal
+}
+
+// Never worth walking, ignored or not: VCS internals and dependency trees.
+const ALWAYS_SKIPPED = new Set(['.git', '.hg', '.svn', 'node_modules'])
+
+interface IgnoreScope {
+  /** The folder holding the .gitignore, relative to the root ('' for the root). */
+  base: string
+  matcher: GlobMatcher
+}
+
+/**
+ * Walks the project breadth-first in name order (at most `maxPaths` paths), honouring .gitignore
+ * files at every level and .git/info/exclude, never following symbolic links. Source files the map
+ * can outline are then ordered newest first and cut to `maxFiles`; files over `maxFileBytes` are
+ * skipped (usually generated).
+ */
+export async function walkSourceFiles(root: string, options: WalkOptions = {}): Promise<WalkResult> {
+  const maxPaths = options.maxPaths ?? REPO_MAP_MAX_PATHS
+  const maxFiles = options.maxFiles ?? REPO_MAP_MAX_FILES
+  const maxFileBytes = options.maxFileBytes ?? REPO_MAP_MAX_FILE_BYTES
+  const rootScopes: IgnoreScope[] = []
+  const exclude = await readLines(join(root, '.git', 'info', 'exclude'))
+  if (exclude.length > 0) rootScopes.push({ base: '', matcher: createGlobMatcher(exclude) })
+
+  const candidates: string[] = []
+  let visited = 0
+  let truncated = false
+  const queue: { dir: string; scopes: IgnoreScope[] }[] = [{ dir: '', scopes: rootScopes }]
+  while (queue.length > 0 && !truncated) {
+    options.signal?.throwIfAborted()
+    const { dir, scopes: parentScopes } = queue.shift()!
+    const absolute = dir === '' ? root : join(root, dir)
+    let entries: import('node:fs').Dirent[]
+    try {
+      entries = await readdir(absolute, { withFileTypes: true })
+    } catch {
+      continue // unreadable folder: skip it, the map is best effort
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    let scopes = parentScopes
+    if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+      const patterns = await readLines(join(absolute, '.gitignore'))
+      if (patterns.length > 0) scopes = [...parentScopes, { base: dir, matcher: createGlobMatcher(patterns) }]
+    }
+    for (const entry of entries) {
+      if (visited >= maxPaths) {
+        truncated = true
+        break
+      }
+      if (entry.isSymbolicLink() || ALWAYS_SKIPPED.has(entry.name)) continue
+      const path = dir === '' ? entry.name : `${dir}/${entry.name}`
+      const isDirectory = entry.isDirectory()
+      if (!isDirectory && !entry.isFile()) continue
+      if (isIgnored(scopes, path, isDirectory)) continue
+      visited++
+      if (isDirectory) queue.push({ dir: path, scopes })
+      else if (languageForPath(path)) candidates.push(path)
+    }
+  }
+
+  const files: SourceFile[] = []
+  let skippedLarge = 0
+  await forEachLimited(candidates, 32, async (path) => {
+    try {
+      const info = await stat(join(root, path))
+      if (info.size > maxFileBytes) skippedLarge++
+      else files.push({ path, size: info.size, mtimeMs: info.mtimeMs })
+    } catch {
+      // vanished since the listing
+    }
+  })
+  files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return { files: files.slice(0, maxFiles), visited, truncated, skippedLarge }
+}
+
+function isIgnored(scopes: readonly IgnoreScope[], path: string, isDirectory: boolean): boolean {
+  for (const scope of scopes) {
+    const relative = scope.base === '' ? path : path.slice(scope.base.length + 1)
+    if (scope.matcher.matches(relative, isDirectory)) return true
+  }
+  return false
+}
+
+async function readLines(path: string): Promise<string[]> {
+  try {
+    return (await readFile(path, 'utf8'))
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+  } catch {
+    return []
+  }
+}
+
+/** Runs `task` over items with at most `limit` in flight. */
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!
+      await task(item)
+    }
+  })
+  await Promise.all(workers)
+}
