@@ -1,0 +1,48 @@
+import type { PermissionDecisionKind, PermissionMode, SuggestedRule } from '@z-engine/protocol'
+import type { RuleSet } from '../rules/rule-set.js'
+
+/** What the sandbox tells the policy (spec 000 "Sandbox"). */
+export interface SandboxFacts {
+  /** Shell commands will run confined (a backend exists and `[shell.sandbox]` is on). */
+  active: boolean
+  /** `auto_allow`: confined commands whose writes stay in bounds run without asking. */
+  autoAllow: boolean
+  /** Writable folders beyond the agent root and additional directories (temp, tool caches). */
+  writableRoots?: readonly string[]
+}
+
+/** Everything `decide` needs; it reads nothing else (no fs, env or clock). */
+export interface PolicyContext {
+  mode: PermissionMode
+  rules: RuleSet
+  /** The agent's root: the project, or a worktree agent's worktree. */
+  projectRoot: string
+  additionalDirectories: readonly string[]
+  home: string
+  sandbox?: SandboxFacts
+  /** Commands proven read-only run without asking (default true; trust-gated). */
+  autoAllowReadOnlyBash?: boolean
+  /** Hosts WebFetch may reach although they are private (`web.allowed_private_hosts`). */
+  allowedPrivateHosts?: readonly string[]
+}
+
+/** What the policy says about one action. */
+export interface Decision {
+  decision: PermissionDecisionKind
+  /** Why, in words for the user and the model. */
+  reason: string
+  /** The rule that decided, as written, with its source (`Bash(npm test:*) from project settings`). */
+  rule?: string
+  /** The rule "Always allow" would add (asks only; never for protected paths). */
+  suggestion?: SuggestedRule
+  /** The pipeline's steps, when asked for with `explain`. */
+  steps?: string[]
+}
+
+/** Per-call options of `decide`. */
+export interface DecideOptions {
+  /** The tool's name, so a bare rule such as `Glob` or `JobKill` can match. */
+  toolName?: string
+  /** Record the pipeline's steps in `Decision.steps`. */
+  explain?: boolean
+}

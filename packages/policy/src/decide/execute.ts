@@ -1,0 +1,277 @@
+import type { SuggestedRule } from '@z-engine/protocol'
+import { isWithin, normalizePath } from '../paths/normalize.js'
+import { protectedReason } from '../paths/protected.js'
+import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
+import type { Rule } from '../rules/parse-rule.js'
+import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
+import type { Decision, PolicyContext } from './context.js'
+import { isInScope } from './files.js'
+import type { Trace } from './trace.js'
+
+type Access = 'read' | 'edit'
+
+/** How path rules of one list bear on a line's file targets. */
+interface PathVerdict {
+  /** A rule matches a determined target. */
+  rule?: Rule
+  /** A rule might match a target the line does not fully show (glob, variable, recursion). */
+  uncertain?: Rule
+}
+
+function pathVerdict(
+  rules: readonly Rule[],
+  facts: LineFacts,
+  context: PolicyContext,
+  strict: boolean,
+): PathVerdict {
+  const result: PathVerdict = {}
+  for (const rule of rules) {
+    if (rule.matcher.type !== 'path' && !(rule.matcher.type === 'any' && rule.tool !== 'Bash')) continue
+    for (const command of facts.commands) {
+      for (const [targets, access] of [
+        [command.reads, 'read'],
+        [command.writes, 'edit'],
+      ] as const) {
+        for (const target of targets) {
+          const hit = targetMatch(rule, access, target, command, context, strict)
+          if (hit === 'yes') return { rule }
+          if (hit === 'maybe') result.uncertain ??= rule
+        }
+      }
+    }
+  }
+  return result
+}
+
+function targetMatch(
+  rule: Rule,
+  access: Access,
+  target: Target,
+  command: CommandFacts,
+  context: PolicyContext,
+  strict: boolean,
+) {
+  switch (target.kind) {
+    case 'path':
+      if (pathRuleMatches(rule, access, target.path, context, strict)) return 'yes'
+      if (
+        access === 'read' &&
+        command.recursive &&
+        pathRuleCouldMatchBelow(rule, access, target.path, context)
+      )
+        return 'maybe'
+      return 'no'
+    case 'glob':
+      return pathRuleCouldMatchBelow(rule, access, target.base, context) ? 'maybe' : 'no'
+    case 'unknown':
+      return rule.matcher.type === 'path' && rule.matcher.access === access ? 'maybe' : 'no'
+    default: {
+      const unreachable: never = target
+      return unreachable
+    }
+  }
+}
+
+/** Commands whose second word names what they do (`npm test`, `git push`). */
+const SUBCOMMAND_TOOLS = new Set([
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'npx',
+  'git',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'uv',
+  'poetry',
+  'gradle',
+  'mvn',
+  'dotnet',
+  'deno',
+  'gh',
+  'terraform',
+  'helm',
+  'brew',
+  'apt',
+  'apt-get',
+  'just',
+])
+
+/** The `Bash(<stable prefix>:*)` an approval card offers for a command. */
+export function suggestBashRule(command: CommandFacts): string | undefined {
+  const [name, second] = command.words
+  if (!name?.literal || name.value === '' || /[()]/.test(name.value)) return undefined
+  const words = [name.value]
+  if (second?.literal && SUBCOMMAND_TOOLS.has(name.value) && /^[A-Za-z0-9][\w:.-]*$/.test(second.value))
+    words.push(second.value)
+  return `Bash(${words.join(' ')}:*)`
+}
+
+function targetInBounds(target: Target, roots: readonly string[]): boolean {
+  const path = target.kind === 'path' ? target.path : target.kind === 'glob' ? target.base : undefined
+  return path !== undefined && roots.some((root) => isWithin(path, normalizePath(root)))
+}
+
+/** Decides a shell line (spec 001; steps in docs/permissions.md). */
+export function decideExecute(command: string, cwd: string, context: PolicyContext, trace: Trace): Decision {
+  const facts = analyzeLine(command, normalizePath(cwd), context.home)
+  trace.step(
+    () =>
+      `lexed ${facts.commands.length} command(s): ${facts.commands.map((c) => JSON.stringify(c.text)).join(', ')}${facts.complete ? '' : ` (incomplete: ${facts.problems.join('; ')})`}`,
+  )
+  // 1. Deny rules: a Bash rule matching any command (or the whole line), a path rule any file.
+  const line = command.trim().replace(/\s+/g, ' ')
+  for (const rule of context.rules.deny) {
+    if (rule.tool !== 'Bash') continue
+    const hit = facts.commands.find((c) => bashRuleMatches(rule, c, true))
+    if (hit || bashTextMatches(rule, line))
+      return trace.done('deny', `a deny rule forbids ${JSON.stringify(hit?.text ?? line)}`, rule)
+  }
+  const denyPaths = pathVerdict(context.rules.deny, facts, context, true)
+  if (denyPaths.rule)
+    return trace.done('deny', 'a deny rule forbids a file this command reads or writes', denyPaths.rule)
+  trace.step('no deny rule matches')
+  // 2. Plan mode refuses anything not proven read-only.
+  const provenReadOnly = facts.complete && facts.commands.every((c) => c.readOnly)
+  if (context.mode === 'plan' && !provenReadOnly) {
+    const why = facts.complete ? facts.commands.find((c) => !c.readOnly)?.reason : facts.problems.join('; ')
+    return trace.done(
+      'deny',
+      `plan mode is read-only and this command is not proven read-only (${why ?? 'unknown'})`,
+    )
+  }
+  // 3. Ask rules, and deny rules the line might reach without showing it.
+  for (const rule of context.rules.ask) {
+    if (rule.tool !== 'Bash') continue
+    const hit = facts.commands.find((c) => bashRuleMatches(rule, c, true))
+    if (hit || bashTextMatches(rule, line))
+      return trace.done('ask', `an ask rule requires approval for ${JSON.stringify(hit?.text ?? line)}`, rule)
+  }
+  const askPaths = pathVerdict(context.rules.ask, facts, context, true)
+  if (askPaths.rule ?? askPaths.uncertain) {
+    return trace.done(
+      'ask',
+      'an ask rule requires approval for a file this command may touch',
+      askPaths.rule ?? askPaths.uncertain,
+    )
+  }
+  if (denyPaths.uncertain) {
+    return trace.done(
+      'ask',
+      'cannot tell whether this command reaches a file a deny rule protects',
+      denyPaths.uncertain,
+    )
+  }
+  trace.step('no ask rule matches')
+  // 4. Protected paths: always ask before a change, whatever the rules; only bypass allows.
+  for (const c of facts.commands) {
+    for (const target of c.writes) {
+      const reason =
+        target.kind === 'path' ? protectedReason(target.path, context.projectRoot, context.home) : undefined
+      if (reason === undefined) continue
+      if (context.mode === 'bypass')
+        return trace.done('allow', `bypass mode allows changing a protected path (${reason})`)
+      return trace.done(
+        'ask',
+        `${(target as { path: string }).path} is protected: ${reason}; changes always ask`,
+      )
+    }
+  }
+  // 5. Bypass runs everything no deny rule forbids.
+  if (context.mode === 'bypass')
+    return trace.done('allow', 'bypass mode allows everything no deny rule forbids')
+  // 6. A line the lexer did not fully understand is never allowed.
+  if (!facts.complete)
+    return trace.done('ask', `the command cannot be fully analyzed (${facts.problems.join('; ')})`)
+  return decideCovered(facts, context, trace)
+}
+
+function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): Decision {
+  const allowPathRule = (target: Target, access: Access): Rule | undefined =>
+    target.kind === 'path'
+      ? context.rules.allow.find(
+          (rule) =>
+            rule.matcher.type === 'path' && pathRuleMatches(rule, access, target.path, context, false),
+        )
+      : undefined
+  let outside: string | undefined
+  let usedRule: Rule | undefined
+  let uncovered: CommandFacts | undefined
+  let unknownWrite = false
+  for (const c of facts.commands) {
+    for (const [targets, access] of [
+      [c.reads, 'read'],
+      [c.writes, 'edit'],
+    ] as const) {
+      for (const target of targets) {
+        if (target.kind === 'unknown') {
+          if (access === 'edit') unknownWrite = true
+          continue
+        }
+        const path = target.kind === 'path' ? target.path : target.base
+        if (!isInScope(path, context) && !allowPathRule(target, access)) outside ??= path
+      }
+    }
+    const rule = context.rules.allow.find((candidate) => bashRuleMatches(candidate, c, false))
+    if (rule) {
+      usedRule ??= rule
+      continue
+    }
+    const unknownRead = c.reads.some((target) => target.kind === 'unknown')
+    if (c.readOnly && context.autoAllowReadOnlyBash !== false && !unknownRead) continue
+    if (context.mode === 'acceptEdits' && c.fileCommand) continue
+    uncovered ??= c
+  }
+  trace.step(() =>
+    uncovered
+      ? `not covered: ${JSON.stringify(uncovered?.text)} (${uncovered?.reason ?? 'no allow rule'})`
+      : 'every command is covered',
+  )
+  const sandbox = context.sandbox
+  if (sandbox?.active && sandbox.autoAllow && outside === undefined) {
+    const roots = [context.projectRoot, ...context.additionalDirectories, ...(sandbox.writableRoots ?? [])]
+    const inBounds = facts.commands.every((c) =>
+      c.writes.every((target) => target.kind === 'unknown' || targetInBounds(target, roots)),
+    )
+    if (inBounds)
+      return trace.done(
+        'allow',
+        'the sandbox confines this command and its writes stay in bounds (auto_allow)',
+      )
+    trace.step('sandbox auto_allow does not apply: a write leaves the sandbox bounds')
+  }
+  if (outside !== undefined) {
+    const folder = outside.slice(0, outside.lastIndexOf('/')) || ''
+    const suggestion: SuggestedRule | undefined = uncovered ? bashSuggestion(uncovered, 'session') : undefined
+    return trace.done(
+      'ask',
+      `${outside} is outside the project and its additional directories`,
+      undefined,
+      suggestion ?? { rule: `Read(/${folder}/**)`, scope: 'session' },
+    )
+  }
+  if (!uncovered && unknownWrite && usedRule) {
+    return trace.done('ask', 'the command writes to a file the line does not name')
+  }
+  if (!uncovered) {
+    if (usedRule) return trace.done('allow', 'allow rules cover every command of the line', usedRule)
+    return trace.done(
+      'allow',
+      context.mode === 'acceptEdits'
+        ? 'read-only or simple file commands inside the project'
+        : 'every command is proven read-only',
+    )
+  }
+  const why = uncovered.reason ?? 'no allow rule covers it'
+  const suggestion = bashSuggestion(uncovered, 'project')
+  return trace.done('ask', `${JSON.stringify(uncovered.text)} needs approval: ${why}`, undefined, suggestion)
+}
+
+function bashSuggestion(command: CommandFacts, scope: SuggestedRule['scope']): SuggestedRule | undefined {
+  const rule = suggestBashRule(command)
+  return rule ? { rule, scope } : undefined
+}

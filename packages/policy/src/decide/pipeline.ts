@@ -1,0 +1,161 @@
+import type { Action } from '../action.js'
+import type { Rule } from '../rules/parse-rule.js'
+import { admitUrl } from '../url/admit-url.js'
+import type { DecideOptions, Decision, PolicyContext } from './context.js'
+import { decideExecute } from './execute.js'
+import { decideFiles } from './files.js'
+import { Trace } from './trace.js'
+
+/**
+ * The policy's one entry: what to do with an action. Pure and synchronous; never throws. The order
+ * of the steps is documented in docs/permissions.md: deny rules, plan mode, ask rules, protected
+ * paths, bypass, allow rules, scope, and the mode's default.
+ */
+export function decide(action: Action, context: PolicyContext, options: DecideOptions = {}): Decision {
+  const trace = new Trace(options.explain === true)
+  trace.step(() => `mode ${context.mode}; action ${action.type}`)
+  try {
+    return decideAction(action, context, options, trace)
+  } catch (error) {
+    // A bug in the policy must never turn into an allow.
+    return trace.done(
+      'ask',
+      `the policy failed on this call (${error instanceof Error ? error.message : String(error)}); asking instead`,
+    )
+  }
+}
+
+function decideAction(
+  action: Action,
+  context: PolicyContext,
+  options: DecideOptions,
+  trace: Trace,
+): Decision {
+  switch (action.type) {
+    case 'read':
+      return decideFiles('read', action.paths, context, options, trace)
+    case 'write':
+      return decideFiles('write', action.paths, context, options, trace)
+    case 'execute':
+      return decideExecute(action.command, action.cwd, context, trace)
+    case 'fetch': {
+      const admitted = admitUrl(
+        action.url,
+        context.allowedPrivateHosts ? { allowedPrivateHosts: context.allowedPrivateHosts } : {},
+      )
+      if (!admitted.ok) return trace.done('deny', admitted.reason)
+      trace.step(() => `URL admitted (host ${admitted.host})`)
+      const host = admitted.host
+      return decideByRules('WebFetch', (rule) => domainMatches(rule, host), true, context, options, trace, {
+        rule: `WebFetch(domain:${host})`,
+        scope: 'project',
+      })
+    }
+    case 'webSearch':
+      return decideByRules('WebSearch', () => false, true, context, options, trace, {
+        rule: 'WebSearch',
+        scope: 'project',
+      })
+    case 'startAgent': {
+      const type = action.agentType
+      return decideByRules(
+        'Agent',
+        (rule) => nameMatches(rule, type),
+        true,
+        context,
+        options,
+        trace,
+        undefined,
+        'starting a subagent needs no approval (its calls pass the same gate)',
+      )
+    }
+    case 'loadSkill': {
+      const name = action.name
+      return decideByRules(
+        'Skill',
+        (rule) => nameMatches(rule, name),
+        true,
+        context,
+        options,
+        trace,
+        undefined,
+        'loading a skill needs no approval',
+      )
+    }
+    case 'mcpCall': {
+      const matches = (rule: Rule): boolean =>
+        rule.matcher.type === 'mcp' &&
+        rule.matcher.server === action.server &&
+        (rule.matcher.tool === undefined || rule.matcher.tool === action.tool)
+      const readOnly = action.readOnly === true
+      const free = action.resource === true ? 'reading MCP resources needs no approval' : undefined
+      return decideByRules(
+        `mcp__${action.server}__${action.tool}`,
+        matches,
+        readOnly,
+        context,
+        options,
+        trace,
+        action.resource ? undefined : { rule: `mcp__${action.server}__${action.tool}`, scope: 'project' },
+        free,
+      )
+    }
+    case 'other': {
+      const free = action.readOnly ? `${action.toolName} changes nothing and needs no approval` : undefined
+      return decideByRules(
+        action.toolName,
+        () => false,
+        action.readOnly,
+        context,
+        options,
+        trace,
+        { rule: action.toolName, scope: 'project' },
+        free,
+      )
+    }
+    default: {
+      const unreachable: never = action
+      return trace.done('ask', `unknown action ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+/**
+ * The pipeline for actions without paths: deny rules, plan mode (refuses what is not read-only),
+ * ask rules, bypass, allow rules, then `freeReason` (allowed without asking) or an ask.
+ */
+function decideByRules(
+  tool: string,
+  specific: (rule: Rule) => boolean,
+  readOnly: boolean,
+  context: PolicyContext,
+  options: DecideOptions,
+  trace: Trace,
+  suggestion: Decision['suggestion'],
+  freeReason?: string,
+): Decision {
+  const matches = (rule: Rule): boolean =>
+    (rule.matcher.type === 'any' && (rule.tool === tool || rule.tool === options.toolName)) || specific(rule)
+  const deny = context.rules.deny.find(matches)
+  if (deny) return trace.done('deny', `a deny rule forbids ${tool}`, deny)
+  if (context.mode === 'plan' && !readOnly)
+    return trace.done('deny', `plan mode is read-only and ${options.toolName ?? tool} may change state`)
+  const ask = context.rules.ask.find(matches)
+  if (ask) return trace.done('ask', `an ask rule requires approval for ${tool}`, ask)
+  if (context.mode === 'bypass')
+    return trace.done('allow', 'bypass mode allows everything no deny rule forbids')
+  const allow = context.rules.allow.find(matches)
+  if (allow) return trace.done('allow', `an allow rule covers ${tool}`, allow)
+  if (freeReason) return trace.done('allow', freeReason)
+  return trace.done('ask', `${options.toolName ?? tool} needs approval`, undefined, suggestion)
+}
+
+function domainMatches(rule: Rule, host: string): boolean {
+  if (rule.matcher.type !== 'domain') return false
+  const domain = rule.matcher.domain
+  return domain.startsWith('*.') ? host.endsWith(domain.slice(1)) : host === domain
+}
+
+function nameMatches(rule: Rule, name: string): boolean {
+  return rule.matcher.type === 'name' && (rule.matcher.name === name || rule.matcher.name === '*')
+}

@@ -1,0 +1,179 @@
+import picomatch from 'picomatch'
+
+/** Which list a rule sits in. Precedence: deny > ask > allow. */
+export type RuleKind = 'allow' | 'deny' | 'ask'
+
+/** Where a path pattern is anchored; resolved against the context when matching. */
+export type PathBase = 'root' | 'home' | 'project'
+
+/** What a rule's specifier matches. */
+export type RuleMatcher =
+  /** The bare tool name: every call of that tool (or action kind). */
+  | { type: 'any' }
+  /** `Bash(npm test:*)`: the command is the prefix or starts with it and a space. */
+  | { type: 'bashPrefix'; prefix: string }
+  /** `Bash(npm run *)`: `*` matches anything; a trailing ` *` also matches nothing. */
+  | { type: 'bashGlob'; regex: RegExp }
+  /** `Bash(npm test)`: exactly this command. */
+  | { type: 'bashExact'; command: string }
+  /** `Read(…)`/`Edit(…)`: gitignore-style path. `anchored: false` matches at any depth. */
+  | {
+      type: 'path'
+      access: 'read' | 'edit'
+      base: PathBase
+      pattern: string
+      anchored: boolean
+      test: (rel: string) => boolean
+    }
+  /** `WebFetch(domain:example.com)`, `*.example.com` for subdomains. */
+  | { type: 'domain'; domain: string }
+  /** `mcp__server`, `mcp__server__*`, `mcp__server__tool`. */
+  | { type: 'mcp'; server: string; tool: string | undefined }
+  /** `Agent(type)`, `Skill(name)`: the name, `*` for any. */
+  | { type: 'name'; name: string }
+
+/** A parsed rule. */
+export interface Rule {
+  /** The rule as written. */
+  text: string
+  /** The tool part (`Bash`, `Read`, `mcp__github`, …); `Task` is read as `Agent`. */
+  tool: string
+  matcher: RuleMatcher
+  /** Where it came from (`user settings`, `project settings`, `session`, `turn`, `cli`, …). */
+  source: string
+}
+
+/** A rule that could not be parsed; it never takes effect. */
+export interface RuleError {
+  text: string
+  source: string
+  message: string
+}
+
+/** The result of parsing one rule. */
+export type ParseRuleResult = { ok: true; rule: Rule } | { ok: false; error: RuleError }
+
+const PATH_TOOLS: Readonly<Record<string, 'read' | 'edit'>> = {
+  Read: 'read',
+  Edit: 'edit',
+  Write: 'edit',
+  MultiEdit: 'edit',
+  NotebookEdit: 'edit',
+}
+const NO_SPECIFIER = new Set([
+  'Glob',
+  'Grep',
+  'WebSearch',
+  'TodoWrite',
+  'AskUserQuestion',
+  'ExitPlanMode',
+  'JobOutput',
+  'JobKill',
+  'ApplyAgentChanges',
+  'Verify',
+  'LSP',
+  'ListMcpResources',
+  'ReadMcpResource',
+  'LoadMcpTools',
+])
+
+/** Parses `Tool` or `Tool(specifier)`; never throws, and an error names what to write instead. */
+export function parseRule(text: string, source: string): ParseRuleResult {
+  const fail = (message: string): ParseRuleResult => ({ ok: false, error: { text, source, message } })
+  if (typeof text !== 'string') return fail('a rule must be a string such as "Bash(npm test:*)"')
+  const trimmed = text.trim()
+  const match = /^([A-Za-z][A-Za-z0-9_-]*)(?:\(([\s\S]*)\))?$/.exec(trimmed)
+  if (!match) {
+    return fail(`expected "Tool" or "Tool(specifier)", e.g. "Bash(npm test:*)" or "Read(./.env)"`)
+  }
+  const tool = match[1] === 'Task' ? 'Agent' : (match[1] as string)
+  const specifier = match[2]
+  const rule = (matcher: RuleMatcher): ParseRuleResult => ({
+    ok: true,
+    rule: { text: trimmed, tool, matcher, source },
+  })
+  if (tool.startsWith('mcp__')) {
+    if (specifier !== undefined)
+      return fail('MCP rules take no parentheses: write mcp__server or mcp__server__tool')
+    const rest = tool.slice(5)
+    const split = rest.indexOf('__')
+    const server = split < 0 ? rest : rest.slice(0, split)
+    const toolName = split < 0 ? undefined : rest.slice(split + 2)
+    if (server === '' || toolName === '') return fail('name the server: mcp__server or mcp__server__tool')
+    return rule({ type: 'mcp', server, tool: toolName === '*' ? undefined : toolName })
+  }
+  if (specifier === undefined || specifier.trim() === '*') return rule({ type: 'any' })
+  const spec = specifier.trim()
+  if (spec === '') return fail(`empty parentheses: write "${tool}" for every call or give a specifier`)
+  if (tool === 'Bash') return parseBash(spec, rule, fail)
+  const access = PATH_TOOLS[tool]
+  if (access) return parsePath(spec, access, rule, fail)
+  if (tool === 'WebFetch') {
+    const domain = /^domain:([A-Za-z0-9.*-]+)$/.exec(spec)?.[1]
+    if (!domain || (domain.includes('*') && !/^\*\.[^*]+$/.test(domain))) {
+      return fail('WebFetch rules look like WebFetch(domain:example.com) or WebFetch(domain:*.example.com)')
+    }
+    return rule({ type: 'domain', domain: domain.toLowerCase() })
+  }
+  if (tool === 'Agent' || tool === 'Skill') return rule({ type: 'name', name: spec })
+  if (NO_SPECIFIER.has(tool)) return fail(`${tool} takes no specifier: write "${tool}"`)
+  return fail(
+    `${tool} takes no specifier: write "${tool}" (specifiers exist for Bash, Read, Edit, Write, WebFetch, Agent, Skill)`,
+  )
+}
+
+function parseBash(
+  spec: string,
+  rule: (matcher: RuleMatcher) => ParseRuleResult,
+  fail: (message: string) => ParseRuleResult,
+): ParseRuleResult {
+  const collapsed = spec.replace(/\s+/g, ' ')
+  if (collapsed.endsWith(':*')) {
+    const prefix = collapsed.slice(0, -2).trim()
+    if (prefix === '') return fail('write Bash for every command, or a prefix such as Bash(npm test:*)')
+    if (prefix.includes('*'))
+      return fail('the :* form takes a literal prefix; use the glob form Bash(npm run *) instead')
+    return rule({ type: 'bashPrefix', prefix })
+  }
+  if (collapsed.includes('*')) {
+    const parts = collapsed.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    let source = parts.join('.*')
+    // `npm run *` also covers `npm run` with no arguments.
+    if (source.endsWith(' .*')) source = `${source.slice(0, -3)}(?: .*)?`
+    return rule({ type: 'bashGlob', regex: new RegExp(`^${source}$`, 's') })
+  }
+  return rule({ type: 'bashExact', command: collapsed })
+}
+
+function parsePath(
+  spec: string,
+  access: 'read' | 'edit',
+  rule: (matcher: RuleMatcher) => ParseRuleResult,
+  fail: (message: string) => ParseRuleResult,
+): ParseRuleResult {
+  if (spec.includes('\0')) return fail('a path rule cannot contain a NUL character')
+  let base: PathBase = 'project'
+  let rest = spec
+  let anchored = true
+  if (rest.startsWith('//')) {
+    base = 'root'
+    rest = rest.slice(2)
+  } else if (rest === '~' || rest.startsWith('~/')) {
+    base = 'home'
+    rest = rest.slice(2)
+  } else if (rest.startsWith('/')) rest = rest.slice(1)
+  else if (rest.startsWith('./')) rest = rest.slice(2)
+  else anchored = rest.replace(/\/+$/, '').includes('/')
+  rest = rest.replace(/\/+$/, '')
+  if (rest.split('/').includes('..'))
+    return fail('a path rule cannot climb with ..; write an absolute //path instead')
+  if (rest === '') rest = '**'
+  const pattern = anchored ? rest : `**/${rest}`
+  let test: (rel: string) => boolean
+  try {
+    test = picomatch(pattern, { dot: true, nonegate: true, noextglob: false })
+  } catch {
+    return fail('the path pattern is not a valid glob')
+  }
+  return rule({ type: 'path', access, base, pattern, anchored, test })
+}

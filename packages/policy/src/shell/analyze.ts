@@ -1,0 +1,276 @@
+import { normalizePath, resolvePath } from '../paths/normalize.js'
+import { readArgs } from './command-args.js'
+import { readOnlyEntry } from './read-only-table.js'
+import type { ShellRedirect, ShellWord } from './types.js'
+import { type EffectiveCommand, unwrapLine } from './unwrap.js'
+
+/** A file a command touches: a known path, a glob below a known folder, or unknown. */
+export type Target =
+  | { kind: 'path'; path: string }
+  | { kind: 'glob'; base: string; pattern: string }
+  | { kind: 'unknown'; text: string }
+
+/** What the policy needs to know about one effective command. */
+export interface CommandFacts {
+  /** The words joined by spaces: what Bash rules match against. */
+  text: string
+  words: ShellWord[]
+  /** Proven read-only (the line must also be complete for the proof to count). */
+  readOnly: boolean
+  /** Why it is not proven read-only. */
+  reason?: string
+  reads: Target[]
+  writes: Target[]
+  /** Reads descend into the folders named (grep -r, find, rg). */
+  recursive: boolean
+  /** A simple file command (mkdir, touch, cp, mv, rmdir) whose every target is known. */
+  fileCommand: boolean
+  elevated: boolean
+  wrappers: string[]
+}
+
+/** The facts of a whole line. */
+export interface LineFacts {
+  commands: CommandFacts[]
+  complete: boolean
+  problems: string[]
+}
+
+const HARMLESS_TARGETS = new Set([
+  '/dev/null',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  '/dev/fd/1',
+  '/dev/fd/2',
+])
+const SAFE_ASSIGNMENT = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|COLUMNS|LINES|TERM)=/
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
+
+/** Lexes, unwraps and classifies a line run in `cwd`. Never throws. */
+export function analyzeLine(line: string, cwd: string, home: string): LineFacts {
+  const unwrapped = unwrapLine(line)
+  let currentCwd: string | undefined = cwd
+  const commands: CommandFacts[] = []
+  for (const command of unwrapped.commands) {
+    commands.push(analyzeCommand(command, currentCwd, home))
+    const name = command.words[0]
+    if (name?.literal && name.value === 'cd') {
+      const target = command.words[1]
+      if (!target) currentCwd = home
+      else if (target.literal && target.value !== '-' && currentCwd !== undefined) {
+        currentCwd = resolveWord(target, currentCwd, home)
+      } else currentCwd = undefined
+    }
+  }
+  return { commands, complete: unwrapped.complete, problems: unwrapped.problems }
+}
+
+function resolveWord(word: ShellWord, cwd: string, home: string): string {
+  if (word.tilde) return resolvePath(cwd, word.value, home)
+  return word.value.startsWith('/') ? normalizePath(word.value) : normalizePath(`${cwd}/${word.value}`)
+}
+
+/** The file a word names, as far as the line shows. */
+export function targetOf(word: ShellWord, cwd: string | undefined, home: string): Target {
+  if (word.literal && (cwd !== undefined || word.value.startsWith('/') || word.tilde)) {
+    return { kind: 'path', path: resolveWord(word, cwd ?? '/', home) }
+  }
+  if (word.glob && !/[$`]/.test(word.value) && (cwd !== undefined || word.value.startsWith('/'))) {
+    const fixed: string[] = []
+    for (const segment of word.value.split('/')) {
+      if (/[*?[\]{}]/.test(segment)) break
+      fixed.push(segment)
+    }
+    const prefix = fixed.join('/') || (word.value.startsWith('/') ? '/' : '.')
+    const base = resolveWord({ ...word, value: prefix }, cwd ?? '/', home)
+    return { kind: 'glob', base, pattern: word.value }
+  }
+  return { kind: 'unknown', text: word.value }
+}
+
+function redirectTargets(redirects: ShellRedirect[], cwd: string | undefined, home: string) {
+  const reads: Target[] = []
+  const writes: Target[] = []
+  for (const redirect of redirects) {
+    const value = redirect.target.value
+    switch (redirect.op) {
+      case '<<':
+      case '<<-':
+      case '<<<':
+        break
+      case '>&':
+      case '<&':
+        // `2>&1`, `>&-` duplicate or close descriptors; `>&file` is `&>file`.
+        if (/^(\d+-?|-)$/.test(value)) break
+        if (redirect.op === '<&') reads.push(targetOf(redirect.target, cwd, home))
+        else if (!HARMLESS_TARGETS.has(value)) writes.push(targetOf(redirect.target, cwd, home))
+        break
+      case '<':
+        reads.push(targetOf(redirect.target, cwd, home))
+        break
+      case '>':
+      case '>>':
+      case '>|':
+      case '&>':
+      case '&>>':
+      case '<>':
+        if (redirect.op === '<>') reads.push(targetOf(redirect.target, cwd, home))
+        if (!(redirect.target.literal && HARMLESS_TARGETS.has(value)))
+          writes.push(targetOf(redirect.target, cwd, home))
+        break
+      default: {
+        const unreachable: never = redirect.op
+        return unreachable
+      }
+    }
+  }
+  return { reads, writes }
+}
+
+function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home: string): CommandFacts {
+  const { reads, writes } = redirectTargets(command.redirects, cwd, home)
+  const facts: CommandFacts = {
+    text: command.words.map((word) => word.value).join(' '),
+    words: command.words,
+    readOnly: false,
+    reads,
+    writes,
+    recursive: false,
+    fileCommand: false,
+    elevated: command.elevated,
+    wrappers: command.wrappers,
+  }
+  const notReadOnly = (reason: string): CommandFacts => {
+    facts.reason = reason
+    return facts
+  }
+  const fileCommand = simpleFileCommand(command, cwd, home)
+  if (fileCommand) {
+    facts.fileCommand = true
+    facts.reads.push(...fileCommand.reads)
+    facts.writes.push(...fileCommand.writes)
+  }
+  if (writes.length > 0 && !fileCommand) {
+    return notReadOnly(
+      `${command.redirects.some((r) => WRITE_OPS.has(r.op)) ? 'a redirection' : 'it'} writes a file`,
+    )
+  }
+  if (command.elevated) return notReadOnly('it runs as another user')
+  for (const assignment of command.assignments) {
+    if (!assignment.literal || !SAFE_ASSIGNMENT.test(assignment.value)) {
+      return notReadOnly(`the assignment ${assignment.value.split('=')[0]}=… can change what runs`)
+    }
+  }
+  const name = command.words[0]
+  if (!name) {
+    return command.assignments.length > 0
+      ? notReadOnly('it sets shell variables')
+      : { ...facts, readOnly: writes.length === 0 }
+  }
+  if (!name.literal) return notReadOnly('the command name is computed')
+  if (fileCommand) return notReadOnly(`${name.value} changes files`)
+  const entry = readOnlyEntry(name.value)
+  if (!entry) return notReadOnly(`${name.value} is not in the read-only table`)
+  if (command.unknownArgs && !entry.anyArgsSafe) {
+    return notReadOnly(`${name.value} gets arguments the line does not show (${command.wrappers.join(', ')})`)
+  }
+  const verdict = entry.check(command.words.slice(1))
+  if (!verdict.readOnly) return notReadOnly(verdict.reason)
+  facts.readOnly = true
+  facts.recursive = verdict.recursive
+  for (const file of verdict.files) {
+    if (file.value === '-') continue
+    facts.reads.push(targetOf(file, cwd, home))
+  }
+  if (verdict.unknownFiles || command.unknownArgs)
+    facts.reads.push({ kind: 'unknown', text: '(arguments not shown)' })
+  // grep/rg without file operands read the cwd recursively when recursive, else standard input.
+  if (verdict.recursive && verdict.files.length === 0 && !verdict.unknownFiles) {
+    facts.reads.push(cwd === undefined ? { kind: 'unknown', text: '.' } : { kind: 'path', path: cwd })
+  }
+  return facts
+}
+
+const FILE_COMMANDS: Readonly<Record<string, { flags: readonly string[]; values: readonly string[] }>> = {
+  mkdir: { flags: ['-p', '--parents', '-v', '--verbose'], values: ['-m', '--mode'] },
+  touch: {
+    flags: ['-a', '-m', '-c', '--no-create', '-h'],
+    values: ['-d', '--date', '-t', '-r', '--reference'],
+  },
+  cp: {
+    flags: [
+      '-r',
+      '-R',
+      '--recursive',
+      '-f',
+      '--force',
+      '-i',
+      '-n',
+      '--no-clobber',
+      '-p',
+      '-v',
+      '--verbose',
+      '-a',
+      '--archive',
+      '-u',
+      '--update',
+      '-L',
+      '-P',
+      '-H',
+      '-T',
+      '--no-target-directory',
+    ],
+    values: ['-t', '--target-directory'],
+  },
+  mv: {
+    flags: [
+      '-f',
+      '--force',
+      '-i',
+      '-n',
+      '--no-clobber',
+      '-v',
+      '--verbose',
+      '-u',
+      '--update',
+      '-T',
+      '--no-target-directory',
+    ],
+    values: ['-t', '--target-directory'],
+  },
+  rmdir: { flags: ['-p', '--parents', '-v', '--verbose'], values: [] },
+}
+
+/** The reads and writes of mkdir/touch/cp/mv/rmdir when every option is known and every target determined. */
+function simpleFileCommand(command: EffectiveCommand, cwd: string | undefined, home: string) {
+  const name = command.words[0]
+  const spec = name?.literal ? FILE_COMMANDS[name.value] : undefined
+  if (!spec || !name || command.elevated || command.unknownArgs || command.assignments.length > 0)
+    return undefined
+  const read = readArgs(command.words.slice(1), { valueFlags: spec.values })
+  if (read.refusal) return undefined
+  if (read.flags.some((flag) => !spec.flags.includes(flag) && !spec.values.includes(flag))) return undefined
+  const targetDir = read.values.get('-t')?.[0] ?? read.values.get('--target-directory')?.[0]
+  const operands = read.positionals
+  if (operands.length === 0 && !targetDir) return undefined
+  const reads: Target[] = []
+  const writes: Target[] = []
+  const isCopyOrMove = name.value === 'cp' || name.value === 'mv'
+  const destination = isCopyOrMove ? (targetDir ?? operands[operands.length - 1]) : undefined
+  const sources = isCopyOrMove && !targetDir ? operands.slice(0, -1) : operands
+  if (isCopyOrMove && (!destination || sources.length === 0)) return undefined
+  for (const operand of sources) {
+    const target = targetOf(operand, cwd, home)
+    if (target.kind === 'unknown') return undefined
+    if (name.value === 'cp') reads.push(target)
+    else if (target.kind === 'glob') return undefined
+    else writes.push(target)
+  }
+  if (destination) {
+    const target = targetOf(destination, cwd, home)
+    if (target.kind !== 'path') return undefined
+    writes.push(target)
+  }
+  return { reads, writes }
+}

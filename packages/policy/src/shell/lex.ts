@@ -1,0 +1,514 @@
+import type { ParsedLine, RedirectOp, ShellCommand, ShellRedirect, ShellWord } from './types.js'
+
+/** Lines longer than this are not analyzed at all (never proven read-only). */
+export const MAX_SHELL_LINE = 200_000
+/** Nesting of substitutions and `sh -c` beyond this is refused rather than recursed into. */
+const MAX_DEPTH = 16
+
+const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
+const REDIRECT_OPS: readonly RedirectOp[] = [
+  '&>>',
+  '&>',
+  '<<<',
+  '<<-',
+  '<<',
+  '<>',
+  '<&',
+  '<',
+  '>>',
+  '>|',
+  '>&',
+  '>',
+]
+/** Reserved words that only open or close structure; the command that follows is still collected. */
+const PASS_KEYWORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  '!',
+  '{',
+  '}',
+])
+const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
+/** `{a,b}` or `{1..3}`: brace expansion makes a word name several things. */
+const BRACE_EXPANSION = /^\{[^\s;&|()<>{}]*(,|\.\.)[^\s;&|()<>{}]*\}/
+
+interface Shared {
+  commands: ShellCommand[]
+  problems: string[]
+}
+
+interface Heredoc {
+  delimiter: string
+  stripTabs: boolean
+  expands: boolean
+}
+
+/**
+ * Lexes a bash line into every simple command it would run, including those inside `$(…)`,
+ * backticks, `<(…)`/`>(…)`, subshells, brace groups and unquoted heredoc bodies. Never throws;
+ * anything it does not fully understand makes the result incomplete.
+ */
+export function lexShell(line: string, depth = 0): ParsedLine {
+  const shared: Shared = { commands: [], problems: [] }
+  if (line.length > MAX_SHELL_LINE) {
+    return {
+      commands: [],
+      complete: false,
+      problems: [`the line is longer than ${MAX_SHELL_LINE} characters`],
+    }
+  }
+  if (depth > MAX_DEPTH) return { commands: [], complete: false, problems: ['nesting is too deep'] }
+  new Lexer(line, shared, depth).parseList(null)
+  return { commands: shared.commands, complete: shared.problems.length === 0, problems: shared.problems }
+}
+
+class Lexer {
+  pos = 0
+  private pending: Heredoc[] = []
+
+  constructor(
+    private readonly src: string,
+    private readonly shared: Shared,
+    private depth: number,
+  ) {}
+
+  private problem(text: string): void {
+    if (!this.shared.problems.includes(text)) this.shared.problems.push(text)
+  }
+
+  private abort(text: string): void {
+    this.problem(text)
+    this.pos = this.src.length
+  }
+
+  /** Parses commands until the end, or until the `)` closing a `$(` when `closer` is `)`. */
+  parseList(closer: ')' | null): void {
+    const src = this.src
+    let current = emptyCommand()
+    let header = false
+    let parens = 0
+    const finish = (): void => {
+      if (
+        !header &&
+        (current.words.length > 0 || current.assignments.length > 0 || current.redirects.length > 0)
+      ) {
+        this.shared.commands.push(current)
+      }
+      current = emptyCommand()
+      header = false
+    }
+    while (this.pos < src.length) {
+      const c = src[this.pos] as string
+      const next = src[this.pos + 1]
+      if (c === ' ' || c === '\t') {
+        this.pos++
+      } else if (c === '\\' && next === '\n') {
+        this.pos += 2
+      } else if (c === '#') {
+        while (this.pos < src.length && src[this.pos] !== '\n') this.pos++
+      } else if (c === '\n') {
+        finish()
+        this.pos++
+        this.readHeredocs()
+      } else if (c === ';') {
+        if (next === ';' || next === '&') this.problem('case clauses are not analyzed')
+        finish()
+        this.pos += next === ';' ? 2 : 1
+      } else if (c === '&' && next !== '>') {
+        finish()
+        this.pos += next === '&' ? 2 : 1
+      } else if (c === '|') {
+        finish()
+        this.pos += next === '|' || next === '&' ? 2 : 1
+      } else if (c === '(') {
+        if (
+          current.words.length === 0 &&
+          current.assignments.length === 0 &&
+          current.redirects.length === 0
+        ) {
+          if (next === '(') this.problem('arithmetic commands are not analyzed')
+          finish()
+          parens++
+          this.pos++
+        } else if (current.words.length === 1 && /^\(\s*\)/.test(src.slice(this.pos, this.pos + 64))) {
+          // `name() { …; }`: drop the name and keep lexing the body as a brace group.
+          this.problem('function definitions are not analyzed')
+          current = emptyCommand()
+          this.pos = src.indexOf(')', this.pos) + 1
+        } else {
+          this.problem("unexpected '('")
+          this.pos++
+        }
+      } else if (c === ')') {
+        this.pos++
+        if (parens > 0) {
+          parens--
+          finish()
+        } else if (closer === ')') {
+          finish()
+          return
+        } else {
+          this.problem("unmatched ')'")
+        }
+      } else if ((c === '<' || c === '>') && next === '(') {
+        this.addWord(current, this.readWord(), header)
+      } else if (this.atRedirect()) {
+        const redirect = this.readRedirect()
+        if (redirect) current.redirects.push(redirect)
+      } else {
+        const start = this.pos
+        const word = this.readWord()
+        const raw = src.slice(start, this.pos)
+        if (current.words.length === 0 && !header) {
+          if (word.literal && raw === word.value && PASS_KEYWORDS.has(raw)) continue
+          if (word.literal && raw === word.value && (raw === 'for' || raw === 'select')) {
+            header = true
+            continue
+          }
+          if (
+            word.literal &&
+            raw === word.value &&
+            (raw === 'case' || raw === 'esac' || raw === 'function')
+          ) {
+            this.problem(`'${raw}' is not analyzed`)
+            continue
+          }
+          if (NAME_RE.test(raw)) {
+            current.assignments.push(word)
+            continue
+          }
+        }
+        this.addWord(current, word, header)
+      }
+    }
+    if (closer === ')') this.problem('unterminated $(')
+    if (parens > 0) this.problem("unclosed '('")
+    if (this.pending.length > 0) this.problem('unterminated heredoc')
+    finish()
+  }
+
+  private addWord(command: ShellCommand, word: ShellWord, header: boolean): void {
+    if (!header) command.words.push(word)
+  }
+
+  private atRedirect(): boolean {
+    let index = this.pos
+    while (index < this.src.length && /[0-9]/.test(this.src[index] as string)) index++
+    const c = this.src[index]
+    if (c === '<' || c === '>') return true
+    return index === this.pos && c === '&' && this.src[index + 1] === '>'
+  }
+
+  private readRedirect(): ShellRedirect | undefined {
+    const src = this.src
+    let digits = ''
+    while (/[0-9]/.test(src[this.pos] ?? '')) digits += src[this.pos++]
+    const op = REDIRECT_OPS.find((candidate) => src.startsWith(candidate, this.pos)) as RedirectOp
+    this.pos += op.length
+    while (src[this.pos] === ' ' || src[this.pos] === '\t') this.pos++
+    const c = src[this.pos]
+    if (c === undefined || (META.has(c) && !((c === '<' || c === '>') && src[this.pos + 1] === '('))) {
+      this.problem(`'${op}' has no target`)
+      return undefined
+    }
+    const start = this.pos
+    const target = this.readWord()
+    if (op === '<<' || op === '<<-') {
+      const raw = src.slice(start, this.pos)
+      this.pending.push({ delimiter: target.value, stripTabs: op === '<<-', expands: !/['"\\]/.test(raw) })
+    }
+    const redirect: ShellRedirect = { op, target }
+    if (digits !== '') redirect.fd = Number(digits)
+    return redirect
+  }
+
+  private readHeredocs(): void {
+    const docs = this.pending
+    this.pending = []
+    for (const doc of docs) {
+      const bodyStart = this.pos
+      let found = false
+      while (this.pos < this.src.length) {
+        let end = this.src.indexOf('\n', this.pos)
+        if (end < 0) end = this.src.length
+        let text = this.src.slice(this.pos, end)
+        if (doc.stripTabs) text = text.replace(/^\t+/, '')
+        const lineStart = this.pos
+        this.pos = Math.min(end + 1, this.src.length)
+        if (text === doc.delimiter) {
+          found = true
+          if (doc.expands) this.scanExpansions(this.src.slice(bodyStart, lineStart))
+          break
+        }
+      }
+      if (!found) this.abort('unterminated heredoc')
+    }
+  }
+
+  /** Collects the commands substituted inside an unquoted heredoc body. */
+  private scanExpansions(body: string): void {
+    const inner = new Lexer(body, this.shared, this.depth + 1)
+    while (inner.pos < body.length) {
+      const c = body[inner.pos]
+      if (c === '\\') inner.pos += 2
+      else if (c === '$' || c === '`') inner.readDollarOrBacktick()
+      else inner.pos++
+    }
+  }
+
+  /** Reads one word; `pos` ends on the first metacharacter after it. */
+  readWord(): ShellWord {
+    const src = this.src
+    const word: ShellWord = { value: '', literal: true, glob: false, tilde: false }
+    const start = this.pos
+    if (src[this.pos] === '~') {
+      const rest = /^~[^/\s;&|()<>'"]*/.exec(src.slice(this.pos, this.pos + 256))?.[0] ?? '~'
+      if (rest === '~') word.tilde = true
+      else word.literal = false
+    }
+    while (this.pos < src.length) {
+      const c = src[this.pos] as string
+      const next = src[this.pos + 1]
+      if ((c === '<' || c === '>') && next === '(') {
+        if (this.pos !== start) break
+        this.pos += 2
+        this.nested(() => this.parseList(')'))
+        word.value += '/dev/fd/63'
+        word.literal = false
+        continue
+      }
+      if (META.has(c)) break
+      if (c === '\\') {
+        if (next === undefined) {
+          this.problem('trailing backslash')
+          this.pos++
+        } else {
+          if (next !== '\n') word.value += next
+          this.pos += 2
+        }
+      } else if (c === "'") {
+        const end = src.indexOf("'", this.pos + 1)
+        if (end < 0) return this.unterminated(word, 'unterminated single quote')
+        word.value += src.slice(this.pos + 1, end)
+        this.pos = end + 1
+      } else if (c === '$' && next === "'") {
+        this.pos += 2
+        if (!this.readAnsiC(word)) return this.unterminated(word, "unterminated $'")
+      } else if (c === '"' || (c === '$' && next === '"')) {
+        this.pos += c === '$' ? 2 : 1
+        if (!this.readDouble(word)) return this.unterminated(word, 'unterminated double quote')
+      } else if (c === '$' || c === '`') {
+        const text = this.readDollarOrBacktick()
+        // Only a lone `$` comes back as exactly '$'; anything longer expands.
+        if (text !== '$') word.literal = false
+        word.value += text
+      } else {
+        if (c === '*' || c === '?' || c === '[') {
+          word.glob = true
+          word.literal = false
+        }
+        if (c === '{' && BRACE_EXPANSION.test(src.slice(this.pos, this.pos + 512))) word.literal = false
+        word.value += c
+        this.pos++
+      }
+    }
+    return word
+  }
+
+  private unterminated(word: ShellWord, problem: string): ShellWord {
+    this.abort(problem)
+    word.literal = false
+    return word
+  }
+
+  /** Reads `$…` or a backtick substitution at `pos`; returns its best-effort text. */
+  readDollarOrBacktick(): string {
+    const src = this.src
+    const start = this.pos
+    if (src[this.pos] === '`') {
+      let index = this.pos + 1
+      let inner = ''
+      while (index < src.length && src[index] !== '`') {
+        if (
+          src[index] === '\\' &&
+          (src[index + 1] === '`' || src[index + 1] === '\\' || src[index + 1] === '$')
+        ) {
+          inner += src[index + 1]
+          index += 2
+        } else inner += src[index++]
+      }
+      if (index >= src.length) {
+        this.abort('unterminated backtick')
+        return src.slice(start)
+      }
+      this.pos = index + 1
+      this.nested(() => {
+        const nested = lexShell(inner, this.depth + 1)
+        this.shared.commands.push(...nested.commands)
+        for (const problem of nested.problems) this.problem(problem)
+      })
+      return src.slice(start, this.pos)
+    }
+    const next = src[this.pos + 1]
+    if (next === '(' && src[this.pos + 2] === '(') {
+      const end = matchingClose(src, this.pos + 1, '(', ')')
+      if (end < 0) {
+        this.abort('unterminated $((')
+        return src.slice(start)
+      }
+      const body = src.slice(this.pos + 3, end - 1)
+      if (body.includes('$(') || body.includes('`'))
+        this.problem('substitution inside arithmetic is not analyzed')
+      this.pos = end + 1
+      return src.slice(start, this.pos)
+    }
+    if (next === '(') {
+      this.pos += 2
+      this.nested(() => this.parseList(')'))
+      return src.slice(start, this.pos)
+    }
+    if (next === '{') {
+      const end = matchingClose(src, this.pos + 1, '{', '}')
+      if (end < 0) {
+        this.abort('unterminated ${')
+        return src.slice(start)
+      }
+      const body = src.slice(this.pos + 2, end)
+      if (body.includes('$(') || body.includes('`') || body.includes('<(') || body.includes('>(')) {
+        this.problem('substitution inside ${…} is not analyzed')
+      }
+      this.pos = end + 1
+      return src.slice(start, this.pos)
+    }
+    const name = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9@*#?$!-]/.exec(src.slice(this.pos + 1, this.pos + 256))?.[0]
+    if (name) {
+      this.pos += 1 + name.length
+      return src.slice(start, this.pos)
+    }
+    // A lone `$` is an ordinary character.
+    this.pos++
+    return '$'
+  }
+
+  private nested(run: () => void): void {
+    if (this.depth + 1 > MAX_DEPTH) {
+      this.abort('nesting is too deep')
+      return
+    }
+    this.depth++
+    run()
+    this.depth--
+  }
+
+  private readDouble(word: ShellWord): boolean {
+    const src = this.src
+    while (this.pos < src.length) {
+      const c = src[this.pos] as string
+      const next = src[this.pos + 1]
+      if (c === '"') {
+        this.pos++
+        return true
+      }
+      if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
+        if (next !== '\n') word.value += next
+        this.pos += 2
+      } else if (c === '$' || c === '`') {
+        const text = this.readDollarOrBacktick()
+        if (text !== '$') word.literal = false
+        word.value += text
+      } else {
+        word.value += c
+        this.pos++
+      }
+    }
+    return false
+  }
+
+  private readAnsiC(word: ShellWord): boolean {
+    const src = this.src
+    const simple: Record<string, string> = {
+      n: '\n',
+      t: '\t',
+      r: '\r',
+      a: '\x07',
+      b: '\b',
+      e: '\x1b',
+      E: '\x1b',
+      f: '\f',
+      v: '\v',
+      '\\': '\\',
+      "'": "'",
+      '"': '"',
+      '?': '?',
+    }
+    while (this.pos < src.length) {
+      const c = src[this.pos] as string
+      if (c === "'") {
+        this.pos++
+        return true
+      }
+      if (c !== '\\') {
+        word.value += c
+        this.pos++
+        continue
+      }
+      const next = src[this.pos + 1] ?? ''
+      const mapped = simple[next]
+      if (mapped !== undefined) {
+        word.value += mapped
+        this.pos += 2
+        continue
+      }
+      const hex = /^x([0-9a-fA-F]{1,2})/.exec(src.slice(this.pos + 1, this.pos + 4))
+      const octal = /^([0-7]{1,3})/.exec(src.slice(this.pos + 1, this.pos + 4))
+      const unicode = /^(?:u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8}))/.exec(
+        src.slice(this.pos + 1, this.pos + 10),
+      )
+      if (hex?.[1]) {
+        word.value += String.fromCharCode(Number.parseInt(hex[1], 16))
+        this.pos += 1 + hex[0].length
+      } else if (octal?.[1]) {
+        word.value += String.fromCharCode(Number.parseInt(octal[1], 8) & 0xff)
+        this.pos += 1 + octal[0].length
+      } else if (unicode) {
+        const code = Number.parseInt((unicode[1] ?? unicode[2]) as string, 16)
+        word.value += code <= 0x10ffff ? String.fromCodePoint(code) : ''
+        this.pos += 1 + unicode[0].length
+      } else {
+        word.value += `\\${next}`
+        this.pos += 2
+      }
+    }
+    return false
+  }
+}
+
+function emptyCommand(): ShellCommand {
+  return { assignments: [], words: [], redirects: [] }
+}
+
+/** Index of the bracket closing the one at `open`, skipping quotes; -1 when there is none. */
+function matchingClose(src: string, open: number, left: string, right: string): number {
+  let level = 0
+  for (let index = open; index < src.length; index++) {
+    const c = src[index]
+    if (c === '\\') index++
+    else if (c === "'") {
+      const end = src.indexOf("'", index + 1)
+      if (end < 0) return -1
+      index = end
+    } else if (c === left) level++
+    else if (c === right) {
+      level--
+      if (level === 0) return index
+    }
+  }
+  return -1
+}

@@ -1,0 +1,42 @@
+/** A settings category an untrusted workspace's project layers may not set. */
+export interface TrustGatedCategory {
+  /** The settings key (a section such as `shell`, or a dotted key such as `permissions.allow`). */
+  key: string
+  /** What it would let a repository do, for the trust prompt. */
+  why: string
+}
+
+const CATEGORIES: readonly TrustGatedCategory[] = Object.freeze([
+  { key: 'hooks', why: 'hooks run commands on every tool call' },
+  { key: 'mcp_servers', why: 'MCP servers are programs the engine starts' },
+  { key: 'verification.checks', why: 'checks are commands the engine runs' },
+  { key: 'permissions.default_mode', why: 'the permission mode decides what runs without asking' },
+  { key: 'permissions.allow', why: 'allow rules let commands and edits run without asking' },
+  {
+    key: 'permissions.additional_directories',
+    why: 'additional directories widen where the agent may write',
+  },
+  {
+    key: 'permissions.auto_allow_read_only_bash',
+    why: 'decides whether read-only commands run without asking',
+  },
+  { key: 'shell', why: 'the shell section sets the shell, environment and sandbox' },
+  { key: 'provider', why: 'the provider section decides where prompts and code are sent' },
+  { key: 'web', why: 'the web section decides which hosts can be fetched' },
+  { key: 'lsp', why: 'language servers are programs the engine starts' },
+  { key: 'decisions', why: 'decision features send context to models' },
+])
+
+/**
+ * The one list of settings categories an untrusted workspace's project layers may not set (spec 000
+ * "Workspace trust"): they come from the user layer until the workspace is trusted, while the
+ * project's deny and ask rules still apply.
+ */
+export function trustGatedCategories(): readonly TrustGatedCategory[] {
+  return CATEGORIES
+}
+
+/** Whether a settings key (`permissions.allow`, `shell.sandbox.enabled`, `hooks`) is trust-gated. */
+export function isTrustGated(key: string): boolean {
+  return CATEGORIES.some((category) => key === category.key || key.startsWith(`${category.key}.`))
+}
