@@ -1,42 +1,74 @@
 import { createRequire } from 'node:module'
-import type { Ajv as AjvInstance, ErrorObject } from 'ajv'
+import type { ErrorObject, Options, ValidateFunction } from 'ajv'
 import type { AnySchema } from '../schema/builder.js'
 import { createPreparer } from './hoist.js'
 
 type AjvModule = typeof import('ajv')
 
-let shared: { ajv: AjvInstance; prepare: (schema: object) => object } | undefined
+/**
+ * The ajv options of every validator, at run time and when precompiling. verbose: errors carry
+ * their schema and data, so messages can list a union's known tags and show the rejected value.
+ */
+export const AJV_OPTIONS: Options = {
+  discriminator: true,
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  inlineRefs: false,
+}
+
+/** Creates an ajv instance and a `prepare` that registers shared sub-schemas on it. */
+export function createCompiler(options: Options = AJV_OPTIONS) {
+  const { Ajv } = createRequire(import.meta.url)('ajv') as AjvModule
+  const ajv = new Ajv(options)
+  return { ajv, prepare: createPreparer((schema, id) => ajv.addSchema(schema, id)) }
+}
+
+// ajv is loaded on the first validation that has no precompiled validator, never at import:
+// loading it costs ~50 ms and most importers of the protocol never validate anything.
+let shared: ReturnType<typeof createCompiler> | undefined
+
+type Precompiled = Readonly<Record<string, ValidateFunction>>
+const precompiled = new Map<string, Precompiled | undefined>()
 
 /**
- * ajv is loaded on the first validation, not at import: loading it costs ~40 ms, and most importers
- * of the protocol never validate anything. `require` keeps the parse functions synchronous.
+ * The validators `scripts/generate-validators.ts` wrote beside the bundle (`dist/validators-*.cjs`),
+ * if any: the built package validates without loading or running ajv's compiler (a first parse
+ * takes well under a millisecond instead of ~100 ms). From sources (tests) there are none and the
+ * schemas are compiled on first use; both paths come from the same schemas and options.
  */
-function compiler() {
-  if (shared === undefined) {
-    const { Ajv } = createRequire(import.meta.url)('ajv') as AjvModule
-    // verbose: errors carry their schema and data, so messages can list known tags and show values.
-    const ajv = new Ajv({
-      discriminator: true,
-      allErrors: true,
-      verbose: true,
-      strict: true,
-      inlineRefs: false,
-    })
-    shared = { ajv, prepare: createPreparer((schema, id) => ajv.addSchema(schema, id)) }
+function precompiledFile(file: string): Precompiled | undefined {
+  if (!precompiled.has(file)) {
+    let module: Precompiled | undefined
+    try {
+      module = createRequire(import.meta.url)(`./validators-${file}.cjs`) as Precompiled
+    } catch {
+      module = undefined
+    }
+    precompiled.set(file, module)
   }
-  return shared
+  return precompiled.get(file)
+}
+
+/** Where a schema's precompiled validator lives: its file and export name. */
+export interface ValidatorName {
+  file: string
+  name: string
 }
 
 /** A validator compiled on first use; returns the ajv errors (empty when valid). */
 export type Check = (value: unknown) => readonly ErrorObject[]
 
-/** Wraps a schema in a validator that compiles it the first time it is called. */
-export function lazyCheck(schema: AnySchema): Check {
-  let validate: ReturnType<AjvInstance['compile']> | undefined
+/** Wraps a schema in a validator that is looked up (precompiled) or compiled the first time it runs. */
+export function lazyCheck(schema: AnySchema, id?: ValidatorName): Check {
+  let validate: ValidateFunction | undefined
   return (value) => {
     if (validate === undefined) {
-      const { ajv, prepare } = compiler()
-      validate = ajv.compile(prepare(schema))
+      validate = id === undefined ? undefined : precompiledFile(id.file)?.[id.name]
+      if (validate === undefined) {
+        shared ??= createCompiler()
+        validate = shared.ajv.compile(shared.prepare(schema))
+      }
     }
     return validate(value) ? [] : (validate.errors ?? [])
   }
@@ -44,15 +76,25 @@ export function lazyCheck(schema: AnySchema): Check {
 
 type Branch = { properties?: { type?: { const?: unknown } } }
 
-/**
- * A validator for a tagged union that dispatches on `type` itself and compiles only the branches it
- * meets: parsing a `submit` command never compiles the other twenty commands' schemas.
- */
-export function lazyUnionCheck(union: AnySchema): Check {
-  const branches = new Map<string, Check>()
+/** The branches of a tagged union, by tag. */
+export function branchesOf(union: AnySchema): Map<string, AnySchema> {
+  const branches = new Map<string, AnySchema>()
   for (const branch of (union as { oneOf: readonly Branch[] }).oneOf) {
     const tag = branch.properties?.type?.const
-    if (typeof tag === 'string') branches.set(tag, lazyCheck(branch as AnySchema))
+    if (typeof tag === 'string') branches.set(tag, branch as AnySchema)
+  }
+  return branches
+}
+
+/**
+ * A validator for a tagged union that dispatches on `type` itself and prepares only the branches it
+ * meets: parsing a `submit` command never compiles the other commands' schemas. Branch validators
+ * are named `<prefix>_<tag>` in the precompiled `file`.
+ */
+export function lazyUnionCheck(union: AnySchema, file: string, prefix: string): Check {
+  const branches = new Map<string, Check>()
+  for (const [tag, branch] of branchesOf(union)) {
+    branches.set(tag, lazyCheck(branch, { file, name: `${prefix}_${tag}` }))
   }
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

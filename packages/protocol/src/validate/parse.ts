@@ -15,11 +15,11 @@ import { firstError, formatError, type ParseIssue } from './format-error.js'
 /** A parse failure: the first problem found. */
 export type ParseFailure = { ok: false; error: ParseIssue }
 
-const checkCommand = lazyUnionCheck(CommandSchema)
-const checkEvent = lazyUnionCheck(EngineEventSchema)
-const checkEnvelope = lazyCheck(EventEnvelopeSchema)
-const checkLogRecord = lazyUnionCheck(LogRecordSchema)
-const checkSettings = lazyCheck(SettingsSchema)
+const checkCommand = lazyUnionCheck(CommandSchema, 'commands', 'command')
+const checkEvent = lazyUnionCheck(EngineEventSchema, 'events', 'event')
+const checkEnvelope = lazyCheck(EventEnvelopeSchema, { file: 'events', name: 'envelope' })
+const checkLogRecord = lazyUnionCheck(LogRecordSchema, 'log', 'record')
+const checkSettings = lazyCheck(SettingsSchema, { file: 'settings', name: 'settings' })
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { generateValidators } from '../scripts/generate-validators.js'
+import {
+  DEFAULT_SETTINGS,
+  parseCommand,
+  parseEnvelope,
+  parseEvent,
+  parseLogRecord,
+  parseSettings,
+} from '../src/index.js'
+import { firstError, formatError } from '../src/validate/format-error.js'
+import { COMMANDS, EVENTS, LOG_RECORDS } from './examples.js'
+
+type Module = Record<string, ValidateFunction>
+const modules: Record<string, Module> = {}
+
+/** What the precompiled validator `name` of `file` says about `value`, formatted like the parsers do. */
+function precompiledIssue(file: string, name: string, value: unknown, noun: string) {
+  const validate = modules[file]?.[name]
+  if (validate === undefined) throw new Error(`no precompiled validator ${name} in ${file}`)
+  if (validate(value)) return undefined
+  const error = firstError(validate.errors as ErrorObject[])
+  return error === undefined ? undefined : formatError(error, noun)
+}
+
+describe('precompiled validators (the built package)', () => {
+  beforeAll(() => {
+    const directory = mkdtempSync(join(tmpdir(), 'z-protocol-validators-'))
+    const require = createRequire(join(directory, 'index.js'))
+    for (const [name, source] of Object.entries(generateValidators())) {
+      writeFileSync(join(directory, name), source)
+      modules[name.replace(/^validators-|\.cjs$/g, '')] = require(join(directory, name)) as Module
+    }
+  }, 30_000)
+
+  it('has one validator per command, event and log record type, the envelope and settings', () => {
+    expect(Object.keys(modules.commands ?? {}).sort()).toEqual(
+      Object.keys(COMMANDS)
+        .map((t) => `command_${t}`)
+        .sort(),
+    )
+    expect(Object.keys(modules.events ?? {}).sort()).toEqual(
+      [...Object.keys(EVENTS).map((t) => `event_${t}`), 'envelope'].sort(),
+    )
+    expect(Object.keys(modules.log ?? {}).sort()).toEqual(
+      Object.keys(LOG_RECORDS)
+        .map((t) => `record_${t}`)
+        .sort(),
+    )
+    expect(Object.keys(modules.settings ?? {})).toEqual(['settings'])
+  })
+
+  it('accepts every example', () => {
+    for (const [type, command] of Object.entries(COMMANDS))
+      expect(precompiledIssue('commands', `command_${type}`, command, 'command')).toBeUndefined()
+    for (const [type, event] of Object.entries(EVENTS))
+      expect(precompiledIssue('events', `event_${type}`, event, 'event')).toBeUndefined()
+    for (const [type, record] of Object.entries(LOG_RECORDS))
+      expect(precompiledIssue('log', `record_${type}`, record, 'log record')).toBeUndefined()
+    expect(precompiledIssue('settings', 'settings', DEFAULT_SETTINGS, 'settings')).toBeUndefined()
+  })
+
+  it('reports the same path and message as the runtime-compiled validators', () => {
+    const commands = [
+      { type: 'resolveApproval', approvalId: 'a', decision: { type: 'allowProject' } },
+      { type: 'resolvePlan', planId: 'p', decision: { type: 'maybe' } },
+      { type: 'rewind', messageId: 'm', scope: 'files' },
+      { type: 'compact', fokus: 'x' },
+      {
+        type: 'submit',
+        text: 'x',
+        attachments: [{ type: 'image', source: { type: 'base64', mediaType: 'image/bmp', data: '' } }],
+      },
+    ]
+    for (const command of commands) {
+      const parsed = parseCommand(command)
+      expect(parsed.ok).toBe(false)
+      if (!parsed.ok)
+        expect(precompiledIssue('commands', `command_${command.type}`, command, 'command')).toEqual(
+          parsed.error,
+        )
+    }
+    const event = { type: 'toolFinished', toolUseId: 't', toolName: 'Read', status: 'skipped', durationMs: 1 }
+    const parsedEvent = parseEvent(event)
+    if (!parsedEvent.ok)
+      expect(precompiledIssue('events', 'event_toolFinished', event, 'event')).toEqual(parsedEvent.error)
+    const envelope = { seq: 0, sessionId: 's', at: 'x', event: { type: 'textEnd' } }
+    const parsedEnvelope = parseEnvelope(envelope)
+    if (!parsedEnvelope.ok)
+      expect(precompiledIssue('events', 'envelope', envelope, 'envelope')).toEqual(parsedEnvelope.error)
+    const record = { ...LOG_RECORDS.message, message: { id: 'm', role: 'system', content: [] } }
+    const parsedRecord = parseLogRecord(record)
+    if (!parsedRecord.ok)
+      expect(precompiledIssue('log', 'record_message', record, 'log record')).toEqual(parsedRecord.error)
+    const settings = { hooks: { PreToolUse: [{ command: 'x', timeout_secs: 0 }] } }
+    const parsedSettings = parseSettings(settings)
+    if (!parsedSettings.ok)
+      expect(precompiledIssue('settings', 'settings', settings, 'settings')).toEqual(parsedSettings.error)
+    expect([parsedEvent.ok, parsedEnvelope.ok, parsedRecord.ok, parsedSettings.ok]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ])
+  })
+})
