@@ -202,6 +202,12 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   let usedRule: Rule | undefined
   let uncovered: CommandFacts | undefined
   let unknownWrite = false
+  const sandbox = context.sandbox
+  // A confined command may write the sandbox's writable roots (temp, caches) without asking.
+  const sandboxRoots =
+    sandbox?.active && sandbox.autoAllow
+      ? [context.projectRoot, ...context.additionalDirectories, ...(sandbox.writableRoots ?? [])]
+      : undefined
   for (const c of facts.commands) {
     for (const [targets, access] of [
       [c.reads, 'read'],
@@ -213,6 +219,7 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
           continue
         }
         const path = target.kind === 'path' ? target.path : target.base
+        if (access === 'edit' && sandboxRoots && targetInBounds(target, sandboxRoots)) continue
         if (!isInScope(path, context) && !allowPathRule(target, access)) outside ??= path
       }
     }
@@ -231,9 +238,8 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
       ? `not covered: ${JSON.stringify(uncovered?.text)} (${uncovered?.reason ?? 'no allow rule'})`
       : 'every command is covered',
   )
-  const sandbox = context.sandbox
-  if (sandbox?.active && sandbox.autoAllow && outside === undefined) {
-    const roots = [context.projectRoot, ...context.additionalDirectories, ...(sandbox.writableRoots ?? [])]
+  if (sandboxRoots && outside === undefined) {
+    const roots = sandboxRoots
     const inBounds = facts.commands.every((c) =>
       c.writes.every((target) => target.kind === 'unknown' || targetInBounds(target, roots)),
     )

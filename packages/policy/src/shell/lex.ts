@@ -382,7 +382,7 @@ class Lexer {
       }
       const body = src.slice(this.pos + 2, end)
       if (body.includes('$(') || body.includes('`') || body.includes('<(') || body.includes('>(')) {
-        this.problem('substitution inside ${…} is not analyzed')
+        this.problem('substitution inside a parameter expansion is not analyzed')
       }
       this.pos = end + 1
       return src.slice(start, this.pos)

@@ -29,6 +29,8 @@ function generic(
     recursive?: readonly string[] | true
     maxOperands?: number
     patternFlags?: readonly string[]
+    /** With no operand it reads the cwd (ls, du, tree). */
+    cwdDefault?: boolean
   },
 ): (args: readonly ShellWord[]) => TableVerdict {
   return (args) => {
@@ -47,7 +49,11 @@ function generic(
       case 'text':
         return { readOnly: true, files: [], recursive }
       case 'files':
-        return { readOnly: true, files: read.positionals, recursive }
+        return {
+          readOnly: true,
+          files: read.positionals.length === 0 && options.cwdDefault ? [dot()] : read.positionals,
+          recursive,
+        }
       case 'patternThenFiles': {
         const hasPatternFlag = (options.patternFlags ?? []).some((flag) => read.values.has(flag))
         return {
@@ -276,6 +282,7 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
     anyArgsSafe: true,
     check: generic({
       operands: 'files',
+      cwdDefault: true,
       recursive: ['-R', '--recursive'],
       valueFlags: [
         '-I',
@@ -609,6 +616,7 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
     notMatch: ['tree -o out.txt'],
     check: generic({
       operands: 'files',
+      cwdDefault: true,
       recursive: true,
       forbidden: ['-o'],
       valueFlags: ['-L', '-P', '-I', '--charset', '--filelimit', '--timefmt', '-H', '--sort'],
@@ -622,6 +630,7 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
     anyArgsSafe: true,
     check: generic({
       operands: 'files',
+      cwdDefault: true,
       recursive: true,
       valueFlags: [
         '-d',
