@@ -21,6 +21,7 @@ const OVERFLOW_PATTERNS: RegExp[] = [
   /request too large for model/i,
   /input tokens exceed/i,
   /exceed_context_size_error/i,
+  /exceeds the available context size/i,
   /context size has been exceeded/i,
   /prompt length .* exceeds/i,
 ]
