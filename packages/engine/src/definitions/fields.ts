@@ -1,4 +1,4 @@
-import type { PermissionMode } from '@z-engine/protocol'
+import { type PermissionMode, parsePermissionMode } from '@z-engine/protocol'
 
 /** Collects per-field warnings while reading frontmatter values of uncertain type. */
 export class FieldReader {
@@ -82,18 +82,4 @@ export function splitList(text: string): string[] {
   }
   items.push(current)
   return items.map((item) => item.trim()).filter((item) => item !== '')
-}
-
-function parsePermissionMode(value: string): PermissionMode | undefined {
-  switch (value) {
-    case 'default':
-    case 'acceptEdits':
-    case 'plan':
-    case 'bypass':
-      return value
-    case 'bypassPermissions':
-      return 'bypass'
-    default:
-      return undefined
-  }
 }

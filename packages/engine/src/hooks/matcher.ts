@@ -34,6 +34,7 @@ export function matcherSubject<E extends HookEvent>(event: E, input: HookInput<E
     case 'SessionStart':
       return (input as HookInput<'SessionStart'>).source
     case 'UserPromptSubmit':
+    case 'SessionEnd':
     case 'Stop':
     case 'SubagentStop':
     case 'Notification':

@@ -26,6 +26,8 @@ export function hookPayload<E extends HookEvent>(event: E, input: HookInput<E>):
       return { ...common, prompt: (input as HookInput<'UserPromptSubmit'>).prompt }
     case 'SessionStart':
       return { ...common, source: (input as HookInput<'SessionStart'>).source }
+    case 'SessionEnd':
+      return { ...common, reason: (input as HookInput<'SessionEnd'>).reason }
     case 'Stop':
     case 'SubagentStop':
       return { ...common, stop_hook_active: (input as HookInput<'Stop'>).stopHookActive }

@@ -4,6 +4,7 @@ export type HookEvent =
   | 'PostToolUse'
   | 'UserPromptSubmit'
   | 'SessionStart'
+  | 'SessionEnd'
   | 'Stop'
   | 'SubagentStop'
   | 'PreCompact'
@@ -15,6 +16,7 @@ export const HOOK_EVENTS: readonly HookEvent[] = [
   'PostToolUse',
   'UserPromptSubmit',
   'SessionStart',
+  'SessionEnd',
   'Stop',
   'SubagentStop',
   'PreCompact',
@@ -55,6 +57,7 @@ export interface HookEventInputs {
   PostToolUse: { toolName: string; toolInput: unknown; toolResponse: unknown }
   UserPromptSubmit: { prompt: string }
   SessionStart: { source: 'startup' | 'resume' | 'clear' | 'compact' }
+  SessionEnd: { reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other' }
   Stop: { stopHookActive: boolean }
   SubagentStop: { stopHookActive: boolean }
   PreCompact: { trigger: 'manual' | 'auto'; customInstructions: string }

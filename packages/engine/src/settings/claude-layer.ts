@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises'
+import { parsePermissionMode, parseSettings, type SettingsLayer } from '@z-engine/protocol'
+import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
+
+type Json = Record<string, unknown>
+
+/**
+ * Reads a Claude Code settings file (`.claude/settings.json` or `.claude/settings.local.json`) as a
+ * layer: its `permissions` (allow, deny, ask, additionalDirectories, defaultMode) and `hooks`
+ * (matcher groups of `{type: "command", command, timeout}`). Other keys belong to Claude Code and
+ * are left alone. Broken JSON skips the layer with a notice; it never throws.
+ */
+export async function readClaudeLayer(name: SettingsLayerName, file: string): Promise<LoadedLayer> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { name, file, present: false, data: {}, notices: [] }
+    return {
+      name,
+      file,
+      present: true,
+      data: {},
+      notices: [problem('error', name, file, `could not be read (${code ?? String(error)}); it is skipped`)],
+    }
+  }
+  return parseClaudeLayer(name, file, text)
+}
+
+/** Converts the text of a Claude Code settings file into a layer (see `readClaudeLayer`). */
+export function parseClaudeLayer(name: SettingsLayerName, file: string, text: string): LoadedLayer {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const position = /position (\d+)/.exec(message)
+    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined
+    const notice = problem(
+      'error',
+      name,
+      file,
+      `is not valid JSON (${message}); it is skipped until it is fixed`,
+      line,
+    )
+    return { name, file, present: true, data: {}, notices: [notice] }
+  }
+  if (!isRecord(raw)) {
+    return {
+      name,
+      file,
+      present: true,
+      data: {},
+      notices: [problem('error', name, file, 'must hold a JSON object; it is skipped')],
+    }
+  }
+  const notices: SettingsNotice[] = []
+  const warn = (message: string) => notices.push(problem('warning', name, file, message))
+  const layer: Json = {}
+
+  if (isRecord(raw.permissions)) {
+    const permissions: Json = {}
+    for (const [from, to] of [
+      ['allow', 'allow'],
+      ['deny', 'deny'],
+      ['ask', 'ask'],
+      ['additionalDirectories', 'additional_directories'],
+    ] as const) {
+      const value = raw.permissions[from]
+      if (value === undefined) continue
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) permissions[to] = value
+      else warn(`permissions.${from} must be a list of strings; it is ignored`)
+    }
+    const defaultMode = raw.permissions.defaultMode
+    if (defaultMode !== undefined) {
+      const mode = parsePermissionMode(defaultMode)
+      if (mode === undefined)
+        warn(
+          `permissions.defaultMode ${JSON.stringify(defaultMode)} has no Z Engine equivalent; it is ignored`,
+        )
+      else permissions.mode = mode
+    }
+    layer.permissions = permissions
+  }
+
+  if (isRecord(raw.hooks)) {
+    const hooks: Json = {}
+    for (const [event, groups] of Object.entries(raw.hooks)) {
+      if (!Array.isArray(groups)) {
+        warn(`hooks.${event} must be a list of matcher groups; it is ignored`)
+        continue
+      }
+      const entries: Json[] = []
+      groups.forEach((group, groupIndex) => {
+        const where = `hooks.${event}[${groupIndex}]`
+        if (!isRecord(group) || !Array.isArray(group.hooks)) {
+          warn(`${where} must be an object with a "hooks" list; it is ignored`)
+          return
+        }
+        group.hooks.forEach((hook, hookIndex) => {
+          if (
+            !isRecord(hook) ||
+            hook.type !== 'command' ||
+            typeof hook.command !== 'string' ||
+            hook.command === ''
+          ) {
+            warn(
+              `${where}.hooks[${hookIndex}] is not a {"type": "command", "command": …} hook; it is ignored`,
+            )
+            return
+          }
+          const entry: Json = { command: hook.command }
+          if (typeof group.matcher === 'string' && group.matcher !== '') entry.matcher = group.matcher
+          if (typeof hook.timeout === 'number' && hook.timeout > 0)
+            entry.timeout_secs = Math.ceil(hook.timeout)
+          entries.push(entry)
+        })
+      })
+      if (entries.length > 0) hooks[event] = entries
+    }
+    layer.hooks = hooks
+  }
+
+  const result = parseSettings(layer)
+  for (const issue of result.warnings) warn(`${issue.path} ${issue.message}; it is ignored`)
+  if (!result.ok) {
+    notices.push(
+      problem(
+        'error',
+        name,
+        file,
+        `${result.error.path} ${result.error.message}; the file is skipped until it is fixed`,
+      ),
+    )
+    return { name, file, present: true, data: {}, notices }
+  }
+  return { name, file, present: true, data: result.settings as SettingsLayer, notices }
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function problem(
+  severity: SettingsNotice['severity'],
+  layer: SettingsLayerName,
+  file: string,
+  message: string,
+  line?: number,
+): SettingsNotice {
+  const notice: SettingsNotice = {
+    severity,
+    layer,
+    file,
+    message: `${line === undefined ? file : `${file}:${line}`}: ${message}`,
+  }
+  if (line !== undefined) notice.line = line
+  return notice
+}

@@ -1,0 +1,62 @@
+import type { SettingsLayer } from '@z-engine/protocol'
+
+/**
+ * The settings layers, lowest first (spec 000 "Settings files"). `claudeProject`/`claudeLocal` are
+ * `.claude/settings.json` and `.claude/settings.local.json` (hooks and permissions, with
+ * compat.claude on), read just below the project's own `.z-engine/settings.toml`.
+ */
+export type SettingsLayerName =
+  | 'defaults'
+  | 'user'
+  | 'claudeProject'
+  | 'claudeLocal'
+  | 'project'
+  | 'local'
+  | 'env'
+
+/** Every layer name, lowest precedence first. */
+export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
+  'defaults',
+  'user',
+  'claudeProject',
+  'claudeLocal',
+  'project',
+  'local',
+  'env',
+]
+
+/** Layers a project controls: trust-gated until the user trusts the workspace. */
+export const PROJECT_LAYERS: ReadonlySet<SettingsLayerName> = new Set([
+  'claudeProject',
+  'claudeLocal',
+  'project',
+  'local',
+])
+
+/** Something wrong with a settings file or variable; `error` means the layer (or variable) was skipped. */
+export interface SettingsNotice {
+  severity: 'error' | 'warning'
+  layer: SettingsLayerName
+  /** The file, or the environment variable's name for the env layer. */
+  file: string
+  /** 1-based line of the problem, when known. */
+  line?: number
+  /** The dotted key path, e.g. `context.compact_at_percent`. */
+  key?: string
+  /** The whole message, naming file, line and key, and saying what happens next. */
+  message: string
+}
+
+/** One layer as read: the values it sets (sparse), where from, and what went wrong. */
+export interface LoadedLayer {
+  name: SettingsLayerName
+  /** The file or, for `env`, a description; absent for defaults. */
+  file?: string
+  /** Whether the file existed (a missing file is an empty layer, not an error). */
+  present: boolean
+  /** The validated values, or `{}` when the layer was skipped. */
+  data: SettingsLayer
+  /** For the env layer: which variable set which key (dotted path → variable). */
+  variables?: Readonly<Record<string, string>>
+  notices: SettingsNotice[]
+}

@@ -1,0 +1,66 @@
+import { DEFAULT_SETTINGS, type Settings } from '@z-engine/protocol'
+import { readClaudeLayer } from './claude-layer.js'
+import { type EffectiveSettings, effectiveSettings } from './effective.js'
+import { envLayer } from './env-layer.js'
+import type { LoadedLayer, SettingsNotice } from './layers.js'
+import { mergeLayers } from './merge.js'
+import { type SettingsFiles, type SettingsLocations, settingsFiles } from './paths.js'
+import { readTomlLayer } from './read-toml-layer.js'
+
+/** What `loadSettings` needs: locations, the environment, and whether the workspace is trusted. */
+export interface LoadSettingsOptions extends SettingsLocations {
+  /** The environment to read overrides from (pass `process.env` at the edge, a literal in tests). */
+  env: Readonly<Record<string, string | undefined>>
+  trusted: boolean
+}
+
+/** Everything a session (and `settings explain`, `hooks list`) needs from the settings files. */
+export interface LoadedSettings extends EffectiveSettings {
+  /** Every layer as read from disk, before trust gating. */
+  readLayers: LoadedLayer[]
+  /** Problems in any file or variable, for notices; an `error` means that layer or variable was skipped. */
+  notices: SettingsNotice[]
+  files: SettingsFiles
+}
+
+/**
+ * Reads every layer (defaults, user, `.claude/settings*.json` with compat.claude, project, local,
+ * environment), validates each on its own, and layers them with trust gating. Never throws: a
+ * broken file is a notice and that layer is skipped.
+ */
+export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const files = settingsFiles(options)
+  const defaults: LoadedLayer = { name: 'defaults', present: true, data: DEFAULT_SETTINGS, notices: [] }
+  const [user, project, local] = await Promise.all([
+    readTomlLayer('user', files.user),
+    files.project === undefined ? undefined : readTomlLayer('project', files.project),
+    files.local === undefined ? undefined : readTomlLayer('local', files.local),
+  ])
+  const env = envLayer(options.env)
+  const native = [defaults, user, project, local, env].filter(
+    (layer): layer is LoadedLayer => layer !== undefined,
+  )
+  // compat.claude decides whether the .claude layers are read, so it comes from the other layers.
+  const compatClaude = (mergeLayers(native).settings as Settings).compat.claude
+  const claude =
+    compatClaude && files.claudeProject !== undefined && files.claudeLocal !== undefined
+      ? await Promise.all([
+          readClaudeLayer('claudeProject', files.claudeProject),
+          readClaudeLayer('claudeLocal', files.claudeLocal),
+        ])
+      : []
+  const readLayers = [
+    defaults,
+    user,
+    ...claude,
+    ...(project ? [project] : []),
+    ...(local ? [local] : []),
+    env,
+  ]
+  return {
+    ...effectiveSettings(readLayers, options.trusted),
+    readLayers,
+    notices: readLayers.flatMap((layer) => layer.notices),
+    files,
+  }
+}

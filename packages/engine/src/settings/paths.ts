@@ -1,0 +1,41 @@
+import { join } from 'node:path'
+
+/** Where settings live; every location is passed in (nothing reads process.env or os.homedir()). */
+export interface SettingsLocations {
+  /** The user's home folder. */
+  home: string
+  /** The user's config folder, usually `<home>/.config/z-engine`. */
+  configDir: string
+  /** The project root; absent outside a project (user settings only). */
+  projectRoot?: string
+}
+
+/** The files behind each file layer, lowest first. */
+export interface SettingsFiles {
+  user: string
+  project?: string
+  local?: string
+  claudeProject?: string
+  claudeLocal?: string
+}
+
+/** The config folder for a home folder when the caller has no better one (XDG default). */
+export function defaultConfigDir(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
+  const xdg = env.XDG_CONFIG_HOME
+  return xdg !== undefined && xdg !== '' ? join(xdg, 'z-engine') : join(home, '.config', 'z-engine')
+}
+
+/** Every settings file path for these locations. */
+export function settingsFiles(locations: SettingsLocations): SettingsFiles {
+  const files: SettingsFiles = { user: join(locations.configDir, 'settings.toml') }
+  if (locations.projectRoot !== undefined) {
+    files.project = join(locations.projectRoot, '.z-engine', 'settings.toml')
+    files.local = join(locations.projectRoot, '.z-engine', 'settings.local.toml')
+    files.claudeProject = join(locations.projectRoot, '.claude', 'settings.json')
+    files.claudeLocal = join(locations.projectRoot, '.claude', 'settings.local.json')
+  }
+  return files
+}
