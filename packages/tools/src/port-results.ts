@@ -1,3 +1,5 @@
+import type { ToolCtx } from './ctx.js'
+import { budgetOutput, type OutputKind } from './output-budget.js'
 import { errorMessage, errorResult } from './results.js'
 import type { ToolResult } from './tool.js'
 
@@ -22,4 +24,26 @@ export async function guardPort(toolName: string, work: () => Promise<ToolResult
   } catch (error) {
     return errorResult('port_error', `${toolName} failed: ${errorMessage(error)}`)
   }
+}
+
+/**
+ * Applies the output budget to each long text block of a port's result (spilling the full text),
+ * so a huge MCP resource or reference list keeps its head and names the artifact. Images and
+ * errors pass through.
+ */
+export async function budgetPortResult(
+  ctx: ToolCtx,
+  result: ToolResult,
+  kind: OutputKind,
+  hint: string,
+): Promise<ToolResult> {
+  if (!result.ok) return result
+  const content = await Promise.all(
+    result.output.content.map(async (block) =>
+      block.type === 'text' && block.text.length > ctx.limits.maxResultChars
+        ? { type: 'text' as const, text: await budgetOutput(ctx, block.text, kind, hint) }
+        : block,
+    ),
+  )
+  return { ok: true, output: { ...result.output, content } }
 }

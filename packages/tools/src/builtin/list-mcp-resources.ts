@@ -1,5 +1,5 @@
 import { toolDescription } from '@z-engine/prompts'
-import { guardPort, portMissing } from '../port-results.js'
+import { budgetPortResult, guardPort, portMissing } from '../port-results.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
 
@@ -35,6 +35,8 @@ export const listMcpResourcesTool: Tool<ListMcpResourcesInput> = {
     const mcp = ctx.ports.mcp
     if (mcp === undefined) return portMissing(NAME, 'MCP server')
     const server = input.server?.trim() || undefined
-    return guardPort(NAME, () => mcp.listResources(server, signal))
+    return guardPort(NAME, async () =>
+      budgetPortResult(ctx, await mcp.listResources(server, signal), 'search', 'mcp-resources'),
+    )
   },
 }

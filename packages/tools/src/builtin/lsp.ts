@@ -1,7 +1,7 @@
 import { extname } from 'node:path'
 import { toolDescription } from '@z-engine/prompts'
 import { displayPath, resolveInputPath } from '../paths.js'
-import { guardPort, portMissing } from '../port-results.js'
+import { budgetPortResult, guardPort, portMissing } from '../port-results.js'
 import { errorResult } from '../results.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
@@ -76,8 +76,8 @@ export const lspTool: Tool<LspInput> = {
         `No language server covers ${displayPath(filePath, ctx)} (none is installed or configured for ${extension} files). Use Grep or Read to find what you need instead.`,
       )
     }
-    return guardPort(NAME, () =>
-      lsp.query(
+    return guardPort(NAME, async () => {
+      const answer = await lsp.query(
         {
           operation: input.operation,
           ...(filePath === undefined ? {} : { filePath }),
@@ -87,8 +87,9 @@ export const lspTool: Tool<LspInput> = {
           ...(input.newName === undefined ? {} : { newName: input.newName }),
         },
         signal,
-      ),
-    )
+      )
+      return budgetPortResult(ctx, answer, 'search', 'lsp')
+    })
   },
 }
 

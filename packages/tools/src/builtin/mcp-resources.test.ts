@@ -36,6 +36,20 @@ describe('ListMcpResources and ReadMcpResource', () => {
     expect(mcp.read).toEqual([{ server: 'docs', uri: 'file:///guide.md' }])
   })
 
+  it('shortens a huge resource to the result limit and spills the full text', async () => {
+    const long = Array.from({ length: 500 }, (_, index) => `row ${index + 1}`).join('\n')
+    const mcp = new RecordingMcp(undefined, { ok: true, output: { content: [{ type: 'text', text: long }] } })
+    const ctx = makeTestCtx({ ports: { mcp }, limits: { maxResultChars: 200 } })
+    contexts.push(ctx)
+    const text = resultText(
+      await readMcpResourceTool.call({ server: 'db', uri: 'schema://all' }, ctx, signal),
+    )
+    expect(text).toContain('row 1\n')
+    expect(text).not.toContain('row 500')
+    expect(ctx.spilled[0]!.content).toBe(long)
+    expect(text).toContain(ctx.spilled[0]!.path)
+  })
+
   it('turns a throwing port into an error result', async () => {
     const mcp = new RecordingMcp()
     mcp.readResource = async () => {

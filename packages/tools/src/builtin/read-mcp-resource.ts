@@ -1,5 +1,5 @@
 import { toolDescription } from '@z-engine/prompts'
-import { guardPort, portMissing } from '../port-results.js'
+import { budgetPortResult, guardPort, portMissing } from '../port-results.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
 
@@ -32,6 +32,8 @@ export const readMcpResourceTool: Tool<ReadMcpResourceInput> = {
   async call(input, ctx, signal) {
     const mcp = ctx.ports.mcp
     if (mcp === undefined) return portMissing(NAME, 'MCP server')
-    return guardPort(NAME, () => mcp.readResource(input.server, input.uri, signal))
+    return guardPort(NAME, async () =>
+      budgetPortResult(ctx, await mcp.readResource(input.server, input.uri, signal), 'file', 'mcp-resource'),
+    )
   },
 }
