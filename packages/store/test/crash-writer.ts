@@ -26,7 +26,7 @@ for (let turn = 0; ; turn++) {
 }
 
 async function create() {
-  const created = await store.create({ projectRoot: '/projects/crash', sessionId })
+  const created = await store.create({ projectRoot: '/projects/crash', sessionId: sessionId ?? '' })
   if (!created.ok) throw new Error(created.error.message)
   return created.value
 }

@@ -1,0 +1,244 @@
+import type { LogRecord, Message } from '@z-engine/protocol'
+import { LOG_FORMAT_VERSION } from '@z-engine/protocol'
+import { describe, expect, it } from 'vitest'
+import { RecordFactory } from '../src/index.js'
+import { ReplayState } from '../src/replay-state.js'
+
+const AT = '2026-01-01T00:00:00.000Z'
+const header = (extra: Record<string, unknown> = {}): LogRecord => ({
+  type: 'header',
+  id: 'h',
+  at: AT,
+  formatVersion: LOG_FORMAT_VERSION,
+  sessionId: 's',
+  projectRoot: '/p',
+  createdAt: AT,
+  ...extra,
+})
+
+function replay(records: readonly unknown[]) {
+  const state = new ReplayState('log.jsonl')
+  records.forEach((record, index) => {
+    state.apply(record, index * 100, 99)
+  })
+  return { snapshot: state.finish(), problems: state.problems }
+}
+
+const ids = (messages: readonly Message[]) => messages.map((message) => message.id)
+
+describe('replay', () => {
+  it('applies a compaction to the working set but keeps the display transcript whole', () => {
+    const factory = new RecordFactory()
+    const first = factory.turn('one', 1, 1)
+    const second = factory.turn('two', 1, 1)
+    const firstKept = second.find((record) => record.type === 'message')
+    if (firstKept?.type !== 'message') throw new Error('fixture')
+    const summary: Message = {
+      id: 'summary',
+      role: 'user',
+      content: [{ type: 'text', text: 'earlier: ...' }],
+    }
+    const compaction: LogRecord = {
+      type: 'compaction',
+      id: 'c1',
+      at: AT,
+      marker: { id: 'k1', trigger: 'auto', tokensBefore: 1000, tokensAfter: 200, messagesSummarized: 4 },
+      summary,
+      firstKeptMessageId: firstKept.message.id,
+    }
+    const { snapshot, problems } = replay([header(), ...first, ...second, compaction])
+    expect(problems).toEqual([])
+    expect(snapshot.workingSet[0]).toEqual(summary)
+    expect(ids(snapshot.workingSet.slice(1))).toEqual(
+      second.flatMap((record) => (record.type === 'message' ? [record.message.id] : [])),
+    )
+    expect(snapshot.transcript.filter((item) => item.kind === 'message')).toHaveLength(8)
+    expect(snapshot.compactions).toHaveLength(1)
+    expect(snapshot.transcript.at(-1)).toMatchObject({ kind: 'compaction', recordId: 'c1' })
+  })
+
+  it('applies a task view, appends new messages to it, and restores the full set', () => {
+    const factory = new RecordFactory()
+    const records = factory.turn('one', 1, 1)
+    const messages = records.flatMap((record) => (record.type === 'message' ? [record.message] : []))
+    const index: Message = {
+      id: 'index',
+      role: 'user',
+      content: [{ type: 'text', text: 'index of history' }],
+    }
+    const view: LogRecord = {
+      type: 'taskView',
+      id: 'v1',
+      at: AT,
+      view: {
+        id: 'view-1',
+        keptMessageIds: [messages[0]!.id, messages.at(-1)!.id],
+        restored: false,
+        indexMessage: index,
+      },
+    }
+    const later = factory.turn('two', 0)
+    const applied = replay([header(), ...records, view, ...later])
+    const laterIds = later.flatMap((record) => (record.type === 'message' ? [record.message.id] : []))
+    expect(ids(applied.snapshot.workingSet)).toEqual([
+      'index',
+      messages[0]!.id,
+      messages.at(-1)!.id,
+      ...laterIds,
+    ])
+    expect(applied.snapshot.taskViews).toHaveLength(1)
+    const restore: LogRecord = {
+      type: 'taskView',
+      id: 'v2',
+      at: AT,
+      view: { id: 'view-2', keptMessageIds: [], restored: true },
+    }
+    const restored = replay([header(), ...records, view, ...later, restore])
+    expect(ids(restored.snapshot.workingSet)).toEqual([...ids(messages), ...laterIds])
+  })
+
+  it('rewinds the conversation to before a user message; a code rewind keeps it', () => {
+    const factory = new RecordFactory()
+    const first = factory.turn('one')
+    const todos = factory.todos(2)
+    const second = factory.startTurn('two')
+    const rest = [
+      factory.todos(5),
+      ...factory.toolRound(second.turnId, 1),
+      ...factory.finishTurn(second.turnId),
+    ]
+    const all = [header(), ...first, todos, ...second.records, ...rest]
+    const rewind = (scope: 'code' | 'conversation' | 'both'): LogRecord => ({
+      type: 'rewind',
+      id: `rw-${scope}`,
+      at: AT,
+      messageId: second.messageId,
+      scope,
+    })
+    const conversation = replay([...all, rewind('conversation')])
+    expect(conversation.problems).toEqual([])
+    expect(ids(conversation.snapshot.workingSet)).toEqual(
+      first.flatMap((record) => (record.type === 'message' ? [record.message.id] : [])),
+    )
+    expect(conversation.snapshot.turns).toHaveLength(1)
+    expect(conversation.snapshot.todos).toHaveLength(2)
+    expect(conversation.snapshot.transcript.at(-1)).toMatchObject({
+      kind: 'notice',
+      recordId: 'rw-conversation',
+    })
+    // Usage already spent stays counted.
+    expect(conversation.snapshot.usage).toEqual(replay(all).snapshot.usage)
+    const code = replay([...all, rewind('code')])
+    expect(code.snapshot.workingSet).toEqual(replay(all).snapshot.workingSet)
+    // After a rewind the conversation continues from the rewound point.
+    const third = factory.turn('three', 0)
+    const continued = replay([...all, rewind('both'), ...third])
+    expect(continued.snapshot.turns.map((turn) => turn.turnId)).toHaveLength(2)
+    const unknown = replay([...all, { ...rewind('both'), messageId: 'nope' }])
+    expect(unknown.problems.map((problem) => problem.kind)).toEqual(['inconsistent'])
+  })
+
+  it('marks a turn interrupted when a new turn starts without the old one finishing', () => {
+    const factory = new RecordFactory()
+    const crashed = factory.startTurn('one')
+    const round = factory.toolRound(crashed.turnId, 1, false)
+    const next = factory.turn('two', 0)
+    const { snapshot } = replay([header(), ...crashed.records, ...round, ...next])
+    expect(snapshot.turns.map((turn) => turn.outcome.type)).toEqual(['interrupted', 'done'])
+    const ended = snapshot.transcript.filter((item) => item.kind === 'turnEnded')
+    expect(ended.map((item) => item.kind === 'turnEnded' && item.outcome.type)).toEqual([
+      'interrupted',
+      'done',
+    ])
+    // The dangling call is answered inside the next user message, ahead of its text.
+    const prompt = snapshot.workingSet[2]
+    expect(prompt?.content[0]).toMatchObject({ type: 'tool_result', isError: true })
+    expect(prompt?.content[1]).toMatchObject({ type: 'text', text: 'two' })
+  })
+
+  it('derives tool statuses: ok, error, denied by approval, cancelled by user', () => {
+    const factory = new RecordFactory()
+    const { turnId, records } = factory.startTurn('go')
+    const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command: id } })
+    const result = (id: string, text: string, isError: boolean) => ({
+      type: 'tool_result' as const,
+      toolUseId: id,
+      content: [{ type: 'text' as const, text }],
+      isError,
+    })
+    const log: unknown[] = [
+      header(),
+      ...records,
+      factory.message('assistant', [call('a'), call('b'), call('c'), call('d')], turnId),
+      {
+        type: 'approvalRequested',
+        id: 'ap',
+        at: AT,
+        request: { id: 'q1', toolUseId: 'c', toolName: 'Bash', title: 'Run?', reason: 'ask rule' },
+      },
+      { type: 'approvalResolved', id: 'ar', at: AT, approvalId: 'q1', decision: { type: 'deny' } },
+      factory.message(
+        'user',
+        [
+          result('a', 'fine', false),
+          result('b', 'boom', true),
+          result('c', 'denied', true),
+          result('d', 'cancelled by user', true),
+        ],
+        turnId,
+      ),
+    ]
+    const { snapshot } = replay(log)
+    const statuses = snapshot.transcript.flatMap((item) => (item.kind === 'tool' ? [item.status] : []))
+    expect(statuses).toEqual(['ok', 'error', 'denied', 'cancelled'])
+  })
+
+  it('reports bad records without stopping: invalid, unknown type, missing header, newer format', () => {
+    const factory = new RecordFactory()
+    const turn = factory.turn('one', 0)
+    const noHeader = replay([...turn, { type: 'fromTheFuture', id: 'x' }, { type: 'message', id: 'y' }, 42])
+    expect(noHeader.problems.map((problem) => problem.kind)).toEqual([
+      'missingHeader',
+      'unknownType',
+      'invalid',
+      'invalid',
+    ])
+    expect(noHeader.problems[1]?.offset).toBe(turn.length * 100)
+    expect(noHeader.snapshot.turns).toHaveLength(1)
+    const newer = replay([header({ formatVersion: LOG_FORMAT_VERSION + 1 }), header()])
+    expect(newer.problems.map((problem) => problem.kind)).toEqual(['newerFormat', 'inconsistent'])
+  })
+
+  it('keeps the latest state per agent, the checkpoints, mode, model and usage totals', () => {
+    const factory = new RecordFactory()
+    const agent = {
+      id: 'ag1',
+      agentType: 'explore',
+      description: 'look around',
+      status: 'running' as const,
+      background: false,
+      depth: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
+      worktree: { type: 'none' as const },
+    }
+    const { snapshot } = replay([
+      header(),
+      { type: 'agentUpdated', id: 'a1', at: AT, agent },
+      { type: 'agentUpdated', id: 'a2', at: AT, agent: { ...agent, status: 'done', result: 'found it' } },
+      factory.checkpoint('m-1', 'abc123'),
+      { type: 'modeChanged', id: 'mc', at: AT, mode: 'plan' },
+      { type: 'modelChanged', id: 'mm', at: AT, model: 'claude-opus' },
+      factory.usage(),
+      factory.usage(),
+      // A subagent's message in the main log stays out of the main working set.
+      { ...factory.message('assistant', [{ type: 'text', text: 'sub' }]), agentId: 'ag1' },
+    ])
+    expect(snapshot.agents).toEqual([{ ...agent, status: 'done', result: 'found it' }])
+    expect(snapshot.checkpoints.map((checkpoint) => checkpoint.commit)).toEqual(['abc123'])
+    expect(snapshot).toMatchObject({ mode: 'plan', model: 'claude-opus' })
+    expect(snapshot.usage.inputTokens).toBe(2400)
+    expect(snapshot.cost.totalUsd).toBeCloseTo(0.01668)
+    expect(snapshot.workingSet).toEqual([])
+  })
+})
