@@ -34,7 +34,9 @@ const probe = `
 function cold(entry: string, runs = 7): number[] {
   const samples: number[][] = []
   for (let run = 0; run < runs; run++) {
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', probe, entry], { encoding: 'utf8' })
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', probe, entry], {
+      encoding: 'utf8',
+    })
     samples.push(JSON.parse(output) as number[])
   }
   return [0, 1, 2, 3].map((column) => {
@@ -49,9 +51,15 @@ const [, bareCommandMs, bareSettingsMs, bareRecordMs] = cold(`${bare}index.js`)
 rmSync(bare, { recursive: true, force: true })
 
 console.log(`import @z-engine/protocol (dist): ${ms(importMs ?? 0)}`)
-console.log(`first parseCommand, precompiled: ${ms(commandMs ?? 0)}; compiled on first use: ${ms(bareCommandMs ?? 0)}`)
-console.log(`first parseSettings, precompiled: ${ms(settingsMs ?? 0)}; compiled on first use: ${ms(bareSettingsMs ?? 0)}`)
-console.log(`first parseLogRecord, precompiled: ${ms(recordMs ?? 0)}; compiled on first use: ${ms(bareRecordMs ?? 0)}`)
+console.log(
+  `first parseCommand, precompiled: ${ms(commandMs ?? 0)}; compiled on first use: ${ms(bareCommandMs ?? 0)}`,
+)
+console.log(
+  `first parseSettings, precompiled: ${ms(settingsMs ?? 0)}; compiled on first use: ${ms(bareSettingsMs ?? 0)}`,
+)
+console.log(
+  `first parseLogRecord, precompiled: ${ms(recordMs ?? 0)}; compiled on first use: ${ms(bareRecordMs ?? 0)}`,
+)
 
 const { parseCommand, parseLogRecord } = (await import(`${dist}index.js`)) as typeof import('../src/index.js')
 function perSecond(run: () => unknown): number {
@@ -61,7 +69,11 @@ function perSecond(run: () => unknown): number {
   for (let i = 0; i < iterations; i++) run()
   return Math.round(iterations / ((performance.now() - start) / 1000))
 }
-const command = { type: 'resolveApproval', approvalId: 'a1', decision: { type: 'allowSession', rule: 'Bash(npm test:*)' } }
+const command = {
+  type: 'resolveApproval',
+  approvalId: 'a1',
+  decision: { type: 'allowSession', rule: 'Bash(npm test:*)' },
+}
 const record = {
   type: 'message',
   id: 'r1',
@@ -77,4 +89,6 @@ const record = {
   },
 }
 console.log(`warm parseCommand: ${perSecond(() => parseCommand(command)).toLocaleString('en-US')} /s`)
-console.log(`warm parseLogRecord (assistant message): ${perSecond(() => parseLogRecord(record)).toLocaleString('en-US')} /s`)
+console.log(
+  `warm parseLogRecord (assistant message): ${perSecond(() => parseLogRecord(record)).toLocaleString('en-US')} /s`,
+)

@@ -101,7 +101,7 @@ const NAMED: readonly (readonly [string, unknown, string])[] = [
   [
     'WorktreeState',
     agent.WorktreeStateSchema,
-    "A worktree agent's changes: `active` while it runs, then `empty` or `ready` (pending), then `applied`, `conflicted` (worktree kept) or `discarded`.",
+    "A worktree agent's changes: `active` while it runs, then `empty` or `pending`, then `applied`, `conflicted` (worktree kept) or `discarded`.",
   ],
   ['JobInfo', agent.JobInfoSchema, 'A background job: a shell or an agent.'],
   ['TodoItem', agent.TodoItemSchema, 'One item of the todo list (TodoWrite).'],

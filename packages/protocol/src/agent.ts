@@ -11,14 +11,14 @@ export const WorktreeStateSchema = tagged([
   variant('none'),
   variant('active', { path: str(), branch: str() }),
   variant('empty'),
-  variant('ready', { path: str(), branch: str(), summary: str(), changedFiles: arr(str()) }),
+  variant('pending', { path: str(), branch: str(), summary: str(), changedFiles: arr(str()) }),
   variant('applied', { changedFiles: arr(str()) }),
   variant('conflicted', { conflicts: arr(str()) }, { path: str(), branch: str() }),
   variant('discarded'),
 ])
 /**
  * A worktree agent's changes (spec 003): `active` while it runs, then `empty` (no changes, cleaned
- * up) or `ready` (pending apply/discard), then `applied`, `conflicted` (worktree kept) or `discarded`.
+ * up) or `pending` (committed and summarized, waiting for apply or discard), then `applied`, `conflicted` (worktree kept) or `discarded`.
  */
 export type WorktreeState = Infer<typeof WorktreeStateSchema>
 

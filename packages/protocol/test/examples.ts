@@ -65,7 +65,7 @@ const agent: AgentInfo = {
   usage: ZERO_USAGE,
   cost: ZERO_COST,
   worktree: {
-    type: 'ready',
+    type: 'pending',
     path: '/p/.z-engine/worktrees/a1',
     branch: 'zengine/a1',
     summary: '1 file',
