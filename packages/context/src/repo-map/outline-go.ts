@@ -38,6 +38,7 @@ export function outlineGo(root: Node, source: string): Definition[] {
         break
     }
   }
+  for (const definition of out) definition.exported = /^[A-Z]/.test(definition.name)
   return out
 }
 

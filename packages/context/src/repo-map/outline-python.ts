@@ -11,6 +11,7 @@ const CONSTANT_NAME = /^[A-Z][A-Z0-9_]*$/
 export function outlinePython(root: Node, source: string): Definition[] {
   const out: Definition[] = []
   visitBlock(root.namedChildren, 0, source, out)
+  for (const definition of out) definition.exported = !definition.name.startsWith('_')
   return out
 }
 

@@ -16,7 +16,16 @@ export function outlineRust(root: Node, source: string): Definition[] {
   return out
 }
 
-function visitItems(nodes: readonly Node[], depth: number, source: string, out: Definition[]): void {
+/** What holds the items: functions in an impl or trait are methods, in a module functions. */
+type Container = 'module' | 'impl'
+
+function visitItems(
+  nodes: readonly Node[],
+  depth: number,
+  source: string,
+  out: Definition[],
+  container: Container = 'module',
+): void {
   let testOnly = false
   for (const node of nodes) {
     if (node.type === 'attribute_item') {
@@ -24,26 +33,26 @@ function visitItems(nodes: readonly Node[], depth: number, source: string, out: 
       continue
     }
     if (node.type === 'line_comment' || node.type === 'block_comment') continue
-    if (!testOnly) visitItem(node, depth, source, out)
+    if (!testOnly) {
+      const first = out.length
+      visitItem(node, depth, source, out, container)
+      const exported = node.namedChildren.some((child) => child.type === 'visibility_modifier')
+      for (let i = first; i < out.length; i++) out[i]!.exported = exported
+    }
     testOnly = false
   }
 }
 
-function visitItem(node: Node, depth: number, source: string, out: Definition[]): void {
+function visitItem(node: Node, depth: number, source: string, out: Definition[], container: Container): void {
+  const functionKind = container === 'impl' ? 'method' : 'function'
   const name = node.childForFieldName('name')?.text
   const body = node.childForFieldName('body')
   switch (node.type) {
     case 'function_item':
-      if (name)
-        out.push(
-          definition(depth > 0 ? 'method' : 'function', node, name, textBefore(node, body, source), depth),
-        )
+      if (name) out.push(definition(functionKind, node, name, textBefore(node, body, source), depth))
       return
     case 'function_signature_item':
-      if (name)
-        out.push(
-          definition(depth > 0 ? 'method' : 'function', node, name, node.text.replace(/;\s*$/, ''), depth),
-        )
+      if (name) out.push(definition(functionKind, node, name, node.text.replace(/;\s*$/, ''), depth))
       return
     case 'struct_item':
     case 'union_item':
@@ -75,13 +84,13 @@ function visitItem(node: Node, depth: number, source: string, out: Definition[])
     case 'trait_item':
       if (!name) return
       out.push(definition('trait', node, name, textBefore(node, body, source), depth))
-      if (body) visitItems(body.namedChildren, depth + 1, source, out)
+      if (body) visitItems(body.namedChildren, depth + 1, source, out, 'impl')
       return
     case 'impl_item': {
       const type = node.childForFieldName('type')?.text
       if (!type) return
       out.push(definition('impl', node, type, textBefore(node, body, source), depth))
-      if (body) visitItems(body.namedChildren, depth + 1, source, out)
+      if (body) visitItems(body.namedChildren, depth + 1, source, out, 'impl')
       return
     }
     case 'mod_item':

@@ -9,7 +9,12 @@ import type { Definition } from './types.js'
  */
 export function outlineTypeScript(root: Node, source: string): Definition[] {
   const out: Definition[] = []
-  visitStatements(root.namedChildren, 0, source, out)
+  for (const node of root.namedChildren) {
+    const first = out.length
+    visitStatement(node, 0, source, out)
+    const exported = node.type === 'export_statement' || node.type === 'ambient_declaration'
+    for (let i = first; i < out.length; i++) out[i]!.exported = exported
+  }
   return out
 }
 
@@ -106,6 +111,8 @@ function visitConstants(node: Node, depth: number, source: string, out: Definiti
     const nameNode = declarator.childForFieldName('name')
     if (nameNode?.type !== 'identifier') continue // destructuring patterns define no single name
     const value = declarator.childForFieldName('value')
+    // `const x = require('x')` is an import, not a definition.
+    if (value?.type === 'call_expression' && value.childForFieldName('function')?.text === 'require') continue
     if (value && (value.type === 'arrow_function' || value.type === 'function_expression')) {
       const head = textBefore(value, value.childForFieldName('body'), source).replace(/=>\s*$/, '')
       out.push(definition('function', declarator, nameNode.text, `const ${nameNode.text} = ${head}`, depth))

@@ -67,10 +67,12 @@ export async function createOutliner(
         if (!tree) return { ok: false, error: `${path}: the parser gave no tree` }
         try {
           const definitions = outlineRoot(id, tree.rootNode, source)
-          return {
-            ok: true,
-            outline: { path, language: id, definitions, identifiers: countIdentifiers(source) },
-          }
+          // In JS/TS a top-level name is used bare (after an import); `x.name` is a member access.
+          const identifiers = countIdentifiers(
+            source,
+            id === 'typescript' || id === 'tsx' || id === 'javascript',
+          )
+          return { ok: true, outline: { path, language: id, definitions, identifiers } }
         } finally {
           tree.delete()
         }
@@ -110,9 +112,10 @@ const IDENTIFIER = /[A-Za-z_$][\w$]*/g
  * Counts identifier-like words. A lexical scan rather than a tree query: it is several times faster,
  * and the few words it picks up from comments and strings barely move a file's rank.
  */
-export function countIdentifiers(source: string): Map<string, number> {
+export function countIdentifiers(source: string, skipMemberAccess = false): Map<string, number> {
   const counts = new Map<string, number>()
   for (const match of source.matchAll(IDENTIFIER)) {
+    if (skipMemberAccess && match.index > 0 && source.charCodeAt(match.index - 1) === 46 /* . */) continue
     const word = match[0]
     counts.set(word, (counts.get(word) ?? 0) + 1)
   }

@@ -11,6 +11,7 @@ function outline(path: string, defines: string[], source: string): FileOutline {
     signature: `function ${name}()`,
     depth: 0,
     line,
+    exported: true,
   }))
   return { path, language: 'typescript', definitions, identifiers: countIdentifiers(source) }
 }

@@ -14,16 +14,20 @@ const IGNORED_NAMES = new Set([
 
 /**
  * Orders files for the repository map (spec 003): a file earns a point for every reference another
- * file makes to a name it defines. Files the main agent touched come first (in the order given, most
+ * file makes to a top-level name it defines. Files the main agent touched come first (in the order given, most
  * relevant first), then their neighbours (files referencing or referenced by them), then the rest;
  * within each group by points, then path. Deterministic for the same input.
  */
 export function rankFiles(outlines: readonly FileOutline[], touched: readonly string[] = []): FileOutline[] {
   const definers = new Map<string, number[]>()
   outlines.forEach((outline, index) => {
+    // Tests consume names; nothing refers to what a test file defines.
+    if (isTestPath(outline.path)) return
     const names = new Set<string>()
     for (const definition of outline.definitions) {
-      if (definition.kind === 'impl') continue // names a type defined elsewhere
+      // Only top-level names earn points: method names (`get`, `list`, `message`) are too generic to
+      // say which file a reference means. An impl block names a type defined elsewhere.
+      if (definition.depth > 0 || !definition.exported || definition.kind === 'impl') continue
       if (definition.name.length < 2 || IGNORED_NAMES.has(definition.name)) continue
       names.add(definition.name)
     }
@@ -68,4 +72,12 @@ export function rankFiles(outlines: readonly FileOutline[], touched: readonly st
     return pathA < pathB ? -1 : pathA > pathB ? 1 : 0
   })
   return order.map((index) => outlines[index]!)
+}
+
+const TEST_PATH =
+  /(^|\/)(tests?|__tests__|testdata|fixtures|__fixtures__)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.go$|(^|\/)test_[^/]*\.py$|_test\.py$/
+
+/** Whether a path is a test file or test data (by the usual naming conventions). */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path)
 }

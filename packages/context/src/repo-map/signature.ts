@@ -29,5 +29,6 @@ export function definition(
     signature: tidySignature(signature).replace(/\s*[{:=]\s*$/, ''),
     depth,
     line: node.startPosition.row,
+    exported: true,
   }
 }

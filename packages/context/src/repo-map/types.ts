@@ -25,6 +25,11 @@ export interface Definition {
   depth: number
   /** Zero-based line of the definition. */
   line: number
+  /**
+   * Whether other files can refer to it (exported, `pub`, capitalized in Go, no leading `_` in
+   * Python). Only exported top-level names earn a file ranking points.
+   */
+  exported: boolean
 }
 
 /** A file's outline and the names it mentions, the unit the ranker and renderer work on. */

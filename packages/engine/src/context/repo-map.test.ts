@@ -1,0 +1,173 @@
+import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Outliner } from '@z-engine/context'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadOutliner } from './grammars.js'
+import { buildRepoMap } from './repo-map-build.js'
+import { RepoMapService } from './repo-map-service.js'
+import { walkSourceFiles } from './walk.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const fixtures = join(here, '__fixtures__', 'repo-map')
+const repositoryRoot = resolve(here, '../../../..')
+
+let outliner: Outliner
+let temp: string
+
+beforeAll(async () => {
+  const loaded = await loadOutliner()
+  if (!loaded.ok) throw new Error(loaded.error)
+  expect(loaded.errors).toEqual([])
+  outliner = loaded.outliner
+  temp = await mkdtemp(join(tmpdir(), 'z-repo-map-'))
+})
+
+afterAll(async () => {
+  await rm(temp, { recursive: true, force: true })
+})
+
+async function put(root: string, path: string, text: string, mtimeSeconds?: number): Promise<void> {
+  const file = join(root, path)
+  await mkdir(dirname(file), { recursive: true })
+  await writeFile(file, text)
+  if (mtimeSeconds !== undefined) await utimes(file, mtimeSeconds, mtimeSeconds)
+}
+
+describe('outlines (golden files)', () => {
+  it.each(['ts', 'tsx', 'js', 'py', 'go', 'rs'])('outlines sample.%s', async (extension) => {
+    const source = await readFile(join(fixtures, `sample.${extension}.txt`), 'utf8')
+    const result = outliner.outline(`sample.${extension}`, source)
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    const lines = result.outline.definitions.map(
+      (definition) =>
+        `${'  '.repeat(definition.depth)}${definition.signature}  [${definition.kind}${definition.exported ? '' : ', private'}]`,
+    )
+    await expect(`${lines.join('\n')}\n`).toMatchFileSnapshot(
+      join(fixtures, `sample.${extension}.golden.txt`),
+    )
+    // the same text outlines the same way every time
+    const again = outliner.outline(`sample.${extension}`, source)
+    expect(again.ok && again.outline.definitions).toEqual(result.outline.definitions)
+  })
+
+  it('leaves out function bodies and Rust test-only code', async () => {
+    const ts = outliner.outline('a.ts', await readFile(join(fixtures, 'sample.ts.txt'), 'utf8'))
+    const rust = outliner.outline('a.rs', await readFile(join(fixtures, 'sample.rs.txt'), 'utf8'))
+    if (!ts.ok || !rust.ok) throw new Error('outline failed')
+    const tsNames = ts.outline.definitions.map((definition) => definition.name)
+    expect(tsNames).not.toContain('local')
+    expect(tsNames).not.toContain('inner')
+    expect(tsNames).not.toContain('mutable')
+    expect(ts.outline.definitions.every((definition) => !definition.signature.includes('return'))).toBe(true)
+    const rustNames = rust.outline.definitions.map((definition) => definition.name)
+    for (const name of ['tests', 'it_works', 'top_level_test', 'async_test', 'inline_test_method']) {
+      expect(rustNames).not.toContain(name)
+    }
+    expect(rustNames).toContain('only_outside_tests')
+  })
+
+  it('reports files it has no grammar for', () => {
+    expect(outliner.outline('notes.md', '# hi')).toEqual({
+      ok: false,
+      error: 'notes.md: no grammar for this file type',
+    })
+  })
+})
+
+describe('walkSourceFiles', () => {
+  it('honours .gitignore, skips node_modules, large files and symlinks, newest first', async () => {
+    const root = join(temp, 'walk')
+    await put(root, '.gitignore', 'dist/\n*.gen.ts\n')
+    await put(root, 'src/.gitignore', 'local.ts\n')
+    await put(root, '.git/info/exclude', 'secret/\n')
+    await put(root, 'src/old.ts', 'export const a = 1', 1_000)
+    await put(root, 'src/new.ts', 'export const b = 1', 3_000)
+    await put(root, 'src/mid.py', 'X = 1', 2_000)
+    await put(root, 'src/local.ts', 'export const c = 1')
+    await put(root, 'src/api.gen.ts', 'export const d = 1')
+    await put(root, 'dist/out.js', 'x')
+    await put(root, 'secret/s.go', 'package s')
+    await put(root, 'node_modules/dep/index.js', 'x')
+    await put(root, 'README.md', '# readme')
+    await put(root, 'big.ts', `export const big = '${'x'.repeat(201 * 1024)}'`)
+    await symlink(join(root, 'src'), join(root, 'linked'))
+    const result = await walkSourceFiles(root)
+    expect(result.files.map((file) => file.path)).toEqual(['src/new.ts', 'src/mid.py', 'src/old.ts'])
+    expect(result.skippedLarge).toBe(1)
+    expect(result.truncated).toBe(false)
+    const limited = await walkSourceFiles(root, { maxFiles: 2 })
+    expect(limited.files.map((file) => file.path)).toEqual(['src/new.ts', 'src/mid.py'])
+    const few = await walkSourceFiles(root, { maxPaths: 2 })
+    expect(few.truncated).toBe(true)
+    expect(few.visited).toBe(2)
+  })
+})
+
+describe('buildRepoMap', () => {
+  it('is byte-identical across builds and independent of file dates when nothing is touched', async () => {
+    const root = join(temp, 'determinism')
+    for (let i = 0; i < 30; i++) {
+      await put(
+        root,
+        `src/module${i}.ts`,
+        `import { helper${(i + 1) % 30} } from './module${(i + 1) % 30}'\nexport function helper${i}(x: number): number { return helper${(i + 1) % 30}(x) }\nexport class Thing${i} { run(): void {} }\n`,
+        1_000 + i,
+      )
+    }
+    await put(root, 'src/core.ts', 'export function core(): void {}\n', 500)
+    for (let i = 0; i < 10; i++)
+      await put(root, `src/user${i}.ts`, `import { core } from './core'\ncore(); core()\n`, 2_000 + i)
+    const first = await buildRepoMap({ root })
+    const second = await buildRepoMap({ root })
+    expect(first.text).toBe(second.text)
+    expect(first.outlined).toBe(41)
+    // core.ts is referenced most, so it leads
+    expect(first.text.indexOf('src/core.ts:')).toBeGreaterThan(0)
+    expect(first.text.indexOf('src/core.ts:')).toBeLessThan(first.text.indexOf('src/module0.ts:'))
+    const touched = await buildRepoMap({ root, touched: ['src/module7.ts'] })
+    const order = [...touched.text.matchAll(/^(src\/\S+):$/gm)].map((match) => match[1])
+    expect(order[0]).toBe('src/module7.ts')
+    // module7 calls helper8 (module8) and is called by module6: both are neighbours
+    expect(order.slice(1, 3).sort()).toEqual(['src/module6.ts', 'src/module8.ts'])
+    const small = await buildRepoMap({ root, maxChars: 300 })
+    expect(small.text.length).toBeLessThanOrEqual(300)
+  })
+
+  it('maps this repository within the budget', async () => {
+    const build = await buildRepoMap({ root: repositoryRoot })
+    expect(build.errors).toEqual([])
+    expect(build.outlined).toBeGreaterThan(50)
+    expect(build.outlined).toBeLessThanOrEqual(400)
+    expect(build.text.length).toBeGreaterThan(3_000)
+    expect(build.text.length).toBeLessThanOrEqual(6_000)
+    expect(build.text).toMatch(/^packages\/\S+\.ts:$/m)
+    expect(build.text).not.toContain('node_modules')
+  })
+})
+
+describe('RepoMapService', () => {
+  it('keeps the text byte-stable until invalidated, then ranks touched files first', async () => {
+    const root = join(temp, 'service')
+    for (let i = 0; i < 5; i++) await put(root, `lib/file${i}.py`, `def func${i}(a):\n    return a\n`)
+    await put(root, 'lib/hub.py', 'from lib import *\n' + 'func0(1)\n'.repeat(5))
+    const builds: number[] = []
+    const service = new RepoMapService({ root, onBuild: (build) => builds.push(build.outlined) })
+    service.start()
+    const first = await service.text()
+    expect(first).toContain('lib/file0.py:')
+    expect(first.indexOf('lib/file0.py:')).toBeLessThan(first.indexOf('lib/file1.py:'))
+    service.touch(['lib/file3.py'])
+    await put(root, 'lib/file9.py', 'def late(): pass\n')
+    expect(await service.text()).toBe(first)
+    expect(builds).toEqual([6])
+    service.invalidate()
+    const rebuilt = await service.text()
+    expect(builds).toEqual([6, 7])
+    expect(rebuilt).not.toBe(first)
+    expect(rebuilt.indexOf('lib/file3.py:')).toBe(rebuilt.indexOf('\n\n') + 2)
+    expect(await new RepoMapService({ root, enabled: false }).text()).toBe('')
+  })
+})
