@@ -135,9 +135,24 @@ export async function gitOk(
   args: readonly string[],
   options: GitRunOptions = {},
 ): Promise<Buffer> {
-  const output = await runGit(context, args, options)
+  let output = await runGit(context, args, options)
+  // Another process (a second session on the same project) may hold the shadow index briefly.
+  for (
+    let attempt = 1;
+    output.code !== 0 && isLockContention(output.stderr) && attempt <= LOCK_RETRIES;
+    attempt++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 25 * attempt))
+    output = await runGit(context, args, options)
+  }
   if (output.code !== 0) throw new GitCommandError(args, output.code, output.stderr)
   return output.stdout
+}
+
+const LOCK_RETRIES = 12
+
+function isLockContention(stderr: string): boolean {
+  return /\.lock': File exists/.test(stderr)
 }
 
 /** Splits NUL-terminated git output into strings. */

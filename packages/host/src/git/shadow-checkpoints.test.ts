@@ -148,6 +148,28 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(await treeState(project)).toEqual(stateDir)
   })
 
+  it('stays correct when two sessions share the shadow repository', async () => {
+    await buildTree()
+    const a = await openCheckpoints()
+    const b = await openCheckpoints()
+    const first = value(await a.snapshot())
+    await writeFiles(project, { 'src/main.ts': 'changed by session b\n' })
+    const second = value(await b.snapshot())
+    expect(second.commit).not.toBe(first.commit)
+    // a's cached view of the index is stale now; it must notice instead of reusing the first tree.
+    expect(value(await a.snapshot())).toMatchObject({ commit: second.commit, reused: true })
+    const results = await Promise.all(
+      Array.from({ length: 6 }, async (_, index) => {
+        await writeFiles(project, { [`parallel-${index}.txt`]: `${index}\n` })
+        return (index % 2 === 0 ? a : b).snapshot()
+      }),
+    )
+    expect(results.every((result) => result.ok)).toBe(true)
+    const last = value(await a.snapshot())
+    const files = shadowFiles(a, last.commit).join('\n')
+    for (let index = 0; index < 6; index++) expect(files).toContain(`parallel-${index}.txt`)
+  })
+
   it('reports unknown checkpoints as errors', async () => {
     const checkpoints = await openCheckpoints()
     expect((await checkpoints.restore('deadbeef')).ok).toBe(false)

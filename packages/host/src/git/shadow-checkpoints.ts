@@ -1,5 +1,5 @@
-import { mkdir, stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
@@ -10,6 +10,7 @@ export const DEFAULT_MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024
 
 /** The ref holding the newest checkpoint; every checkpoint is reachable from it (parent chain). */
 const HEAD_REF = 'refs/z-engine/checkpoints'
+const ZERO_ID = '0000000000000000000000000000000000000000'
 
 /** Options of {@link ShadowCheckpoints.open}. */
 export interface ShadowCheckpointsOptions {
@@ -73,9 +74,10 @@ export type CheckpointResult<T> =
  */
 export class ShadowCheckpoints {
   private queue: Promise<unknown> = Promise.resolve()
-  private last: { commit: string; tree: string } | undefined
-  /** The tree the index is known to hold, when this instance wrote it. */
-  private indexTree: string | undefined
+  /** The newest checkpoint as last read from the ref. */
+  private head: { commit: string; tree: string } | undefined
+  /** The tree the shadow index holds, with the index file's stamp when this instance wrote it. */
+  private indexTree: { tree: string; stamp: string } | undefined
 
   private constructor(
     private readonly context: GitContext,
@@ -150,7 +152,7 @@ export class ShadowCheckpoints {
         await applyTreeChanges(this.context, changes)
         await gitOk(this.context, ['read-tree', target])
         await runGit(this.context, ['update-index', '-q', '--refresh'])
-        this.indexTree = target
+        this.indexTree = { tree: target, stamp: await this.indexStamp() }
         return {
           ok: true,
           value: { before: before.value.commit, changedPaths: changes.map((change) => change.path) },
@@ -203,29 +205,38 @@ export class ShadowCheckpoints {
   private async snapshotNow(message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
     try {
       // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
-      const knownTree = this.indexTree
+      const known = this.indexTree
       this.indexTree = undefined
       const staged = await stageWorkTree(this.context, this.maxFileBytes)
-      if (this.last === undefined) this.last = await this.readHead()
-      // Nothing reported changed and we know what the index holds: no need to write the tree again.
-      const tree =
-        staged.changed === 0 && staged.nestedRepos.length === 0 && knownTree !== undefined
-          ? knownTree
-          : (await gitOk(this.context, ['write-tree'])).toString('utf8').trim()
-      this.indexTree = tree
-      if (this.last !== undefined && this.last.tree === tree) {
-        return {
-          ok: true,
-          value: { commit: this.last.commit, tree, reused: true, skippedLarge: staged.skippedLarge },
+      // Nothing reported changed and the index file is the one we last wrote (no other process
+      // touched it): the tree is known, so skip write-tree.
+      const reusable =
+        staged.changed === 0 &&
+        staged.nestedRepos.length === 0 &&
+        known !== undefined &&
+        known.stamp === (await this.indexStamp())
+      const tree = reusable ? known.tree : (await gitOk(this.context, ['write-tree'])).toString('utf8').trim()
+      this.indexTree = { tree, stamp: await this.indexStamp() }
+      // Another session on the same project may have moved the ref; compare-and-swap, retry once.
+      for (let attempt = 0; ; attempt++) {
+        const head = await this.readHead()
+        if (head !== undefined && head.tree === tree) {
+          return {
+            ok: true,
+            value: { commit: head.commit, tree, reused: true, skippedLarge: staged.skippedLarge },
+          }
         }
+        const parent = head !== undefined ? ['-p', head.commit] : []
+        const commit = (await gitOk(this.context, ['commit-tree', tree, ...parent, '-m', message]))
+          .toString('utf8')
+          .trim()
+        const swapped = await runGit(this.context, ['update-ref', HEAD_REF, commit, head?.commit ?? ZERO_ID])
+        if (swapped.code === 0) {
+          this.head = { commit, tree }
+          return { ok: true, value: { commit, tree, reused: false, skippedLarge: staged.skippedLarge } }
+        }
+        if (attempt >= 3) throw new Error(`could not move ${HEAD_REF}: ${swapped.stderr.trim()}`)
       }
-      const parent = this.last !== undefined ? ['-p', this.last.commit] : []
-      const commit = (await gitOk(this.context, ['commit-tree', tree, ...parent, '-m', message]))
-        .toString('utf8')
-        .trim()
-      await gitOk(this.context, ['update-ref', HEAD_REF, commit])
-      this.last = { commit, tree }
-      return { ok: true, value: { commit, tree, reused: false, skippedLarge: staged.skippedLarge } }
     } catch (error) {
       return failure(
         'snapshotFailed',
@@ -234,12 +245,25 @@ export class ShadowCheckpoints {
     }
   }
 
+  /** Size, mtime and inode of the shadow index: changes whenever any git process rewrites it. */
+  private async indexStamp(): Promise<string> {
+    const info = await stat(join(this.context.gitDir, 'index')).catch(() => undefined)
+    return info === undefined ? 'none' : `${info.ino}:${info.size}:${info.mtimeMs}`
+  }
+
+  /** The newest checkpoint, read from the loose ref file (cheap), resolving its tree only when it moved. */
   private async readHead(): Promise<{ commit: string; tree: string } | undefined> {
-    const head = await runGit(this.context, ['rev-parse', '-q', '--verify', `${HEAD_REF}^{commit}`])
-    if (head.code !== 0) return undefined
-    const commit = head.stdout.toString('utf8').trim()
+    const loose = await readFile(join(this.context.gitDir, HEAD_REF), 'utf8').catch(() => undefined)
+    let commit = loose?.trim()
+    if (commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) {
+      const head = await runGit(this.context, ['rev-parse', '-q', '--verify', `${HEAD_REF}^{commit}`])
+      if (head.code !== 0) return undefined
+      commit = head.stdout.toString('utf8').trim()
+    }
+    if (this.head?.commit === commit) return this.head
     const tree = await this.treeOf(commit)
-    return tree === undefined ? undefined : { commit, tree }
+    this.head = tree === undefined ? undefined : { commit, tree }
+    return this.head
   }
 
   private async treeOf(commit: string): Promise<string | undefined> {
