@@ -79,7 +79,7 @@ describe('Agent', () => {
         changedFiles: ['/wt/a.ts'],
         info: {
           worktree: {
-            type: 'ready',
+            type: 'pending',
             path: '/p/.z-engine/worktrees/ag-9',
             branch: 'zengine/ag-9',
             summary: '1 file, +3 -1',

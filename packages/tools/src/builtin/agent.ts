@@ -137,7 +137,7 @@ function finished(result: AgentRunResult): ToolResult {
   // Changes in a worktree are not in the project until applied: don't report them as changed here.
   let changedInProject = result.changedFiles
   switch (worktree.type) {
-    case 'ready':
+    case 'pending':
       changedInProject = []
       footer.push(
         `Its changes are in the worktree ${worktree.path} (branch ${worktree.branch}), not yet in the project: ${worktree.summary}\nReview them, then call ApplyAgentChanges with agent_id "${result.agentId}" to apply them.`,
