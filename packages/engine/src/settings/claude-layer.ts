@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parsePermissionMode, parseSettings, type SettingsLayer } from '@z-engine/protocol'
+import { jsonErrorOffset } from './json-error-offset.js'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 
 type Json = Record<string, unknown>
@@ -35,8 +36,8 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
     raw = JSON.parse(text)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    const position = /position (\d+)/.exec(message)
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined
+    const offset = jsonErrorOffset(text)
+    const line = offset === undefined ? undefined : text.slice(0, offset).split('\n').length
     const notice = problem(
       'error',
       name,

@@ -52,7 +52,7 @@ export function envLayer(env: Readonly<Record<string, string | undefined>>): Loa
       })
       continue
     }
-    setAt(data, path, valueOf(single.settings, path))
+    setAt(data, path, valueAtPath(single.settings, path))
     variables[key] = variable
   }
   return {
@@ -94,7 +94,7 @@ function nest(path: readonly string[], value: unknown): Record<string, unknown> 
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>
 }
 
-function valueOf(root: unknown, path: readonly string[]): unknown {
+function valueAtPath(root: unknown, path: readonly string[]): unknown {
   let holder = root
   for (const key of path) holder = (holder as Record<string, unknown>)[key]
   return holder
