@@ -67,13 +67,16 @@ export function jsonErrorOffset(text: string): number | undefined {
         } else fail()
       }
     }
-    if (char === '"') return string()
-    if (char === 't') return literal('true')
-    if (char === 'f') return literal('false')
-    if (char === 'n') return literal('null')
-    const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(index))
-    if (number === null) fail()
-    else index += number[0].length
+    if (char === '"') string()
+    else if (char === 't') literal('true')
+    else if (char === 'f') literal('false')
+    else if (char === 'n') literal('null')
+    else number()
+  }
+  const number = () => {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(index))
+    if (match === null) fail()
+    else index += match[0].length
   }
   try {
     value()
