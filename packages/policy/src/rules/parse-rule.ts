@@ -82,11 +82,13 @@ export function parseRule(text: string, source: string): ParseRuleResult {
   const fail = (message: string): ParseRuleResult => ({ ok: false, error: { text, source, message } })
   if (typeof text !== 'string') return fail('a rule must be a string such as "Bash(npm test:*)"')
   const trimmed = text.trim()
-  const match = /^([A-Za-z][A-Za-z0-9_-]*)(?:\(([\s\S]*)\))?$/.exec(trimmed)
+  const match = /^([A-Za-z][A-Za-z0-9_-]*(?:__\*)?)(?:\(([\s\S]*)\))?$/.exec(trimmed)
   if (!match) {
     return fail(`expected "Tool" or "Tool(specifier)", e.g. "Bash(npm test:*)" or "Read(./.env)"`)
   }
   const tool = match[1] === 'Task' ? 'Agent' : (match[1] as string)
+  if (tool.endsWith('__*') && !tool.startsWith('mcp__'))
+    return fail('only MCP rules end in __*, as in mcp__server__*')
   const specifier = match[2]
   const rule = (matcher: RuleMatcher): ParseRuleResult => ({
     ok: true,

@@ -36,6 +36,8 @@ const PASS_KEYWORDS = new Set([
   '}',
 ])
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
+/** `[abc]` in a word is a glob; a lone `[` (the test command) is not. */
+const BRACKET_GLOB = /^\[[^\s;&|()<>]*\]/
 /** `{a,b}` or `{1..3}`: brace expansion makes a word name several things. */
 const BRACE_EXPANSION = /^\{[^\s;&|()<>{}]*(,|\.\.)[^\s;&|()<>{}]*\}/
 
@@ -310,7 +312,7 @@ class Lexer {
         if (text !== '$') word.literal = false
         word.value += text
       } else {
-        if (c === '*' || c === '?' || c === '[') {
+        if (c === '*' || c === '?' || (c === '[' && BRACKET_GLOB.test(src.slice(this.pos, this.pos + 256)))) {
           word.glob = true
           word.literal = false
         }
