@@ -43,7 +43,7 @@ export async function loadInstructions(options: InstructionDiscoveryOptions): Pr
   const home = (await realPathOrNull(resolve(options.home))) ?? resolve(options.home)
   const folders = await projectFolders(projectRoot, home)
   const repositoryRoot = folders[0] ?? projectRoot
-  const context: LoadContext = { projectRoot, home, seen: new Set(), warnings: [], files: [] }
+  const context: LoadContext = { projectRoot, repositoryRoot, home, seen: new Set(), warnings: [], files: [] }
 
   const userDir = userConfigDir(home)
   if (compat) await loadFile(context, join(home, '.claude', 'CLAUDE.md'), 'user', null)
@@ -70,7 +70,14 @@ export async function loadNestedInstructions(options: {
 }): Promise<{ files: InstructionFile[]; warnings: string[] }> {
   const root = (await realPathOrNull(resolve(options.root))) ?? resolve(options.root)
   const home = (await realPathOrNull(resolve(options.home))) ?? resolve(options.home)
-  const context: LoadContext = { projectRoot: root, home, seen: new Set(), warnings: [], files: [] }
+  const context: LoadContext = {
+    projectRoot: root,
+    repositoryRoot: root,
+    home,
+    seen: new Set(),
+    warnings: [],
+    files: [],
+  }
   const names = (options.compatClaude ?? true) ? ['CLAUDE.md', 'AGENTS.md'] : ['AGENTS.md']
   for (const folder of [...new Set(options.folders)].sort()) {
     if (folder === '' || folder === '.') continue
@@ -102,6 +109,7 @@ function onlyProject(projectRoot: string, home: string): string[] {
 
 interface LoadContext {
   projectRoot: string
+  repositoryRoot: string
   home: string
   /** Real paths already loaded, so a file is never loaded twice. */
   seen: Set<string>
@@ -129,7 +137,7 @@ async function loadFile(
     return
   }
   if (context.seen.has(real)) return
-  const display = displayPath(path, context.projectRoot, context.home)
+  const display = displayPath(path, context.projectRoot, context.home, context.repositoryRoot)
   if (boundary !== null && !isInside(boundary, real)) {
     context.warnings.push(`${display}: skipped because it resolves outside the project (${real}).`)
     return

@@ -16,9 +16,18 @@ export async function realPathOrNull(path: string): Promise<string | null> {
   }
 }
 
-/** How a path is shown to the model: relative inside the project, `~/…` under home, else absolute. */
-export function displayPath(path: string, projectRoot: string, home: string): string {
-  if (isInside(projectRoot, path)) return toPosix(relative(projectRoot, path)) || '.'
+/**
+ * How a path is shown to the model: relative to the project inside it or inside its repository
+ * (`../../AGENTS.md`), `~/…` under home, else absolute.
+ */
+export function displayPath(
+  path: string,
+  projectRoot: string,
+  home: string,
+  repositoryRoot = projectRoot,
+): string {
+  if (isInside(projectRoot, path) || isInside(repositoryRoot, path))
+    return toPosix(relative(projectRoot, path)) || '.'
   if (isInside(home, path)) return `~/${toPosix(relative(home, path))}`
   return toPosix(path)
 }
