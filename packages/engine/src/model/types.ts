@@ -152,6 +152,11 @@ export interface ModelClient {
   /** Which provider this client talks to (for logs and cost lookups). */
   readonly provider: ProviderName
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent>
+  /**
+   * Starts loading the provider SDK in the background, so the first request does not pay for it
+   * (the SDKs are imported lazily to keep CLI startup fast). Never rejects.
+   */
+  warm?(): Promise<void>
 }
 
 /** The providers a model ref may name. `scripted` is the CLI's scripted client (`scripted:<file>`). */

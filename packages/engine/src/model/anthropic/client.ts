@@ -13,6 +13,8 @@ export interface AnthropicClientOptions {
   baseUrl?: string
   headers?: Record<string, string>
   retry?: RetryOptions
+  /** A fetch implementation (proxies, tests, benchmarks); default the global fetch. */
+  fetch?: typeof fetch
   /** Per-request timeout (default 10 minutes). */
   timeoutMs?: number
 }
@@ -28,6 +30,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           apiKey: options.apiKey,
           ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
           ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+          ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
           maxRetries: 0,
           timeout: options.timeoutMs ?? 600_000,
         }),
@@ -36,6 +39,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   }
   return {
     provider: 'anthropic',
+    warm: async () => {
+      await load().catch(() => undefined)
+    },
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
       return runStream(
         'Anthropic',

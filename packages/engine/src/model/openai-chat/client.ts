@@ -13,6 +13,8 @@ export interface ChatClientOptions {
   baseUrl?: string
   headers?: Record<string, string>
   retry?: RetryOptions
+  /** A fetch implementation (proxies, tests, benchmarks); default the global fetch. */
+  fetch?: typeof fetch
   timeoutMs?: number
   /** Defaults: no cache_control, `max_tokens`, `reasoning_effort`. */
   dialect?: Partial<ChatDialect>
@@ -36,6 +38,7 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
           apiKey: options.apiKey,
           ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
           ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+          ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
           maxRetries: 0,
           timeout: options.timeoutMs ?? 600_000,
         }),
@@ -46,6 +49,9 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
   const label = provider === 'openrouter' ? 'OpenRouter' : 'OpenAI-compatible'
   return {
     provider,
+    warm: async () => {
+      await load().catch(() => undefined)
+    },
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
       return runStream(
         label,

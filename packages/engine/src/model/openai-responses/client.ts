@@ -13,6 +13,8 @@ export interface ResponsesClientOptions {
   baseUrl?: string
   headers?: Record<string, string>
   retry?: RetryOptions
+  /** A fetch implementation (proxies, tests, benchmarks); default the global fetch. */
+  fetch?: typeof fetch
   timeoutMs?: number
 }
 
@@ -27,6 +29,7 @@ export function createResponsesClient(options: ResponsesClientOptions): ModelCli
           apiKey: options.apiKey,
           ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
           ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+          ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
           maxRetries: 0,
           timeout: options.timeoutMs ?? 600_000,
         }),
@@ -35,6 +38,9 @@ export function createResponsesClient(options: ResponsesClientOptions): ModelCli
   }
   return {
     provider: 'openai',
+    warm: async () => {
+      await load().catch(() => undefined)
+    },
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
       return runStream(
         'OpenAI',
