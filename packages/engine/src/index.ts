@@ -1,3 +1,28 @@
+export type {
+  CompletePrompt,
+  InstructionDiscoveryOptions,
+  LoadedInstructions,
+  LoadedRules,
+  MemoryTarget,
+  RelieveInput,
+  RelieveResult,
+  RepoMapBuild,
+  RepoMapBuildInput,
+  RepoMapServiceOptions,
+  SummaryJobInput,
+  SummaryJobResult,
+} from './context/index.js'
+export {
+  appendMemoryNote,
+  buildRepoMap,
+  loadInstructions,
+  loadNestedInstructions,
+  loadRules,
+  memoryFile,
+  RepoMapService,
+  relieveContext,
+  runSummaryJob,
+} from './context/index.js'
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 export { createAnthropicClient } from './model/anthropic/client.js'
 export type { ModelInfo, ModelOverrides, ModelPrices } from './model/catalog.js'
@@ -42,3 +67,5 @@ export type {
   ToolCallEndEvent,
   ToolCallError,
 } from './model/types.js'
+export type { PermissionCheckRequest, PermissionCheckResult } from './permissions/check-permission.js'
+export { checkPermission } from './permissions/check-permission.js'
