@@ -93,6 +93,8 @@ const CASES: Array<[string, Case]> = [
   ['sub folder path', { pattern: 'TODO', path: 'src/nested', mode: 'content' }],
   ['explicit file', { pattern: 'TODO', path: 'data.bin', mode: 'count' }],
   ['explicit ignored file', { pattern: 'TODO', path: 'logs/app.log', mode: 'content' }],
+  ['explicit ignored folder', { pattern: 'TODO', path: 'node_modules/pkg', mode: 'content' }],
+  ['explicit ignored folder, glob', { pattern: 'TODO', path: 'build', globs: ['*.js'] }],
   ['unicode', { pattern: 'ünïcödé|café', mode: 'content' }],
   ['no matches', { pattern: 'NOPE_NOT_THERE', mode: 'content' }],
   ['context at file edges', { pattern: 'alpha', mode: 'content', before: 3, after: 3 }],

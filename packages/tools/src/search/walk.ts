@@ -20,6 +20,8 @@ interface Level {
   matchers: Partial<Record<Category, Ignore>>
   /** The folder holds `.git`: gitignore files above it do not apply below it. */
   hasGit: boolean
+  /** Categories not applied: they ignore the walk's start folder itself, which was given explicitly. */
+  suppressed?: Set<Category>
 }
 
 /** What to walk. */
@@ -55,7 +57,7 @@ function isIgnored(levels: Level[], path: string, isDir: boolean): boolean {
     for (let index = levels.length - 1; index >= 0; index -= 1) {
       const level = levels[index]!
       const matcher = level.matchers[category]
-      if (matcher && !(gitLike && sawGit)) {
+      if (matcher && !(gitLike && sawGit) && !level.suppressed?.has(category)) {
         const rel = relative(level.dir, path).split(sep).join('/')
         if (rel !== '' && !rel.startsWith('..')) {
           const result = safeTest(matcher, isDir ? `${rel}/` : rel)
@@ -85,6 +87,16 @@ export async function walkFiles(options: WalkOptions): Promise<string[]> {
   for (let dir = dirname(options.root); ; dir = dirname(dir)) {
     parents.unshift(loadLevel(dir))
     if (dirname(dir) === dir) break
+  }
+  // ripgrep matches ignore rules against each walked path only, so a folder given explicitly is
+  // searched even when ignored (`node_modules/pkg`). The `ignore` package also tests parents, so
+  // rules of outer folders that ignore the start folder itself are left out for this walk.
+  for (const level of parents) {
+    const rel = relative(level.dir, options.root).split(sep).join('/')
+    for (const category of CATEGORIES) {
+      const matcher = level.matchers[category]
+      if (matcher && safeTest(matcher, `${rel}/`).ignored) (level.suppressed ??= new Set()).add(category)
+    }
   }
   const files: string[] = []
   const visit = async (dir: string, levels: Level[]): Promise<void> => {
