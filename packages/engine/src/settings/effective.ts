@@ -3,13 +3,13 @@ import type { HookCommand, HooksConfig } from '../hooks/types.js'
 import { HOOK_EVENTS as HOOKS_RUNNABLE } from '../hooks/types.js'
 import { type LoadedLayer, PROJECT_LAYERS } from './layers.js'
 import { mergeLayers, type SettingExplanation } from './merge.js'
-import { trustGatedCategories, withholdGated } from './trust-gating.js'
+import { gatedSettings, withholdGated } from './trust-gating.js'
 
 /** Settings after layering and trust gating, with everything needed to explain them. */
 export interface EffectiveSettings {
   settings: Settings
   explain: SettingExplanation[]
-  /** Gated categories an untrusted project tried to set (→ `trustRequired`); empty when trusted. */
+  /** Gated categories (the policy's keys) an untrusted project tried to set (→ `trustRequired`); empty when trusted. */
   trustRequired: string[]
   /** Hooks by event, each with the file that configured it, in layer order. */
   hooks: HooksConfig
@@ -23,21 +23,21 @@ export interface EffectiveSettings {
  * gated) still apply; the categories it tried to set are listed in `trustRequired`.
  */
 export function effectiveSettings(layers: readonly LoadedLayer[], trusted: boolean): EffectiveSettings {
-  const categories = trustGatedCategories()
+  const gated = gatedSettings()
   const withheld = new Set<string>()
-  const gated = layers.map((layer) => {
+  const effectiveLayers = layers.map((layer) => {
     if (trusted || !PROJECT_LAYERS.has(layer.name)) return layer
-    const result = withholdGated(layer.data, categories)
+    const result = withholdGated(layer.data, gated)
     for (const category of result.withheld) withheld.add(category)
     return { ...layer, data: result.data }
   })
-  const merged = mergeLayers(gated)
+  const merged = mergeLayers(effectiveLayers)
   return {
     settings: merged.settings,
     explain: merged.explain,
-    trustRequired: categories.filter((category) => withheld.has(category)),
-    hooks: hooksFromLayers(gated),
-    layers: gated,
+    trustRequired: gated.map(({ category }) => category).filter((category) => withheld.has(category)),
+    hooks: hooksFromLayers(effectiveLayers),
+    layers: effectiveLayers,
   }
 }
 

@@ -205,8 +205,8 @@ max_turns = 12
     expect(loaded.hooks.SessionStart).toEqual([{ command: 'user-ok', source: userFile() }])
     expect(loaded.trustRequired).toEqual([
       'hooks',
-      'mcp.servers',
-      'permissions.mode',
+      'mcp_servers',
+      'permissions.default_mode',
       'permissions.allow',
       'permissions.additional_directories',
       'shell',

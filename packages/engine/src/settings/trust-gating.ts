@@ -1,45 +1,40 @@
+import { trustGatedCategories } from '@z-engine/policy'
 import type { SettingsLayer } from '@z-engine/protocol'
 
 /**
- * The settings an untrusted project may not set, as dotted key paths (spec 000 "Workspace trust"):
- * hooks, MCP servers, checks, the permission mode, allow rules, additional directories,
- * auto_allow_read_only_bash, and the whole shell, provider, web, lsp and decisions sections. Deny
- * and ask rules are deliberately absent: a project may always restrict.
- *
- * TODO(policy): replace with `trustGatedCategories()` from @z-engine/policy once it is exported, so
- * the settings screen and this function read one list.
+ * Policy category keys that are spelled differently in the settings shape. The policy's list is the
+ * one source of truth (spec 000 "Workspace trust"); this only maps its names onto settings paths,
+ * and a test fails if any category stops resolving to a real settings key.
  */
-export function trustGatedCategories(): readonly string[] {
-  return TRUST_GATED
+const SETTINGS_PATH_OF: Readonly<Record<string, string>> = {
+  mcp_servers: 'mcp.servers',
+  'permissions.default_mode': 'permissions.mode',
 }
 
-const TRUST_GATED: readonly string[] = [
-  'hooks',
-  'mcp.servers',
-  'verification.checks',
-  'permissions.mode',
-  'permissions.allow',
-  'permissions.additional_directories',
-  'permissions.auto_allow_read_only_bash',
-  'shell',
-  'provider',
-  'web',
-  'lsp',
-  'decisions',
-]
+/** A trust-gated category (the policy's key) and the settings path it covers. */
+export interface GatedSetting {
+  category: string
+  path: string
+}
+
+/** The policy's trust-gated categories with the settings path each one covers. */
+export function gatedSettings(): GatedSetting[] {
+  return trustGatedCategories().map(({ key }) => ({ category: key, path: SETTINGS_PATH_OF[key] ?? key }))
+}
 
 /**
- * A copy of a project layer without the gated categories it set, and which categories those were
- * (only ones with a value count: an empty `[hooks]` table withholds nothing).
+ * A copy of a project layer without the gated settings it set, and which categories those were
+ * (only ones with a value count: an empty `[hooks]` table withholds nothing). Deny and ask rules are
+ * never gated, so a project can always restrict.
  */
 export function withholdGated(
   layer: SettingsLayer,
-  categories: readonly string[],
+  gated: readonly GatedSetting[],
 ): { data: SettingsLayer; withheld: string[] } {
   const data = structuredClone(layer) as Record<string, unknown>
   const withheld: string[] = []
-  for (const category of categories) {
-    const path = category.split('.')
+  for (const { category, path: dotted } of gated) {
+    const path = dotted.split('.')
     let holder: Record<string, unknown> | undefined = data
     for (const key of path.slice(0, -1)) {
       const next: unknown = holder?.[key]
