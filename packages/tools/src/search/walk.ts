@@ -95,7 +95,9 @@ export async function walkFiles(options: WalkOptions): Promise<string[]> {
     const rel = relative(level.dir, options.root).split(sep).join('/')
     for (const category of CATEGORIES) {
       const matcher = level.matchers[category]
-      if (matcher && safeTest(matcher, `${rel}/`).ignored) (level.suppressed ??= new Set()).add(category)
+      if (!matcher || !safeTest(matcher, `${rel}/`).ignored) continue
+      level.suppressed ??= new Set()
+      level.suppressed.add(category)
     }
   }
   const files: string[] = []
