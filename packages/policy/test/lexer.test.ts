@@ -39,6 +39,7 @@ describe('lexShell', () => {
     'case x in y) z;; esac',
     'f() { a; }',
     'echo $(( $(id) ))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
     'echo ${x:-$(id)}',
     'echo \\',
     '>',
