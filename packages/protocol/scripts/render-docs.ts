@@ -213,10 +213,15 @@ function constraints(node: Node): string {
   return notes.length === 0 ? '' : ` (${notes.join(', ')})`
 }
 
-function fieldTable(node: Node, skip: ReadonlySet<string>): string {
+/** Renders a field table, leaving out `hidden` fields, and `hiddenWhenOptional` ones unless required. */
+function fieldTable(
+  node: Node,
+  hidden: ReadonlySet<string>,
+  hiddenWhenOptional: ReadonlySet<string> = new Set(),
+): string {
   const required = new Set(node.required ?? [])
   const rows = Object.entries(node.properties ?? {})
-    .filter(([key]) => !skip.has(key))
+    .filter(([key]) => !hidden.has(key) && !(hiddenWhenOptional.has(key) && !required.has(key)))
     .map(
       ([key, value]) =>
         `| \`${key}\` | \`${cell(typeOf(value))}\` | ${required.has(key) ? 'yes' : 'no'} | ${cell(`${value.description ?? ''}${constraints(value)}`.trim())} |`,
@@ -225,11 +230,16 @@ function fieldTable(node: Node, skip: ReadonlySet<string>): string {
   return ['| field | type | required | meaning |', '| --- | --- | --- | --- |', ...rows, ''].join('\n')
 }
 
-function tagged(schemas: Record<string, unknown>, skip: readonly string[]): string {
+function tagged(
+  schemas: Record<string, unknown>,
+  hidden: readonly string[],
+  hiddenWhenOptional: readonly string[],
+) {
   return Object.entries(schemas)
     .map(([tag, schema]) => {
       const node = schema as Node
-      return `### \`${tag}\`\n\n${node.description ?? ''}\n\n${fieldTable(node, new Set(['type', ...skip]))}`
+      const table = fieldTable(node, new Set(['type', ...hidden]), new Set(hiddenWhenOptional))
+      return `### \`${tag}\`\n\n${node.description ?? ''}\n\n${table}`
     })
     .join('\n')
 }
@@ -286,9 +296,9 @@ function settings(): string {
 export function renderSections(): Record<string, string> {
   return {
     envelope: fieldTable(EventEnvelopeSchema as Node, new Set()),
-    commands: `${summary(CommandSchemas)}\n${tagged(CommandSchemas, [])}`,
-    events: `${summary(EventSchemas)}\n${tagged(EventSchemas, [])}`,
-    'log-records': `${summary(LogRecordSchemas)}\nEvery record has \`id\` and \`at\` (ISO 8601 time written) and may carry \`turnId\` (the turn it happened in) and \`agentId\` (the subagent it belongs to; in a header, the agent whose transcript the file is); they are left out of the tables below.\n\n${tagged(LogRecordSchemas, ['id', 'at', 'turnId', 'agentId'])}`,
+    commands: `${summary(CommandSchemas)}\n${tagged(CommandSchemas, [], [])}`,
+    events: `${summary(EventSchemas)}\n${tagged(EventSchemas, [], [])}`,
+    'log-records': `${summary(LogRecordSchemas)}\nEvery record has \`id\` and \`at\` (ISO 8601 time written) and may carry \`turnId\` (the turn it happened in) and \`agentId\` (the subagent it belongs to; in a header, the agent whose transcript the file is); the tables below list them only where they are required.\n\n${tagged(LogRecordSchemas, ['id', 'at'], ['turnId', 'agentId'])}`,
     'shared-types': sharedTypes(),
     settings: settings(),
   }

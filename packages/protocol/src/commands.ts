@@ -52,7 +52,10 @@ export const CommandSchemas = {
   setTitle: described('Rename the session.', variant('setTitle', { title: str() })),
   runCommand: described(
     'Run a slash command by name (without `/`), with its raw argument string.',
-    variant('runCommand', { name: id(), args: str() }),
+    variant('runCommand', {
+      name: id(),
+      args: str({ description: 'The raw text after the name; may be empty.' }),
+    }),
   ),
   runShell: described(
     'Run a user `!` shell command in the project root; counts as a change to the tree.',

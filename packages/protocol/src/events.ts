@@ -70,7 +70,7 @@ export const EventSchemas = {
         projectRoot: str(),
         mode: PermissionModeSchema,
         model: str(),
-        resumed: bool(),
+        resumed: bool({ description: 'True when reopened from the store.' }),
         protocolVersion: int({ minimum: 1 }),
       },
       { title: str(), forkedFrom: obj({ sessionId: id() }, { messageId: id() }) },
@@ -95,8 +95,17 @@ export const EventSchemas = {
     "Token usage after a model request: that request's, the session's totals, and the context meter.",
     variant(
       'usageUpdated',
-      { usage: UsageSchema, cost: CostSchema, sessionUsage: UsageSchema, sessionCost: CostSchema },
-      { model: str(), contextTokens: count(), contextWindow: count() },
+      {
+        usage: described('This request.', UsageSchema),
+        cost: described('This request.', CostSchema),
+        sessionUsage: described('The session so far, subagents included.', UsageSchema),
+        sessionCost: described('The session so far, subagents included.', CostSchema),
+      },
+      {
+        model: str(),
+        contextTokens: int({ minimum: 0, description: 'Context meter: estimated prompt size now.' }),
+        contextWindow: int({ minimum: 0, description: "The model's context window." }),
+      },
     ),
   ),
   retrying: described(
@@ -140,7 +149,9 @@ export const EventSchemas = {
     variant(
       'toolFinished',
       { toolUseId: id(), toolName: str(), status: ToolStatusSchema, durationMs: count() },
-      { summary: str() },
+      {
+        summary: str({ description: 'A one-line result for the card, e.g. "exit 1" or the denial reason.' }),
+      },
     ),
   ),
   approvalRequested: described(
@@ -195,7 +206,10 @@ export const EventSchemas = {
     variant(
       'rewound',
       { messageId: id(), scope: RewindScopeSchema },
-      { restoredFiles: arr(str()), removedMessageIds: arr(str()) },
+      {
+        restoredFiles: arr(str(), { description: 'Paths the code rewind changed.' }),
+        removedMessageIds: arr(str(), { description: 'Messages the conversation rewind dropped.' }),
+      },
     ),
   ),
   compactionStarted: described(
@@ -212,7 +226,10 @@ export const EventSchemas = {
   ),
   trustRequired: described(
     'The project sets trust-gated categories that stay withheld until the user trusts it.',
-    variant('trustRequired', { projectRoot: str(), categories: arr(str()) }),
+    variant('trustRequired', {
+      projectRoot: str(),
+      categories: arr(str(), { description: 'Withheld categories, e.g. hooks, mcp, permissions.allow.' }),
+    }),
   ),
   notice: described(
     'Something the user should know: an unknown command, a failed summary, a missing sandbox.',

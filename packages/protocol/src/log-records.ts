@@ -80,10 +80,10 @@ export const LogRecordSchemas = {
       'header',
       {
         ...common,
-        formatVersion: int({ minimum: 1 }),
+        formatVersion: int({ minimum: 1, description: 'The `LOG_FORMAT_VERSION` of the writer.' }),
         sessionId: id(),
         projectRoot: str(),
-        createdAt: str(),
+        createdAt: str({ description: 'ISO 8601 time the session was created.' }),
       },
       {
         parent: obj(
@@ -99,7 +99,14 @@ export const LogRecordSchemas = {
   ),
   message: described(
     'A message appended to the transcript (and the working set).',
-    record('message', { message: MessageSchema }, { origin: MessageOriginSchema, model: str() }),
+    record(
+      'message',
+      { message: MessageSchema },
+      {
+        origin: MessageOriginSchema,
+        model: str({ description: 'The model that wrote an assistant message.' }),
+      },
+    ),
   ),
   turnStarted: described(
     'A turn began.',
@@ -151,7 +158,7 @@ export const LogRecordSchemas = {
     record('checkpoint', { checkpoint: CheckpointSchema }),
   ),
   compaction: described(
-    '* A summary compaction: messages before `firstKeptMessageId` leave the working set and `summary` stands in for them; the display transcript keeps everything.',
+    'A summary compaction: messages before `firstKeptMessageId` leave the working set and `summary` stands in for them; the display transcript keeps everything.',
     record('compaction', {
       marker: CompactionMarkerSchema,
       summary: MessageSchema,

@@ -149,7 +149,11 @@ export function obj<R extends Props, O extends Props = {}>(
   const requiredKeys = Object.keys(required)
   return {
     type: 'object',
-    properties: { ...required, ...(optional ?? {}) },
+    // Required fields first; a key in both stays required with its required schema.
+    properties: {
+      ...required,
+      ...Object.fromEntries(Object.entries(optional ?? {}).filter(([key]) => !(key in required))),
+    },
     ...(requiredKeys.length > 0 ? { required: requiredKeys } : {}),
     ...(open === true ? {} : { additionalProperties: false }),
     ...annotations,
