@@ -33,6 +33,8 @@ export interface WebFetchOptions {
   /** Recently fetched pages (15 minutes by default); `false` turns caching off. */
   cache?: PageCache | false
   userAgent?: string
+  /** PEM certificates trusted besides the system's, for intranet hosts with a private CA. */
+  extraCaCertificates?: readonly string[]
 }
 
 /** WebFetch's defaults. */
@@ -61,6 +63,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
     maxBytes: options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
     userAgent: options.userAgent ?? WEB_FETCH_DEFAULTS.userAgent,
+    ...(options.extraCaCertificates === undefined
+      ? {}
+      : { extraCaCertificates: options.extraCaCertificates }),
   }
   const maxContentChars = options.maxContentChars ?? WEB_FETCH_DEFAULTS.maxContentChars
 

@@ -15,6 +15,8 @@ export interface FetchPageOptions {
   /** Same-host redirects followed before giving up. */
   maxRedirects: number
   userAgent: string
+  /** PEM certificates trusted besides the system's. */
+  extraCaCertificates?: readonly string[]
 }
 
 /** What a fetch ended with. `refused` is an admission refusal (the address rules), never a network error. */
@@ -79,6 +81,9 @@ export async function fetchPage(
         },
         maxBytes: options.maxBytes,
         signal: combined,
+        ...(options.extraCaCertificates === undefined
+          ? {}
+          : { extraCaCertificates: options.extraCaCertificates }),
       })
     } catch (error) {
       return { type: 'failed', url: target.href, reason: failure(error, target, signal, options.timeoutMs) }
@@ -172,6 +177,9 @@ function failure(error: unknown, target: URL, signal: AbortSignal, timeoutMs: nu
       return `The host ${host} closed the connection.`
     default: {
       const message = error instanceof Error ? error.message : String(error)
+      if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
+        return `The TLS certificate of ${host} could not be verified (${message}); WebFetch never skips certificate checks.`
+      }
       return `Fetching ${target.href} failed: ${message}`
     }
   }

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Readable } from 'node:stream'
+import { rootCertificates } from 'node:tls'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { ResolvedAddress } from './resolver.js'
 
@@ -15,6 +16,8 @@ export interface PinnedRequest {
   /** Bytes of (decompressed) body kept; the rest is dropped and `truncated` is set. */
   maxBytes: number
   signal: AbortSignal
+  /** Certificates trusted besides the system's (an intranet CA), PEM. */
+  extraCaCertificates?: readonly string[]
 }
 
 /** What came back from one hop. */
@@ -55,6 +58,10 @@ export function pinnedGet(request: PinnedRequest): Promise<PinnedResponse> {
       // A fresh socket per hop: a pooled one may be connected to an address checked for another host.
       agent: false,
       signal: request.signal,
+      // `ca` replaces the default roots, so extra CAs are added to them, never instead of them.
+      ...(request.extraCaCertificates === undefined || request.extraCaCertificates.length === 0
+        ? {}
+        : { ca: [...rootCertificates, ...request.extraCaCertificates] }),
     })
     outgoing.on('error', reject)
     outgoing.on('response', (incoming) => {
