@@ -21,8 +21,12 @@ function isCjk(code: number): boolean {
   )
 }
 
+const MAYBE_CJK = /[\u1100-\uffff]/
+
 /** Estimated tokens of a text: characters / 4 rounded up, each CJK character one token. */
 export function estimateTextTokens(text: string): number {
+  // Most text has no character at or above U+1100; a native regex scan settles that fast.
+  if (!MAYBE_CJK.test(text)) return Math.ceil(text.length / 4)
   let cjk = 0
   let other = 0
   for (let i = 0; i < text.length; i++) {
