@@ -95,6 +95,19 @@ describe.each([undefined, 7])('fixture replay (chunkBytes: %s)', (chunkBytes) =>
     })
   })
 
+  it('chat completions: an error chunk mid-stream is retried', async () => {
+    const { events, result } = await replay('chat', [
+      step('openai-chat-error-midstream'),
+      step('openai-chat-reasoning'),
+    ])
+    expect(events.find((event) => event.type === 'retrying')).toMatchObject({ error: { kind: 'server' } })
+    expect(result).toMatchObject({
+      ok: true,
+      retries: 1,
+      content: [{ type: 'thinking' }, { type: 'text', text: '4' }],
+    })
+  })
+
   it('chat completions: OpenRouter `reasoning` with SSE comments', async () => {
     const { result } = await replay('chat', [step('openai-chat-reasoning')])
     expect(result).toMatchObject({

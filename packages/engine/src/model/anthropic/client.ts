@@ -1,5 +1,6 @@
 /** The Anthropic Messages client: the SDK (imported lazily) streaming raw events with its retries off. */
 import type Anthropic from '@anthropic-ai/sdk'
+import { lazySdk } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
 import type { ModelClient, ModelRequest, StreamEvent } from '../types.js'
@@ -22,26 +23,24 @@ export interface AnthropicClientOptions {
 /** A Messages API client. The SDK loads on the first request, so startup does not pay for it. */
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
   const retry = resolveRetryOptions(options.retry)
-  let sdk: Promise<Anthropic> | undefined
-  const load = (): Promise<Anthropic> => {
-    sdk ??= import('@anthropic-ai/sdk').then(
-      ({ default: AnthropicSdk }) =>
-        new AnthropicSdk({
-          apiKey: options.apiKey,
-          ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
-          ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
-          ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-          maxRetries: 0,
-          timeout: options.timeoutMs ?? 600_000,
-        }),
-    )
-    return sdk
-  }
+  const { load, warm } = lazySdk<Anthropic>(
+    () =>
+      import('@anthropic-ai/sdk').then(
+        ({ default: AnthropicSdk }) =>
+          new AnthropicSdk({
+            apiKey: options.apiKey,
+            ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
+            ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+            ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+            maxRetries: 0,
+            timeout: options.timeoutMs ?? 600_000,
+          }),
+      ),
+    'Anthropic',
+  )
   return {
     provider: 'anthropic',
-    warm: async () => {
-      await load().catch(() => undefined)
-    },
+    warm,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
       return runStream(
         'Anthropic',

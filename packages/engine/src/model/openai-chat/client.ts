@@ -1,5 +1,6 @@
 /** The Chat Completions client: the `openai` SDK (imported lazily) with its retries off. */
 import type OpenAI from 'openai'
+import { lazySdk } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
 import type { ModelClient, ModelRequest, ProviderName, StreamEvent } from '../types.js'
@@ -30,28 +31,26 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
     maxTokensField: options.dialect?.maxTokensField ?? 'max_tokens',
     reasoningField: options.dialect?.reasoningField ?? 'reasoning_effort',
   }
-  let sdk: Promise<OpenAI> | undefined
-  const load = (): Promise<OpenAI> => {
-    sdk ??= import('openai').then(
-      ({ default: OpenAISdk }) =>
-        new OpenAISdk({
-          apiKey: options.apiKey,
-          ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
-          ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
-          ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-          maxRetries: 0,
-          timeout: options.timeoutMs ?? 600_000,
-        }),
-    )
-    return sdk
-  }
+  const { load, warm } = lazySdk<OpenAI>(
+    () =>
+      import('openai').then(
+        ({ default: OpenAISdk }) =>
+          new OpenAISdk({
+            apiKey: options.apiKey,
+            ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
+            ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+            ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+            maxRetries: 0,
+            timeout: options.timeoutMs ?? 600_000,
+          }),
+      ),
+    'OpenAI',
+  )
   const provider = options.provider ?? 'openai-chat'
   const label = provider === 'openrouter' ? 'OpenRouter' : 'OpenAI-compatible'
   return {
     provider,
-    warm: async () => {
-      await load().catch(() => undefined)
-    },
+    warm,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
       return runStream(
         label,

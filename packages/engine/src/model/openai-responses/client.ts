@@ -1,5 +1,6 @@
 /** The OpenAI Responses client: the `openai` SDK (imported lazily) with its retries off. */
 import type OpenAI from 'openai'
+import { lazySdk } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
 import type { ModelClient, ModelRequest, StreamEvent } from '../types.js'
@@ -21,26 +22,24 @@ export interface ResponsesClientOptions {
 /** A Responses API client. The SDK loads on the first request. */
 export function createResponsesClient(options: ResponsesClientOptions): ModelClient {
   const retry = resolveRetryOptions(options.retry)
-  let sdk: Promise<OpenAI> | undefined
-  const load = (): Promise<OpenAI> => {
-    sdk ??= import('openai').then(
-      ({ default: OpenAISdk }) =>
-        new OpenAISdk({
-          apiKey: options.apiKey,
-          ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
-          ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
-          ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-          maxRetries: 0,
-          timeout: options.timeoutMs ?? 600_000,
-        }),
-    )
-    return sdk
-  }
+  const { load, warm } = lazySdk<OpenAI>(
+    () =>
+      import('openai').then(
+        ({ default: OpenAISdk }) =>
+          new OpenAISdk({
+            apiKey: options.apiKey,
+            ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
+            ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
+            ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+            maxRetries: 0,
+            timeout: options.timeoutMs ?? 600_000,
+          }),
+      ),
+    'OpenAI',
+  )
   return {
     provider: 'openai',
-    warm: async () => {
-      await load().catch(() => undefined)
-    },
+    warm,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
       return runStream(
         'OpenAI',
