@@ -320,3 +320,41 @@ describe('watchSettingsFiles', () => {
     expect(calls).toBe(1)
   })
 })
+
+describe('watchSettings', () => {
+  it('reloads with fresh values when a file appears in a not-yet-created .z-engine folder, and on trust', async () => {
+    const { watchSettings } = await import('./open-settings.js')
+    const trustStore = createTrustStore(configDir)
+    mkdirSync(configDir, { recursive: true })
+    const reloads: Array<{ maxTurns: number; trusted: boolean; allow: string[] }> = []
+    const watcher = watchSettings(
+      { home, configDir, projectRoot, env: {}, trustStore },
+      (settings) =>
+        reloads.push({
+          maxTurns: settings.settings.agents.max_turns,
+          trusted: settings.trusted,
+          allow: settings.settings.permissions.allow,
+        }),
+      50,
+    )
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      write(localFile(), '[agents]\nmax_turns = 9\n[permissions]\nallow = ["Read"]\n')
+      await waitFor(() => reloads.length > 0)
+      expect(reloads.at(-1)).toEqual({ maxTurns: 9, trusted: false, allow: [] })
+      await trustStore.trust(projectRoot)
+      await waitFor(() => reloads.at(-1)!.trusted)
+      expect(reloads.at(-1)).toEqual({ maxTurns: 9, trusted: true, allow: ['Read'] })
+    } finally {
+      watcher.dispose()
+    }
+  })
+})
+
+async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const started = Date.now()
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for a reload')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

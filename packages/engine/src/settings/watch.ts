@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from 'node:fs'
+import { existsSync, type FSWatcher, watch } from 'node:fs'
 import { basename, dirname } from 'node:path'
 
 /** Something that stops when disposed. */
@@ -12,7 +12,8 @@ export const SETTINGS_RELOAD_DEBOUNCE_MS = 150
 /**
  * Calls `onChange` (debounced) when any of `files` is created, changed or deleted. It watches each
  * file's folder rather than the file, so files created later and editors that replace files by
- * renaming are seen; folders that don't exist yet are skipped. Returns a disposable; never throws.
+ * renaming are seen; a folder that does not exist yet (a fresh `.z-engine/`) is watched for from its
+ * parent and picked up when it appears. Returns a disposable; never throws.
  */
 export function watchSettingsFiles(
   files: readonly string[],
@@ -27,6 +28,7 @@ export function watchSettingsFiles(
   }
   let timer: NodeJS.Timeout | undefined
   let disposed = false
+  const watchers = new Map<string, FSWatcher>()
   const schedule = () => {
     if (disposed) return
     clearTimeout(timer)
@@ -34,24 +36,45 @@ export function watchSettingsFiles(
       if (!disposed) onChange()
     }, debounceMs)
   }
-  const watchers: FSWatcher[] = []
-  for (const [folder, names] of byFolder) {
+  const open = (folder: string, onEvent: (name: string | undefined) => void): boolean => {
+    if (watchers.has(folder)) return true
     try {
-      const watcher = watch(folder, { persistent: false }, (_event, filename) => {
-        // Some platforms omit the name; reloading is cheap, so treat that as a change.
-        if (filename === null || names.has(filename.toString())) schedule()
+      const watcher = watch(folder, { persistent: false }, (_event, filename) =>
+        onEvent(filename?.toString()),
+      )
+      watcher.on('error', () => {
+        watcher.close()
+        watchers.delete(folder)
       })
-      watcher.on('error', () => watcher.close())
-      watchers.push(watcher)
+      watchers.set(folder, watcher)
+      return true
     } catch {
-      // The folder doesn't exist (yet); a later reload or session open will pick the file up.
+      return false
     }
   }
+  const arm = (folder: string, names: Set<string>) => {
+    // Some platforms omit the name; reloading is cheap, so treat that as a change.
+    const watching = open(folder, (name) => {
+      if (name === undefined || names.has(name)) schedule()
+    })
+    if (watching || !existsSync(dirname(folder))) return
+    const parent = dirname(folder)
+    open(parent, (name) => {
+      if (name !== undefined && name !== basename(folder)) return
+      if (!existsSync(folder)) return
+      watchers.get(parent)?.close()
+      watchers.delete(parent)
+      arm(folder, names)
+      schedule()
+    })
+  }
+  for (const [folder, names] of byFolder) arm(folder, names)
   return {
     dispose() {
       disposed = true
       clearTimeout(timer)
-      for (const watcher of watchers) watcher.close()
+      for (const watcher of watchers.values()) watcher.close()
+      watchers.clear()
     },
   }
 }
