@@ -2,12 +2,7 @@
  * Planner figures on a 10,000-message transcript: token estimate, micro-clear and summary-split
  * planning, cache breakpoints. Prints one line per figure (median of several runs).
  */
-import {
-  estimateMessagesTokens,
-  planBreakpoints,
-  planMicroClear,
-  planSummary,
-} from '../src/index.js'
+import { estimateMessagesTokens, planBreakpoints, planMicroClear, planSummary } from '../src/index.js'
 import { generateTranscript } from '../src/test-support/transcripts.js'
 
 // 10 turns of 499 rounds (2 parallel calls each) plus prompt and answer: 10 × 1,000 = 10,000 messages.
@@ -28,9 +23,15 @@ function median(run: () => unknown, times = 9): number {
 
 const figures: [string, number][] = [
   ['estimate 10,000 messages', median(() => estimateMessagesTokens(messages))],
-  ['planMicroClear 10,000 messages', median(() => planMicroClear({ messages, usedTokens: total, windowTokens: total }))],
+  [
+    'planMicroClear 10,000 messages',
+    median(() => planMicroClear({ messages, usedTokens: total, windowTokens: total })),
+  ],
   ['planSummary 10,000 messages', median(() => planSummary({ messages, windowTokens: total }))],
-  ['planBreakpoints 10,000 messages', median(() => planBreakpoints({ system: [{ cacheable: true }], toolCount: 20, messages }))],
+  [
+    'planBreakpoints 10,000 messages',
+    median(() => planBreakpoints({ system: [{ cacheable: true }], toolCount: 20, messages })),
+  ],
 ]
 console.log(`transcript: ${messages.length} messages, ~${total} estimated tokens`)
 for (const [what, ms] of figures) console.log(`${what}: ${ms.toFixed(1)} ms`)

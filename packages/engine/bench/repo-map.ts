@@ -21,7 +21,7 @@ function moduleSource(index: number): string {
     '',
     `export function helper${index}(options: Options${index}, count = 3): Promise<string[]> {`,
     '  const out: string[] = []',
-    '  for (let i = 0; i < count; i++) out.push(`${options.name}-${i}`)',
+    '  for (let i = 0; i < count; i++) out.push(options.name + String(i))',
     `  return Promise.resolve(out.concat(String(helper${next})))`,
     '}',
     '',
@@ -40,7 +40,12 @@ function moduleSource(index: number): string {
   ]
   // Pad to a typical source file size (~3 KB) with more functions.
   for (let extra = 0; extra < 6; extra++) {
-    lines.push('', `export function util${index}_${extra}(value: number): number {`, '  return value * 2 + 1', '}')
+    lines.push(
+      '',
+      `export function util${index}_${extra}(value: number): number {`,
+      '  return value * 2 + 1',
+      '}',
+    )
   }
   return `${lines.join('\n')}\n`
 }
@@ -50,7 +55,9 @@ async function generateTree(files: number): Promise<string> {
   for (let dir = 0; dir < files / 50; dir++) {
     await mkdir(join(root, `src/d${dir}`), { recursive: true })
     await Promise.all(
-      Array.from({ length: 50 }, (_, i) => writeFile(join(root, `src/d${dir}/m${dir * 50 + i}.ts`), moduleSource(dir * 50 + i))),
+      Array.from({ length: 50 }, (_, i) =>
+        writeFile(join(root, `src/d${dir}/m${dir * 50 + i}.ts`), moduleSource(dir * 50 + i)),
+      ),
     )
   }
   return root
@@ -63,11 +70,15 @@ try {
   console.log(
     `generated 2,000-file TS tree, cold (grammar load + walk + ${cold.outlined} files): ${cold.durationMs.toFixed(0)} ms`,
   )
-  console.log(`generated 2,000-file TS tree, warm (${warm.outlined} files outlined): ${warm.durationMs.toFixed(0)} ms`)
+  console.log(
+    `generated 2,000-file TS tree, warm (${warm.outlined} files outlined): ${warm.durationMs.toFixed(0)} ms`,
+  )
   console.log(`identical output across builds: ${cold.text === warm.text}`)
 } finally {
   await rm(generated, { recursive: true, force: true })
 }
 const repository = resolve(import.meta.dirname, '../../..')
 const own = await buildRepoMap({ root: repository })
-console.log(`this repository (${own.visited} paths, ${own.outlined} files outlined): ${own.durationMs.toFixed(0)} ms`)
+console.log(
+  `this repository (${own.visited} paths, ${own.outlined} files outlined): ${own.durationMs.toFixed(0)} ms`,
+)

@@ -2,6 +2,7 @@ import type { Message } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import { TranscriptBuilder } from '../test-support/transcripts.js'
 import { planBreakpoints } from './cache.js'
+import { prefixBreaks } from './prefix.js'
 import { appendReminders, wrapSystemReminder } from './reminders.js'
 import { buildSystem, renderEnvironment } from './system.js'
 
@@ -95,5 +96,34 @@ describe('appendReminders', () => {
     expect(result[0]!.content).toHaveLength(2)
     expect(result[1]).toBe(messages[1])
     expect(wrapSystemReminder(wrapSystemReminder('x'))).toBe(wrapSystemReminder('x'))
+  })
+})
+
+describe('prefixBreaks', () => {
+  it('accepts requests that extend the previous one and names what broke otherwise', () => {
+    const builder = new TranscriptBuilder().turn(1)
+    const system = buildSystem({ base: 'B', repoMap: 'MAP', note: 'changes every request' })
+    const tools = [{ name: 'Read', description: 'reads', inputSchema: {} }]
+    const first = { system, tools, messages: builder.messages.slice() }
+    builder.turn(1)
+    const withReminder = appendReminders(builder.messages, ['nudge'])
+    const second = {
+      system: buildSystem({ base: 'B', repoMap: 'MAP', note: 'different note' }),
+      tools,
+      messages: withReminder,
+    }
+    expect(prefixBreaks(first, second)).toEqual([])
+    // a reminder that was not kept in the working set breaks the next request's prefix
+    builder.turn(1)
+    const reminded = withReminder.findLastIndex((message) => message.role === 'user')
+    expect(prefixBreaks(second, { system, tools, messages: builder.messages })).toEqual([
+      `message ${reminded} (${withReminder[reminded]!.id}) changed`,
+    ])
+    expect(prefixBreaks(first, { system: buildSystem({ base: 'B2' }), tools: [], messages: [] })).toEqual([
+      'the cacheable system sections changed',
+      'the tool list changed',
+      `the messages shrank from ${first.messages.length} to 0`,
+    ])
+    expect(prefixBreaks(first, { system, tools, messages: [] }, true)).toEqual([])
   })
 })
