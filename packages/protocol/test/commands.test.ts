@@ -20,7 +20,7 @@ describe('commands', () => {
     ['not an object', 'submit', '', 'must be object (got "submit")'],
     ['a missing field', { type: 'submit' }, 'text', 'is required but missing'],
     ['a field of the wrong type', { type: 'steer', text: 7 }, 'text', 'must be string (got number 7)'],
-    ['an empty id', { type: 'killJob', jobId: '' }, 'jobId', 'must NOT have fewer than 1 characters'],
+    ['an empty id', { type: 'killJob', jobId: '' }, 'jobId', 'must not be empty'],
     [
       'a misspelt field',
       { type: 'compact', fokus: 'x' },

@@ -70,3 +70,13 @@ describe('events', () => {
     })
   })
 })
+
+describe('event messages', () => {
+  it('says how many items an array needs', () => {
+    const question = { id: 'q', toolUseId: 't', questions: [] }
+    expect(parseEvent({ type: 'questionAsked', question })).toEqual({
+      ok: false,
+      error: { path: 'question.questions', message: 'must have at least 1 item(s)' },
+    })
+  })
+})

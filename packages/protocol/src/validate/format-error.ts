@@ -70,6 +70,16 @@ export function formatError(error: ErrorObject, noun: string): ParseIssue {
       }
     case 'const':
       return { path: joinPath(segments), message: `must be "${String(params.allowedValue)}"` }
+    case 'minLength':
+      return {
+        path: joinPath(segments),
+        message:
+          params.limit === 1
+            ? 'must not be empty'
+            : `must be at least ${String(params.limit)} characters long`,
+      }
+    case 'minItems':
+      return { path: joinPath(segments), message: `must have at least ${String(params.limit)} item(s)` }
     case 'type':
       return {
         path: joinPath(segments),
