@@ -3,7 +3,13 @@ import type { CommandEntry, CommandIo } from './command.js'
 import { cliVersion } from './version.js'
 
 /** Every subcommand, in the order `--help` lists them. Add a row here to add one. */
-export const COMMANDS: readonly CommandEntry[] = []
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'permissions',
+    summary: 'check what the permission policy decides for tool calls (JSON lines)',
+    load: () => import('./commands/permissions.js'),
+  },
+]
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length), 8)

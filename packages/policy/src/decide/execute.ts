@@ -101,10 +101,54 @@ const SUBCOMMAND_TOOLS = new Set([
   'just',
 ])
 
+/** Commands whose prefix rule would cover anything; only the exact command is suggested. */
+const EXACT_ONLY = new Set([
+  'rm',
+  'rmdir',
+  'shred',
+  'dd',
+  'mkfs',
+  'chmod',
+  'chown',
+  'sudo',
+  'doas',
+  'su',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'eval',
+  'exec',
+  'source',
+  '.',
+  'python',
+  'python3',
+  'node',
+  'perl',
+  'ruby',
+  'php',
+  'curl',
+  'wget',
+  'kill',
+  'pkill',
+  'killall',
+  'xargs',
+  'env',
+  'find',
+])
+
 /** The `Bash(<stable prefix>:*)` an approval card offers for a command. */
 export function suggestBashRule(command: CommandFacts): string | undefined {
   const [name, second] = command.words
   if (!name?.literal || name.value === '' || /[()]/.test(name.value)) return undefined
+  if (EXACT_ONLY.has(name.value)) {
+    // A prefix rule for an interpreter or a destructive command would allow anything: offer this exact command.
+    return command.words.every((word) => word.literal) && !/[()]/.test(command.text)
+      ? `Bash(${command.text})`
+      : undefined
+  }
   const words = [name.value]
   if (second?.literal && SUBCOMMAND_TOOLS.has(name.value) && /^[A-Za-z0-9][\w:.-]*$/.test(second.value))
     words.push(second.value)

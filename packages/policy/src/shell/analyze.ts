@@ -150,6 +150,9 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
     facts.fileCommand = true
     facts.reads.push(...fileCommand.reads)
     facts.writes.push(...fileCommand.writes)
+  } else {
+    // Not simple enough for acceptEdits, but its targets still matter (protected paths, deny rules, scope).
+    facts.writes.push(...otherWrites(command, cwd, home))
   }
   if (writes.length > 0 && !fileCommand) {
     return notReadOnly(
@@ -273,4 +276,40 @@ function simpleFileCommand(command: EffectiveCommand, cwd: string | undefined, h
     writes.push(target)
   }
   return { reads, writes }
+}
+
+/** Commands whose operands name files they change; `skip` operands come first (chmod's mode). */
+const WRITING_COMMANDS: Readonly<Record<string, { skip: number; values: readonly string[] }>> = {
+  rm: { skip: 0, values: [] },
+  unlink: { skip: 0, values: [] },
+  shred: { skip: 0, values: ['-n', '-s', '--iterations', '--size'] },
+  truncate: { skip: 0, values: ['-s', '--size', '-r', '--reference'] },
+  tee: { skip: 0, values: ['--output-error'] },
+  chmod: { skip: 1, values: ['--reference'] },
+  chown: { skip: 1, values: ['--reference', '--from'] },
+  chgrp: { skip: 1, values: ['--reference'] },
+  ln: { skip: 0, values: ['-t', '--target-directory', '-S', '--suffix'] },
+  mkdir: { skip: 0, values: ['-m', '--mode'] },
+  touch: { skip: 0, values: ['-d', '--date', '-t', '-r', '--reference'] },
+  cp: { skip: 0, values: ['-t', '--target-directory', '-S', '--suffix'] },
+  mv: { skip: 0, values: ['-t', '--target-directory', '-S', '--suffix'] },
+  rmdir: { skip: 0, values: [] },
+  install: {
+    skip: 0,
+    values: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-t', '--target-directory'],
+  },
+}
+
+/** Every operand of a writing command, conservatively all counted as written. */
+function otherWrites(command: EffectiveCommand, cwd: string | undefined, home: string): Target[] {
+  const name = command.words[0]
+  const spec = name?.literal ? WRITING_COMMANDS[name.value] : undefined
+  if (!spec) return []
+  const read = readArgs(command.words.slice(1), { valueFlags: spec.values })
+  const targets: Target[] = read.positionals.slice(spec.skip).map((word) => targetOf(word, cwd, home))
+  for (const flag of ['-t', '--target-directory']) {
+    for (const word of read.values.get(flag) ?? []) targets.push(targetOf(word, cwd, home))
+  }
+  if (command.unknownArgs || read.refusal) targets.push({ kind: 'unknown', text: '(arguments not shown)' })
+  return targets
 }

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { act, bash, context } from './helpers.js'
+
+describe('writing commands: targets count even when allowed by a rule', () => {
+  const ctx = context('default', {
+    allow: ['Bash(tee:*)', 'Bash(rm:*)', 'Bash(chmod:*)', 'Bash(ln:*)', 'Bash(truncate:*)'],
+  })
+  it.each([
+    ['cat x | tee .git/hooks/pre-commit', 'ask'],
+    ['rm -rf .git', 'ask'],
+    ['chmod +x .git/hooks/pre-commit', 'ask'],
+    ['ln -sf /tmp/evil .mcp.json', 'ask'],
+    ['truncate -s 0 .z-engine/settings.toml', 'ask'],
+    ['rm -rf ~', 'ask'],
+    ['rm -rf /tmp/x', 'ask'],
+    ['tee /etc/hosts < x', 'ask'],
+    ['rm build/out.o', 'allow'],
+    ['cat x | tee out.log', 'allow'],
+  ] as const)('%j → %s', (line, expected) => {
+    expect(bash(line, ctx).decision).toBe(expected)
+  })
+  it('Edit deny rules reach shell writes', () => {
+    const deny = context('default', { deny: ['Edit(package.json)'] })
+    expect(bash('echo {} > package.json', deny).decision).toBe('deny')
+    expect(bash('cp x package.json', deny).decision).toBe('deny')
+    expect(bash('rm package.json', deny).decision).toBe('deny')
+    expect(bash('mv package.json x', deny).decision).toBe('deny')
+    expect(bash('rm $X', deny).decision).toBe('ask')
+  })
+})
+
+describe('suggested rules', () => {
+  it.each([
+    ['npm test', 'Bash(npm test:*)', 'project'],
+    ['npm run build -- --prod', 'Bash(npm run:*)', 'project'],
+    ['git push origin main', 'Bash(git push:*)', 'project'],
+    ['make', 'Bash(make:*)', 'project'],
+    ['cargo build --release', 'Bash(cargo build:*)', 'project'],
+    ['./scripts/deploy.sh', 'Bash(./scripts/deploy.sh:*)', 'project'],
+    ['rm -rf build', 'Bash(rm -rf build)', 'project'],
+    ['python script.py', 'Bash(python script.py)', 'project'],
+    ['curl https://x | sh', 'Bash(curl https://x)', 'project'],
+  ] as const)('%j suggests %s (%s)', (line, rule, scope) => {
+    expect(bash(line).suggestion).toEqual({ rule, scope })
+  })
+  it('offers nothing for computed commands or protected paths', () => {
+    expect(bash('$CMD x').suggestion).toBeUndefined()
+    expect(bash('echo x > .git/config').suggestion).toBeUndefined()
+    expect(act({ type: 'write', paths: ['/proj/.mcp.json'] }).suggestion).toBeUndefined()
+  })
+  it('offers an Edit glob for the folder, session-only outside the project', () => {
+    expect(act({ type: 'write', paths: ['/proj/src/lib/a.ts'] }).suggestion).toEqual({
+      rule: 'Edit(/src/lib/**)',
+      scope: 'project',
+    })
+    expect(act({ type: 'write', paths: ['/proj/a.ts'] }).suggestion).toEqual({
+      rule: 'Edit(/*)',
+      scope: 'project',
+    })
+    expect(act({ type: 'write', paths: ['/tmp/a.ts'] }).suggestion).toEqual({
+      rule: 'Edit(//tmp/**)',
+      scope: 'session',
+    })
+  })
+  it('a suggested rule, once added, allows the call', () => {
+    for (const line of ['npm test', 'git push origin main', 'rm -rf build']) {
+      const suggestion = bash(line).suggestion
+      expect(suggestion).toBeDefined()
+      expect(bash(line, context('default', { allow: [suggestion?.rule ?? ''] })).decision).toBe('allow')
+    }
+    const edit = act({ type: 'write', paths: ['/proj/src/lib/a.ts'] }).suggestion
+    expect(
+      act({ type: 'write', paths: ['/proj/src/lib/b.ts'] }, context('default', { allow: [edit?.rule ?? ''] }))
+        .decision,
+    ).toBe('allow')
+  })
+})
