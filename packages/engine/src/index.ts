@@ -1,3 +1,9 @@
+export type { CatalogEntry, CommandCatalog, CommandResolution, McpPromptCommand } from './commands/catalog.js'
+export { buildCommandCatalog, resolveCommand } from './commands/catalog.js'
+export type { EngineBuiltinName } from './commands/engine-builtins.js'
+export { ENGINE_BUILTIN_COMMANDS } from './commands/engine-builtins.js'
+export type { ExpandCommandDeps, ExpandedCommand } from './commands/expand.js'
+export { expandCommand } from './commands/expand.js'
 export type {
   CompletePrompt,
   InstructionDiscoveryOptions,
@@ -23,6 +29,32 @@ export {
   relieveContext,
   runSummaryJob,
 } from './context/index.js'
+export {
+  loadAgentDefinitions,
+  loadCommandDefinitions,
+  loadSkillDefinitions,
+} from './definitions/load.js'
+export type {
+  AgentDefinition,
+  CommandDefinition,
+  DefinitionIssue,
+  DefinitionLayer,
+  DefinitionRoots,
+  DefinitionSource,
+  LoadedDefinitions,
+  SkillDefinition,
+} from './definitions/types.js'
+export type { RunHooksOptions } from './hooks/run-hooks.js'
+export { runHooks } from './hooks/run-hooks.js'
+export type {
+  HookCommand,
+  HookEvent,
+  HookInput,
+  HookOutcome,
+  HookRunResult,
+  HookRunStatus,
+  HooksConfig,
+} from './hooks/types.js'
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 export { createAnthropicClient } from './model/anthropic/client.js'
 export type { ModelInfo, ModelOverrides, ModelPrices } from './model/catalog.js'
@@ -69,3 +101,15 @@ export type {
 } from './model/types.js'
 export type { PermissionCheckRequest, PermissionCheckResult } from './permissions/check-permission.js'
 export { checkPermission } from './permissions/check-permission.js'
+export type { SettingsLayerName, SettingsNotice } from './settings/layers.js'
+export type { LoadedSettings, LoadSettingsOptions } from './settings/load-settings.js'
+export { loadSettings } from './settings/load-settings.js'
+export type { SettingExplanation, SettingSource } from './settings/merge.js'
+export type { SessionSettings, SettingsSourceOptions } from './settings/open-settings.js'
+export { readSettings, watchSettings } from './settings/open-settings.js'
+export { defaultConfigDir } from './settings/paths.js'
+export type { PersistResult } from './settings/persist.js'
+export { persistAdditionalDirectory, persistAllowRule } from './settings/persist.js'
+export type { TrustStore } from './settings/trust-store.js'
+export { createTrustStore } from './settings/trust-store.js'
+export type { Disposable } from './settings/watch.js'
