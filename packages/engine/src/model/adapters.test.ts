@@ -345,6 +345,21 @@ describe.each(FORMATS)('%s wire format', (format) => {
     expect(server?.requests).toHaveLength(1)
   })
 
+  it('aborting while waiting to retry ends promptly with aborted', async () => {
+    const client = await setup(format, [{ fault: { type: 'rate_limit', retryAfterSeconds: 30 } }], {})
+    const controller = new AbortController()
+    const events: StreamEvent[] = []
+    const started = performance.now()
+    for await (const event of client.stream(request(), controller.signal)) {
+      events.push(event)
+      if (event.type === 'retrying') setTimeout(() => controller.abort(), 10)
+    }
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(events.map((event) => event.type)).toEqual(['retrying', 'error'])
+    expect(events[1]).toMatchObject({ error: { kind: 'aborted' } })
+    expect(server?.requests).toHaveLength(1)
+  })
+
   it('aborting mid-stream closes the HTTP stream promptly and yields aborted', async () => {
     const client = await setup(
       format,

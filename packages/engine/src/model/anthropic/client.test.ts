@@ -175,6 +175,7 @@ describe('Anthropic client against the scripted server', () => {
         ],
       },
       { blocks: [{ type: 'text', text: 'done' }] },
+      { blocks: [{ type: 'text', text: 'forced' }] },
     ])
     const first = await collectStream(client.stream(request({ reasoning: { effort: 'medium' } })))
     expect(first.ok).toBe(true)
@@ -207,6 +208,10 @@ describe('Anthropic client against the scripted server', () => {
     await collectStream(client.stream(second))
     const sent = server?.requests[1]?.body as { thinking: unknown; messages: Array<{ content: unknown[] }> }
     expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 4095 })
+    await collectStream(client.stream({ ...second, toolChoice: { type: 'tool', name: 'Read' } }))
+    const forced = server?.requests[2]?.body as Record<string, unknown>
+    expect(forced.thinking).toBeUndefined()
+    expect(forced.tool_choice).toEqual({ type: 'tool', name: 'Read' })
     expect(sent.messages[1]?.content.slice(0, 2)).toEqual([
       { type: 'thinking', thinking: 'I should read the file first.', signature: 'EqQBCgIYAhIM-signature==' },
       { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },

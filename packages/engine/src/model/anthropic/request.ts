@@ -51,8 +51,11 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
     })
   }
   if (request.toolChoice && request.tools.length > 0) body.tool_choice = toToolChoice(request.toolChoice)
-  const budget = request.reasoning ? thinkingBudget(request.reasoning, request.maxOutputTokens) : undefined
-  if (request.reasoning && ADAPTIVE_THINKING_MODELS.has(request.model)) {
+  // Anthropic refuses extended thinking together with a forced tool choice, so forcing wins.
+  const forced = request.toolChoice?.type === 'any' || request.toolChoice?.type === 'tool'
+  const reasoning = forced ? undefined : request.reasoning
+  const budget = reasoning ? thinkingBudget(reasoning, request.maxOutputTokens) : undefined
+  if (reasoning && ADAPTIVE_THINKING_MODELS.has(request.model)) {
     body.thinking = { type: 'adaptive' }
   } else if (budget !== undefined) {
     body.thinking = { type: 'enabled', budget_tokens: budget }

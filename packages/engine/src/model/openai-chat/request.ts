@@ -212,7 +212,8 @@ function toAssistant(content: ContentBlock[]): ChatMessage {
   )
   // Reasoning is not sent back: Chat Completions has no standard field for it, and some servers
   // (DeepSeek) reject `reasoning_content` in input.
-  const message: ChatMessage = { role: 'assistant', content: text === '' ? null : text }
+  // `null` content is valid only beside tool calls; several servers reject it otherwise.
+  const message: ChatMessage = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text }
   if (calls.length > 0) message.tool_calls = calls
   return message
 }
