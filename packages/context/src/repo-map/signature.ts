@@ -5,7 +5,12 @@ const MAX_SIGNATURE = 160
 
 /** Collapses whitespace and cuts a signature to a readable length. */
 export function tidySignature(text: string): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim()
+  // Multi-line parameter lists read better on one line without their layout: `( a, b, )` → `(a, b)`.
+  const collapsed = text
+    .replace(/\s+/g, ' ')
+    .replace(/([([<]) /g, '$1')
+    .replace(/,? ([)\]>])/g, '$1')
+    .trim()
   return collapsed.length <= MAX_SIGNATURE ? collapsed : `${collapsed.slice(0, MAX_SIGNATURE - 1)}…`
 }
 
