@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { countIdentifiers } from './outliner.js'
-import { rankFiles } from './rank.js'
+import { isTestPath, rankFiles } from './rank.js'
 import { renderRepoMap } from './render.js'
 import type { Definition, FileOutline } from './types.js'
 
@@ -83,5 +83,24 @@ describe('renderRepoMap', () => {
     expect(text.length).toBeLessThanOrEqual(400)
     expect(text).toContain('big.ts:\n  function name0()\n')
     expect(text).not.toContain('name49')
+  })
+})
+
+describe('isTestPath', () => {
+  it('recognizes the usual test file conventions', () => {
+    for (const path of [
+      'a.test.ts',
+      'src/a.spec.tsx',
+      'pkg/x_test.go',
+      'tests/t.py',
+      'test_a.py',
+      'a/__tests__/b.js',
+      'a_test.py',
+    ]) {
+      expect(isTestPath(path), path).toBe(true)
+    }
+    for (const path of ['src/testing.ts', 'latest.ts', 'contest/a.py', 'src/attest.go']) {
+      expect(isTestPath(path), path).toBe(false)
+    }
   })
 })
