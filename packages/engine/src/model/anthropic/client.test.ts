@@ -87,6 +87,11 @@ describe('Anthropic client against the scripted server', () => {
             },
             { id: '4', role: 'assistant', content: [{ type: 'text', text: 'more' }] },
             {
+              id: '4b',
+              role: 'assistant',
+              content: [{ type: 'thinking', thinking: 'from another provider' }],
+            },
+            {
               id: '5',
               role: 'user',
               content: [

@@ -103,17 +103,18 @@ function toToolChoice(choice: ToolChoice): AnthropicToolChoice {
 }
 
 function toMessages(messages: Message[]): MessageParam[] {
-  const userIndexes = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []))
-  const breakpoints = new Set(userIndexes.slice(-2))
-  return messages.map((message, index): MessageParam => {
-    const content = message.content.flatMap(toBlock)
-    const last = content[content.length - 1]
-    if (breakpoints.has(index) && last !== undefined && canCache(last)) {
-      // Cache everything up to and including this user message.
-      last.cache_control = EPHEMERAL
-    }
-    return { role: message.role, content }
-  })
+  // A message left empty (e.g. only unsigned thinking from another provider) would be rejected.
+  const converted = messages
+    .map((message): MessageParam => ({ role: message.role, content: message.content.flatMap(toBlock) }))
+    .filter((message) => message.content.length > 0)
+  const userIndexes = converted.flatMap((message, index) => (message.role === 'user' ? [index] : []))
+  for (const index of userIndexes.slice(-2)) {
+    const content = converted[index]?.content
+    const last = Array.isArray(content) ? content[content.length - 1] : undefined
+    // Cache everything up to and including this user message.
+    if (last !== undefined && canCache(last)) last.cache_control = EPHEMERAL
+  }
+  return converted
 }
 
 type CacheableBlock = Exclude<ContentBlockParam, { type: 'thinking' } | { type: 'redacted_thinking' }>
