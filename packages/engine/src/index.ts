@@ -55,6 +55,8 @@ export type {
   HookRunStatus,
   HooksConfig,
 } from './hooks/types.js'
+export type { ShellJobsOptions } from './jobs/shell-jobs.js'
+export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 export { createAnthropicClient } from './model/anthropic/client.js'
 export type { ModelInfo, ModelOverrides, ModelPrices } from './model/catalog.js'
