@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { parsePermissionMode, parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import { jsonErrorOffset } from './json-error-offset.js'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
+import { ruleNotices } from './rule-notices.js'
 
 type Json = Record<string, unknown>
 
@@ -136,7 +137,9 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
     )
     return { name, file, present: true, data: {}, notices }
   }
-  return { name, file, present: true, data: result.settings as SettingsLayer, notices }
+  const data = result.settings as SettingsLayer
+  notices.push(...ruleNotices(data, name, file))
+  return { name, file, present: true, data, notices }
 }
 
 function isRecord(value: unknown): value is Json {

@@ -358,3 +358,19 @@ async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+describe('rule notices', () => {
+  it('warns about an unparsable rule with its own line and keeps loading', async () => {
+    write(userFile(), '[permissions]\ndeny = [\n  "Read(./.env)",\n  "Bash(npm test",\n]\n')
+    const loaded = await load()
+    expect(loaded.settings.permissions.deny).toEqual(['Read(./.env)', 'Bash(npm test'])
+    expect(loaded.notices).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        key: 'permissions.deny[1]',
+        line: 4,
+        message: expect.stringMatching(/"Bash\(npm test" is not a valid rule .*; it has no effect$/),
+      }),
+    ])
+  })
+})

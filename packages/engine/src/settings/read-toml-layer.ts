@@ -3,6 +3,7 @@ import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import { parse, TomlError } from 'smol-toml'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 import { locateKey } from './locate-key.js'
+import { ruleNotices } from './rule-notices.js'
 
 /**
  * Reads one settings.toml layer. A missing file is an empty layer; a file that is not valid TOML or
@@ -52,7 +53,8 @@ export function parseTomlLayer(name: SettingsLayerName, file: string, text: stri
     failure.notices.unshift(...warnings)
     return failure
   }
-  return { name, file, present: true, data: result.settings as SettingsLayer, notices: warnings }
+  const data = result.settings as SettingsLayer
+  return { name, file, present: true, data, notices: [...warnings, ...ruleNotices(data, name, file, text)] }
 }
 
 function skipped(
