@@ -1,3 +1,4 @@
+import { decodeAnsiC } from './ansi-c.js'
 import type { ParsedLine, RedirectOp, ShellCommand, ShellRedirect, ShellWord } from './types.js'
 
 /** Lines longer than this are not analyzed at all (never proven read-only). */
@@ -434,61 +435,11 @@ class Lexer {
   }
 
   private readAnsiC(word: ShellWord): boolean {
-    const src = this.src
-    const simple: Record<string, string> = {
-      n: '\n',
-      t: '\t',
-      r: '\r',
-      a: '\x07',
-      b: '\b',
-      e: '\x1b',
-      E: '\x1b',
-      f: '\f',
-      v: '\v',
-      '\\': '\\',
-      "'": "'",
-      '"': '"',
-      '?': '?',
-    }
-    while (this.pos < src.length) {
-      const c = src[this.pos] as string
-      if (c === "'") {
-        this.pos++
-        return true
-      }
-      if (c !== '\\') {
-        word.value += c
-        this.pos++
-        continue
-      }
-      const next = src[this.pos + 1] ?? ''
-      const mapped = simple[next]
-      if (mapped !== undefined) {
-        word.value += mapped
-        this.pos += 2
-        continue
-      }
-      const hex = /^x([0-9a-fA-F]{1,2})/.exec(src.slice(this.pos + 1, this.pos + 4))
-      const octal = /^([0-7]{1,3})/.exec(src.slice(this.pos + 1, this.pos + 4))
-      const unicode = /^(?:u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8}))/.exec(
-        src.slice(this.pos + 1, this.pos + 10),
-      )
-      if (hex?.[1]) {
-        word.value += String.fromCharCode(Number.parseInt(hex[1], 16))
-        this.pos += 1 + hex[0].length
-      } else if (octal?.[1]) {
-        word.value += String.fromCharCode(Number.parseInt(octal[1], 8) & 0xff)
-        this.pos += 1 + octal[0].length
-      } else if (unicode) {
-        const code = Number.parseInt((unicode[1] ?? unicode[2]) as string, 16)
-        word.value += code <= 0x10ffff ? String.fromCodePoint(code) : ''
-        this.pos += 1 + unicode[0].length
-      } else {
-        word.value += `\\${next}`
-        this.pos += 2
-      }
-    }
-    return false
+    const decoded = decodeAnsiC(this.src, this.pos)
+    if (!decoded) return false
+    word.value += decoded.value
+    this.pos = decoded.end
+    return true
   }
 }
 

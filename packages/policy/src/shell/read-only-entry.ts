@@ -1,0 +1,16 @@
+import type { TableVerdict } from './read-only-checks.js'
+import type { ShellWord } from './types.js'
+
+/** One command the read-only proof knows, with examples a test checks (like codex's execpolicy). */
+export interface ReadOnlyEntry {
+  names: readonly string[]
+  /** What makes a call of it read-only, for docs/permissions.md. */
+  summary: string
+  /** Lines the proof must accept. */
+  match: readonly string[]
+  /** Lines the proof must refuse. */
+  notMatch: readonly string[]
+  /** Safe whatever extra arguments xargs or find -exec add. */
+  anyArgsSafe?: boolean
+  check: (args: readonly ShellWord[]) => TableVerdict
+}
