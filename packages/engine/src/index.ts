@@ -4,6 +4,8 @@ export type { EngineBuiltinName } from './commands/engine-builtins.js'
 export { ENGINE_BUILTIN_COMMANDS } from './commands/engine-builtins.js'
 export type { ExpandCommandDeps, ExpandedCommand } from './commands/expand.js'
 export { expandCommand } from './commands/expand.js'
+export type { McpPromptArguments } from './commands/mcp-prompt-arguments.js'
+export { mapMcpPromptArguments } from './commands/mcp-prompt-arguments.js'
 export type {
   CompletePrompt,
   InstructionDiscoveryOptions,
@@ -115,3 +117,10 @@ export { persistAdditionalDirectory, persistAllowRule } from './settings/persist
 export type { TrustStore } from './settings/trust-store.js'
 export { createTrustStore } from './settings/trust-store.js'
 export type { Disposable } from './settings/watch.js'
+export type { EngineOptions, OpenSessionOptions } from './engine/engine.js'
+export { Engine, EngineError } from './engine/engine.js'
+export type { EnginePaths } from './engine/paths.js'
+export type { RunOptions } from './engine/run.js'
+export { run } from './engine/run.js'
+export type { SessionExtensions, SessionLimits } from './session/session.js'
+export { Session } from './session/session.js'
