@@ -78,7 +78,12 @@ try {
   await rm(generated, { recursive: true, force: true })
 }
 const repository = resolve(import.meta.dirname, '../../..')
-const own = await buildRepoMap({ root: repository })
+const cache = new Map()
+const own = await buildRepoMap({ root: repository, cache })
 console.log(
   `this repository (${own.visited} paths, ${own.outlined} files outlined): ${own.durationMs.toFixed(0)} ms`,
+)
+const rebuilt = await buildRepoMap({ root: repository, cache })
+console.log(
+  `this repository, rebuild with the outline cache (${rebuilt.reused} of ${rebuilt.outlined} reused): ${rebuilt.durationMs.toFixed(0)} ms`,
 )

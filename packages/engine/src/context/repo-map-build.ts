@@ -12,7 +12,15 @@ export interface RepoMapBuildInput extends WalkOptions {
   touched?: readonly string[]
   /** `context.repo_map_chars` (default 6,000). */
   maxChars?: number
+  /**
+   * Outlines from earlier builds, keyed by path; entries whose size and mtime still match are reused
+   * without reading or parsing, and the map is updated with this build's outlines.
+   */
+  cache?: OutlineCache
 }
+
+/** Outlines kept between builds of one project (see `RepoMapBuildInput.cache`). */
+export type OutlineCache = Map<string, { size: number; mtimeMs: number; outline: FileOutline }>
 
 /** A finished build: the section text and what went into it. */
 export interface RepoMapBuild {
@@ -20,8 +28,10 @@ export interface RepoMapBuild {
   text: string
   /** Source files chosen by the walk. */
   files: number
-  /** Files outlined. */
+  /** Files outlined (parsed now or reused from the cache). */
   outlined: number
+  /** Of those, reused from the cache. */
+  reused: number
   /** Paths visited by the walk. */
   visited: number
   durationMs: number
@@ -46,6 +56,7 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
       text: '',
       files: 0,
       outlined: 0,
+      reused: 0,
       visited: 0,
       durationMs: performance.now() - started,
       errors: [loaded.error],
@@ -53,15 +64,24 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
   }
   const errors = [...loaded.errors]
   const walk = await walkSourceFiles(input.root, input)
+  const cache = input.cache
+  const outlines: FileOutline[] = []
+  const fresh: typeof walk.files = []
+  for (const file of walk.files) {
+    const cached = cache?.get(file.path)
+    if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) outlines.push(cached.outline)
+    else fresh.push(file)
+  }
+  const reused = outlines.length
   const sources = new Map<string, string>()
-  await forEachLimited(walk.files, 16, async (file) => {
+  await forEachLimited(fresh, 16, async (file) => {
     try {
       sources.set(file.path, await readFile(join(input.root, file.path), 'utf8'))
     } catch (error) {
       errors.push(`${file.path}: could not read (${String(error)})`)
     }
   })
-  const outlines: FileOutline[] = []
+  const stats = new Map(walk.files.map((file) => [file.path, file]))
   let sliced = 0
   // Outline in path order so the result does not depend on read completion order.
   for (const path of [...sources.keys()].sort()) {
@@ -70,9 +90,19 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
       await new Promise<void>((resolve) => setImmediate(resolve))
     }
     const result = loaded.outliner.outline(path, sources.get(path)!)
-    if (result.ok) outlines.push(result.outline)
-    else errors.push(result.error)
+    if (!result.ok) {
+      errors.push(result.error)
+      continue
+    }
+    outlines.push(result.outline)
+    const stat = stats.get(path)!
+    cache?.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, outline: result.outline })
   }
+  if (cache) {
+    for (const path of cache.keys()) if (!stats.has(path)) cache.delete(path)
+  }
+  // Ranking must not depend on which outlines came from the cache.
+  outlines.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const text = renderRepoMap(
     rankFiles(outlines, input.touched ?? []),
     input.maxChars ?? DEFAULT_REPO_MAP_CHARS,
@@ -81,6 +111,7 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     text,
     files: walk.files.length,
     outlined: outlines.length,
+    reused,
     visited: walk.visited,
     durationMs: performance.now() - started,
     errors,

@@ -1,5 +1,5 @@
 import { DEFAULT_REPO_MAP_CHARS } from '@z-engine/context'
-import { buildRepoMap, type RepoMapBuild } from './repo-map-build.js'
+import { buildRepoMap, type OutlineCache, type RepoMapBuild } from './repo-map-build.js'
 
 /** How a session's repository map is configured. */
 export interface RepoMapServiceOptions {
@@ -22,6 +22,8 @@ export interface RepoMapServiceOptions {
 export class RepoMapService {
   private current: Promise<string> | undefined
   private readonly touched: string[] = []
+  // Rebuilds after a compaction re-parse only files that changed since.
+  private readonly cache: OutlineCache = new Map()
 
   constructor(private readonly options: RepoMapServiceOptions) {}
 
@@ -33,6 +35,7 @@ export class RepoMapService {
       root: this.options.root,
       touched,
       maxChars: this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS,
+      cache: this.cache,
     }).then(
       (build) => {
         this.options.onBuild?.(build)

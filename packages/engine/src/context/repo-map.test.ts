@@ -123,6 +123,11 @@ describe('buildRepoMap', () => {
     const first = await buildRepoMap({ root })
     const second = await buildRepoMap({ root })
     expect(first.text).toBe(second.text)
+    const cache = new Map()
+    await buildRepoMap({ root, cache })
+    const cached = await buildRepoMap({ root, cache })
+    expect(cached.reused).toBe(41)
+    expect(cached.text).toBe(first.text)
     expect(first.outlined).toBe(41)
     // core.ts is referenced most, so it leads
     expect(first.text.indexOf('src/core.ts:')).toBeGreaterThan(0)
@@ -154,7 +159,14 @@ describe('RepoMapService', () => {
     for (let i = 0; i < 5; i++) await put(root, `lib/file${i}.py`, `def func${i}(a):\n    return a\n`)
     await put(root, 'lib/hub.py', 'from lib import *\n' + 'func0(1)\n'.repeat(5))
     const builds: number[] = []
-    const service = new RepoMapService({ root, onBuild: (build) => builds.push(build.outlined) })
+    const reused: number[] = []
+    const service = new RepoMapService({
+      root,
+      onBuild: (build) => {
+        builds.push(build.outlined)
+        reused.push(build.reused)
+      },
+    })
     service.start()
     const first = await service.text()
     expect(first).toContain('lib/file0.py:')
@@ -166,6 +178,8 @@ describe('RepoMapService', () => {
     service.invalidate()
     const rebuilt = await service.text()
     expect(builds).toEqual([6, 7])
+    // only the new file was parsed on the rebuild
+    expect(reused).toEqual([0, 6])
     expect(rebuilt).not.toBe(first)
     expect(rebuilt.indexOf('lib/file3.py:')).toBe(rebuilt.indexOf('\n\n') + 2)
     expect(await new RepoMapService({ root, enabled: false }).text()).toBe('')
