@@ -172,9 +172,13 @@ const names = new Map<unknown, string>([
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 
+// `described(…)` copies a schema to add its line, so shared types are also found by shape.
+const shapeOf = (node: unknown) => JSON.stringify({ ...(node as object), description: undefined })
+const namesByShape = new Map(NAMED.map(([name, schema]) => [shapeOf(schema), name]))
+
 /** A short type expression for a schema: a shared type's name, or its structure. */
 function typeOf(node: Node, top = false): string {
-  const name = names.get(node)
+  const name = names.get(node) ?? namesByShape.get(shapeOf(node))
   if (name !== undefined && !top) return name
   if (node.const !== undefined) return JSON.stringify(node.const)
   if (node.enum !== undefined) return node.enum.map((value) => JSON.stringify(value)).join(' | ')
