@@ -100,3 +100,14 @@ export function resultText(result: ToolResult): string {
   if (!result.ok) return result.error.message
   return result.output.content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
 }
+
+export {
+  agentResult,
+  RecordingAgents,
+  RecordingChecks,
+  RecordingInteraction,
+  RecordingLsp,
+  RecordingMcp,
+  RecordingSideModel,
+  RecordingSkills,
+} from './recording-ports.js'
