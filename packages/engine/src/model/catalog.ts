@@ -101,7 +101,9 @@ function open(contextWindow: number, maxOutputTokens: number, reasoning = false,
 }
 
 const CATALOG: Record<string, Entry> = {
-  // Anthropic
+  // Anthropic. The 4.6 models are priced as their 4.5 predecessors (assumed; override in settings).
+  'claude-opus-4-6': claude(5, 25, 64_000),
+  'claude-sonnet-4-6': claude(3, 15, 64_000),
   'claude-opus-4-5': claude(5, 25, 64_000),
   'claude-opus-4-1': claude(15, 75, 32_000),
   'claude-opus-4': claude(15, 75, 32_000),

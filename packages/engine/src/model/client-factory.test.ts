@@ -47,6 +47,15 @@ describe('default client factory', () => {
     })
   })
 
+  it('omits Anthropic cache breakpoints when provider.cache_control is false', async () => {
+    server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'x' }] }])
+    const factory = createDefaultClientFactory({ env: { ANTHROPIC_API_KEY: 'k' } })
+    const created = factory.createClient('claude-haiku-4-5', { baseUrl: server.url, cacheControl: false })
+    if (!created.ok) throw new Error(created.error)
+    await collectStream(created.client.stream(request(created.model)))
+    expect(JSON.stringify(server.requests[0]?.body)).not.toContain('cache_control')
+  })
+
   it('takes the key and base URL from the environment', async () => {
     server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'from env' }] }])
     const factory = createDefaultClientFactory({

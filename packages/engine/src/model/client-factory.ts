@@ -13,7 +13,7 @@ import { createResponsesClient } from './openai-responses/client.js'
 import type { RetryOptions } from './retry.js'
 import type { ModelClient, ProviderName } from './types.js'
 
-/** Settings for one provider (the `[provider.<name>]` table of settings). */
+/** Settings for one provider (the `[provider.<name>]` table of settings: base_url, api_key_env, cache_control). */
 export interface ProviderSettings {
   /** Overrides the provider's default URL and its `*_BASE_URL` variable. */
   baseUrl?: string
@@ -21,7 +21,7 @@ export interface ProviderSettings {
   apiKey?: string
   /** The environment variable holding the key, instead of the provider's standard one. */
   apiKeyEnv?: string
-  /** Send `cache_control` markers over Chat Completions (on by default for OpenRouter only). */
+  /** Prompt-cache markers: on by default for Anthropic (native) and OpenRouter (passthrough), off for others. */
   cacheControl?: boolean
   /** Extra HTTP headers on every request. */
   headers?: Record<string, string>
@@ -84,13 +84,11 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
       // Local compatible servers (vLLM, llama.cpp, Ollama) usually need no key; the SDK still wants one.
       const keyOptional = provider === 'openai-chat' && !official
       if (apiKey === undefined && !keyOptional) {
-        const where = settings.apiKeyEnv
-          ? `${settings.apiKeyEnv} (named by the provider's api_key_env setting)`
-          : keyVariable
-        return {
-          ok: false,
-          error: `No API key for ${provider}/${model}: set ${where} in the environment, or api_key under [provider.${provider}] in settings.`,
-        }
+        const table = provider === 'openai-chat' ? 'openai_chat' : provider
+        const error = settings.apiKeyEnv
+          ? `No API key for ${provider}/${model}: set ${settings.apiKeyEnv} in the environment (named by api_key_env under [provider.${table}] in settings).`
+          : `No API key for ${provider}/${model}: set ${keyVariable} in the environment (or name another variable with api_key_env under [provider.${table}] in settings).`
+        return { ok: false, error }
       }
       const common = {
         apiKey: apiKey ?? 'not-needed',
@@ -102,7 +100,7 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
       let client: ModelClient
       switch (provider) {
         case 'anthropic':
-          client = createAnthropicClient(common)
+          client = createAnthropicClient({ ...common, cacheControl: settings.cacheControl ?? true })
           break
         case 'openai':
           client = createResponsesClient(common)

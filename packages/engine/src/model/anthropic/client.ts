@@ -16,6 +16,8 @@ export interface AnthropicClientOptions {
   retry?: RetryOptions
   /** A fetch implementation (proxies, tests, benchmarks); default the global fetch. */
   fetch?: typeof fetch
+  /** Prompt-cache breakpoints (default on; `provider.cache_control = false` turns them off). */
+  cacheControl?: boolean
   /** Per-request timeout (default 10 minutes). */
   timeoutMs?: number
 }
@@ -46,7 +48,10 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         'Anthropic',
         async function* (attemptSignal) {
           const client = await load()
-          const raw = await client.messages.create(toAnthropicRequest(request), { signal: attemptSignal })
+          const raw = await client.messages.create(
+            toAnthropicRequest(request, options.cacheControl ?? true),
+            { signal: attemptSignal },
+          )
           yield* anthropicEvents(raw)
         },
         retry,

@@ -29,15 +29,15 @@ const BUDGET_BY_EFFORT: Record<ReasoningOptions['effort'], number> = {
   high: 32_000,
 }
 
-/** Builds the streaming Messages request body. */
-export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsStreaming {
+/** Builds the streaming Messages request body; `cacheControl: false` (provider.cache_control) omits every breakpoint. */
+export function toAnthropicRequest(request: ModelRequest, cacheControl = true): MessageCreateParamsStreaming {
   const body: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxOutputTokens,
-    messages: toMessages(request.messages),
+    messages: toMessages(request.messages, cacheControl),
     stream: true,
   }
-  const system = toSystem(request)
+  const system = toSystem(request, cacheControl)
   if (system.length > 0) body.system = system
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool, index): Tool => {
@@ -46,7 +46,7 @@ export function toAnthropicRequest(request: ModelRequest): MessageCreateParamsSt
         description: tool.description,
         input_schema: tool.inputSchema as Tool['input_schema'],
       }
-      if (index === request.tools.length - 1) spec.cache_control = EPHEMERAL
+      if (cacheControl && index === request.tools.length - 1) spec.cache_control = EPHEMERAL
       return spec
     })
   }
@@ -71,7 +71,7 @@ function thinkingBudget(reasoning: ReasoningOptions, maxOutputTokens: number): n
   return budget >= 1024 ? budget : undefined
 }
 
-function toSystem(request: ModelRequest): TextBlockParam[] {
+function toSystem(request: ModelRequest, cacheControl: boolean): TextBlockParam[] {
   let lastCacheable = -1
   request.system.forEach((section, index) => {
     if (section.cacheable) lastCacheable = index
@@ -79,7 +79,7 @@ function toSystem(request: ModelRequest): TextBlockParam[] {
   return request.system
     .map((section, index): TextBlockParam => {
       const block: TextBlockParam = { type: 'text', text: section.text }
-      if (index === lastCacheable) block.cache_control = EPHEMERAL
+      if (cacheControl && index === lastCacheable) block.cache_control = EPHEMERAL
       return block
     })
     .filter((block) => block.text !== '')
@@ -102,13 +102,13 @@ function toToolChoice(choice: ToolChoice): AnthropicToolChoice {
   }
 }
 
-function toMessages(messages: Message[]): MessageParam[] {
+function toMessages(messages: Message[], cacheControl: boolean): MessageParam[] {
   // A message left empty (e.g. only unsigned thinking from another provider) would be rejected.
   const converted = messages
     .map((message): MessageParam => ({ role: message.role, content: message.content.flatMap(toBlock) }))
     .filter((message) => message.content.length > 0)
   const userIndexes = converted.flatMap((message, index) => (message.role === 'user' ? [index] : []))
-  for (const index of userIndexes.slice(-2)) {
+  for (const index of cacheControl ? userIndexes.slice(-2) : []) {
     const content = converted[index]?.content
     const last = Array.isArray(content) ? content[content.length - 1] : undefined
     // Cache everything up to and including this user message.
