@@ -118,7 +118,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
     inputSchema: {
       type: 'object',
       properties: {
-        url: { type: 'string', format: 'uri', description: 'The URL to fetch (http or https).' },
+        url: { type: 'string', minLength: 1, description: 'The full URL to fetch (http or https).' },
         prompt: { type: 'string', minLength: 1, description: 'What to extract from the page.' },
       },
       required: ['url', 'prompt'],
