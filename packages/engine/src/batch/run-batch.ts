@@ -1,5 +1,11 @@
 import type { Action } from '@z-engine/policy'
-import type { ApprovalRequest, ToolResultBlock, ToolResultContent, ToolStatus } from '@z-engine/protocol'
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolStatus,
+} from '@z-engine/protocol'
 import type { Tool, ToolResult } from '@z-engine/tools'
 import pLimit from 'p-limit'
 import type { BatchCall, BatchDeps, BatchOutcome } from './batch-types.js'
@@ -187,7 +193,8 @@ export async function runBatch(
   const asks = states.flatMap((state) =>
     state.prepared.kind === 'ready' && state.prepared.approval ? [state.prepared.approval] : [],
   )
-  const answers = asks.length > 0 && !signal.aborted ? await deps.requestApprovals(asks, signal) : new Map()
+  const answers: Map<string, ApprovalDecision> =
+    asks.length > 0 && !signal.aborted ? await deps.requestApprovals(asks, signal) : new Map()
 
   for (const state of states) {
     const { prepared } = state

@@ -6,10 +6,13 @@ import type {
   LogRecord,
   Message,
   MessageOrigin,
+  PermissionMode,
   PlanDecision,
   QuestionResponse,
+  RewindScope,
   TurnOutcome,
 } from '@z-engine/protocol'
+import type { JobPort } from '@z-engine/tools'
 import { Broker } from '../broker/broker.js'
 import { AsyncQueue } from '../util/async-queue.js'
 import type { EventHub, EventScope } from './event-hub.js'
@@ -34,6 +37,21 @@ export interface SessionInit {
   hub: EventHub
   limits: SessionLimits
   newId(prefix: string): string
+  extensions?: SessionExtensions
+}
+
+/** Engine services some commands need beyond the session's own (absent in bare test sessions). */
+export interface SessionExtensions {
+  compaction?: { compactNow(focus?: string): Promise<void> }
+  gate?: { setTurnRules(rules: readonly string[]): void; addDirectory(directory: string): void }
+  jobs?: JobPort
+  system?: { invalidate(): void }
+  /** Restores code and/or conversation to before a user message; returns restored files. */
+  rewind?: (messageId: string, scope: RewindScope) => Promise<{ restoredFiles: string[] }>
+  /** Handles `runCommand` (built-ins and prompt commands). */
+  runCommand?: (name: string, args: string) => Promise<void>
+  /** Called once when the session closes (jobs, watchers, language servers). */
+  dispose?: () => Promise<void>
 }
 
 /** A distributive Omit, so a union of records keeps its variants. */
@@ -53,6 +71,8 @@ export class Session {
   /** @internal */ readonly questions = new Broker<QuestionResponse>()
   /** @internal */ readonly plans = new Broker<PlanDecision>()
   /** @internal */ readonly newId: (prefix: string) => string
+  /** @internal */ readonly extensions: SessionExtensions
+  #closeListeners: Array<() => void> = []
   readonly #hub: EventHub
   readonly #commands = new AsyncQueue<Command>()
   readonly #loop: Promise<void>
@@ -66,6 +86,7 @@ export class Session {
     this.services = init.services
     this.limits = init.limits
     this.newId = init.newId
+    this.extensions = init.extensions ?? {}
     this.#hub = init.hub
     this.#loop = this.#runLoop()
   }
@@ -113,7 +134,29 @@ export class Session {
     await this.#loop
     await this.services.log.sync().catch(() => {})
     await this.services.log.close().catch(() => {})
+    await this.extensions.dispose?.().catch(() => {})
     this.#hub.close()
+    for (const listener of this.#closeListeners) listener()
+  }
+
+  /** Registers a callback run once after the session closed. */
+  onClose(listener: () => void): void {
+    this.#closeListeners.push(listener)
+  }
+
+  /** The permission mode in effect. */
+  get mode(): PermissionMode {
+    return this.state.mode
+  }
+
+  /** The model reference in effect. */
+  get model(): string {
+    return this.state.modelRef
+  }
+
+  /** Whether a turn is running. */
+  get busy(): boolean {
+    return this.state.activeTurn !== undefined
   }
 
   /** @internal Journals `record` (when given) and then publishes `event`: journal before publish. */
@@ -253,14 +296,60 @@ export class Session {
           this.notice('warning', `No pending plan '${command.planId}'; it was already answered or cancelled.`)
         }
         return
-      case 'runCommand':
+      case 'compact': {
+        const compaction = this.extensions.compaction
+        if (!compaction) break
+        if (this.state.activeTurn) {
+          this.notice('warning', 'Wait for the turn to end (or interrupt it) before compacting.', 'busy')
+          return
+        }
+        this.#startTask(() => compaction.compactNow(command.focus))
+        return
+      }
+      case 'rewind': {
+        const rewind = this.extensions.rewind
+        if (!rewind) break
+        if (this.state.activeTurn) {
+          this.notice('warning', 'Interrupt the running turn before rewinding.', 'busy')
+          return
+        }
+        this.#startTask(async () => {
+          const { restoredFiles } = await rewind(command.messageId, command.scope)
+          this.#hub.publish({
+            type: 'rewound',
+            messageId: command.messageId,
+            scope: command.scope,
+            restoredFiles,
+          })
+        })
+        return
+      }
+      case 'killJob': {
+        const jobs = this.extensions.jobs
+        if (!jobs) break
+        const killed = await jobs.kill(command.jobId)
+        if (!killed)
+          this.notice(
+            'warning',
+            `No job '${command.jobId}'. Running jobs: ${
+              jobs
+                .list()
+                .map((job) => job.id)
+                .join(', ') || 'none'
+            }.`,
+          )
+        return
+      }
+      case 'runCommand': {
+        const run = this.extensions.runCommand
+        if (!run) break
+        await run(command.name, command.args)
+        return
+      }
       case 'runShell':
       case 'trustWorkspace':
       case 'resolveSuggestion':
       case 'includeFullHistory':
-      case 'rewind':
-      case 'compact':
-      case 'killJob':
       case 'applyAgentChanges':
       case 'discardAgentChanges':
       case 'reloadSettings':
@@ -275,6 +364,28 @@ export class Session {
         throw new Error(`unknown command ${JSON.stringify(unreachable)}`)
       }
     }
+    this.notice(
+      'warning',
+      `The '${command.type}' command is not available in this session.`,
+      'unsupported_command',
+    )
+  }
+
+  /** Runs session work that is not a turn (compaction, rewind) as the active task. */
+  #startTask(work: () => Promise<void>): void {
+    const controller = new AbortController()
+    const task = { id: this.newId('task'), controller, done: Promise.resolve() } as NonNullable<
+      SessionState['activeTurn']
+    >
+    this.state.activeTurn = task
+    task.done = work()
+      .catch((error: unknown) => {
+        this.notice('error', error instanceof Error ? error.message : String(error))
+      })
+      .finally(() => {
+        if (this.state.activeTurn === task) this.state.activeTurn = undefined
+        this.#notifyIdle()
+      })
   }
 }
 

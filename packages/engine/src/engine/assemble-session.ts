@@ -1,0 +1,190 @@
+import { PROTOCOL_VERSION } from '@z-engine/protocol'
+import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
+import type { Ports, Tool } from '@z-engine/tools'
+import { loadInstructions } from '../context/instructions-load.js'
+import { RepoMapService } from '../context/repo-map-service.js'
+import { ShellJobs } from '../jobs/shell-jobs.js'
+import type { ClientFactory } from '../model/client-factory.js'
+import type { EventHub } from '../session/event-hub.js'
+import { createHookPort } from '../session/hook-port.js'
+import type { SessionServices } from '../session/services.js'
+import { Session } from '../session/session.js'
+import type { SessionState } from '../session/state.js'
+import type { LoadedSettings } from '../settings/load-settings.js'
+import { createCheckpointPort } from './checkpoint-port.js'
+import { SessionCompaction } from './compaction.js'
+import { takeEnvironmentSnapshot } from './environment.js'
+import { ruleLayersOf, SessionGate } from './gate.js'
+import { SessionModels } from './model-port.js'
+import type { EnginePaths } from './paths.js'
+import { rewindSession } from './rewind.js'
+import { SessionSystemPrompt } from './system-prompt.js'
+import { createToolContextFactory } from './tool-context.js'
+import { buildToolset } from './toolset.js'
+
+/** Everything `Engine.openSession` resolved before the session is built. */
+export interface AssembleInput {
+  sessionId: string
+  projectRoot: string
+  paths: EnginePaths
+  env: Readonly<Record<string, string | undefined>>
+  store: SessionStore
+  log: SessionLog
+  loaded: LoadedSettings
+  state: SessionState
+  hub: EventHub
+  clientFactory: ClientFactory
+  resumed: boolean
+  newId: (prefix: string) => string
+}
+
+/**
+ * Wires a session's services from the real packages: policy gate, hooks, shadow checkpoints, model
+ * clients, tools with their context and ports, the system prompt and compaction. Publishes
+ * `sessionOpened`, then settings notices and `trustRequired` when the project withholds categories.
+ */
+export async function assembleSession(input: AssembleInput): Promise<Session> {
+  const { loaded, projectRoot, paths, env, state, hub } = input
+  const settings = loaded.settings
+  let sessionRef: Session | undefined
+  const session = () => {
+    if (!sessionRef) throw new Error('session used before it was assembled')
+    return sessionRef
+  }
+  const notice = (level: 'info' | 'warning' | 'error', message: string, code?: string) =>
+    hub.publish({ type: 'notice', level, message, ...(code !== undefined ? { code } : {}) })
+
+  const gate = new SessionGate({
+    projectRoot,
+    home: paths.home,
+    settings,
+    ruleLayers: ruleLayersOf(loaded.layers),
+    onNotice: notice,
+  })
+  const models = new SessionModels(input.clientFactory, () => settings)
+  const spill = async (content: string, hint: string) => {
+    const written = await input.store.writeArtifact(input.sessionId, content, 'txt')
+    if (!written.ok) throw new Error(`${hint}: ${written.error.message}`)
+    return written.value
+  }
+  const ports: Ports = {}
+  const toolContext = createToolContextFactory({
+    sessionId: input.sessionId,
+    projectRoot,
+    home: paths.home,
+    settings,
+    baseEnv: env,
+    vision: () => models.info(state.modelRef).vision,
+    additionalDirectories: () => gate.additionalDirectories,
+    spill,
+    ports,
+  })
+  const jobs = new ShellJobs({
+    env: toolContext.env,
+    onUpdate: (job) => hub.publish({ type: 'jobUpdated', job }),
+  })
+  ports.jobs = jobs
+  const tools: Tool[] = buildToolset({ settings, ports })
+
+  const [instructions, environment] = await Promise.all([
+    loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),
+    takeEnvironmentSnapshot({
+      projectRoot,
+      modelRef: state.modelRef,
+      env,
+      additionalDirectories: gate.additionalDirectories,
+      now: new Date(),
+    }),
+  ])
+  const repoMap = settings.context.repo_map
+    ? new RepoMapService({ root: projectRoot, maxChars: settings.context.repo_map_chars })
+    : undefined
+  repoMap?.start()
+  const system = new SessionSystemPrompt({ environment, instructions, skills: '', repoMap })
+
+  const hooks = createHookPort({
+    config: () => loaded.hooks,
+    sessionId: input.sessionId,
+    transcriptPath: sessionPaths(paths.dataDir, input.sessionId).log,
+    projectDir: projectRoot,
+    env,
+    onNotice: (level, message) => notice(level, message),
+  })
+  const compaction = new SessionCompaction({
+    session,
+    settings,
+    models,
+    system,
+    spill,
+    preCompact: async () => {},
+  })
+
+  const services: SessionServices = {
+    log: input.log,
+    gate,
+    hooks,
+    checkpoints: createCheckpointPort({
+      dataDir: paths.dataDir,
+      projectRoot,
+      env,
+      newId: input.newId,
+      onNotice: notice,
+    }),
+    models,
+    tools,
+    toolCtx: (params) => toolContext.build(params),
+    system: () => system.sections(),
+    relievePressure: (workingSet, force) => compaction.relieve(workingSet, force),
+    home: paths.home,
+    costOf: (usage, modelRef) => models.costOf(usage, modelRef),
+  }
+  sessionRef = new Session({
+    id: input.sessionId,
+    projectRoot,
+    state,
+    services,
+    hub,
+    limits: {
+      maxTurns: settings.agents.max_turns,
+      costCapUsd: settings.agents.session_cost_cap_usd,
+      maxOutputTokens: settings.model.max_output_tokens ?? 32_000,
+      maxConcurrency: settings.agents.max_concurrent,
+    },
+    newId: input.newId,
+    extensions: {
+      compaction,
+      gate,
+      jobs,
+      system,
+      rewind: (messageId, scope) => rewindSession(input, services.checkpoints, messageId, scope),
+      dispose: async () => {
+        await jobs.shutdown()
+      },
+    },
+  })
+
+  hub.publish({
+    type: 'sessionOpened',
+    sessionId: input.sessionId,
+    projectRoot,
+    mode: state.mode,
+    model: state.modelRef,
+    resumed: input.resumed,
+    protocolVersion: PROTOCOL_VERSION,
+    ...(state.title !== undefined ? { title: state.title } : {}),
+  })
+  for (const settingsNotice of loaded.notices)
+    notice(settingsNotice.severity, settingsNotice.message, 'settings')
+  for (const error of gate.ruleErrors) {
+    notice(
+      'warning',
+      `Permission rule ${error.text} from ${error.source} is ignored: ${error.message}`,
+      'rule',
+    )
+  }
+  for (const warning of instructions.warnings) notice('warning', warning, 'instructions')
+  if (loaded.trustRequired.length > 0) {
+    hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
+  }
+  return sessionRef
+}

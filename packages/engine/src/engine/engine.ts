@@ -1,0 +1,221 @@
+import { realpath } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { normalizeMode } from '@z-engine/policy'
+import type { EventEnvelope, PermissionMode, Settings } from '@z-engine/protocol'
+import {
+  openStore,
+  type SessionLog,
+  type SessionSnapshot,
+  type SessionStore,
+  type SessionSummary,
+} from '@z-engine/store'
+import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
+import { EventHub } from '../session/event-hub.js'
+import type { Session } from '../session/session.js'
+import { SessionState } from '../session/state.js'
+import { type LoadedSettings, loadSettings } from '../settings/load-settings.js'
+import { createTrustStore, type TrustStore } from '../settings/trust-store.js'
+import { newId } from '../util/ids.js'
+import { assembleSession } from './assemble-session.js'
+import { DEFAULT_MODEL_REF } from './model-port.js'
+import { type EnginePaths, resolveEnginePaths } from './paths.js'
+
+/** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
+export interface EngineOptions {
+  /** Sessions, artifacts, checkpoints (default: the XDG data home's `z-engine`). */
+  dataDir?: string
+  /** User settings and trust.json (default: the XDG config home's `z-engine`). */
+  configDir?: string
+  home?: string
+  /** The environment settings overrides and provider keys come from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Creates model clients; tests and embedders inject scripted ones. */
+  clientFactory?: ClientFactory
+  /** Receives every event of every session, in order per session. */
+  onEvent?: (envelope: EventEnvelope) => void
+  /** The session store backend (default: the file store in `dataDir`). */
+  store?: SessionStore
+}
+
+/** How to open a session. */
+export interface OpenSessionOptions {
+  projectRoot: string
+  /** Continue a stored session. */
+  resume?: string
+  /** Start a new session holding a stored one's log (up to a record, default all) and continue it. */
+  fork?: { sessionId: string; uptoRecordId?: string }
+  mode?: PermissionMode | 'bypassPermissions'
+  /** A model reference (`anthropic/claude-sonnet-4-5`, `openai-chat/qwen3`, `scripted:file.jsonl`). */
+  model?: string
+  title?: string
+}
+
+/** The typed failure of `openSession`; `message` says what to do. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: 'sessionNotFound' | 'storeFailed' | 'invalidOption',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The process-wide engine: paths, the session store, the model client factory and the event sink,
+ * shared by every session it opens. Sessions are independent (separate logs, cwd and policies).
+ */
+export class Engine {
+  readonly paths: EnginePaths
+  readonly store: SessionStore
+  readonly #env: Readonly<Record<string, string | undefined>>
+  readonly #clientFactory: ClientFactory
+  readonly #onEvent: ((envelope: EventEnvelope) => void) | undefined
+  readonly #trust: TrustStore
+  readonly #sessions = new Set<Session>()
+
+  private constructor(options: EngineOptions) {
+    this.#env = options.env ?? process.env
+    this.paths = resolveEnginePaths(options, this.#env)
+    this.store = options.store ?? openStore({ dataDir: this.paths.dataDir })
+    this.#clientFactory = options.clientFactory ?? createDefaultClientFactory({ env: this.#env })
+    this.#onEvent = options.onEvent
+    this.#trust = createTrustStore(this.paths.configDir)
+  }
+
+  /** Creates an engine. Nothing is read or started until a session opens. */
+  static async create(options: EngineOptions = {}): Promise<Engine> {
+    return new Engine(options)
+  }
+
+  /** The sessions open now. */
+  get sessions(): readonly Session[] {
+    return [...this.#sessions]
+  }
+
+  /** Stored sessions, most recent first (only this project's when given). */
+  listSessions(projectRoot?: string): Promise<SessionSummary[]> {
+    return this.store.list(projectRoot !== undefined ? { projectRoot: resolve(projectRoot) } : {})
+  }
+
+  /** Loads the effective settings of a project (for `settings explain`, `hooks list`, …). */
+  async settings(projectRoot: string): Promise<LoadedSettings> {
+    const root = await canonicalRoot(projectRoot)
+    return loadSettings({
+      home: this.paths.home,
+      configDir: this.paths.configDir,
+      projectRoot: root,
+      env: this.#env,
+      trusted: await this.#trust.isTrusted(root),
+    })
+  }
+
+  /** Records that the user trusts a workspace (its project settings then apply in full). */
+  trustWorkspace(projectRoot: string) {
+    return this.#trust.trust(projectRoot)
+  }
+
+  /** Opens a new, resumed or forked session. */
+  async openSession(options: OpenSessionOptions): Promise<Session> {
+    const projectRoot = await canonicalRoot(options.projectRoot)
+    const loaded = await this.settings(projectRoot)
+    const settings = loaded.settings
+
+    let log: SessionLog
+    let snapshot: SessionSnapshot | undefined
+    let sessionId: string
+    const resumeId = options.fork ? await this.#fork(options.fork) : options.resume
+    if (resumeId !== undefined) {
+      const replayed = await this.store.replay(resumeId)
+      if (!replayed.ok) throw new EngineError('sessionNotFound', replayed.error.message)
+      snapshot = replayed.value.snapshot
+      const opened = await this.store.open(resumeId)
+      if (!opened.ok) throw new EngineError('storeFailed', opened.error.message)
+      log = opened.value
+      sessionId = resumeId
+    } else {
+      const created = await this.store.create({ projectRoot })
+      if (!created.ok) throw new EngineError('storeFailed', created.error.message)
+      log = created.value
+      sessionId = log.sessionId
+    }
+
+    const explicitMode = options.mode !== undefined ? normalizeMode(options.mode) : undefined
+    if (options.mode !== undefined && explicitMode === undefined) {
+      throw new EngineError(
+        'invalidOption',
+        `Unknown permission mode '${options.mode}'; use default, acceptEdits, plan or bypass.`,
+      )
+    }
+    const state = new SessionState({
+      mode: explicitMode ?? snapshot?.mode ?? settings.permissions.mode,
+      modelRef: options.model ?? snapshot?.model ?? modelFromSettings(settings),
+      ...((options.title ?? snapshot?.title) !== undefined
+        ? { title: (options.title ?? snapshot?.title) as string }
+        : {}),
+    })
+    if (snapshot) {
+      state.workingSet = [...snapshot.workingSet]
+      state.usage = { ...snapshot.usage }
+      state.cost = { ...snapshot.cost }
+      state.todos = [...snapshot.todos]
+      state.checkpoints = [...snapshot.checkpoints]
+    }
+
+    const hub = new EventHub(sessionId, this.#onEvent)
+    const session = await assembleSession({
+      sessionId,
+      projectRoot,
+      paths: this.paths,
+      env: this.#env,
+      store: this.store,
+      log,
+      loaded,
+      state,
+      hub,
+      clientFactory: this.#clientFactory,
+      resumed: snapshot !== undefined,
+      newId,
+    })
+    // The mode and model in effect are journaled so a resume continues with them.
+    if (snapshot?.mode !== state.mode)
+      await session.commit(undefined, { type: 'modeChanged', mode: state.mode })
+    if (snapshot?.model !== state.modelRef)
+      await session.commit(undefined, { type: 'modelChanged', model: state.modelRef })
+    this.#sessions.add(session)
+    session.onClose(() => this.#sessions.delete(session))
+    return session
+  }
+
+  /** Closes every session (cancelling running turns, flushing journals). */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.#sessions].map((session) => session.close()))
+    this.#sessions.clear()
+  }
+
+  async #fork(fork: { sessionId: string; uptoRecordId?: string }): Promise<string> {
+    let upto = fork.uptoRecordId
+    if (upto === undefined) {
+      const replayed = await this.store.replay(fork.sessionId)
+      if (!replayed.ok) throw new EngineError('sessionNotFound', replayed.error.message)
+      upto = replayed.value.snapshot.lastRecordId
+      if (upto === undefined)
+        throw new EngineError('sessionNotFound', `Session ${fork.sessionId} has no records to fork.`)
+    }
+    const forked = await this.store.fork(fork.sessionId, { uptoRecordId: upto })
+    if (!forked.ok) throw new EngineError('sessionNotFound', forked.error.message)
+    return forked.value
+  }
+}
+
+function modelFromSettings(settings: Settings): string {
+  const name = settings.model.name
+  if (name === undefined) return DEFAULT_MODEL_REF
+  const provider = settings.model.provider
+  if (provider === undefined || name.includes('/') || name.startsWith('scripted:')) return name
+  return `${provider === 'openai_chat' ? 'openai-chat' : provider}/${name}`
+}
+
+async function canonicalRoot(projectRoot: string): Promise<string> {
+  const absolute = resolve(projectRoot)
+  return realpath(absolute).catch(() => absolute)
+}

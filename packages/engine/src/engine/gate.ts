@@ -1,0 +1,124 @@
+import {
+  type Action,
+  buildRuleSet,
+  decide,
+  type PolicyContext,
+  type RuleLayer,
+  type RuleSet,
+} from '@z-engine/policy'
+import type { PermissionMode, Settings } from '@z-engine/protocol'
+import type { GateVerdict } from '../batch/batch-types.js'
+import type { GatePort } from '../session/services.js'
+import { persistAllowRule } from '../settings/persist.js'
+
+/** What the session gate is built from. */
+export interface SessionGateOptions {
+  projectRoot: string
+  home: string
+  settings: Settings
+  /** Rule layers from settings files, lowest first, each tagged with its source. */
+  ruleLayers: RuleLayer[]
+  /** Reported when a rule cannot be persisted to settings.local.toml. */
+  onNotice: (level: 'warning' | 'error', message: string) => void
+}
+
+/**
+ * The session's permission gate: the policy over settings rules plus rules granted in this chat
+ * ("Always allow… in this chat") and rules that hold for one turn (a command's allowed-tools).
+ */
+export class SessionGate implements GatePort {
+  readonly #options: SessionGateOptions
+  readonly #sessionRules: string[] = []
+  #turnRules: string[] = []
+  #rules: RuleSet
+  #additionalDirectories: string[]
+
+  constructor(options: SessionGateOptions) {
+    this.#options = options
+    this.#additionalDirectories = [...options.settings.permissions.additional_directories]
+    this.#rules = this.#build()
+  }
+
+  /** Rules that could not be parsed, with their source (shown as notices; they never allow). */
+  get ruleErrors(): RuleSet['errors'] {
+    return this.#rules.errors
+  }
+
+  /** Sets the rules that hold for the current turn only. */
+  setTurnRules(rules: readonly string[]): void {
+    this.#turnRules = [...rules]
+    this.#rules = this.#build()
+  }
+
+  /** Adds a folder the agent may work in (`/add-dir`). */
+  addDirectory(directory: string): void {
+    if (!this.#additionalDirectories.includes(directory)) this.#additionalDirectories.push(directory)
+  }
+
+  /** The folders outside the project the agent may use. */
+  get additionalDirectories(): readonly string[] {
+    return this.#additionalDirectories
+  }
+
+  decide(toolName: string, action: Action, mode: PermissionMode): GateVerdict {
+    const { settings } = this.#options
+    const context: PolicyContext = {
+      mode,
+      rules: this.#rules,
+      projectRoot: this.#options.projectRoot,
+      additionalDirectories: this.#additionalDirectories,
+      home: this.#options.home,
+      autoAllowReadOnlyBash: settings.permissions.auto_allow_read_only_bash,
+      allowedPrivateHosts: settings.web.allowed_private_hosts,
+    }
+    const decision = decide(action, context, { toolName })
+    return {
+      decision: decision.decision,
+      reason: decision.reason,
+      ...(decision.rule !== undefined ? { rule: decision.rule } : {}),
+      ...(decision.suggestion !== undefined ? { suggestion: decision.suggestion } : {}),
+    }
+  }
+
+  async grant(rule: string, scope: 'session' | 'project'): Promise<void> {
+    this.#sessionRules.push(rule)
+    this.#rules = this.#build()
+    if (scope === 'session') return
+    const persisted = await persistAllowRule(this.#options.projectRoot, rule)
+    if (!persisted.ok) {
+      this.#options.onNotice(
+        'warning',
+        `The rule ${rule} holds for this chat but could not be saved: ${persisted.error}`,
+      )
+    }
+  }
+
+  #build(): RuleSet {
+    return buildRuleSet([
+      ...this.#options.ruleLayers,
+      { source: 'this chat', allow: this.#sessionRules },
+      { source: 'this turn', allow: this.#turnRules },
+    ])
+  }
+}
+
+/** The permission rule layers of loaded settings layers (after trust gating). */
+export function ruleLayersOf(
+  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>,
+): RuleLayer[] {
+  return layers.flatMap((layer) => {
+    const permissions = (
+      layer.data as { permissions?: { allow?: unknown; deny?: unknown; ask?: unknown } } | undefined
+    )?.permissions
+    if (!permissions) return []
+    const source = layer.file ?? layer.name
+    return [
+      {
+        source,
+        ...(permissions.allow !== undefined ? { allow: permissions.allow as unknown[] } : {}),
+        ...(permissions.deny !== undefined ? { deny: permissions.deny as unknown[] } : {}),
+        ...(permissions.ask !== undefined ? { ask: permissions.ask as unknown[] } : {}),
+      },
+    ]
+  })
+}

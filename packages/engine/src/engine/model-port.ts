@@ -1,0 +1,107 @@
+import type { Settings, Usage } from '@z-engine/protocol'
+import { type ModelInfo, type ModelOverrides, resolveModelInfo } from '../model/catalog.js'
+import type { ClientFactory, ProviderSettings } from '../model/client-factory.js'
+import { costOf } from '../model/cost.js'
+import { parseModelRef } from '../model/model-ref.js'
+import type { ModelClient, ProviderName, ReasoningOptions } from '../model/types.js'
+import type { RoundModel } from '../run/agent-run.js'
+import type { ModelPort } from '../session/services.js'
+
+/** The model used when settings name none. */
+export const DEFAULT_MODEL_REF = 'anthropic/claude-sonnet-4-5'
+
+/** Provider settings from the `[provider.*]` tables, in the client factory's terms. */
+export function providerSettingsOf(settings: Settings, provider: ProviderName): ProviderSettings | undefined {
+  const key = provider === 'openai-chat' ? 'openai_chat' : provider
+  if (key === 'scripted') return undefined
+  const section = settings.provider[key]
+  if (!section) return undefined
+  return {
+    ...(section.base_url !== undefined ? { baseUrl: section.base_url } : {}),
+    ...(section.api_key_env !== undefined ? { apiKeyEnv: section.api_key_env } : {}),
+    ...(section.cache_control !== undefined ? { cacheControl: section.cache_control } : {}),
+  }
+}
+
+function overridesOf(settings: Settings): ModelOverrides {
+  const model = settings.model
+  const prices = model.prices
+  return {
+    ...(model.context_window !== undefined ? { contextWindow: model.context_window } : {}),
+    ...(model.max_output_tokens !== undefined ? { maxOutputTokens: model.max_output_tokens } : {}),
+    ...(prices
+      ? {
+          prices: {
+            ...(prices.input !== undefined ? { inputPerMillion: prices.input } : {}),
+            ...(prices.output !== undefined ? { outputPerMillion: prices.output } : {}),
+            ...(prices.cache_read !== undefined ? { cacheReadPerMillion: prices.cache_read } : {}),
+            ...(prices.cache_write !== undefined ? { cacheWritePerMillion: prices.cache_write } : {}),
+          },
+        }
+      : {}),
+  }
+}
+
+function reasoningOf(settings: Settings, info: ModelInfo): ReasoningOptions | undefined {
+  const { effort, thinking, thinking_budget_tokens } = settings.model
+  if (!info.reasoning || (thinking !== true && effort === undefined)) return undefined
+  const mapped = effort === 'max' ? 'high' : (effort ?? 'medium')
+  return {
+    effort: mapped,
+    ...(thinking_budget_tokens !== undefined ? { budgetTokens: thinking_budget_tokens } : {}),
+  }
+}
+
+/**
+ * Resolves model references for a session: clients are created once per reference and reused (the
+ * SDK connection pool stays warm), limits and prices come from the catalog with settings overrides.
+ */
+export class SessionModels implements ModelPort {
+  readonly #clients = new Map<string, { client: ModelClient; model: string }>()
+
+  constructor(
+    private readonly factory: ClientFactory,
+    private readonly settings: () => Settings,
+  ) {}
+
+  /** Catalog facts of a reference (context window, prices, vision). */
+  info(modelRef: string): ModelInfo {
+    const parsed = parseModelRef(modelRef)
+    const id = parsed.ok ? parsed.ref.model : modelRef
+    return resolveModelInfo(id, overridesOf(this.settings()))
+  }
+
+  resolve(modelRef: string): { ok: true; model: RoundModel } | { ok: false; message: string } {
+    const parsed = parseModelRef(modelRef)
+    if (!parsed.ok) return { ok: false, message: parsed.error }
+    let entry = this.#clients.get(modelRef)
+    if (!entry) {
+      const created = this.factory.createClient(
+        modelRef,
+        providerSettingsOf(this.settings(), parsed.ref.provider),
+      )
+      if (!created.ok) return { ok: false, message: created.error }
+      entry = { client: created.client, model: created.model }
+      this.#clients.set(modelRef, entry)
+    }
+    const info = this.info(modelRef)
+    const reasoning = reasoningOf(this.settings(), info)
+    return {
+      ok: true,
+      model: {
+        client: entry.client,
+        id: entry.model,
+        maxOutputTokens: Math.min(
+          info.maxOutputTokens,
+          this.settings().model.max_output_tokens ?? info.maxOutputTokens,
+        ),
+        ...(reasoning ? { reasoning } : {}),
+      },
+    }
+  }
+
+  /** Cost of one request's usage. */
+  costOf(usage: Usage, modelRef: string) {
+    return costOf(usage, this.info(modelRef))
+  }
+}

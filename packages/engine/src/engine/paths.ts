@@ -1,0 +1,34 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+/** Where the engine keeps its files, resolved once from options and the environment. */
+export interface EnginePaths {
+  home: string
+  /** Sessions, artifacts and checkpoints: `$XDG_DATA_HOME/z-engine` or `~/.local/share/z-engine`. */
+  dataDir: string
+  /** User settings and trust.json: `$XDG_CONFIG_HOME/z-engine` or `~/.config/z-engine`. */
+  configDir: string
+}
+
+/** Resolves the engine's folders; explicit options win over the XDG variables. */
+export function resolveEnginePaths(
+  options: { home?: string; dataDir?: string; configDir?: string },
+  env: Readonly<Record<string, string | undefined>>,
+): EnginePaths {
+  const home = options.home ?? env.HOME ?? homedir()
+  const xdgData = env.XDG_DATA_HOME
+  const xdgConfig = env.XDG_CONFIG_HOME
+  return {
+    home,
+    dataDir:
+      options.dataDir ??
+      (xdgData !== undefined && xdgData !== ''
+        ? join(xdgData, 'z-engine')
+        : join(home, '.local', 'share', 'z-engine')),
+    configDir:
+      options.configDir ??
+      (xdgConfig !== undefined && xdgConfig !== ''
+        ? join(xdgConfig, 'z-engine')
+        : join(home, '.config', 'z-engine')),
+  }
+}

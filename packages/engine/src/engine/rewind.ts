@@ -1,0 +1,38 @@
+import type { RewindScope } from '@z-engine/protocol'
+import { planRewind } from '@z-engine/store'
+import type { CheckpointPort } from '../session/services.js'
+import type { AssembleInput } from './assemble-session.js'
+
+/**
+ * Rewinds a session to the state before a user message (spec 004 "Session Storage and History"):
+ * plan from the journal, restore files first (so a failed restore leaves the conversation as it
+ * was), then journal the rewind record and rebuild the working set from the log.
+ */
+export async function rewindSession(
+  input: AssembleInput,
+  checkpoints: CheckpointPort,
+  messageId: string,
+  scope: RewindScope,
+): Promise<{ restoredFiles: string[] }> {
+  await input.log.sync()
+  const before = await input.store.replay(input.sessionId)
+  if (!before.ok) throw new Error(`Cannot rewind: ${before.error.message}`)
+  const plan = planRewind(before.value.snapshot, {
+    messageId,
+    scope,
+    recordId: input.newId('r'),
+    at: new Date().toISOString(),
+  })
+  if (!plan.ok) throw new Error(`Cannot rewind: ${plan.error.message}`)
+  const restoredFiles = plan.value.checkpoint ? await checkpoints.restore(plan.value.checkpoint) : []
+  await input.log.append(plan.value.record)
+  await input.log.sync()
+  if (scope !== 'code') {
+    const after = await input.store.replay(input.sessionId)
+    if (!after.ok)
+      throw new Error(`Rewound, but the conversation could not be reloaded: ${after.error.message}`)
+    input.state.workingSet = [...after.value.snapshot.workingSet]
+    input.state.todos = [...after.value.snapshot.todos]
+  }
+  return { restoredFiles }
+}

@@ -1,0 +1,54 @@
+import {
+  buildSystem,
+  type EnvironmentSnapshot,
+  renderEnvironment,
+  renderInstructions,
+} from '@z-engine/context'
+import { BASE_PROMPT } from '@z-engine/prompts'
+import type { LoadedInstructions } from '../context/instructions-load.js'
+import type { RepoMapService } from '../context/repo-map-service.js'
+import type { SystemSection } from '../model/types.js'
+
+/** What the system prompt is built from; everything is fixed when the session opens. */
+export interface SystemPromptParts {
+  environment: EnvironmentSnapshot
+  instructions: LoadedInstructions
+  /** The skills list section ('' when there are none). */
+  skills: string
+  repoMap: RepoMapService | undefined
+}
+
+/**
+ * The session's cache-stable system sections (spec 003 "Prompt caching"): built once, then returned
+ * byte-identical on every request until `invalidate` (after a compaction or a reload).
+ */
+export class SessionSystemPrompt {
+  #sections: Promise<SystemSection[]> | undefined
+
+  constructor(private parts: SystemPromptParts) {}
+
+  /** The sections for the next request (the first call waits for the repo map). */
+  sections(): Promise<SystemSection[]> {
+    this.#sections ??= this.#build()
+    return this.#sections
+  }
+
+  /** Rebuilds on the next request (the repo map too), e.g. after a compaction or a settings reload. */
+  invalidate(parts?: Partial<SystemPromptParts>): void {
+    if (parts) this.parts = { ...this.parts, ...parts }
+    this.parts.repoMap?.invalidate()
+    this.#sections = undefined
+  }
+
+  async #build(): Promise<SystemSection[]> {
+    const repoMap = (await this.parts.repoMap?.text()) ?? ''
+    const instructions = renderInstructions(this.parts.instructions.files)
+    return buildSystem({
+      base: BASE_PROMPT,
+      environment: renderEnvironment(this.parts.environment),
+      ...(instructions !== '' ? { instructions } : {}),
+      ...(this.parts.skills !== '' ? { skills: this.parts.skills } : {}),
+      ...(repoMap !== '' ? { repoMap } : {}),
+    }).map((section) => ({ text: section.text, cacheable: section.cacheable }))
+  }
+}

@@ -1,0 +1,90 @@
+import { childEnvironment, type EnvPolicy } from '@z-engine/host'
+import type { Settings } from '@z-engine/protocol'
+import {
+  createFileTracker,
+  createPathLocks,
+  createShellRunner,
+  DEFAULT_TOOL_LIMITS,
+  type FileTracker,
+  type Ports,
+  type ToolCtx,
+  type ToolLimits,
+} from '@z-engine/tools'
+
+/** The environment policy of `[shell.env]` in host's terms. */
+export function envPolicyOf(settings: Settings): EnvPolicy {
+  const env = settings.shell.env
+  return {
+    inherit: env.inherit === 'all' ? 'all' : 'core',
+    stripSecrets: !env.ignore_default_excludes,
+    allow: [],
+    deny: [...env.exclude],
+    set: { ...env.set },
+  }
+}
+
+/** Tool limits from settings. */
+export function toolLimitsOf(settings: Settings): ToolLimits {
+  return {
+    ...DEFAULT_TOOL_LIMITS,
+    bashDefaultTimeoutMs: settings.shell.default_timeout_ms,
+    bashMaxTimeoutMs: settings.shell.max_timeout_ms,
+  }
+}
+
+/** What every call's ToolCtx shares within a session. */
+export interface ToolContextFactoryOptions {
+  sessionId: string
+  projectRoot: string
+  home: string
+  settings: Settings
+  baseEnv: Readonly<Record<string, string | undefined>>
+  vision: () => boolean
+  additionalDirectories: () => readonly string[]
+  spill: (content: string, hint: string) => Promise<string>
+  ports: Ports
+}
+
+/** Builds per-call ToolCtx objects; file trackers are per agent, path locks per session. */
+export function createToolContextFactory(options: ToolContextFactoryOptions) {
+  const env = childEnvironment(options.baseEnv, envPolicyOf(options.settings))
+  const shell = createShellRunner({ env })
+  const pathLocks = createPathLocks()
+  const trackers = new Map<string, FileTracker>()
+  const limits = toolLimitsOf(options.settings)
+  return {
+    env,
+    build(params: {
+      agentId: string
+      toolUseId: string
+      cwd: () => string
+      setCwd: (cwd: string) => void
+      progress: ToolCtx['progress']
+    }): ToolCtx {
+      let tracker = trackers.get(params.agentId)
+      if (!tracker) {
+        tracker = createFileTracker()
+        trackers.set(params.agentId, tracker)
+      }
+      return {
+        sessionId: options.sessionId,
+        agentId: params.agentId,
+        toolUseId: params.toolUseId,
+        projectRoot: options.projectRoot,
+        cwd: params.cwd(),
+        home: options.home,
+        additionalDirectories: [...options.additionalDirectories()],
+        setCwd: params.setCwd,
+        fileTracker: tracker,
+        pathLocks,
+        progress: params.progress,
+        spill: options.spill,
+        limits,
+        vision: options.vision(),
+        env,
+        shell,
+        ports: options.ports,
+      }
+    },
+  }
+}
