@@ -159,6 +159,19 @@ describe.each([undefined, 7])('fixture replay (chunkBytes: %s)', (chunkBytes) =>
     })
   })
 
+  it('responses: an error event is classified from its code and retried', async () => {
+    const { events, result } = await replay('responses', [
+      step('openai-responses-error-event'),
+      step('openai-responses-text'),
+    ])
+    expect(events.find((event) => event.type === 'retrying')).toMatchObject({ error: { kind: 'server' } })
+    expect(result).toMatchObject({
+      ok: true,
+      retries: 1,
+      content: [{ type: 'text', text: 'All 42 tests pass.' }],
+    })
+  })
+
   it('responses: response.failed with context_length_exceeded is a typed overflow', async () => {
     const { result } = await replay('responses', [step('openai-responses-failed')])
     expect(result).toMatchObject({ ok: false, retries: 0, error: { kind: 'context_overflow' } })
