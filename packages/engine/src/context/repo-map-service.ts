@@ -9,6 +9,8 @@ export interface RepoMapServiceOptions {
   enabled?: boolean
   /** `context.repo_map_chars` (default 6,000). */
   maxChars?: number
+  /** A worktree agent's service: it never builds and its text is always ''. */
+  worktreeAgent?: boolean
   /** Called with each finished build, e.g. to log errors or timings. */
   onBuild?: (build: RepoMapBuild) => void
 }
@@ -29,7 +31,7 @@ export class RepoMapService {
 
   /** Starts building if no build is current; safe to call more than once. */
   start(): void {
-    if (this.options.enabled === false || this.current) return
+    if (this.off() || this.current) return
     const touched = this.touchedFiles()
     this.current = buildRepoMap({
       root: this.options.root,
@@ -48,7 +50,7 @@ export class RepoMapService {
 
   /** The section text ('' when off or empty); the same string until invalidated. */
   text(): Promise<string> {
-    if (this.options.enabled === false) return Promise.resolve('')
+    if (this.off()) return Promise.resolve('')
     this.start()
     return this.current!
   }
@@ -68,6 +70,10 @@ export class RepoMapService {
   /** Drops the current map; the next `text()` (or `start()`) rebuilds. */
   invalidate(): void {
     this.current = undefined
+  }
+
+  private off(): boolean {
+    return this.options.enabled === false || this.options.worktreeAgent === true
   }
 
   /** Touched paths, most recent first (the order ranking uses). */

@@ -183,5 +183,6 @@ describe('RepoMapService', () => {
     expect(rebuilt).not.toBe(first)
     expect(rebuilt.indexOf('lib/file3.py:')).toBe(rebuilt.indexOf('\n\n') + 2)
     expect(await new RepoMapService({ root, enabled: false }).text()).toBe('')
+    expect(await new RepoMapService({ root, worktreeAgent: true }).text()).toBe('')
   })
 })
