@@ -335,6 +335,14 @@ describe('WebFetch content', () => {
     expect(resultText(result)).toContain('timed out after 300 ms')
   })
 
+  it('stops when the call is cancelled', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 50)
+    const result = await tool().call({ url: intranet('/slow'), prompt: 'x' }, ctx(), controller.signal)
+    expect(result.ok).toBe(false)
+    expect(resultText(result)).toBe('The fetch was cancelled.')
+  })
+
   it('reports an unresolvable host', async () => {
     const result = await tool().call({ url: 'https://nowhere.example.net/', prompt: 'x' }, ctx(), signal)
     expect(resultText(result)).toBe(
