@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -98,6 +98,20 @@ describe('expandCommand', () => {
     expect(expanded.inlinedFiles).toEqual([join(root, 'a.ts')])
     expect(expanded.notices).toEqual([
       '@secret.env was not inlined: the permissions do not allow reading it.',
+    ])
+  })
+
+  it('does not inline a link whose target the policy refuses', async () => {
+    writeFileSync(join(root, '.env'), 'KEY=1\n')
+    symlinkSync(join(root, '.env'), join(root, 'innocent.txt'))
+    const expanded = await expandCommand(
+      command('See @innocent.txt'),
+      '',
+      deps({ canRead: (path) => !path.endsWith('.env') }),
+    )
+    expect(expanded.content[1].text).not.toContain('KEY=1')
+    expect(expanded.notices).toEqual([
+      '@innocent.txt was not inlined: the permissions do not allow reading it.',
     ])
   })
 

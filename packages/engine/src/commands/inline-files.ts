@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises'
+import { open, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 
 /** Largest file inlined by `@path` (spec 000 "Commands"). */
@@ -42,7 +42,9 @@ export async function inlineFileReferences(text: string, deps: InlineFileDeps): 
       if (info === undefined || !info.isFile()) continue
       seen.add(path)
       const displayPath = displayPathOf(path, deps.projectRoot)
-      if (!(await deps.canRead(path))) {
+      // A link must not launder a denied target: both the name and what it points to must be readable.
+      const target = await realpath(path).catch(() => path)
+      if (!(await deps.canRead(path)) || (target !== path && !(await deps.canRead(target)))) {
         result.notices.push(`@${displayPath} was not inlined: the permissions do not allow reading it.`)
         break
       }
