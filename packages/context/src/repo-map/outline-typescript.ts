@@ -41,10 +41,13 @@ function visitStatement(node: Node, depth: number, source: string, out: Definiti
     case 'function_declaration':
     case 'generator_function_declaration': {
       const name = node.childForFieldName('name')?.text
-      if (name)
-        out.push(
-          definition('function', node, name, textBefore(node, node.childForFieldName('body'), source), depth),
-        )
+      if (!name) return
+      // After overload signatures, the implementation's signature adds nothing.
+      const previous = out.at(-1)
+      if (previous?.kind === 'function' && previous.name === name && previous.depth === depth) return
+      out.push(
+        definition('function', node, name, textBefore(node, node.childForFieldName('body'), source), depth),
+      )
       return
     }
     case 'function_signature': {

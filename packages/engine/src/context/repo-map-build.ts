@@ -40,7 +40,7 @@ export interface RepoMapBuild {
 }
 
 /** How many files to parse between yields to the event loop, so a build never stalls a session. */
-const FILES_PER_SLICE = 16
+const FILES_PER_SLICE = 8
 
 /**
  * Builds the repository map: walk (newest first, limits of spec 003), read, outline with tree-sitter,
