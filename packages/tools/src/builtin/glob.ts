@@ -7,6 +7,7 @@ import { displayPath, resolveInputPath } from '../paths.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
 import type { GrepEngine } from '../search/grep-search.js'
 import { listFiles } from '../search/list-files.js'
+import { newestFirst } from '../search/mtime-order.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
 
@@ -62,16 +63,7 @@ export function createGlobTool(engine: GrepEngine = 'auto'): Tool<GlobInput> {
         if (!listed.ok) return errorResult('search_failed', listed.message)
         const matches = picomatch(pattern, { dot: true })
         const paths = listed.files.filter((file) => matches(file)).map((file) => join(root, file))
-        const timed = await Promise.all(
-          paths.map(async (path) => ({
-            path,
-            mtime: await stat(path).then(
-              (s) => s.mtimeMs,
-              () => 0,
-            ),
-          })),
-        )
-        timed.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1))
+        const timed = await newestFirst(paths, (path) => path)
         const details = { root, matches: timed.length }
         if (timed.length === 0) {
           return textResult(
@@ -79,7 +71,7 @@ export function createGlobTool(engine: GrepEngine = 'auto'): Tool<GlobInput> {
             { details },
           )
         }
-        const shown = timed.slice(0, MAX_GLOB_RESULTS).map((entry) => entry.path)
+        const shown = timed.slice(0, MAX_GLOB_RESULTS)
         const note =
           timed.length > MAX_GLOB_RESULTS
             ? `\n(Showing the ${MAX_GLOB_RESULTS} most recently modified of ${timed.length} files. Use a more specific pattern or path.)`

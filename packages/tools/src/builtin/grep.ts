@@ -5,7 +5,7 @@ import { displayPath, resolveInputPath } from '../paths.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
 import { renderEntries } from '../search/grep-render.js'
 import { type GrepEngine, searchFiles } from '../search/grep-search.js'
-import type { GrepFileResult } from '../search/grep-types.js'
+import { newestFirst } from '../search/mtime-order.js'
 import { splitGlobInput } from '../search/overrides.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
@@ -126,7 +126,8 @@ export function createGrepTool(engine: GrepEngine = 'auto'): Tool<GrepInput> {
           'invalid_pattern',
           `${outcome.message}\nFix the pattern (ripgrep regex syntax; escape literal braces and parentheses) and retry.`,
         )
-      const files = mode === 'files_with_matches' ? await newestFirst(outcome.files) : outcome.files
+      const files =
+        mode === 'files_with_matches' ? await newestFirst(outcome.files, (file) => file.path) : outcome.files
       const entries = renderEntries(files, {
         mode,
         lineNumbers: input['-n'] !== false,
@@ -158,19 +159,3 @@ export function createGrepTool(engine: GrepEngine = 'auto'): Tool<GrepInput> {
 
 /** Grep with ripgrep when on PATH, else the built-in engine. */
 export const grepTool = createGrepTool()
-
-/** Most recently modified first, so the files the user is working on come first. */
-async function newestFirst(files: GrepFileResult[]): Promise<GrepFileResult[]> {
-  const withTimes = await Promise.all(
-    files.map(async (file) => ({
-      file,
-      mtime: await stat(file.path).then(
-        (info) => info.mtimeMs,
-        () => 0,
-      ),
-    })),
-  )
-  return withTimes
-    .sort((a, b) => b.mtime - a.mtime || (a.file.path < b.file.path ? -1 : 1))
-    .map((entry) => entry.file)
-}

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { decodeText } from '../text-file.js'
 import { FILE_TYPES } from './file-types.js'
 import { byPath } from './grep-ripgrep.js'
@@ -6,8 +7,8 @@ import type { GrepFileResult, GrepLine, GrepOutcome, GrepQuery } from './grep-ty
 import { compileOverrides, compileTypes } from './overrides.js'
 import { walkFiles } from './walk.js'
 
-/** Files read at once. */
-const CONCURRENCY = 16
+/** Files read between two yields to the event loop. */
+const YIELD_EVERY = 256
 
 /**
  * Compiles a ripgrep pattern as JavaScript RegExps. Most syntax is shared; the differences that
@@ -87,22 +88,22 @@ export async function grepBuiltin(query: GrepQuery): Promise<GrepOutcome> {
     ...(query.signal ? { signal: query.signal } : {}),
   })
   const results: GrepFileResult[] = []
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < paths.length && !query.signal?.aborted) {
-      const path = paths[next]!
-      next += 1
-      let bytes: Buffer
-      try {
-        bytes = await readFile(path)
-      } catch {
-        continue
-      }
-      const result = searchBytes(path, bytes, query, compiled, explicitFile)
-      if (result) results.push(result)
+  // Synchronous reads: for many small files they are about three times faster than the thread
+  // pool's (measured in bench/search.ts); yielding every batch keeps cancellation responsive.
+  for (let index = 0; index < paths.length; index += 1) {
+    if (index % YIELD_EVERY === 0) {
+      await new Promise((resolve) => setImmediate(resolve))
+      if (query.signal?.aborted) break
     }
+    let bytes: Buffer
+    try {
+      bytes = readFileSync(paths[index]!)
+    } catch {
+      continue
+    }
+    const result = searchBytes(paths[index]!, bytes, query, compiled, explicitFile)
+    if (result) results.push(result)
   }
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
   return { ok: true, files: results.sort(byPath) }
 }
 
