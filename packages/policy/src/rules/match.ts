@@ -52,12 +52,7 @@ export function pathRuleMatches(
     rel = path.slice(1)
   }
   if (rel === '') return matcher.pattern === '**'
-  let prefix = ''
-  for (const segment of rel.split('/')) {
-    prefix = prefix === '' ? segment : `${prefix}/${segment}`
-    if (matcher.test(prefix)) return true
-  }
-  return false
+  return matcher.test(rel)
 }
 
 /** Whether a path rule could match something inside folder `dir` (recursive reads, globs). */

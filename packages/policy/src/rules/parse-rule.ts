@@ -173,7 +173,8 @@ function parsePath(
   const pattern = anchored ? rest : `**/${rest}`
   let test: (rel: string) => boolean
   try {
-    test = picomatch(pattern, { dot: true, nonegate: true, noextglob: false })
+    // The pattern or anything below it (gitignore: a matched folder covers its contents).
+    test = picomatch([pattern, `${pattern}/**`], { dot: true, nonegate: true })
   } catch {
     return fail('the path pattern is not a valid glob')
   }

@@ -21,7 +21,7 @@ export interface ReadArgs {
 
 /** Reads options GNU-style (clusters, `--`, `=`); stops reading options at `--`. */
 export function readArgs(args: readonly ShellWord[], spec: OptionSpec): ReadArgs {
-  const valueFlags = new Set(spec.valueFlags ?? [])
+  const valueFlags = valueFlagSet(spec)
   const forbidden = spec.forbidden ?? []
   const result: ReadArgs = { flags: [], values: new Map(), positionals: [] }
   const addValue = (flag: string, value: ShellWord | undefined): void => {
@@ -77,4 +77,19 @@ export function readArgs(args: readonly ShellWord[], spec: OptionSpec): ReadArgs
     }
   }
   return result
+}
+
+const VALUE_FLAG_SETS = new WeakMap<readonly string[], ReadonlySet<string>>()
+const NONE: ReadonlySet<string> = new Set()
+
+/** The spec's value flags as a set, built once per list (the lists are module constants). */
+function valueFlagSet(spec: OptionSpec): ReadonlySet<string> {
+  const list = spec.valueFlags
+  if (!list) return NONE
+  let set = VALUE_FLAG_SETS.get(list)
+  if (!set) {
+    set = new Set(list)
+    VALUE_FLAG_SETS.set(list, set)
+  }
+  return set
 }
