@@ -85,6 +85,14 @@ describe('htmlToMarkdown edge cases', () => {
     expect(page.title).toBeUndefined()
   })
 
+  it('drops top-level site chrome of a page without <main> when it has real content', () => {
+    const body = 'A paragraph with enough words to be the content of the page. '.repeat(5)
+    const page = htmlToMarkdown(
+      `<body><header><nav><a href="/">Home</a></nav></header><h1>Post</h1><p>${body}</p><footer>Copyright</footer></body>`,
+    )
+    expect(page.markdown).toBe(`# Post\n\n${body.trim()}`)
+  })
+
   it('decodes entities inside code without turning them into markup', () => {
     const page = htmlToMarkdown(
       '<main><pre><code>if (a &lt; b &amp;&amp; c) { return "&lt;p&gt;" }\n</code></pre></main>',

@@ -40,6 +40,9 @@ const CHROME = [
   '[role=contentinfo]',
 ]
 
+// Text a page must keep without its chrome for the chrome to be dropped when no main is marked.
+const MIN_CONTENT_CHARS = 200
+
 const converter = new NodeHtmlMarkdown({
   codeBlockStyle: 'fenced',
   bulletMarker: '-',
@@ -64,14 +67,17 @@ export function htmlToMarkdown(html: string, baseUrl?: string): ConvertedPage {
   for (const element of root.querySelectorAll(NOISE.join(','))) element.remove()
   for (const element of root.querySelectorAll('[hidden],[aria-hidden=true]')) element.remove()
   const main = mainContent(root)
-  if (main !== undefined) {
-    for (const element of main.querySelectorAll(CHROME.join(','))) {
-      // Headers inside an article hold its heading and byline; keep those.
-      if (element.tagName === 'HEADER' && element.closest('article') !== null) continue
-      element.remove()
-    }
-  }
   const content = main ?? root.querySelector('body') ?? root
+  // Site chrome goes when the page marks its main content, or when enough text remains without it
+  // (a page that is mostly navigation keeps its navigation).
+  const chrome = content
+    .querySelectorAll(CHROME.join(','))
+    // Headers inside an article hold its heading and byline; keep those.
+    .filter((element) => !(element.tagName === 'HEADER' && element.closest('article') !== null))
+  const chromeChars = chrome.reduce((sum, element) => sum + element.text.trim().length, 0)
+  if (main !== undefined || content.text.trim().length - chromeChars >= MIN_CONTENT_CHARS) {
+    for (const element of chrome) element.remove()
+  }
   // Permalink anchors next to headings ("¶", "#") are noise once the heading is text.
   for (const anchor of content.querySelectorAll('a[href^="#"]')) {
     if (/^[\s¶#§🔗]*$/u.test(anchor.text)) anchor.remove()
