@@ -10,6 +10,7 @@ import {
   type SessionSummary,
 } from '@z-engine/store'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
+import { parseModelRef } from '../model/model-ref.js'
 import { EventHub } from '../session/event-hub.js'
 import type { Session } from '../session/session.js'
 import { SessionState } from '../session/state.js'
@@ -17,7 +18,7 @@ import { type LoadedSettings, loadSettings } from '../settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../settings/trust-store.js'
 import { newId } from '../util/ids.js'
 import { assembleSession } from './assemble-session.js'
-import { DEFAULT_MODEL_REF } from './model-port.js'
+import { DEFAULT_MODEL_REF, providerSettingsOf } from './model-port.js'
 import { type EnginePaths, resolveEnginePaths } from './paths.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
@@ -53,7 +54,7 @@ export interface OpenSessionOptions {
 /** The typed failure of `openSession`; `message` says what to do. */
 export class EngineError extends Error {
   constructor(
-    readonly code: 'sessionNotFound' | 'storeFailed' | 'invalidOption',
+    readonly code: 'sessionNotFound' | 'storeFailed' | 'invalidOption' | 'modelUnavailable',
     message: string,
   ) {
     super(message)
@@ -159,6 +160,17 @@ export class Engine {
       state.cost = { ...snapshot.cost }
       state.todos = [...snapshot.todos]
       state.checkpoints = [...snapshot.checkpoints]
+    }
+
+    // Fail before anything is journaled when the model cannot be used (unknown ref, missing key).
+    const ref = parseModelRef(state.modelRef)
+    const client = ref.ok
+      ? this.#clientFactory.createClient(state.modelRef, providerSettingsOf(settings, ref.ref.provider))
+      : ({ ok: false, error: ref.error } as const)
+    if (!client.ok) {
+      await log.close().catch(() => {})
+      if (resumeId === undefined) await this.store.delete(sessionId).catch(() => {})
+      throw new EngineError('modelUnavailable', client.error)
     }
 
     const hub = new EventHub(sessionId, this.#onEvent)

@@ -106,7 +106,20 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
   }
 
   const host = buildMainRunHost(session, turn, input, totals)
-  const run = await runAgent(host, turn.controller.signal)
+  let run: RunOutcome
+  try {
+    run = await runAgent(host, turn.controller.signal)
+  } catch (error) {
+    // A bug or an unavailable model must still end the turn with an outcome, never leave it open.
+    const message = error instanceof Error ? error.message : String(error)
+    run = {
+      type: 'failed',
+      error: { kind: 'invalid_request', message },
+      mutated: false,
+      changedFiles: [],
+      rounds: 0,
+    }
+  }
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
 }
