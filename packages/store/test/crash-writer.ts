@@ -16,10 +16,13 @@ for (let turn = 0; ; turn++) {
   const { turnId, records } = factory.startTurn(`request ${turn}`)
   records.push(...factory.toolRound(turnId, 3))
   // Now and then a big tool result, so a kill can land inside a multi-page write.
-  const big = 'x'.repeat(turn % 2 === 0 ? 600_000 : 20_000)
-  records.push(factory.message('user', [{ type: 'text', text: big }], turnId))
+  const size = turn % 4 === 1 ? 6_000_000 : 20_000
+  records.push(factory.message('user', [{ type: 'text', text: 'x'.repeat(size) }], turnId))
   records.push(...factory.finishTurn(turnId))
   for (const record of records) {
+    const big = JSON.stringify(record).length > 1_000_000
+    // Announced so the parent can aim some kills at a write in progress.
+    if (big) process.stdout.write('big\n')
     await log.append(record)
     process.stdout.write(`${record.id}\n`)
   }
