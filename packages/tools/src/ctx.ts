@@ -85,5 +85,11 @@ export interface ToolCtx extends ActionCtx {
   env: Record<string, string>
   /** The agent's shell (Bash); the persistent cwd is `cwd`/`setCwd`. */
   shell: ShellRunner
+  /**
+   * Whether a deny rule forbids reading `path` (policy's `readDenied` bound to the session's rules).
+   * The policy sees only a search's root folder, so Glob and Grep drop denied files from results.
+   * Absent: nothing is filtered.
+   */
+  isReadDenied?(path: string): boolean
   ports: Ports
 }

@@ -1,3 +1,4 @@
+import { provesReadOnly } from '@z-engine/policy'
 import { toolDescription } from '@z-engine/prompts'
 import { stripAnsi } from '../ansi.js'
 import type { ToolCtx } from '../ctx.js'
@@ -37,9 +38,12 @@ export const bashTool: Tool<BashInput> = {
     required: ['command'],
     additionalProperties: false,
   },
-  // Conservative: whether a command line only reads is the policy's proof, made on the Action.
-  isReadOnly: () => false,
-  isConcurrencySafe: () => false,
+  // Read-only only when the policy's shell analysis proves it (and never for background jobs).
+  isReadOnly: (input) =>
+    typeof input.command === 'string' && input.run_in_background !== true && provesReadOnly(input.command),
+  // A `cd` moves the shared cwd, so such a line runs alone even when it only reads.
+  isConcurrencySafe: (input) =>
+    bashTool.isReadOnly(input) && !/(^|[\s;&|(`])(cd|pushd|popd)(\s|$|;)/.test(input.command),
   action: (input, ctx) => actionFor('Bash', input, ctx),
   title: (input) => {
     if (typeof input.description === 'string' && input.description.trim() !== '')

@@ -62,7 +62,10 @@ export function createGlobTool(engine: GrepEngine = 'auto'): Tool<GlobInput> {
         const listed = await listFiles(root, fixed, engine, signal)
         if (!listed.ok) return errorResult('search_failed', listed.message)
         const matches = picomatch(pattern, { dot: true })
-        const paths = listed.files.filter((file) => matches(file)).map((file) => join(root, file))
+        const paths = listed.files
+          .filter((file) => matches(file))
+          .map((file) => join(root, file))
+          .filter((path) => !ctx.isReadDenied?.(path))
         const timed = await newestFirst(paths, (path) => path)
         const details = { root, matches: timed.length }
         if (timed.length === 0) {

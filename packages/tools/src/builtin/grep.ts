@@ -126,8 +126,8 @@ export function createGrepTool(engine: GrepEngine = 'auto'): Tool<GrepInput> {
           'invalid_pattern',
           `${outcome.message}\nFix the pattern (ripgrep regex syntax; escape literal braces and parentheses) and retry.`,
         )
-      const files =
-        mode === 'files_with_matches' ? await newestFirst(outcome.files, (file) => file.path) : outcome.files
+      const allowed = outcome.files.filter((file) => !ctx.isReadDenied?.(file.path))
+      const files = mode === 'files_with_matches' ? await newestFirst(allowed, (file) => file.path) : allowed
       const entries = renderEntries(files, {
         mode,
         lineNumbers: input['-n'] !== false,
