@@ -121,7 +121,11 @@ export interface HookRunResult {
 export interface HookOutcome {
   event: HookEvent
   results: HookRunResult[]
-  /** Any hook blocked (exit 2, `decision: "block"`, or a PreToolUse `deny`). */
+  /**
+   * Any hook blocked (exit 2, `decision: "block"`, or a PreToolUse `deny`). What that means is the
+   * event's: PreToolUse denies the call, PostToolUse feeds the reason to the model, UserPromptSubmit
+   * drops the prompt, Stop/SubagentStop continue the run with it; other events only show it.
+   */
   blocked: boolean
   /** Every blocking hook's reason, in configuration order, joined by newlines. */
   blockReason?: string
