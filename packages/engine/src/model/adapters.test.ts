@@ -90,6 +90,7 @@ describe.each(FORMATS)('%s wire format', (format) => {
     expect(events.at(-1)?.type).toBe('message_end')
     expect(server?.requests).toHaveLength(1)
     expect(server?.requests[0]?.body.stream).toBe(true)
+    expect(server?.requests[0]?.closedEarly).toBe(false)
   })
 
   it.each([false, true])(
