@@ -198,6 +198,21 @@ describe('relieveContext', () => {
     expect(summarized).toHaveLength(2)
   })
 
+  it('lets the pressure seam drop planned clears', async () => {
+    const messages = transcript(1, 12, 2000)
+    const result = await relieveContext({
+      messages,
+      windowTokens: 10_000,
+      measure,
+      reviewClears: async (planned) => planned.filter((clear) => clear.toolUseId !== 'call0-1'),
+      spill: async (clear) => `a/${clear.toolUseId}`,
+      summarize: async () => ({ ok: false, reason: 'failed', message: 'x' }),
+    })
+    expect(result.cleared).toBe(3)
+    const kept = result.messages[4]!.content[0]!
+    expect(kept.type === 'tool_result' && isClearedResult(kept)).toBe(false)
+  })
+
   it('keeps a result in place when its spill fails', async () => {
     const messages = transcript(1, 10, 2000)
     const result = await relieveContext({

@@ -26,6 +26,11 @@ export interface RelieveInput {
    * marker should name. A failed spill keeps that result as it is.
    */
   spill: (clear: PlannedClear) => Promise<string>
+  /**
+   * The pressure decision seam: may drop planned clears (keep those results) or add clears of other
+   * results (e.g. from `planMicroClear` with `keepRecent: 0, force: true`). Absent: the plan stands.
+   */
+  reviewClears?: (planned: readonly PlannedClear[]) => Promise<readonly PlannedClear[]>
   /** Runs the summary job (see `runSummaryJob`) on the cleared working set. */
   summarize: (messages: readonly Message[], tokensBefore: number) => Promise<SummaryJobResult>
 }
@@ -63,8 +68,9 @@ export async function relieveContext(input: RelieveInput): Promise<RelieveResult
       ? clearInput
       : { ...clearInput, keepRecent: input.keepRecentToolResults },
   )
+  const clears = input.reviewClears ? await input.reviewClears(plan.clears) : plan.clears
   const applied: { messageIndex: number; blockIndex: number; marker: string }[] = []
-  for (const clear of plan.clears) {
+  for (const clear of clears) {
     try {
       applied.push({ ...clear, marker: clearedMarker(clear, await input.spill(clear)) })
     } catch (error) {
