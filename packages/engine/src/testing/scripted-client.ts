@@ -55,19 +55,17 @@ export class ScriptedClient implements ModelClient {
     const attempt = async function* (attemptSignal: AbortSignal): AsyncGenerator<AttemptEvent> {
       const step = await next()
       if (step === undefined) {
-        throw Object.assign(
-          new Error(`The script has no response for request ${index + 1}; add a step to the script.`),
-          {
-            status: 400,
-          },
-        )
+        throw new TypedModelError({
+          kind: 'invalid_request',
+          message: `The script has no response for request ${index + 1}; add a step to the script.`,
+        })
       }
       if ('error' in step) throw new TypedModelError(step.error)
       if ('fault' in step) {
-        throw Object.assign(
-          new Error(`fault ${step.fault.type} is only served by the scripted HTTP server`),
-          { status: 400 },
-        )
+        throw new TypedModelError({
+          kind: 'invalid_request',
+          message: `Fault "${step.fault.type}" is served only by the scripted HTTP server; use an "error" step with ScriptedClient.`,
+        })
       }
       yield* scriptedEvents(resolveResponse(step, index + 1), chunkSize, delayMs, attemptSignal)
     }
