@@ -28,7 +28,9 @@ const CHUNK_BYTES = 1 << 20
  */
 export async function* readJsonl(path: string, file: string): AsyncGenerator<JsonlEntry> {
   const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES })
-  let carry: Buffer | undefined
+  // Pieces of a line that spans chunks, joined once at its end (not per chunk: a 100 MB line
+  // would otherwise be copied a hundred times).
+  let carry: Buffer[] = []
   let carryOffset = 0
   let position = 0
   for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -37,27 +39,22 @@ export async function* readJsonl(path: string, file: string): AsyncGenerator<Jso
     while (newline !== -1) {
       let line = chunk.subarray(start, newline)
       let lineOffset = position + start
-      if (carry !== undefined) {
-        line = Buffer.concat([carry, line])
+      if (carry.length > 0) {
+        line = Buffer.concat([...carry, line])
         lineOffset = carryOffset
-        carry = undefined
+        carry = []
       }
       if (line.length > 0) yield parseLine(line, lineOffset, file, false)
       start = newline + 1
       newline = chunk.indexOf(NEWLINE, start)
     }
     if (start < chunk.length) {
-      const rest = chunk.subarray(start)
-      if (carry === undefined) {
-        carry = Buffer.from(rest)
-        carryOffset = position + start
-      } else {
-        carry = Buffer.concat([carry, rest])
-      }
+      if (carry.length === 0) carryOffset = position + start
+      carry.push(chunk.subarray(start))
     }
     position += chunk.length
   }
-  if (carry !== undefined && carry.length > 0) yield parseLine(carry, carryOffset, file, true)
+  if (carry.length > 0) yield parseLine(Buffer.concat(carry), carryOffset, file, true)
 }
 
 function parseLine(line: Buffer, offset: number, file: string, last: boolean): JsonlEntry {
