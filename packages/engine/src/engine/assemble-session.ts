@@ -7,6 +7,7 @@ import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { EventHub } from '../session/event-hub.js'
 import { createHookPort } from '../session/hook-port.js'
+import { createInteractionPort } from '../session/interaction-port.js'
 import type { SessionServices } from '../session/services.js'
 import { Session } from '../session/session.js'
 import type { SessionState } from '../session/state.js'
@@ -20,7 +21,7 @@ import type { EnginePaths } from './paths.js'
 import { rewindSession } from './rewind.js'
 import { SessionSystemPrompt } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
-import { buildToolset } from './toolset.js'
+import { buildToolset, newPageCache } from './toolset.js'
 
 /** Everything `Engine.openSession` resolved before the session is built. */
 export interface AssembleInput {
@@ -84,7 +85,15 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     onUpdate: (job) => hub.publish({ type: 'jobUpdated', job }),
   })
   ports.jobs = jobs
-  const tools: Tool[] = buildToolset({ settings, ports })
+  // Calls get an interaction port bound to their call and turn; this one only marks the service on.
+  ports.interaction = {
+    ask: (questions, signal) =>
+      createInteractionPort(session(), { toolUseId: 'session' }).ask(questions, signal),
+    proposePlan: (plan, signal) =>
+      createInteractionPort(session(), { toolUseId: 'session' }).proposePlan(plan, signal),
+    updateTodos: (todos) => createInteractionPort(session(), { toolUseId: 'session' }).updateTodos(todos),
+  }
+  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
 
   const [instructions, environment] = await Promise.all([
     loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),

@@ -1,75 +1,43 @@
 import type { Settings } from '@z-engine/protocol'
-import {
-  applyAgentChangesTool,
-  askUserQuestionTool,
-  bashTool,
-  createWebFetchTool,
-  editTool,
-  exitPlanModeTool,
-  globTool,
-  grepTool,
-  jobKillTool,
-  jobOutputTool,
-  listMcpResourcesTool,
-  lspTool,
-  multiEditTool,
-  notebookEditTool,
-  type Ports,
-  readMcpResourceTool,
-  readTool,
-  skillTool,
-  TOOL_NAMES,
-  type Tool,
-  todoWriteTool,
-  verifyTool,
-  writeTool,
-} from '@z-engine/tools'
-
-/**
- * Erases a tool's input type: the batch validates every input against the tool's schema before
- * `call`, so the engine handles all tools as taking a JSON object.
- */
-function erased<Input>(tool: Tool<Input>): Tool {
-  return tool as unknown as Tool
-}
+import { builtinTools, createSearchBackend, PageCache, type Ports, type Tool } from '@z-engine/tools'
 
 /** What decides the main agent's toolset. */
 export interface ToolsetOptions {
   settings: Settings
   ports: Ports
+  env: Readonly<Record<string, string | undefined>>
+  /** One WebFetch page cache per session (15 minutes), kept across toolset rebuilds. */
+  pageCache: PageCache
+  onNotice: (level: 'warning', message: string) => void
 }
 
 /**
  * The main agent's tools in the stable registry order (the prompt cache depends on it). Tools whose
- * service is off are left out, never stubbed: no WebSearch without a backend, no Agent without
- * subagents, no MCP resource tools without MCP servers, no LSP without language servers.
+ * service is off are left out, never stubbed: no WebSearch without a configured backend, no Agent
+ * without subagents, no MCP resource tools without MCP, no LSP without language servers.
  */
 export function buildToolset(options: ToolsetOptions): Tool[] {
-  const { settings, ports } = options
-  const available: Partial<Record<(typeof TOOL_NAMES)[number], Tool>> = {
-    Read: readTool,
-    Write: writeTool,
-    Edit: editTool,
-    MultiEdit: multiEditTool,
-    NotebookEdit: notebookEditTool,
-    Glob: globTool,
-    Grep: grepTool,
-    Bash: bashTool,
-    ...(ports.jobs ? { JobOutput: jobOutputTool, JobKill: jobKillTool } : {}),
-    WebFetch: erased(createWebFetchTool({ allowedPrivateHosts: settings.web.allowed_private_hosts })),
-    TodoWrite: erased(todoWriteTool),
-    AskUserQuestion: erased(askUserQuestionTool),
-    ExitPlanMode: erased(exitPlanModeTool),
-    ...(ports.skills ? { Skill: erased(skillTool) } : {}),
-    ...(ports.agents ? { ApplyAgentChanges: erased(applyAgentChangesTool) } : {}),
-    ...(ports.checks ? { Verify: erased(verifyTool) } : {}),
-    ...(ports.lsp ? { LSP: erased(lspTool) } : {}),
-    ...(ports.mcp
-      ? { ListMcpResources: erased(listMcpResourcesTool), ReadMcpResource: erased(readMcpResourceTool) }
-      : {}),
+  const { settings } = options
+  const search = settings.web.search
+  let webSearch: Parameters<typeof builtinTools>[0]['webSearch']
+  if (search.backend !== undefined) {
+    const apiKey = search.api_key_env !== undefined ? options.env[search.api_key_env] : undefined
+    const created = createSearchBackend({
+      backend: search.backend,
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      ...(search.base_url !== undefined ? { baseUrl: search.base_url } : {}),
+    })
+    if (created.ok) webSearch = created.backend
+    else options.onNotice('warning', `WebSearch is off: ${created.message}`)
   }
-  return TOOL_NAMES.flatMap((name) => {
-    const tool = available[name]
-    return tool ? [tool] : []
+  return builtinTools({
+    ports: options.ports,
+    webFetch: { allowedPrivateHosts: settings.web.allowed_private_hosts, cache: options.pageCache },
+    ...(webSearch !== undefined ? { webSearch } : {}),
   })
+}
+
+/** A new WebFetch page cache. */
+export function newPageCache(): PageCache {
+  return new PageCache()
 }
