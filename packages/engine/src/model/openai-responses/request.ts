@@ -13,6 +13,7 @@ import type {
   ToolChoiceFunction,
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses'
+import { findModel } from '../catalog.js'
 import { imageUrl } from '../openai-chat/request.js'
 import type { ModelRequest } from '../types.js'
 
@@ -23,9 +24,11 @@ export function toResponsesRequest(request: ModelRequest): ResponseCreateParamsS
     input: request.messages.flatMap(toItems),
     stream: true,
     store: false,
-    include: ['reasoning.encrypted_content'],
     max_output_tokens: request.maxOutputTokens,
   }
+  // Non-reasoning models (gpt-4.1, gpt-4o) refuse the encrypted-reasoning include; unknown ids get it.
+  if (request.reasoning || findModel(request.model)?.reasoning !== false)
+    body.include = ['reasoning.encrypted_content']
   const instructions = request.system
     .map((section) => section.text)
     .filter((text) => text !== '')

@@ -92,4 +92,15 @@ describe('responses request shape', () => {
       },
     ])
   })
+
+  it('asks for encrypted reasoning except from models known not to reason', () => {
+    const base: ModelRequest = { model: 'gpt-4.1', system: [], tools: [], messages: [], maxOutputTokens: 100 }
+    expect(toResponsesRequest(base).include).toBeUndefined()
+    expect(toResponsesRequest({ ...base, model: 'gpt-5-mini' }).include).toEqual([
+      'reasoning.encrypted_content',
+    ])
+    expect(toResponsesRequest({ ...base, model: 'gpt-7-preview' }).include).toEqual([
+      'reasoning.encrypted_content',
+    ])
+  })
 })
