@@ -23,38 +23,73 @@ const CHUNK_BYTES = 1 << 20
 
 /**
  * Streams a JSONL file line by line with byte offsets; never throws on content. A line that is
- * not JSON is reported (`corrupt`, or `torn` when it is the unterminated last line) and skipped.
+ * not JSON is reported (`corrupt`, or `torn` when it was cut off mid-write) and skipped.
  * Blank lines are skipped silently (the appender leaves one after repairing a torn tail).
  */
 export async function* readJsonl(path: string, file: string): AsyncGenerator<JsonlEntry> {
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES })
+  const splitter = new LineSplitter(file)
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+    const entries: JsonlEntry[] = []
+    splitter.push(chunk, (entry) => entries.push(entry))
+    yield* entries
+  }
+  const last: JsonlEntry[] = []
+  splitter.end((entry) => last.push(entry))
+  yield* last
+}
+
+/**
+ * Like {@link readJsonl}, but hands each entry to `visit` synchronously: no promise per line,
+ * which is what makes replaying a 100,000-record log fast.
+ */
+export async function forEachJsonl(
+  path: string,
+  file: string,
+  visit: (entry: JsonlEntry) => void,
+): Promise<void> {
+  const splitter = new LineSplitter(file)
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+    splitter.push(chunk, visit)
+  }
+  splitter.end(visit)
+}
+
+/** Splits chunks into parsed lines, tracking byte offsets. */
+class LineSplitter {
   // Pieces of a line that spans chunks, joined once at its end (not per chunk: a 100 MB line
   // would otherwise be copied a hundred times).
-  let carry: Buffer[] = []
-  let carryOffset = 0
-  let position = 0
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  private carry: Buffer[] = []
+  private carryOffset = 0
+  private position = 0
+
+  constructor(private readonly file: string) {}
+
+  push(chunk: Buffer, visit: (entry: JsonlEntry) => void): void {
     let start = 0
     let newline = chunk.indexOf(NEWLINE, start)
     while (newline !== -1) {
       let line = chunk.subarray(start, newline)
-      let lineOffset = position + start
-      if (carry.length > 0) {
-        line = Buffer.concat([...carry, line])
-        lineOffset = carryOffset
-        carry = []
+      let lineOffset = this.position + start
+      if (this.carry.length > 0) {
+        line = Buffer.concat([...this.carry, line])
+        lineOffset = this.carryOffset
+        this.carry = []
       }
-      if (line.length > 0) yield parseLine(line, lineOffset, file, false)
+      if (line.length > 0) visit(parseLine(line, lineOffset, this.file, false))
       start = newline + 1
       newline = chunk.indexOf(NEWLINE, start)
     }
     if (start < chunk.length) {
-      if (carry.length === 0) carryOffset = position + start
-      carry.push(chunk.subarray(start))
+      if (this.carry.length === 0) this.carryOffset = this.position + start
+      this.carry.push(chunk.subarray(start))
     }
-    position += chunk.length
+    this.position += chunk.length
   }
-  if (carry.length > 0) yield parseLine(Buffer.concat(carry), carryOffset, file, true)
+
+  end(visit: (entry: JsonlEntry) => void): void {
+    if (this.carry.length > 0) visit(parseLine(Buffer.concat(this.carry), this.carryOffset, this.file, true))
+    this.carry = []
+  }
 }
 
 function parseLine(line: Buffer, offset: number, file: string, last: boolean): JsonlEntry {

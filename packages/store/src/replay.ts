@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { readJsonl } from './line-reader.js'
+import { forEachJsonl } from './line-reader.js'
 import { ReplayState } from './replay-state.js'
 import type { ReplayResult } from './snapshot.js'
 
@@ -10,10 +10,10 @@ import type { ReplayResult } from './snapshot.js'
  */
 export async function replayLogFile(path: string, file: string): Promise<ReplayResult> {
   const state = new ReplayState(file)
-  for await (const entry of readJsonl(path, file)) {
+  await forEachJsonl(path, file, (entry) => {
     if (entry.type === 'problem') state.problems.push(entry.problem)
     else state.apply(entry.value, entry.offset, entry.length)
-  }
+  })
   return { snapshot: state.finish(), problems: state.problems }
 }
 
