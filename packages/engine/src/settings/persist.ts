@@ -25,12 +25,14 @@ export function persistAdditionalDirectory(projectRoot: string, directory: strin
 async function appendLocal(projectRoot: string, key: string, value: string): Promise<PersistResult> {
   const file = localSettingsFile(projectRoot)
   let text = ''
+  let created = false
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code !== 'ENOENT')
       return { ok: false, file, error: `Could not read ${file} (${code ?? String(error)}).` }
+    created = true
   }
   const edit = appendToTomlArray(text, ['permissions'], key, value)
   if (!edit.ok)
@@ -46,6 +48,7 @@ async function appendLocal(projectRoot: string, key: string, value: string): Pro
     const temporary = `${file}.${process.pid}.tmp`
     await writeFile(temporary, edit.text)
     await rename(temporary, file)
+    if (created) await ignoreLocalFile(dirname(file))
     return { ok: true, file, changed: true }
   } catch (error) {
     return {
@@ -54,4 +57,21 @@ async function appendLocal(projectRoot: string, key: string, value: string): Pro
       error: `Could not write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
     }
   }
+}
+
+/**
+ * settings.local.toml is per machine: when the engine creates it, it also lists it in
+ * `.z-engine/.gitignore` so it is not committed by accident. Best effort; a failure changes nothing else.
+ */
+async function ignoreLocalFile(folder: string): Promise<void> {
+  const ignoreFile = join(folder, '.gitignore')
+  const current = await readFile(ignoreFile, 'utf8').catch(() => '')
+  if (
+    current
+      .split(/\r?\n/)
+      .some((line) => line.trim() === 'settings.local.toml' || line.trim() === '/settings.local.toml')
+  )
+    return
+  const separator = current === '' || current.endsWith('\n') ? '' : '\n'
+  await writeFile(ignoreFile, `${current}${separator}settings.local.toml\n`).catch(() => {})
 }
