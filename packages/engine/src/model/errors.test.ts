@@ -48,6 +48,11 @@ describe('classifyError', () => {
     )
     expect(kind(apiError(413, {}))).toBe('context_overflow')
     expect(kind(apiError(503, {}))).toBe('server')
+    expect(
+      kind(
+        apiError(503, { error: { message: 'The engine is currently overloaded, please try again later' } }),
+      ),
+    ).toBe('overloaded')
     expect(kind(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }))).toBe(
       'network',
     )

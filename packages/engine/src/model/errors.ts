@@ -102,7 +102,10 @@ export function classifyError(error: unknown, signal: AbortSignal | undefined, p
 function kindOf(facts: ErrorFacts, name: string): ModelErrorKind {
   const type = facts.providerType ?? ''
   if (isContextOverflowText(facts.text)) return 'context_overflow'
-  if (facts.status === 529 || type === 'overloaded_error' || /overloaded/i.test(type)) return 'overloaded'
+  const serverSide = facts.status === undefined || facts.status >= 500
+  if (facts.status === 529 || /overloaded/i.test(type) || (serverSide && /overloaded/i.test(facts.text))) {
+    return 'overloaded'
+  }
   if (facts.status === 429 || type === 'rate_limit_error' || type === 'rate_limit_exceeded') {
     return 'rate_limited'
   }
