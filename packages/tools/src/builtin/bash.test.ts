@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BackgroundProcesses, childEnvironment, isProcessAlive } from '@z-engine/host'
 import type { JobInfo } from '@z-engine/protocol'
@@ -65,6 +65,16 @@ describe('Bash', () => {
     expect(ctx.cwd).toBe(join(ctx.projectRoot, 'sub'))
     const second = await callTool(bashTool, { command: 'pwd' }, ctx)
     expect(resultText(second)).toBe(join(ctx.projectRoot, 'sub'))
+  })
+  it('starts over at the project root when the cwd was removed', async () => {
+    mkdirSync(join(ctx.projectRoot, 'gone'))
+    await callTool(bashTool, { command: 'cd gone' }, ctx)
+    expect(ctx.cwd).toBe(join(ctx.projectRoot, 'gone'))
+    rmdirSync(join(ctx.projectRoot, 'gone'))
+    const result = await callTool(bashTool, { command: 'pwd' }, ctx)
+    expect(resultText(result)).toContain('no longer exists')
+    expect(resultText(result)).toContain(ctx.projectRoot)
+    expect(ctx.cwd).toBe(ctx.projectRoot)
   })
   it('reports a non-zero exit as an error with the output', async () => {
     const result = await callTool(bashTool, { command: 'echo oops >&2; exit 3' }, ctx)

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { provesReadOnly } from '@z-engine/policy'
 import { toolDescription } from '@z-engine/prompts'
 import { stripAnsi } from '../ansi.js'
@@ -6,6 +7,13 @@ import { budgetOutput } from '../output-budget.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
 import type { Tool, ToolResult } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  )
+}
 
 /** Bash's input (Claude Code's shape); `timeout` is in milliseconds. */
 export type BashInput = {
@@ -90,13 +98,20 @@ async function runForeground(input: BashInput, ctx: ToolCtx, signal: AbortSignal
       ? input.timeout
       : ctx.limits.bashDefaultTimeoutMs
   const timeoutMs = Math.min(Math.max(1, Math.floor(requested)), ctx.limits.bashMaxTimeoutMs)
+  const notes: string[] = []
+  if (!(await isDirectory(ctx.cwd))) {
+    // The tracked folder was removed (by a command, a checkout or the user): start over at the root.
+    notes.push(
+      `The previous working directory ${ctx.cwd} no longer exists; the command ran in ${ctx.projectRoot}.`,
+    )
+    ctx.setCwd(ctx.projectRoot)
+  }
   const result = await ctx.shell.run(input.command, {
     cwd: ctx.cwd,
     timeoutMs,
     signal,
     onOutput: (text) => ctx.progress({ output: text }),
   })
-  const notes: string[] = []
   if (result.cwd !== ctx.cwd) {
     ctx.setCwd(result.cwd)
     notes.push(`Shell cwd is now ${result.cwd}`)
