@@ -170,6 +170,21 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     for (let index = 0; index < 6; index++) expect(files).toContain(`parallel-${index}.txt`)
   })
 
+  it('stores bytes as they are despite .gitattributes (eol, filters)', async () => {
+    await writeFiles(project, {
+      '.gitattributes': '* text=auto eol=crlf\n*.txt filter=lfs diff=lfs\n*.c ident\n',
+      'mixed.md': 'unix\nwindows\r\nunix again\n',
+      'notes.txt': 'would go through a filter\r\n',
+      'code.c': '/* $Id$ */\n',
+    })
+    const checkpoints = await openCheckpoints()
+    const first = value(await checkpoints.snapshot())
+    const state = await treeState(project)
+    await writeFiles(project, { 'mixed.md': 'changed\n', 'notes.txt': 'changed\n', 'code.c': 'changed\n' })
+    value(await checkpoints.restore(first.commit))
+    expect(await treeState(project)).toEqual(state)
+  })
+
   it('reports unknown checkpoints as errors', async () => {
     const checkpoints = await openCheckpoints()
     expect((await checkpoints.restore('deadbeef')).ok).toBe(false)

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
@@ -10,6 +10,7 @@ export const DEFAULT_MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024
 
 /** The ref holding the newest checkpoint; every checkpoint is reachable from it (parent chain). */
 const HEAD_REF = 'refs/z-engine/checkpoints'
+const RAW_ATTRIBUTES = '* -text !eol -filter -ident !working-tree-encoding !diff\n'
 const ZERO_ID = '0000000000000000000000000000000000000000'
 
 /** Options of {@link ShadowCheckpoints.open}. */
@@ -109,6 +110,11 @@ export class ShadowCheckpoints {
         await gitOk(context, ['config', 'core.bare', 'false'])
         await gitOk(context, ['config', 'core.logAllRefUpdates', 'false'])
       }
+      // info/attributes outranks the project's .gitattributes: store bytes exactly as they are on
+      // disk (no eol conversion, clean/smudge filters such as LFS, ident or re-encoding), so a
+      // restore is byte-identical.
+      await mkdir(join(context.gitDir, 'info'), { recursive: true })
+      await writeFile(join(context.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES)
     } catch (error) {
       return failure(
         'gitUnavailable',
