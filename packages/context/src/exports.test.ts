@@ -50,6 +50,7 @@ it('exports exactly the public surface', () => {
       "estimateTextTokens",
       "estimateToolsTokens",
       "findImports",
+      "importedReferences",
       "isClearedResult",
       "languageForPath",
       "memoryBullet",

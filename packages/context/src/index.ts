@@ -64,7 +64,7 @@ export { buildSystem, renderEnvironment, SYSTEM_SECTION_KINDS } from './prompt/s
 export type { RepoMapLanguage } from './repo-map/languages.js'
 export { GRAMMAR_FILES, languageForPath, REPO_MAP_LANGUAGES } from './repo-map/languages.js'
 export type { OutlineResult, Outliner, OutlinerInput } from './repo-map/outliner.js'
-export { countIdentifiers, createOutliner } from './repo-map/outliner.js'
+export { countIdentifiers, createOutliner, importedReferences } from './repo-map/outliner.js'
 export { rankFiles } from './repo-map/rank.js'
 export { renderRepoMap } from './repo-map/render.js'
 export type { Definition, DefinitionKind, FileOutline } from './repo-map/types.js'

@@ -67,11 +67,7 @@ export async function createOutliner(
         if (!tree) return { ok: false, error: `${path}: the parser gave no tree` }
         try {
           const definitions = outlineRoot(id, tree.rootNode, source)
-          // In JS/TS a top-level name is used bare (after an import); `x.name` is a member access.
-          const identifiers = countIdentifiers(
-            source,
-            id === 'typescript' || id === 'tsx' || id === 'javascript',
-          )
+          const identifiers = isJavaScriptLike(id) ? importedReferences(source) : countIdentifiers(source)
           return { ok: true, outline: { path, language: id, definitions, identifiers } }
         } finally {
           tree.delete()
@@ -106,7 +102,33 @@ function outlineRoot(language: RepoMapLanguage, root: Node, source: string): Def
   }
 }
 
+function isJavaScriptLike(language: RepoMapLanguage): boolean {
+  return language === 'typescript' || language === 'tsx' || language === 'javascript'
+}
+
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g
+
+// The names between `import`/`export` and `from`, and in `const { … } = require(…)`.
+const IMPORT_CLAUSE =
+  /\b(?:import|export)\s+(?:type\s+)?([\w$\s{},*]*?)\s*from\s*['"]|\b(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\s*\(/g
+
+/**
+ * References a JavaScript or TypeScript file makes to other files' names. A name from another
+ * module can only be used after importing it, so only imported names count, each as often as it
+ * occurs bare (`x.name` is a member access, not a reference). This keeps a file exporting a common
+ * word (`text`) from collecting every local variable of that name in the project.
+ */
+export function importedReferences(source: string): Map<string, number> {
+  const imported = new Set<string>()
+  for (const match of source.matchAll(IMPORT_CLAUSE)) {
+    for (const word of (match[1] ?? match[2] ?? '').matchAll(IDENTIFIER)) {
+      if (word[0] !== 'as' && word[0] !== 'type') imported.add(word[0])
+    }
+  }
+  const counts = countIdentifiers(source, true)
+  for (const word of counts.keys()) if (!imported.has(word)) counts.delete(word)
+  return counts
+}
 
 /**
  * Counts identifier-like words. A lexical scan rather than a tree query: it is several times faster,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countIdentifiers } from './outliner.js'
+import { countIdentifiers, importedReferences } from './outliner.js'
 import { isTestPath, rankFiles } from './rank.js'
 import { renderRepoMap } from './render.js'
 import type { Definition, FileOutline } from './types.js'
@@ -102,5 +102,30 @@ describe('isTestPath', () => {
     for (const path of ['src/testing.ts', 'latest.ts', 'contest/a.py', 'src/attest.go']) {
       expect(isTestPath(path), path).toBe(false)
     }
+  })
+})
+
+describe('importedReferences', () => {
+  it('counts only imported names, bare, in JS and TS files', () => {
+    const source = [
+      "import { text, Message as Msg, type Usage } from '@z-engine/protocol'",
+      "import defaultThing, * as ns from './x.js'",
+      "export { reExported } from './y.js'",
+      "const { fromRequire } = require('z')",
+      'const local = text(1) + text(2) + block.text + Msg + ns.member',
+      'let notImported = record(3)',
+      'function f(u: Usage, d = defaultThing, r = fromRequire) {}',
+    ].join('\n')
+    const counts = importedReferences(source)
+    expect(Object.fromEntries([...counts].sort())).toEqual({
+      Message: 1,
+      Msg: 2,
+      Usage: 2,
+      defaultThing: 2,
+      fromRequire: 2,
+      ns: 2,
+      reExported: 1,
+      text: 3,
+    })
   })
 })
