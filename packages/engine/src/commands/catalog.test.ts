@@ -60,6 +60,15 @@ describe('command catalog', () => {
     expect(resolved.ok && resolved.entry.kind).toBe('mcp')
   })
 
+  it('includes the prompt built-ins by default', () => {
+    const defaults = buildCommandCatalog({ custom: [] })
+    expect(defaults.entries.filter((entry) => entry.kind === 'prompt').map((entry) => entry.name)).toEqual([
+      'init',
+      'review',
+      'commit',
+    ])
+  })
+
   it('answers an unknown name with a notice and close matches', () => {
     const resolved = resolveCommand(catalog, '/deplyo')
     expect(resolved).toEqual({

@@ -1,3 +1,4 @@
+import { builtinCommandDefinitions } from '../definitions/load.js'
 import type { CommandDefinition } from '../definitions/types.js'
 import { closeMatches } from './close-matches.js'
 import { ENGINE_BUILTIN_COMMANDS, type EngineBuiltinName, isEngineBuiltin } from './engine-builtins.js'
@@ -49,7 +50,8 @@ export interface CommandCatalog {
 /** What goes into a catalog; custom commands come from `loadCommandDefinitions` (already layered). */
 export interface CatalogSources {
   custom: readonly CommandDefinition[]
-  promptBuiltins: readonly CommandDefinition[]
+  /** Defaults to the prompt built-ins shipped in `@z-engine/prompts`. */
+  promptBuiltins?: readonly CommandDefinition[]
   mcpPrompts?: readonly McpPromptCommand[]
 }
 
@@ -85,7 +87,7 @@ export function buildCommandCatalog(sources: CatalogSources): CommandCatalog {
     entries.push(templateEntry('custom', definition))
     taken.add(definition.name)
   }
-  for (const definition of sources.promptBuiltins) {
+  for (const definition of sources.promptBuiltins ?? builtinCommandDefinitions()) {
     if (taken.has(definition.name)) continue
     entries.push(templateEntry('prompt', definition))
     taken.add(definition.name)
