@@ -37,9 +37,16 @@ export function applyEdits(text: string, edits: EditSpec[], lineEndings: LineEnd
         message: `${label}old_string is empty, but the file already has content. Give the exact text to replace (use Write to replace the whole file).`,
       }
     }
-    const positions = occurrences(working, oldString)
-    if (positions.length === 0)
+    let positions = occurrences(working, oldString)
+    if (positions.length === 0) {
+      // Models often type straight quotes where the file has typographic ones (or the reverse).
+      // Each quote is one UTF-16 unit either way, so offsets in the normalized text are offsets
+      // in the file.
+      positions = occurrences(normalizeQuotes(working), normalizeQuotes(oldString))
+    }
+    if (positions.length === 0) {
       return { ok: false, code: 'not_found', message: label + notFoundMessage(working, oldString) }
+    }
     if (positions.length > 1 && edit.replace_all !== true) {
       const lines = positions.slice(0, 10).map((position) => lineOf(working, position))
       return {
@@ -48,11 +55,10 @@ export function applyEdits(text: string, edits: EditSpec[], lineEndings: LineEnd
         message: `${label}old_string occurs ${positions.length} times (at lines ${lines.join(', ')}${positions.length > 10 ? ', …' : ''}). Add surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
       }
     }
-    // split/join replaces literally: `$&` or `$1` in new_string must not be read as patterns.
-    working =
-      edit.replace_all === true
-        ? working.split(oldString).join(newString)
-        : spliceAt(working, positions[0]!, oldString.length, newString)
+    // Splice by position, last first (never String.replace: `$&` in new_string stays literal).
+    for (const position of (edit.replace_all === true ? positions : positions.slice(0, 1)).reverse()) {
+      working = spliceAt(working, position, oldString.length, newString)
+    }
     replacements += edit.replace_all === true ? positions.length : 1
   }
   return { ok: true, text: crlf ? toCrlf(working) : working, replacements }
@@ -72,6 +78,11 @@ function occurrences(text: string, search: string): number[] {
     found.push(at)
     from = at + search.length
   }
+}
+
+/** Typographic quotes as their ASCII forms. */
+function normalizeQuotes(text: string): string {
+  return text.replace(/[\u2018\u2019\u201A\u201B]/g, "'").replace(/[\u201C\u201D\u201E\u201F]/g, '"')
 }
 
 /** 1-based line number of an offset. */

@@ -105,6 +105,17 @@ describe('Edit', () => {
     expect(all.ok).toBe(true)
     expect(readFileSync(file, 'utf8')).toBe('$&x\nbar\n$&x\n')
   })
+  it('matches straight quotes against typographic ones in the file', async () => {
+    writeFileSync(file, 'const s = “hello” // it’s\n')
+    await readFirst()
+    const result = await callTool(
+      editTool,
+      { file_path: file, old_string: '"hello" // it\'s', new_string: '"bye"' },
+      ctx,
+    )
+    expect(result.ok).toBe(true)
+    expect(readFileSync(file, 'utf8')).toBe('const s = "bye"\n')
+  })
   it('shows the closest lines when old_string is not found', async () => {
     writeFileSync(
       file,
