@@ -256,3 +256,18 @@ describe('auto_allow_read_only_bash', () => {
     ).toBe('allow')
   })
 })
+
+describe('case-insensitive file systems', () => {
+  it('deny rules and protected paths ignore case', () => {
+    const ctx = context('default', { deny: ['Read(./.env)'], allow: ['Edit'] })
+    expect(bash('cat .ENV', ctx).decision).toBe('deny')
+    expect(act({ type: 'read', paths: ['/proj/.Env'] }, ctx).decision).toBe('deny')
+    expect(act({ type: 'write', paths: ['/proj/.GIT/config'] }, ctx, 'Edit').decision).toBe('ask')
+    expect(act({ type: 'write', paths: ['/proj/.Z-Engine/settings.toml'] }, ctx, 'Edit').decision).toBe('ask')
+    expect(act({ type: 'write', paths: ['/proj/.Claude/Settings.json'] }, ctx, 'Edit').decision).toBe('ask')
+  })
+  it('allow rules keep their case', () => {
+    const ctx = context('default', { allow: ['Edit(/src/**)'] })
+    expect(act({ type: 'write', paths: ['/proj/SRC/a.ts'] }, ctx).decision).toBe('ask')
+  })
+})

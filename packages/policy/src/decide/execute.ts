@@ -38,6 +38,16 @@ function pathVerdict(
           if (hit === 'maybe') result.uncertain ??= rule
         }
       }
+      // Operands of commands whose file use is unknown: only a path pattern can name them.
+      for (const mention of rule.matcher.type === 'path' ? command.mentions : []) {
+        if (mention.kind !== 'path') continue
+        if (
+          pathRuleMatches(rule, 'read', mention.path, context, strict) ||
+          pathRuleMatches(rule, 'edit', mention.path, context, strict)
+        ) {
+          return { rule }
+        }
+      }
     }
   }
   return result

@@ -7,11 +7,13 @@ import { isWithin, normalizePath } from './normalize.js'
  * `~/.config/z-engine/` settings, which could otherwise loosen this very policy.
  */
 export function protectedReason(path: string, projectRoot: string, home: string): string | undefined {
-  const segments = path.split('/')
+  // Compared without case: on macOS and Windows `.GIT/config` is `.git/config`.
+  const lower = path.toLowerCase()
+  const segments = lower.split('/')
   if (segments.includes('.git')) return 'it is inside a .git folder'
-  if (isWithin(path, normalizePath(`${projectRoot}/.z-engine`)))
+  if (isWithin(lower, normalizePath(`${projectRoot}/.z-engine`).toLowerCase()))
     return "it is inside the project's .z-engine folder"
-  if (isWithin(path, normalizePath(`${home}/.config/z-engine`)))
+  if (isWithin(lower, normalizePath(`${home}/.config/z-engine`).toLowerCase()))
     return 'it is part of the Z Engine user settings'
   const name = segments[segments.length - 1]
   const parent = segments[segments.length - 2]

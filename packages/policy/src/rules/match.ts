@@ -1,5 +1,5 @@
 import { isWithin, normalizePath, relativeTo } from '../paths/normalize.js'
-import type { CommandFacts } from '../shell/analyze.js'
+import { type CommandFacts, SAFE_ASSIGNMENT } from '../shell/analyze.js'
 import type { Rule } from './parse-rule.js'
 
 /** Where path rules are anchored. */
@@ -52,7 +52,7 @@ export function pathRuleMatches(
     rel = path.slice(1)
   }
   if (rel === '') return matcher.pattern === '**'
-  return matcher.test(rel)
+  return strict ? matcher.testNoCase(rel) : matcher.test(rel)
 }
 
 /** Whether a path rule could match something inside folder `dir` (recursive reads, globs). */
@@ -80,7 +80,13 @@ export function pathRuleCouldMatchBelow(
 export function bashRuleMatches(rule: Rule, command: CommandFacts, strict: boolean): boolean {
   if (rule.tool !== 'Bash') return false
   const name = command.words[0]
-  if (!strict && name !== undefined && !name.literal) return false
+  if (!strict) {
+    // An allow rule never covers a computed name, another user, an environment that changes what
+    // runs (NODE_OPTIONS=…, LD_PRELOAD=…), or unseen arguments to an exact command.
+    if (name === undefined || !name.literal || command.elevated) return false
+    if (command.assignments.some((word) => !word.literal || !SAFE_ASSIGNMENT.test(word.value))) return false
+    if (command.unknownArgs && rule.matcher.type === 'bashExact') return false
+  }
   const texts = [command.text]
   if (strict && name?.literal && name.value.includes('/')) {
     // `/bin/rm -rf x` is still rm to a deny rule.

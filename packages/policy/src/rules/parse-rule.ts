@@ -24,6 +24,8 @@ export type RuleMatcher =
       pattern: string
       anchored: boolean
       test: (rel: string) => boolean
+      /** Case-insensitive, for deny and ask rules: `.ENV` is `.env` on macOS and Windows. */
+      testNoCase: (rel: string) => boolean
     }
   /** `WebFetch(domain:example.com)`, `*.example.com` for subdomains. */
   | { type: 'domain'; domain: string }
@@ -172,11 +174,13 @@ function parsePath(
   if (rest === '') rest = '**'
   const pattern = anchored ? rest : `**/${rest}`
   let test: (rel: string) => boolean
+  let testNoCase: (rel: string) => boolean
   try {
     // The pattern or anything below it (gitignore: a matched folder covers its contents).
     test = picomatch([pattern, `${pattern}/**`], { dot: true, nonegate: true })
+    testNoCase = picomatch([pattern, `${pattern}/**`], { dot: true, nonegate: true, nocase: true })
   } catch {
     return fail('the path pattern is not a valid glob')
   }
-  return rule({ type: 'path', access, base, pattern, anchored, test })
+  return rule({ type: 'path', access, base, pattern, anchored, test, testNoCase })
 }

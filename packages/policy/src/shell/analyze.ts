@@ -26,6 +26,16 @@ export interface CommandFacts {
   /** A simple file command (mkdir, touch, cp, mv, rmdir) whose every target is known. */
   fileCommand: boolean
   elevated: boolean
+  /** Receives arguments the line does not show (xargs, find -exec). */
+  unknownArgs: boolean
+  /** `NAME=value` words before it (also those given to `env`). */
+  assignments: ShellWord[]
+  /**
+   * For a command not proven read-only: every literal operand read as a path (also the part after
+   * `=` or `@`, as in `--file=.env` or `-d @.env`). Its use is unknown, so deny and ask path rules
+   * match these too.
+   */
+  mentions: Target[]
   wrappers: string[]
 }
 
@@ -44,7 +54,8 @@ const HARMLESS_TARGETS = new Set([
   '/dev/fd/1',
   '/dev/fd/2',
 ])
-const SAFE_ASSIGNMENT = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|COLUMNS|LINES|TERM)=/
+/** Assignments that cannot change what a command runs. */
+export const SAFE_ASSIGNMENT = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|COLUMNS|LINES|TERM)=/
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
 
 /** Lexes, unwraps and classifies a line run in `cwd`. Never throws. */
@@ -139,10 +150,14 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
     recursive: false,
     fileCommand: false,
     elevated: command.elevated,
+    unknownArgs: command.unknownArgs,
+    assignments: command.assignments,
+    mentions: [],
     wrappers: command.wrappers,
   }
   const notReadOnly = (reason: string): CommandFacts => {
     facts.reason = reason
+    facts.mentions = mentionsOf(command, cwd, home)
     return facts
   }
   const fileCommand = simpleFileCommand(command, cwd, home)
@@ -152,7 +167,9 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
     facts.writes.push(...fileCommand.writes)
   } else {
     // Not simple enough for acceptEdits, but its targets still matter (protected paths, deny rules, scope).
-    facts.writes.push(...otherWrites(command, cwd, home))
+    const other = otherTargets(command, cwd, home)
+    facts.reads.push(...other.reads)
+    facts.writes.push(...other.writes)
   }
   if (writes.length > 0 && !fileCommand) {
     return notReadOnly(
@@ -300,16 +317,37 @@ const WRITING_COMMANDS: Readonly<Record<string, { skip: number; values: readonly
   },
 }
 
-/** Every operand of a writing command, conservatively all counted as written. */
-function otherWrites(command: EffectiveCommand, cwd: string | undefined, home: string): Target[] {
+const COPYING = new Set(['cp', 'mv', 'ln', 'install'])
+
+/** Every operand of a writing command, all counted as written (and, for copies, also as read). */
+function otherTargets(command: EffectiveCommand, cwd: string | undefined, home: string) {
   const name = command.words[0]
   const spec = name?.literal ? WRITING_COMMANDS[name.value] : undefined
-  if (!spec) return []
+  if (!spec || !name) return { reads: [], writes: [] }
   const read = readArgs(command.words.slice(1), { valueFlags: spec.values })
   const targets: Target[] = read.positionals.slice(spec.skip).map((word) => targetOf(word, cwd, home))
   for (const flag of ['-t', '--target-directory']) {
     for (const word of read.values.get(flag) ?? []) targets.push(targetOf(word, cwd, home))
   }
   if (command.unknownArgs || read.refusal) targets.push({ kind: 'unknown', text: '(arguments not shown)' })
-  return targets
+  return { reads: COPYING.has(name.value) ? targets : [], writes: targets }
+}
+
+/** Literal operands read as paths, for a command whose use of them is unknown. */
+function mentionsOf(command: EffectiveCommand, cwd: string | undefined, home: string): Target[] {
+  const mentions: Target[] = []
+  for (const word of command.words.slice(1)) {
+    if (!word.literal) continue
+    const candidates = [word.value]
+    const eq = word.value.indexOf('=')
+    if (eq >= 0) candidates.push(word.value.slice(eq + 1))
+    for (const candidate of [...candidates])
+      if (candidate.startsWith('@')) candidates.push(candidate.slice(1))
+    for (const candidate of candidates) {
+      if (candidate === '' || candidate.startsWith('-')) continue
+      const target = targetOf({ ...word, value: candidate, tilde: candidate.startsWith('~') }, cwd, home)
+      if (target.kind === 'path') mentions.push(target)
+    }
+  }
+  return mentions
 }

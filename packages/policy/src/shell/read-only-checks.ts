@@ -17,6 +17,8 @@ export function generic(
     patternFlags?: readonly string[]
     /** With no operand it reads the cwd (ls, du, tree). */
     cwdDefault?: boolean
+    /** Options whose value is a file read (`grep -f patterns`). */
+    fileFlags?: readonly string[]
   },
 ): (args: readonly ShellWord[]) => TableVerdict {
   return (args) => {
@@ -27,31 +29,42 @@ export function generic(
     }
     const recursive =
       options.recursive === true || (options.recursive ?? []).some((flag) => read.flags.includes(flag))
-    switch (options.operands) {
-      case 'none':
-        return read.positionals.length === 0
-          ? { readOnly: true, files: [], recursive }
-          : { readOnly: false, reason: 'operands change state' }
-      case 'text':
-        return { readOnly: true, files: [], recursive }
-      case 'files':
-        return {
-          readOnly: true,
-          files: read.positionals.length === 0 && options.cwdDefault ? [dot()] : read.positionals,
-          recursive,
-        }
-      case 'patternThenFiles': {
-        const hasPatternFlag = (options.patternFlags ?? []).some((flag) => read.values.has(flag))
-        return {
-          readOnly: true,
-          files: hasPatternFlag ? read.positionals : read.positionals.slice(1),
-          recursive,
-        }
+    const flagFiles = (options.fileFlags ?? []).flatMap((flag) => read.values.get(flag) ?? [])
+    const verdict = operandVerdict(options, read, recursive)
+    if (verdict.readOnly && flagFiles.length > 0) verdict.files = [...verdict.files, ...flagFiles]
+    return verdict
+  }
+}
+
+function operandVerdict(
+  options: { operands: Operands; cwdDefault?: boolean; patternFlags?: readonly string[] },
+  read: ReturnType<typeof readArgs>,
+  recursive: boolean,
+): TableVerdict {
+  switch (options.operands) {
+    case 'none':
+      return read.positionals.length === 0
+        ? { readOnly: true, files: [], recursive }
+        : { readOnly: false, reason: 'operands change state' }
+    case 'text':
+      return { readOnly: true, files: [], recursive }
+    case 'files':
+      return {
+        readOnly: true,
+        files: read.positionals.length === 0 && options.cwdDefault ? [dot()] : read.positionals,
+        recursive,
       }
-      default: {
-        const unreachable: never = options.operands
-        return unreachable
+    case 'patternThenFiles': {
+      const hasPatternFlag = (options.patternFlags ?? []).some((flag) => read.values.has(flag))
+      return {
+        readOnly: true,
+        files: hasPatternFlag ? read.positionals : read.positionals.slice(1),
+        recursive,
       }
+    }
+    default: {
+      const unreachable: never = options.operands
+      return unreachable
     }
   }
 }
@@ -94,7 +107,7 @@ export function checkSed(args: readonly ShellWord[]): TableVerdict {
 export function checkAwk(args: readonly ShellWord[]): TableVerdict {
   const read = readArgs(args, {
     valueFlags: ['-F', '-v', '--assign', '--field-separator'],
-    forbidden: ['-f', '--file', '-i', '--include', '-l', '--load', '-E', '--exec'],
+    forbidden: ['-f', '--file', '-e', '--source', '-i', '--include', '-l', '--load', '-E', '--exec', '-W'],
   })
   if (read.refusal) return { readOnly: false, reason: read.refusal }
   const [program, ...files] = read.positionals
@@ -250,7 +263,8 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
   const refusal = check(rest)
   if (refusal) return { readOnly: false, reason: refusal }
   // git reads the repository; only -C/--git-dir point elsewhere, and then we cannot say where.
-  return elsewhere
+  // `diff --no-index` compares any two files on disk.
+  return elsewhere || rest.some((word) => word.value === '--no-index')
     ? { readOnly: true, files: [], recursive: true, unknownFiles: true }
     : { readOnly: true, files: [], recursive: false }
 }

@@ -63,7 +63,7 @@ export const FILE_READERS: readonly ReadOnlyEntry[] = [
     match: ['wc -l src/a.ts', 'wc'],
     notMatch: ['wc -l a > count'],
     anyArgsSafe: true,
-    check: generic({ operands: 'files' }),
+    check: generic({ operands: 'files', forbidden: ['--files0-from'] }),
   },
   {
     names: ['grep', 'egrep', 'fgrep'],
@@ -74,7 +74,8 @@ export const FILE_READERS: readonly ReadOnlyEntry[] = [
     check: generic({
       operands: 'patternThenFiles',
       patternFlags: ['-e', '-f', '--regexp', '--file'],
-      recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
+      recursive: ['-r', '-R', '--recursive', '--dereference-recursive', '-d', '--directories'],
+      fileFlags: ['-f', '--file', '--exclude-from'],
       valueFlags: [
         '-e',
         '-f',
@@ -105,14 +106,15 @@ export const FILE_READERS: readonly ReadOnlyEntry[] = [
   },
   {
     names: ['rg'],
-    summary: 'without `--pre`/`--pre-glob` (they run a program per file); always recursive',
+    summary: 'without `--pre`/`--pre-glob`/`--hostname-bin` (they run programs); always recursive',
     match: ['rg TODO', 'rg -n -g "*.ts" foo src', 'rg --files'],
-    notMatch: ['rg --pre ./x foo', 'rg --pre=cat foo'],
+    notMatch: ['rg --pre ./x foo', 'rg --pre=cat foo', 'rg --hostname-bin=./x foo'],
     check: generic({
       operands: 'patternThenFiles',
       patternFlags: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
       recursive: true,
-      forbidden: ['--pre', '--pre-glob'],
+      forbidden: ['--pre', '--pre-glob', '--hostname-bin'],
+      fileFlags: ['-f', '--file', '--ignore-file'],
       valueFlags: [
         '-e',
         '-f',

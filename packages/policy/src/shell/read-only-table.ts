@@ -63,7 +63,8 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
     anyArgsSafe: false,
     check: generic({
       operands: 'files',
-      forbidden: ['-o', '--output', '--compress-program'],
+      forbidden: ['-o', '--output', '--compress-program', '--files0-from'],
+      fileFlags: ['--random-source'],
       valueFlags: [
         '-k',
         '--key',
@@ -117,7 +118,6 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
       'od',
       'hexdump',
       'strings',
-      'file',
       'stat',
       'md5sum',
       'sha1sum',
@@ -126,12 +126,14 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
       'cksum',
       'b2sum',
     ],
-    summary: 'any options; operands are files read',
+    summary: 'any options; operands are files read (`-r` recursively)',
     match: ['cut -d, -f1 x.csv', 'diff a b', 'stat src', 'sha256sum a'],
     notMatch: ['diff a b > p.diff'],
     anyArgsSafe: true,
     check: generic({
       operands: 'files',
+      recursive: ['-r', '-R', '--recursive'],
+      fileFlags: ['--from-file', '--to-file', '-X', '--exclude-from'],
       valueFlags: [
         '-d',
         '-f',
@@ -172,6 +174,7 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
     check: generic({
       operands: 'files',
       forbidden: ['-o', '--output'],
+      fileFlags: ['-i', '--input'],
       valueFlags: ['-w', '--wrap', '-b', '-i', '--input'],
     }),
   },
@@ -209,6 +212,7 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
       operands: 'files',
       cwdDefault: true,
       recursive: true,
+      forbidden: ['--files0-from'],
       valueFlags: [
         '-d',
         '--max-depth',
@@ -277,14 +281,39 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
       operands: 'text',
       forbidden: ['-s', '--set'],
       valueFlags: ['-d', '--date', '-r', '--reference', '-I', '--iso-8601', '-f', '--file'],
+      fileFlags: ['-r', '--reference', '-f', '--file'],
     }),
   },
   {
     names: ['hostname'],
-    summary: 'without an operand (which would set the name)',
+    summary: 'without an operand, `-F`/`--file` or `-b`/`--boot` (which set the name)',
     match: ['hostname', 'hostname -f'],
-    notMatch: ['hostname newname'],
-    check: generic({ operands: 'none' }),
+    notMatch: ['hostname newname', 'hostname -F /etc/x', 'hostname -Fx'],
+    check: generic({ operands: 'none', forbidden: ['-F', '--file', '-b', '--boot'] }),
+  },
+  {
+    names: ['file'],
+    summary: 'without `-C`/`--compile` (which writes a magic file); operands are files read',
+    match: ['file a.bin', 'file -b src/*'],
+    notMatch: ['file -C -m magic'],
+    anyArgsSafe: false,
+    check: generic({
+      operands: 'files',
+      forbidden: ['-C', '--compile'],
+      valueFlags: [
+        '-m',
+        '--magic-file',
+        '-f',
+        '--files-from',
+        '-F',
+        '--separator',
+        '-P',
+        '--parameter',
+        '-e',
+        '--exclude',
+      ],
+      fileFlags: ['-m', '--magic-file', '-f', '--files-from'],
+    }),
   },
   {
     names: ['command'],
@@ -309,15 +338,31 @@ export const READ_ONLY_COMMANDS: readonly ReadOnlyEntry[] = [
     match: ["jq '.name' package.json", 'jq -r .x a.json'],
     notMatch: ['jq . a.json > b.json'],
     check: (args) => {
-      const positionals: ShellWord[] = []
+      const operands: ShellWord[] = []
+      const files: ShellWord[] = []
+      let programFromFile = false
       for (let index = 0; index < args.length; index++) {
-        const value = args[index]?.value ?? ''
-        if (['--arg', '--argjson', '--slurpfile', '--rawfile'].includes(value)) index += 2
-        else if (['--indent', '-f', '--from-file', '-L', '--tab'].includes(value))
-          index += value === '--tab' ? 0 : 1
-        else if (!value.startsWith('-')) positionals.push(args[index] as ShellWord)
+        const word = args[index] as ShellWord
+        const value = word.value
+        if (value === '--slurpfile' || value === '--rawfile') {
+          const file = args[index + 2]
+          if (file) files.push(file)
+          index += 2
+        } else if (value === '--arg' || value === '--argjson') index += 2
+        else if (value === '-f' || value === '--from-file') {
+          const file = args[index + 1]
+          if (file) files.push(file)
+          programFromFile = true
+          index += 1
+        } else if (value === '-L' || value === '--indent') index += 1
+        else if (value === '--args' || value === '--jsonargs') break
+        else if (!value.startsWith('-') || value === '-') operands.push(word)
       }
-      return { readOnly: true, files: positionals.slice(1), recursive: false }
+      return {
+        readOnly: true,
+        files: [...files, ...(programFromFile ? operands : operands.slice(1))],
+        recursive: false,
+      }
     },
   },
 ]
