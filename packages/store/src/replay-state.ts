@@ -14,15 +14,15 @@ import {
   type PermissionMode,
   type TaskView,
   type TodoItem,
-  type ToolResultContent,
   type Usage,
   ZERO_COST,
   ZERO_USAGE,
 } from '@z-engine/protocol'
 import type { ReplayProblem } from './line-reader.js'
 import { checkRecordShape } from './record-shape.js'
-import type { DisplayToolStatus, SessionSnapshot, TranscriptItem, TurnRecord } from './snapshot.js'
+import type { SessionSnapshot, TranscriptItem, TurnRecord } from './snapshot.js'
 import { pairToolResults } from './tool-pairing.js'
+import { compactedWorkingSet, taskViewWorkingSet, toolStatusOf } from './working-set.js'
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>
 
@@ -42,9 +42,6 @@ interface Mark {
   taskViewsLength: number
   todos: TodoItem[]
 }
-
-// Matches the result text the engine writes for a call cancelled by the user (spec 000).
-const CANCELLED = /^cancelled by user/i
 
 /** Folds log records into a {@link SessionSnapshot}; feed it with `apply`, then call `finish`. */
 export class ReplayState {
@@ -252,25 +249,13 @@ export class ReplayState {
         this.transcript.push(item)
       } else if (block.type === 'tool_result') {
         const item = this.toolItems.get(block.toolUseId)
-        if (item !== undefined) item.status = this.statusOf(block.toolUseId, block.isError, block.content)
+        if (item !== undefined) {
+          item.status = toolStatusOf(block.isError, block.content, this.deniedToolUses.has(block.toolUseId))
+        }
       }
     }
     this.full.push(message)
     this.view?.push(message)
-  }
-
-  private statusOf(
-    toolUseId: string,
-    isError: boolean,
-    content: readonly ToolResultContent[],
-  ): DisplayToolStatus {
-    if (!isError) return 'ok'
-    if (this.deniedToolUses.has(toolUseId)) return 'denied'
-    const first = content[0]
-    if (first !== undefined && first.type === 'text' && CANCELLED.test(first.text)) {
-      return 'cancelled'
-    }
-    return 'error'
   }
 
   private markBefore(messageId: string): void {
@@ -309,12 +294,12 @@ export class ReplayState {
     offset: number,
     length: number,
   ): void {
-    const index = this.full.findIndex((message) => message.id === firstKeptMessageId)
-    if (index === -1) {
+    const compacted = compactedWorkingSet(this.full, summary, firstKeptMessageId)
+    if (!compacted.found) {
       const text = `compaction keeps from message ${firstKeptMessageId}, which is not in the working set; kept only the summary`
       this.problem('inconsistent', offset, length, text)
     }
-    this.full = index === -1 ? [summary] : [summary, ...this.full.slice(index)]
+    this.full = compacted.messages
     this.view = null
     this.compactions = [...this.compactions, marker]
     this.transcript.push({ kind: 'compaction', recordId, marker })
@@ -327,20 +312,16 @@ export class ReplayState {
       this.view = null
       return
     }
-    const byId = new Map(this.full.map((message) => [message.id, message]))
-    const kept: Message[] = view.indexMessage !== undefined ? [view.indexMessage] : []
-    for (const id of view.keptMessageIds) {
-      const message = byId.get(id)
-      if (message !== undefined) kept.push(message)
-      else
-        this.problem(
-          'inconsistent',
-          offset,
-          length,
-          `task view ${view.id} keeps unknown message ${id}; skipped it`,
-        )
+    const chosen = taskViewWorkingSet(this.full, view)
+    for (const id of chosen.missing) {
+      this.problem(
+        'inconsistent',
+        offset,
+        length,
+        `task view ${view.id} keeps unknown message ${id}; skipped it`,
+      )
     }
-    this.view = kept
+    this.view = chosen.messages
   }
 
   private applyRewind(
