@@ -19,7 +19,13 @@ export type {
 export { BackgroundProcesses, DEFAULT_RING_BYTES } from './process/background.js'
 export type { EnvPolicy } from './process/env-policy.js'
 export { childEnvironment, DEFAULT_ENV_POLICY, isSecretLikeName } from './process/env-policy.js'
-export { DEFAULT_KILL_GRACE_MS, isProcessAlive, killProcessTree, processTree } from './process/kill-tree.js'
+export {
+  DEFAULT_KILL_GRACE_MS,
+  isProcessAlive,
+  killProcesses,
+  killProcessTree,
+  processTree,
+} from './process/kill-tree.js'
 export type { CapturedOutput } from './process/output-buffer.js'
 export { HeadTailBuffer } from './process/output-buffer.js'
 export type { RingRead } from './process/ring-buffer.js'

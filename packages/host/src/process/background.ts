@@ -1,3 +1,4 @@
+import { killProcesses, processTree } from './kill-tree.js'
 import { RingBuffer } from './ring-buffer.js'
 import { type CommandWrapper, findShell } from './shell.js'
 import { type ProcessExit, type StartedProcess, startProcess } from './start-process.js'
@@ -41,6 +42,8 @@ interface Entry {
   cursor: number
   process: StartedProcess
   exited: Promise<void>
+  /** Processes the shell left running in its group when it exited (`server &`). */
+  leftovers?: number[]
 }
 
 /** Options of the manager. */
@@ -93,8 +96,14 @@ export class BackgroundProcesses {
       outputBytes: 0,
       ...(options.description !== undefined ? { description: options.description } : {}),
     }
-    const exited = child.done.then((exit) => this.settle(info, exit))
-    this.entries.set(id, { info, buffer, cursor: 0, process: child, exited })
+    const entry: Entry = { info, buffer, cursor: 0, process: child, exited: Promise.resolve() }
+    entry.exited = child.done.then((exit) => {
+      if (child.pid !== undefined && process.platform === 'linux') {
+        entry.leftovers = processTree(child.pid, []).filter((pid) => pid !== child.pid)
+      }
+      this.settle(info, exit)
+    })
+    this.entries.set(id, entry)
     this.options.onChange?.({ ...info })
     return { ...info }
   }
@@ -162,9 +171,16 @@ export class BackgroundProcesses {
   async kill(id: string): Promise<BackgroundInfo | undefined> {
     const entry = this.entries.get(id)
     if (!entry) return undefined
-    if (entry.info.status === 'running') entry.info.status = 'killed'
-    // Even after the shell exited, children it left in its group (`server &`) may still run.
-    await entry.process.killTree(this.options.killGraceMs)
+    if (entry.info.status === 'running') {
+      entry.info.status = 'killed'
+      await entry.process.killTree(this.options.killGraceMs)
+    } else if (entry.leftovers) {
+      // The shell exited, but children it left behind (`server &`) may still run. Only those pids
+      // are signalled: the group id may by now belong to an unrelated process group.
+      await killProcesses(entry.leftovers, this.options.killGraceMs)
+    } else {
+      await entry.process.killTree(this.options.killGraceMs)
+    }
     await entry.exited
     return { ...entry.info }
   }

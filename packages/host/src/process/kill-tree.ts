@@ -79,9 +79,9 @@ export function processTree(rootPid: number, known: Iterable<number> = [rootPid]
   return [...tree]
 }
 
-function signalTree(rootPid: number, pids: Iterable<number>, signal: NodeJS.Signals): void {
+function signalTree(rootPid: number | undefined, pids: Iterable<number>, signal: NodeJS.Signals): void {
   try {
-    process.kill(-rootPid, signal)
+    if (rootPid !== undefined) process.kill(-rootPid, signal)
   } catch {
     // The group is empty or gone; descendants outside it are signalled below.
   }
@@ -99,20 +99,57 @@ function signalTree(rootPid: number, pids: Iterable<number>, signal: NodeJS.Sign
  * descendant, then SIGKILL to whatever is left after `graceMs`. Resolves once nothing of the tree
  * is alive (or after the SIGKILL round, which cannot be ignored).
  */
-export async function killProcessTree(rootPid: number, graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
+export function killProcessTree(rootPid: number, graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
+  return killTree(rootPid, processTree(rootPid), graceMs)
+}
+
+/**
+ * Kills these processes and their descendants without signalling any process group: for what a
+ * finished leader left behind, whose group id may by now belong to someone else.
+ */
+export function killProcesses(pids: readonly number[], graceMs = DEFAULT_KILL_GRACE_MS): Promise<void> {
+  return killTree(undefined, pids.filter(isProcessAlive), graceMs)
+}
+
+async function killTree(
+  rootPid: number | undefined,
+  initial: Iterable<number>,
+  graceMs: number,
+): Promise<void> {
   // Remember every pid seen, so a descendant that is reparented to init mid-kill is not lost.
-  const seen = new Set(processTree(rootPid))
+  const seen = new Set(initial)
+  const refresh = (): void => {
+    const tree = rootPid === undefined ? descendantsOf(seen) : processTree(rootPid, seen)
+    for (const pid of tree) seen.add(pid)
+  }
+  refresh()
   signalTree(rootPid, seen, 'SIGTERM')
   const deadline = Date.now() + graceMs
   while (Date.now() < deadline) {
-    for (const pid of processTree(rootPid, seen)) seen.add(pid)
-    if (![...seen].some(isProcessAlive) && !groupAlive(rootPid)) return
+    refresh()
+    if (![...seen].some(isProcessAlive) && (rootPid === undefined || !groupAlive(rootPid))) return
     await delay(25)
   }
-  for (const pid of processTree(rootPid, seen)) seen.add(pid)
+  refresh()
   signalTree(rootPid, [...seen].filter(isProcessAlive), 'SIGKILL')
   const killDeadline = Date.now() + 1_000
   while (Date.now() < killDeadline && [...seen].some(isProcessAlive)) await delay(10)
+}
+
+/** Live descendants of `pids` (Linux; empty elsewhere). */
+function descendantsOf(pids: Set<number>): number[] {
+  const entries = scanProcesses()
+  const found = new Set(pids)
+  let grew = true
+  while (grew) {
+    grew = false
+    for (const entry of entries) {
+      if (entry.zombie || found.has(entry.pid) || !found.has(entry.ppid)) continue
+      found.add(entry.pid)
+      grew = true
+    }
+  }
+  return [...found].filter((pid) => !pids.has(pid))
 }
 
 function groupAlive(rootPid: number): boolean {

@@ -300,6 +300,17 @@ describe('BackgroundProcesses', () => {
     expect(pids.length).toBe(2)
     for (const pid of pids) expect(isProcessAlive(pid)).toBe(false)
   })
+  it('kill after the shell exited stops what it left behind', async () => {
+    const pidFile = join(dir, 'pids')
+    const manager = new BackgroundProcesses({ env, killGraceMs: 500 })
+    const info = manager.start(`sleep 100 & echo $! > ${pidFile}`, { cwd: dir })
+    const exited = await manager.waitForExit(info.id, 5_000)
+    expect(exited?.status).toBe('exited')
+    const [orphan] = pidsIn(pidFile)
+    expect(isProcessAlive(orphan!)).toBe(true)
+    expect((await manager.kill(info.id))?.status).toBe('exited')
+    expect(isProcessAlive(orphan!)).toBe(false)
+  })
   it('returns undefined for unknown ids', async () => {
     const manager = new BackgroundProcesses({ env })
     expect(manager.read('nope')).toBeUndefined()
