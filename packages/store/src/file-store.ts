@@ -20,6 +20,8 @@ import type {
 } from './session-store.js'
 import type { ReplayResult } from './snapshot.js'
 
+const LIST_BATCH = 64
+
 /** Options of the file store. */
 export interface StoreOptions {
   /** The data dir (e.g. `defaultDataDir(...)`); sessions go in its `sessions/` folder. */
@@ -122,7 +124,13 @@ class FileSessionStore implements SessionStore {
       return []
     }
     const root = filter?.projectRoot !== undefined ? resolve(filter.projectRoot) : undefined
-    const rows = await Promise.all(names.map((name) => this.summary(name)))
+    const rows: (SessionSummary | undefined)[] = []
+    // In batches, so a data dir with thousands of sessions does not exhaust file descriptors.
+    for (let start = 0; start < names.length; start += LIST_BATCH) {
+      rows.push(
+        ...(await Promise.all(names.slice(start, start + LIST_BATCH).map((name) => this.summary(name)))),
+      )
+    }
     return rows
       .filter(
         (row): row is SessionSummary => row !== undefined && (root === undefined || row.projectRoot === root),

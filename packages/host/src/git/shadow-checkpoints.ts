@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
@@ -87,10 +87,13 @@ export class ShadowCheckpoints {
 
   /** Opens (creating if needed) the shadow repository of a project. */
   static async open(options: ShadowCheckpointsOptions): Promise<CheckpointResult<ShadowCheckpoints>> {
-    const projectRoot = resolve(options.projectRoot)
+    let projectRoot = resolve(options.projectRoot)
     try {
-      if (!(await stat(projectRoot)).isDirectory())
+      if (!(await stat(projectRoot)).isDirectory()) {
         return failure('notADirectory', `${projectRoot} is not a directory`)
+      }
+      // The real path, so a project opened through a symlink is the same work tree.
+      projectRoot = await realpath(projectRoot)
     } catch {
       return failure('notFound', `project root ${projectRoot} does not exist`)
     }
