@@ -5,6 +5,11 @@ import { cliVersion } from './version.js'
 /** Every subcommand, in the order `--help` lists them. Add a row here to add one. */
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'exec',
+    summary: 'run one turn headless (text, json or stream-json output)',
+    load: () => import('./commands/exec.js'),
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission policy decides for tool calls (JSON lines)',
     load: () => import('./commands/permissions.js'),

@@ -1,0 +1,157 @@
+import { parsePermissionMode } from '@z-engine/protocol'
+import { parseCommandArgs } from '../args.js'
+import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import type { CommandIo } from '../command.js'
+import { projectDir } from '../cwd.js'
+import { jsonWriter } from '../exec/json-writer.js'
+import { type ExecPrompt, parseStreamJsonInput, readAll } from '../exec/prompt-input.js'
+import { type ExecPlan, runExec } from '../exec/run-exec.js'
+import { streamJsonWriter } from '../exec/stream-json-writer.js'
+import { textWriter } from '../exec/text-writer.js'
+import type { ExecWriter } from '../exec/writer.js'
+
+const HELP = `Usage: z-engine exec [options] [prompt]
+
+Runs one turn without a terminal UI. The prompt comes from the arguments, or from stdin when
+stdin is not a terminal or the prompt is '-'.
+
+Options:
+  --output-format text|json|stream-json   text streams the answer to stdout (notices on stderr);
+                                          json prints one object at the end; stream-json prints
+                                          one JSON line per event (docs/stream-json.md)
+  --input-format text|stream-json         stream-json reads {"type":"prompt","text":…} lines
+  --permission-mode MODE                  default, acceptEdits, plan, bypass (bypassPermissions)
+  --model REF                             anthropic/…, openai/…, openai-chat/…, openrouter/…,
+                                          a catalog id, or scripted:<file> (demos and tests)
+  --resume ID                             continue a stored session
+  --continue                              continue this project's latest session
+  --fork ID                               continue a copy of a stored session
+  --cwd DIR                               the project folder (default: the current folder)
+  --max-turns N                           stop after N model rounds (exit code 3)
+  -h, --help                              show this help
+
+Approvals cannot be asked headless: a call the mode or a rule does not allow is denied, and the
+model is told why. Exit codes: 0 done, 1 failed, 2 usage error, 3 budget exhausted, 130 interrupted.
+`
+
+const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const
+const INPUT_FORMATS = ['text', 'stream-json'] as const
+
+function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw unknownWordError(`${flag} value`, value, allowed)
+}
+
+/** `z-engine exec`: one headless turn, written as text, one JSON object, or stream-json lines. */
+export async function main(io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.argv, {
+    'output-format': { type: 'string' },
+    'input-format': { type: 'string' },
+    'permission-mode': { type: 'string' },
+    model: { type: 'string' },
+    resume: { type: 'string' },
+    continue: { type: 'boolean' },
+    fork: { type: 'string' },
+    cwd: { type: 'string' },
+    'max-turns': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) {
+    io.stdout.write(HELP)
+    return EXIT.ok
+  }
+  const outputFormat = oneOf('--output-format', values['output-format'], OUTPUT_FORMATS, 'text')
+  const inputFormat = oneOf('--input-format', values['input-format'], INPUT_FORMATS, 'text')
+  let mode: ExecPlan['mode']
+  if (values['permission-mode'] !== undefined) {
+    mode = parsePermissionMode(values['permission-mode'])
+    if (mode === undefined)
+      throw unknownWordError('--permission-mode value', values['permission-mode'], [
+        'default',
+        'acceptEdits',
+        'plan',
+        'bypass',
+        'bypassPermissions',
+      ])
+  }
+  const chosen = [values.resume !== undefined, values.continue === true, values.fork !== undefined]
+  if (chosen.filter(Boolean).length > 1)
+    throw new UsageError('Use only one of --resume, --continue and --fork.')
+  let maxTurns: number | undefined
+  if (values['max-turns'] !== undefined) {
+    maxTurns = Number(values['max-turns'])
+    if (!Number.isInteger(maxTurns) || maxTurns < 1)
+      throw new UsageError(`--max-turns takes a whole number of rounds ≥ 1 (got '${values['max-turns']}').`)
+  }
+  const projectRoot = await projectDir(io.cwd, values.cwd)
+  const prompt = await readPrompt(io, positionals, inputFormat)
+
+  const writer = writerFor(outputFormat, io)
+  return runExec(
+    {
+      projectRoot,
+      prompt,
+      env: io.env,
+      ...(mode !== undefined ? { mode } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      session:
+        values.resume !== undefined
+          ? { kind: 'resume', id: values.resume }
+          : values.fork !== undefined
+            ? { kind: 'fork', id: values.fork }
+            : values.continue
+              ? { kind: 'continue' }
+              : { kind: 'new' },
+    },
+    writer,
+  )
+}
+
+function writerFor(format: (typeof OUTPUT_FORMATS)[number], io: CommandIo): ExecWriter {
+  switch (format) {
+    case 'text':
+      return textWriter(io)
+    case 'json':
+      return jsonWriter(io)
+    case 'stream-json':
+      return streamJsonWriter(io)
+    default: {
+      const unreachable: never = format
+      return unreachable
+    }
+  }
+}
+
+async function readPrompt(
+  io: CommandIo,
+  positionals: readonly string[],
+  format: (typeof INPUT_FORMATS)[number],
+): Promise<ExecPrompt> {
+  const fromArgs = positionals.length > 0 && !(positionals.length === 1 && positionals[0] === '-')
+  const stdinIsTerminal = (io.stdin as { isTTY?: boolean }).isTTY === true
+  if (format === 'stream-json') {
+    if (fromArgs)
+      throw new UsageError(
+        'With --input-format stream-json the prompt comes from stdin; drop the prompt argument.',
+      )
+    if (stdinIsTerminal)
+      throw new UsageError('--input-format stream-json reads stdin; pipe the JSON lines in.')
+    const parsed = parseStreamJsonInput(await readAll(io.stdin))
+    if (!parsed.ok) throw new UsageError(parsed.error)
+    return parsed.prompt
+  }
+  if (fromArgs) return { text: positionals.join(' '), images: [] }
+  if (stdinIsTerminal)
+    throw new UsageError('Give a prompt: z-engine exec "fix the failing test" (or pipe it on stdin).')
+  const text = await readAll(io.stdin)
+  if (text.trim() === '')
+    throw new UsageError('The prompt on stdin is empty; pass one as an argument or pipe text in.')
+  return { text: text.replace(/\n$/, ''), images: [] }
+}

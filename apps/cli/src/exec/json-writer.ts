@@ -1,0 +1,50 @@
+import type { CommandIo } from '../command.js'
+import { createStreamJsonMapper, snakeUsage, streamOutcome } from './stream-json-map.js'
+import type { ExecWriter } from './writer.js'
+
+/**
+ * `--output-format json`: nothing while the turn runs, then one object with the result text, the
+ * session id, usage, cost and outcome (the fields a script reads), plus warnings and errors seen.
+ */
+export function jsonWriter(io: CommandIo): ExecWriter {
+  const map = createStreamJsonMapper()
+  let result = ''
+  const warnings: string[] = []
+  const errors: string[] = []
+  let toolCalls = 0
+  return {
+    event(envelope) {
+      for (const line of map(envelope)) {
+        if (line.type === 'final') result = line.result
+        else if (line.type === 'warning') warnings.push(line.message)
+        else if (line.type === 'error') errors.push(line.message)
+        else if (line.type === 'tool_result') toolCalls++
+      }
+    },
+    end(summary) {
+      const finished = summary.finished
+      const error =
+        summary.error ?? (finished?.outcome.type === 'failed' ? finished.outcome.error : undefined)
+      const output = {
+        type: 'result',
+        session_id: summary.sessionId,
+        outcome: finished ? streamOutcome(finished.outcome) : 'failed',
+        is_error: summary.exitCode !== 0,
+        result,
+        ...(finished ? { turn_id: finished.turnId } : {}),
+        usage: finished
+          ? snakeUsage(finished.usage)
+          : { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
+        cost_usd: finished?.cost.totalUsd ?? 0,
+        tool_calls: toolCalls,
+        ...(finished?.outcome.type === 'budgetExhausted' ? { budget: finished.outcome.budget } : {}),
+        ...(error ? { error } : {}),
+        warnings,
+        errors,
+        exit_code: summary.exitCode,
+        duration_ms: summary.durationMs,
+      }
+      io.stdout.write(`${JSON.stringify(output, null, 2)}\n`)
+    },
+  }
+}

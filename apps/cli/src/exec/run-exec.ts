@@ -1,0 +1,131 @@
+import { Engine, EngineError, type Session } from '@z-engine/engine'
+import type { EventEnvelope, EventOf, PermissionMode, TurnOutcome } from '@z-engine/protocol'
+import { EXIT } from '../cli-error.js'
+import { headlessAnswer } from './headless-answers.js'
+import type { ExecPrompt } from './prompt-input.js'
+import type { ExecWriter } from './writer.js'
+
+/** Everything `exec` decided from its flags and input. */
+export interface ExecPlan {
+  projectRoot: string
+  prompt: ExecPrompt
+  env: NodeJS.ProcessEnv
+  mode?: PermissionMode
+  model?: string
+  /** Which stored session to continue, if any. */
+  session:
+    | { kind: 'new' }
+    | { kind: 'resume'; id: string }
+    | { kind: 'continue' }
+    | { kind: 'fork'; id: string }
+  maxTurns?: number
+}
+
+/** The exit code of a finished turn (spec: 0 done, 1 failed, 3 budget exhausted, 130 interrupted). */
+export function exitCodeOf(outcome: TurnOutcome): number {
+  switch (outcome.type) {
+    case 'done':
+      return EXIT.ok
+    case 'failed':
+      return EXIT.failed
+    case 'budgetExhausted':
+      return EXIT.budget
+    case 'interrupted':
+    case 'cancelled':
+      return EXIT.interrupted
+    default: {
+      const unreachable: never = outcome
+      return unreachable
+    }
+  }
+}
+
+/**
+ * Runs one headless turn: opens (or resumes, continues, forks) the session, submits the prompt,
+ * answers anything that waits on a person (fail closed), and resolves to the exit code once the
+ * turn has finished and the engine has shut down. SIGINT interrupts the turn (exit 130); a second
+ * SIGINT stops waiting for it.
+ */
+export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<number> {
+  const started = Date.now()
+  let session: Session | undefined
+  let sessionId = ''
+  let finish: (event: EventOf<'turnFinished'> | undefined) => void = () => {}
+  const finished = new Promise<EventOf<'turnFinished'> | undefined>((resolve) => {
+    finish = resolve
+  })
+  const onEvent = (envelope: EventEnvelope) => {
+    writer.event(envelope)
+    const answer = headlessAnswer(envelope)
+    if (answer) session?.send(answer)
+    if (envelope.event.type === 'turnFinished' && envelope.agentId === undefined) finish(envelope.event)
+  }
+  const env = { ...plan.env }
+  // The engine reads the rounds budget from settings; the flag is the environment layer's override.
+  if (plan.maxTurns !== undefined) env.Z_ENGINE_MAX_TURNS = String(plan.maxTurns)
+  const engine = await Engine.create({ env, onEvent })
+
+  let interrupts = 0
+  const onSigint = () => {
+    interrupts++
+    if (interrupts === 1 && session) session.send({ type: 'interrupt' })
+    else finish(undefined)
+  }
+  process.on('SIGINT', onSigint)
+  try {
+    let resume: string | undefined
+    if (plan.session.kind === 'resume') resume = plan.session.id
+    if (plan.session.kind === 'continue') {
+      const latest = (await engine.listSessions(plan.projectRoot))[0]
+      if (!latest) {
+        const message = `No stored session for ${plan.projectRoot} to continue; run 'z-engine exec' without --continue to start one.`
+        writer.end({
+          sessionId,
+          exitCode: EXIT.failed,
+          durationMs: Date.now() - started,
+          error: { code: 'sessionNotFound', message },
+        })
+        return EXIT.failed
+      }
+      resume = latest.sessionId
+    }
+    try {
+      session = await engine.openSession({
+        projectRoot: plan.projectRoot,
+        ...(resume !== undefined ? { resume } : {}),
+        ...(plan.session.kind === 'fork' ? { fork: { sessionId: plan.session.id } } : {}),
+        ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
+        ...(plan.model !== undefined ? { model: plan.model } : {}),
+      })
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error
+      const exitCode = error.code === 'invalidOption' ? EXIT.usage : EXIT.failed
+      writer.end({
+        sessionId,
+        exitCode,
+        durationMs: Date.now() - started,
+        error: { code: error.code, message: error.message },
+      })
+      return exitCode
+    }
+    sessionId = session.id
+    session.send({
+      type: 'submit',
+      text: plan.prompt.text,
+      ...(plan.prompt.images.length > 0 ? { attachments: plan.prompt.images } : {}),
+    })
+    const event = await finished
+    const exitCode = event ? exitCodeOf(event.outcome) : EXIT.interrupted
+    await engine.shutdown()
+    writer.end({
+      sessionId,
+      exitCode,
+      durationMs: Date.now() - started,
+      ...(event ? { finished: event } : {}),
+    })
+    return exitCode
+  } finally {
+    process.off('SIGINT', onSigint)
+    await engine.shutdown().catch(() => {})
+  }
+}

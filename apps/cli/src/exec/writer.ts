@@ -1,0 +1,19 @@
+import type { EventEnvelope, EventOf } from '@z-engine/protocol'
+
+/** How a run ended, for a writer's closing output. */
+export interface RunSummary {
+  /** Empty when the session never opened. */
+  sessionId: string
+  exitCode: number
+  durationMs: number
+  /** The main agent's `turnFinished`, when the turn ran. */
+  finished?: EventOf<'turnFinished'>
+  /** Why the run failed before or outside the turn (bad option, missing key, unknown session). */
+  error?: { code: string; message: string }
+}
+
+/** One output format of `exec`: sees every event, then the summary once. */
+export interface ExecWriter {
+  event(envelope: EventEnvelope): void
+  end(summary: RunSummary): void
+}
