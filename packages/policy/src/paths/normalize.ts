@@ -5,8 +5,12 @@
  * reading of the same text could point somewhere else.
  */
 
+const NEEDS_WORK = /\/\/|\/\.\.?(?:\/|$)|.\/$/
+
 /** Collapses `.`, `..` and duplicate slashes of an absolute path; `..` never climbs above `/`. */
 export function normalizePath(path: string): string {
+  // Fast path: most paths are already normal (absolute, no `.`/`..` segments, no `//`, no trailing `/`).
+  if (path.startsWith('/') && !NEEDS_WORK.test(path)) return path
   const out: string[] = []
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue

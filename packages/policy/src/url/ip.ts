@@ -78,11 +78,15 @@ const V4_BLOCKED: readonly [string, number, string][] = [
   ['240.0.0.0', 4, 'reserved'],
 ]
 
+const V4_RANGES: readonly [number, number, string][] = V4_BLOCKED.map(([base, bits, label]) => [
+  parseIPv4(base) as number,
+  2 ** (32 - bits),
+  label,
+])
+
 /** Why an IPv4 address (as a number) may not be fetched, or undefined when it is public. */
 export function classifyIPv4(address: number): string | undefined {
-  for (const [base, bits, label] of V4_BLOCKED) {
-    const size = 2 ** (32 - bits)
-    const start = parseIPv4(base) as number
+  for (const [start, size, label] of V4_RANGES) {
     if (address >= start && address < start + size) return label
   }
   return undefined
