@@ -32,6 +32,15 @@ describe('shapeOutput', () => {
     expect(shaped.text).toContain('further results omitted')
     expect(shaped.text).not.toContain('line 99')
   })
+  it('ends search results at a group boundary', () => {
+    const groups = Array.from(
+      { length: 20 },
+      (_, index) => `a.ts-${index * 3}-before\na.ts:${index * 3 + 1}:match\na.ts-${index * 3 + 2}-after`,
+    )
+    const shaped = shapeOutput(groups.join('\n--\n'), 'search', 200)
+    const kept = shaped.text.split('\n[...')[0]!.split('\n')
+    expect(kept.at(-1)).toMatch(/-after$/)
+  })
   it('cuts one giant line by characters', () => {
     const shaped = shapeOutput('x'.repeat(1000), 'text', 100)
     expect(shaped.text.startsWith('x'.repeat(100))).toBe(true)

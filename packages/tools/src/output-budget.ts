@@ -35,6 +35,14 @@ export function shapeOutput(text: string, kind: OutputKind, maxChars: number): S
     head.push(line)
     used += line.length + 1
   }
+  // Search results with context come in `--`-separated groups: end at a group boundary when that
+  // keeps at least half of what fits, so no match is shown without its context.
+  if (kind === 'search' && head.length < lines.length) {
+    const boundary = head.lastIndexOf('--')
+    if (boundary >= head.length / 2) {
+      for (const dropped of head.splice(boundary)) used -= dropped.length + 1
+    }
+  }
   const tail: string[] = []
   let tailUsed = 0
   const tailBudget = maxChars - used
