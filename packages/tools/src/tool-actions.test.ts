@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { TOOL_NAMES } from './names.js'
 import { actionFor } from './tool-actions.js'
 
 const ctx = { projectRoot: '/proj', cwd: '/proj/src', home: '/home/u' }
@@ -69,6 +70,14 @@ describe('actionFor', () => {
       for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) {
         expect(actionFor(tool, input, ctx).type).toBe('write')
       }
+    }
+  })
+
+  it('maps every built-in tool explicitly (none falls through to the unknown-tool default)', () => {
+    const unknown = actionFor('NoSuchTool', {}, ctx)
+    for (const name of TOOL_NAMES) {
+      if (name === 'Bash' || name === 'JobKill' || name === 'Verify') continue
+      expect(actionFor(name, {}, ctx), name).not.toEqual({ ...unknown, toolName: name })
     }
   })
 })
