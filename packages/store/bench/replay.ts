@@ -12,18 +12,29 @@ const RECORDS = 100_000
 
 if (process.argv[2] === '--replay') {
   const dataDir = process.argv[3] ?? ''
-  const started = performance.now()
-  const result = await openStore({ dataDir }).replay('bench')
-  const elapsed = performance.now() - started
-  if (!result.ok) throw new Error(result.error.message)
-  const peakMb = process.resourceUsage().maxRSS / 1024
+  // Best of three: the wall time of one replay on a shared machine is mostly other processes' noise.
+  const runs: { ms: number; cpuMs: number }[] = []
+  let last: Awaited<ReturnType<ReturnType<typeof openStore>['replay']>> | undefined
+  let peakAfterFirst = 0
+  for (let run = 0; run < 3; run++) {
+    const cpu = process.cpuUsage()
+    const started = performance.now()
+    last = await openStore({ dataDir }).replay('bench')
+    const used = process.cpuUsage(cpu)
+    runs.push({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 })
+    // The peak of one replay (later runs overlap with the previous snapshot awaiting collection).
+    if (run === 0) peakAfterFirst = process.resourceUsage().maxRSS / 1024
+  }
+  if (last === undefined || !last.ok) throw new Error(last?.ok === false ? last.error.message : 'no replay')
+  const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a))
   console.log(
     JSON.stringify({
-      records: result.value.snapshot.recordCount,
-      workingSet: result.value.snapshot.workingSet.length,
-      problems: result.value.problems.length,
-      ms: Math.round(elapsed),
-      peakRssMb: Math.round(peakMb),
+      records: last.value.snapshot.recordCount,
+      workingSet: last.value.snapshot.workingSet.length,
+      problems: last.value.problems.length,
+      ms: Math.round(best.ms),
+      cpuMs: Math.round(best.cpuMs),
+      peakRssMb: Math.round(peakAfterFirst),
     }),
   )
 } else {
@@ -66,8 +77,8 @@ if (process.argv[2] === '--replay') {
     console.log(
       `replay of ${figures.records} records (${(size / 1024 / 1024).toFixed(1)} MB log, ${turn} turns)`,
     )
-    console.log(`  time: ${figures.ms} ms`)
-    console.log(`  peak RSS: ${figures.peakRssMb} MB (whole process, Node baseline included)`)
+    console.log(`  time: ${figures.ms} ms wall, ${figures.cpuMs} ms CPU (best of 3)`)
+    console.log(`  peak RSS of one replay: ${figures.peakRssMb} MB (whole process, Node baseline included)`)
     console.log(`  working set: ${figures.workingSet} messages, problems: ${figures.problems}`)
   } finally {
     await rm(dataDir, { recursive: true, force: true })
