@@ -94,7 +94,8 @@ class FileSessionStore implements SessionStore {
     const paths = await this.existing(sessionId)
     if (!paths.ok) return paths
     const meta = await this.readMeta(sessionId)
-    const projectRoot = meta.ok ? meta.value.projectRoot : ''
+    const header = meta.ok ? undefined : await readFirstRecord(paths.value.log)
+    const projectRoot = meta.ok ? meta.value.projectRoot : header?.type === 'header' ? header.projectRoot : ''
     const appender = await JsonlAppender.open(paths.value.log, this.sync)
     return success(this.logFor(sessionId, paths.value, projectRoot, appender))
   }
