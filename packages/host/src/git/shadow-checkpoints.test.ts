@@ -91,6 +91,12 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     value(await checkpoints.restore(second.commit))
     expect(await treeState(project)).toEqual(stateB)
 
+    await writeFiles(project, { 'src/main.ts': 'edited after the second checkpoint\n' })
+    const preview = value(await checkpoints.previewRestore(second.commit))
+    expect(preview.files).toEqual([{ status: 'modified', path: 'src/main.ts' }])
+    expect(preview.patch).toContain('-edited after the second checkpoint')
+    value(await checkpoints.restore(second.commit))
+
     const diff = value(await checkpoints.diff(first.commit, second.commit))
     const byPath = Object.fromEntries(diff.files.map((file) => [file.path, file]))
     expect(byPath['src/new/added.ts']?.status).toBe('added')

@@ -173,7 +173,7 @@ export class ShadowCheckpoints {
     })
   }
 
-  /** The differences from checkpoint `from` to checkpoint `to` (a restore preview), with renames. */
+  /** The differences from checkpoint `from` to checkpoint `to`, with renames. */
   diff(from: string, to: string): Promise<CheckpointResult<CheckpointDiff>> {
     return this.serialized(async () => {
       const fromTree = await this.treeOf(from)
@@ -184,31 +184,51 @@ export class ShadowCheckpoints {
           `no checkpoint ${fromTree === undefined ? from : to} in ${this.context.gitDir}`,
         )
       }
-      const names = splitNul(
-        await gitOk(this.context, ['diff-tree', '-r', '-z', '-M', '--name-status', fromTree, toTree]),
-      )
-      const files: CheckpointFileChange[] = []
-      for (let index = 0; index < names.length; ) {
-        const code = names[index] ?? ''
-        if (code.startsWith('R') || code.startsWith('C')) {
-          files.push({ status: 'renamed', oldPath: names[index + 1] ?? '', path: names[index + 2] ?? '' })
-          index += 3
-        } else {
-          files.push({ status: STATUS[code] ?? 'modified', path: names[index + 1] ?? '' })
-          index += 2
-        }
-      }
-      const patch = await gitOk(this.context, [
-        'diff-tree',
-        '-p',
-        '-M',
-        '--no-color',
-        '--no-ext-diff',
-        fromTree,
-        toTree,
-      ])
-      return { ok: true, value: { files, patch: patch.toString('utf8') } }
+      return { ok: true, value: await this.treeDiff(fromTree, toTree) }
     })
+  }
+
+  /**
+   * What restoring `commit` would change in the working tree as it is now (the rewind preview):
+   * the current tree is checkpointed (reusing the last checkpoint when nothing changed), then
+   * diffed against `commit`.
+   */
+  previewRestore(commit: string): Promise<CheckpointResult<CheckpointDiff>> {
+    return this.serialized(async () => {
+      const target = await this.treeOf(commit)
+      if (target === undefined)
+        return failure('unknownCheckpoint', `no checkpoint ${commit} in ${this.context.gitDir}`)
+      const current = await this.snapshotNow(`before previewing ${commit}`)
+      if (!current.ok) return current
+      return { ok: true, value: await this.treeDiff(current.value.tree, target) }
+    })
+  }
+
+  private async treeDiff(fromTree: string, toTree: string): Promise<CheckpointDiff> {
+    const names = splitNul(
+      await gitOk(this.context, ['diff-tree', '-r', '-z', '-M', '--name-status', fromTree, toTree]),
+    )
+    const files: CheckpointFileChange[] = []
+    for (let index = 0; index < names.length; ) {
+      const code = names[index] ?? ''
+      if (code.startsWith('R') || code.startsWith('C')) {
+        files.push({ status: 'renamed', oldPath: names[index + 1] ?? '', path: names[index + 2] ?? '' })
+        index += 3
+      } else {
+        files.push({ status: STATUS[code] ?? 'modified', path: names[index + 1] ?? '' })
+        index += 2
+      }
+    }
+    const patch = await gitOk(this.context, [
+      'diff-tree',
+      '-p',
+      '-M',
+      '--no-color',
+      '--no-ext-diff',
+      fromTree,
+      toTree,
+    ])
+    return { files, patch: patch.toString('utf8') }
   }
 
   private async snapshotNow(message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
