@@ -1,46 +1,19 @@
 import { decodeAnsiC } from './ansi-c.js'
+import {
+  BRACE_EXPANSION,
+  BRACKET_GLOB,
+  META,
+  matchingClose,
+  NAME_RE,
+  PASS_KEYWORDS,
+  REDIRECT_OPS,
+} from './lex-syntax.js'
 import type { ParsedLine, RedirectOp, ShellCommand, ShellRedirect, ShellWord } from './types.js'
 
 /** Lines longer than this are not analyzed at all (never proven read-only). */
 export const MAX_SHELL_LINE = 200_000
 /** Nesting of substitutions and `sh -c` beyond this is refused rather than recursed into. */
 const MAX_DEPTH = 16
-
-const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
-const REDIRECT_OPS: readonly RedirectOp[] = [
-  '&>>',
-  '&>',
-  '<<<',
-  '<<-',
-  '<<',
-  '<>',
-  '<&',
-  '<',
-  '>>',
-  '>|',
-  '>&',
-  '>',
-]
-/** Reserved words that only open or close structure; the command that follows is still collected. */
-const PASS_KEYWORDS = new Set([
-  'if',
-  'then',
-  'else',
-  'elif',
-  'fi',
-  'do',
-  'done',
-  'while',
-  'until',
-  '!',
-  '{',
-  '}',
-])
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*\+?=/
-/** `[abc]` in a word is a glob; a lone `[` (the test command) is not. */
-const BRACKET_GLOB = /^\[[^\s;&|()<>]*\]/
-/** `{a,b}` or `{1..3}`: brace expansion makes a word name several things. */
-const BRACE_EXPANSION = /^\{[^\s;&|()<>{}]*(,|\.\.)[^\s;&|()<>{}]*\}/
 
 interface Shared {
   commands: ShellCommand[]
@@ -445,23 +418,4 @@ class Lexer {
 
 function emptyCommand(): ShellCommand {
   return { assignments: [], words: [], redirects: [] }
-}
-
-/** Index of the bracket closing the one at `open`, skipping quotes; -1 when there is none. */
-function matchingClose(src: string, open: number, left: string, right: string): number {
-  let level = 0
-  for (let index = open; index < src.length; index++) {
-    const c = src[index]
-    if (c === '\\') index++
-    else if (c === "'") {
-      const end = src.indexOf("'", index + 1)
-      if (end < 0) return -1
-      index = end
-    } else if (c === left) level++
-    else if (c === right) {
-      level--
-      if (level === 0) return index
-    }
-  }
-  return -1
 }
