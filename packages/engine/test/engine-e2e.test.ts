@@ -1,53 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
-import { afterEach, describe, expect, it } from 'vitest'
-import { Engine, type Session } from '../src/index.js'
-import { ScriptedClient, type ScriptSource } from '../src/testing.js'
+import { describe, expect, it } from 'vitest'
+import type { Session } from '../src/index.js'
+import type { ScriptSource } from '../src/testing.js'
+import { buggyProject, cleanupTempDirs, engineWith } from './engine-harness.js'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
-  dirs.push(dir)
-  return dir
-}
-
-/** A project with a failing test: `add` subtracts. */
-function buggyProject(): string {
-  const project = tempDir('ze-proj-')
-  writeFileSync(join(project, 'math.js'), 'export function add(a, b) {\n  return a - b\n}\n')
-  writeFileSync(
-    join(project, 'test.js'),
-    "import { add } from './math.js'\nif (add(2, 3) !== 5) { console.error('FAIL: add(2, 3) =', add(2, 3)); process.exit(1) }\nconsole.log('PASS')\n",
-  )
-  writeFileSync(join(project, 'package.json'), '{"type":"module"}\n')
-  execFileSync('git', ['init', '-q'], { cwd: project })
-  execFileSync('git', ['add', '.'], { cwd: project })
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init'], {
-    cwd: project,
-  })
-  return project
-}
-
-async function engineWith(script: ScriptSource, home = tempDir('ze-home-')) {
-  const client = new ScriptedClient(script)
-  const envelopes: EventEnvelope[] = []
-  const engine = await Engine.create({
-    home,
-    dataDir: join(home, 'data'),
-    configDir: join(home, 'config'),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
-    clientFactory: { createClient: () => ({ ok: true, client, provider: 'scripted', model: 'scripted' }) },
-    onEvent: (envelope) => envelopes.push(envelope),
-  })
-  return { engine, client, envelopes, home }
-}
+cleanupTempDirs()
 
 async function untilFinished(session: Session, envelopes: EventEnvelope[], count = 1): Promise<EngineEvent> {
   for (;;) {

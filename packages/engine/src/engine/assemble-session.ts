@@ -3,6 +3,7 @@ import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/stor
 import type { Ports, Tool } from '@z-engine/tools'
 import { loadInstructions } from '../context/instructions-load.js'
 import { RepoMapService } from '../context/repo-map-service.js'
+import { loadAgentDefinitions } from '../definitions/load.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { EventHub } from '../session/event-hub.js'
@@ -13,6 +14,7 @@ import { Session } from '../session/session.js'
 import type { SessionState } from '../session/state.js'
 import type { LoadedSettings } from '../settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
+import { CommandRunner } from './command-runner.js'
 import { SessionCompaction } from './compaction.js'
 import { takeEnvironmentSnapshot } from './environment.js'
 import { ruleLayersOf, SessionGate } from './gate.js'
@@ -36,6 +38,7 @@ export interface AssembleInput {
   hub: EventHub
   clientFactory: ClientFactory
   resumed: boolean
+  trusted: boolean
   newId: (prefix: string) => string
 }
 
@@ -95,7 +98,7 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
   }
   const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
 
-  const [instructions, environment] = await Promise.all([
+  const [instructions, environment, agents] = await Promise.all([
     loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),
     takeEnvironmentSnapshot({
       projectRoot,
@@ -103,6 +106,12 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       env,
       additionalDirectories: gate.additionalDirectories,
       now: new Date(),
+    }),
+    loadAgentDefinitions({
+      projectRoot,
+      home: paths.home,
+      configDir: paths.configDir,
+      compatClaude: settings.compat.claude,
     }),
   ])
   const repoMap = settings.context.repo_map
@@ -126,6 +135,20 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     system,
     spill,
     preCompact: async () => {},
+  })
+
+  const commands = new CommandRunner({
+    session,
+    settings,
+    projectRoot,
+    home: paths.home,
+    configDir: paths.configDir,
+    trusted: input.trusted,
+    gate,
+    models,
+    system,
+    agents: agents.definitions,
+    childEnv: toolContext.env,
   })
 
   const services: SessionServices = {
@@ -165,12 +188,17 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       gate,
       jobs,
       system,
+      runCommand: (name, args) => commands.run(name, args),
       rewind: (messageId, scope) => rewindSession(input, services.checkpoints, messageId, scope),
       dispose: async () => {
         await jobs.shutdown()
       },
     },
   })
+
+  // Start loading the provider SDK now so the first request does not pay for the import.
+  const resolved = models.resolve(state.modelRef)
+  if (resolved.ok) void resolved.model.client.warm?.().catch(() => {})
 
   hub.publish({
     type: 'sessionOpened',

@@ -118,7 +118,14 @@ export class Engine {
   /** Opens a new, resumed or forked session. */
   async openSession(options: OpenSessionOptions): Promise<Session> {
     const projectRoot = await canonicalRoot(options.projectRoot)
-    const loaded = await this.settings(projectRoot)
+    const trusted = await this.#trust.isTrusted(projectRoot)
+    const loaded = await loadSettings({
+      home: this.paths.home,
+      configDir: this.paths.configDir,
+      projectRoot,
+      env: this.#env,
+      trusted,
+    })
     const settings = loaded.settings
 
     let log: SessionLog
@@ -186,6 +193,7 @@ export class Engine {
       hub,
       clientFactory: this.#clientFactory,
       resumed: snapshot !== undefined,
+      trusted,
       newId,
     })
     // The mode and model in effect are journaled so a resume continues with them.

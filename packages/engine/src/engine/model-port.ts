@@ -8,7 +8,7 @@ import type { RoundModel } from '../run/agent-run.js'
 import type { ModelPort } from '../session/services.js'
 
 /** The model used when settings name none. */
-export const DEFAULT_MODEL_REF = 'anthropic/claude-sonnet-4-5'
+export const DEFAULT_MODEL_REF = 'anthropic/claude-sonnet-4-6'
 
 /** Provider settings from the `[provider.*]` tables, in the client factory's terms. */
 export function providerSettingsOf(settings: Settings, provider: ProviderName): ProviderSettings | undefined {
@@ -58,6 +58,8 @@ function reasoningOf(settings: Settings, info: ModelInfo): ReasoningOptions | un
  */
 export class SessionModels implements ModelPort {
   readonly #clients = new Map<string, { client: ModelClient; model: string }>()
+  /** `/effort` for this session; overrides `model.effort` from settings. */
+  effort: 'low' | 'medium' | 'high' | 'max' | undefined
 
   constructor(
     private readonly factory: ClientFactory,
@@ -85,7 +87,13 @@ export class SessionModels implements ModelPort {
       this.#clients.set(modelRef, entry)
     }
     const info = this.info(modelRef)
-    const reasoning = reasoningOf(this.settings(), info)
+    const settings = this.settings()
+    const reasoning = reasoningOf(
+      this.effort !== undefined
+        ? { ...settings, model: { ...settings.model, effort: this.effort } }
+        : settings,
+      info,
+    )
     return {
       ok: true,
       model: {

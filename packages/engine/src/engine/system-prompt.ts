@@ -1,5 +1,6 @@
 import {
   buildSystem,
+  type SystemSection as ContextSection,
   type EnvironmentSnapshot,
   renderEnvironment,
   renderInstructions,
@@ -23,14 +24,28 @@ export interface SystemPromptParts {
  * byte-identical on every request until `invalidate` (after a compaction or a reload).
  */
 export class SessionSystemPrompt {
-  #sections: Promise<SystemSection[]> | undefined
+  #sections: Promise<ContextSection[]> | undefined
+  #plain: Promise<SystemSection[]> | undefined
 
   constructor(private parts: SystemPromptParts) {}
 
   /** The sections for the next request (the first call waits for the repo map). */
   sections(): Promise<SystemSection[]> {
+    this.#plain ??= this.layers().then((sections) =>
+      sections.map((section) => ({ text: section.text, cacheable: section.cacheable })),
+    )
+    return this.#plain
+  }
+
+  /** The same sections tagged with their prompt layer (for `/context`). */
+  layers(): Promise<ContextSection[]> {
     this.#sections ??= this.#build()
     return this.#sections
+  }
+
+  /** The instruction files in effect. */
+  get instructions(): LoadedInstructions {
+    return this.parts.instructions
   }
 
   /** Rebuilds on the next request (the repo map too), e.g. after a compaction or a settings reload. */
@@ -38,9 +53,10 @@ export class SessionSystemPrompt {
     if (parts) this.parts = { ...this.parts, ...parts }
     this.parts.repoMap?.invalidate()
     this.#sections = undefined
+    this.#plain = undefined
   }
 
-  async #build(): Promise<SystemSection[]> {
+  async #build(): Promise<ContextSection[]> {
     const repoMap = (await this.parts.repoMap?.text()) ?? ''
     const instructions = renderInstructions(this.parts.instructions.files)
     return buildSystem({
@@ -49,6 +65,6 @@ export class SessionSystemPrompt {
       ...(instructions !== '' ? { instructions } : {}),
       ...(this.parts.skills !== '' ? { skills: this.parts.skills } : {}),
       ...(repoMap !== '' ? { repoMap } : {}),
-    }).map((section) => ({ text: section.text, cacheable: section.cacheable }))
+    })
   }
 }

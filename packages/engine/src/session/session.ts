@@ -48,11 +48,19 @@ export interface SessionExtensions {
   system?: { invalidate(): void }
   /** Restores code and/or conversation to before a user message; returns restored files. */
   rewind?: (messageId: string, scope: RewindScope) => Promise<{ restoredFiles: string[] }>
-  /** Handles `runCommand` (built-ins and prompt commands). */
-  runCommand?: (name: string, args: string) => Promise<void>
+  /** Resolves `runCommand` (built-ins and prompt commands) to an action. */
+  runCommand?: (name: string, args: string) => Promise<CommandAction>
   /** Called once when the session closes (jobs, watchers, language servers). */
   dispose?: () => Promise<void>
 }
+
+/** What a `runCommand` resolves to; the session carries it out. */
+export type CommandAction =
+  | { type: 'output'; name: string; markdown: string }
+  | { type: 'notice'; level: 'info' | 'warning'; message: string }
+  | { type: 'turn'; input: TurnInput }
+  | { type: 'compact'; focus?: string }
+  | { type: 'command'; command: Command }
 
 /** A distributive Omit, so a union of records keeps its variants. */
 type RecordBody<R> = R extends unknown ? Omit<R, 'id' | 'at'> : never
@@ -77,6 +85,8 @@ export class Session {
   readonly #commands = new AsyncQueue<Command>()
   readonly #loop: Promise<void>
   #closed = false
+  /** Commands sent and not yet fully handled (queued or running). */
+  #pendingCommands = 0
   #idleWaiters: Array<() => void> = []
 
   constructor(init: SessionInit) {
@@ -94,6 +104,7 @@ export class Session {
   /** Queues a command; it is handled in order without blocking on any running turn. */
   send(command: Command): void {
     if (this.#closed) return
+    this.#pendingCommands += 1
     this.#commands.push(command)
   }
 
@@ -113,7 +124,7 @@ export class Session {
 
   /** Resolves when no turn is running and no command is queued. */
   idle(): Promise<void> {
-    if (!this.state.activeTurn && this.#commands.size === 0) return Promise.resolve()
+    if (!this.state.activeTurn && this.#pendingCommands === 0) return Promise.resolve()
     return new Promise((resolve) => this.#idleWaiters.push(resolve))
   }
 
@@ -197,12 +208,13 @@ export class Session {
           `Command ${command.type} failed: ${error instanceof Error ? error.message : String(error)}`,
         )
       }
+      this.#pendingCommands -= 1
       this.#notifyIdle()
     }
   }
 
   #notifyIdle(): void {
-    if (this.state.activeTurn || this.#commands.size > 0) return
+    if (this.state.activeTurn || this.#pendingCommands > 0) return
     const waiters = this.#idleWaiters
     this.#idleWaiters = []
     for (const resolve of waiters) resolve()
@@ -343,7 +355,11 @@ export class Session {
       case 'runCommand': {
         const run = this.extensions.runCommand
         if (!run) break
-        await run(command.name, command.args)
+        if (this.state.activeTurn) {
+          this.notice('warning', `Wait for the turn to end before running /${command.name}.`, 'busy')
+          return
+        }
+        await this.#carryOut(await run(command.name, command.args))
         return
       }
       case 'runShell':
@@ -369,6 +385,31 @@ export class Session {
       `The '${command.type}' command is not available in this session.`,
       'unsupported_command',
     )
+  }
+
+  async #carryOut(action: CommandAction): Promise<void> {
+    switch (action.type) {
+      case 'output':
+        this.#hub.publish({ type: 'commandOutput', name: action.name, markdown: action.markdown })
+        return
+      case 'notice':
+        this.notice(action.level, action.message, 'command')
+        return
+      case 'turn':
+        this.#startTurn(action.input)
+        return
+      case 'compact':
+        return this.#handle({
+          type: 'compact',
+          ...(action.focus !== undefined ? { focus: action.focus } : {}),
+        })
+      case 'command':
+        return this.#handle(action.command)
+      default: {
+        const unreachable: never = action
+        throw new Error(`unknown command action ${JSON.stringify(unreachable)}`)
+      }
+    }
   }
 
   /** Runs session work that is not a turn (compaction, rewind) as the active task. */

@@ -1,0 +1,286 @@
+import { contextBreakdown } from '@z-engine/context'
+import { runShellCommand } from '@z-engine/host'
+import { resolvePath } from '@z-engine/policy'
+import type { Settings } from '@z-engine/protocol'
+import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
+import {
+  buildCommandCatalog,
+  type CatalogEntry,
+  type CommandCatalog,
+  resolveCommand,
+} from '../commands/catalog.js'
+import type { EngineBuiltinName } from '../commands/engine-builtins.js'
+import { expandCommand } from '../commands/expand.js'
+import { loadInstructions } from '../context/instructions-load.js'
+import { appendMemoryNote } from '../context/memory.js'
+import { builtinCommandDefinitions, loadCommandDefinitions } from '../definitions/load.js'
+import type { AgentDefinition } from '../definitions/types.js'
+import type { CommandAction, Session } from '../session/session.js'
+import { persistAdditionalDirectory } from '../settings/persist.js'
+import type { SessionGate } from './gate.js'
+import type { SessionModels } from './model-port.js'
+import type { SessionSystemPrompt } from './system-prompt.js'
+
+/** What the command runner reaches. */
+export interface CommandRunnerDeps {
+  session: () => Session
+  settings: Settings
+  projectRoot: string
+  home: string
+  configDir: string
+  trusted: boolean
+  gate: SessionGate
+  models: SessionModels
+  system: SessionSystemPrompt
+  agents: readonly AgentDefinition[]
+  childEnv: Record<string, string>
+}
+
+const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
+const tokens = (count: number) => count.toLocaleString('en-US')
+
+/**
+ * Resolves and runs `runCommand` (spec 000 "Commands"): engine built-ins answer without the model
+ * (informational ones as `commandOutput`), prompt and custom commands expand into a turn, unknown
+ * names get a notice with close matches.
+ */
+export class CommandRunner {
+  #catalog: Promise<CommandCatalog> | undefined
+
+  constructor(private readonly deps: CommandRunnerDeps) {}
+
+  /** The session's command catalog (loaded once; reloaded with settings). */
+  catalog(): Promise<CommandCatalog> {
+    this.#catalog ??= loadCommandDefinitions({
+      projectRoot: this.deps.projectRoot,
+      home: this.deps.home,
+      configDir: this.deps.configDir,
+      compatClaude: this.deps.settings.compat.claude,
+    }).then((loaded) => {
+      const session = this.deps.session()
+      for (const error of loaded.errors)
+        session.notice('warning', `${error.path}: ${error.message}`, 'command_definition')
+      const catalog = buildCommandCatalog({
+        custom: loaded.definitions,
+        promptBuiltins: builtinCommandDefinitions(),
+      })
+      for (const warning of catalog.warnings) session.notice('warning', warning, 'command_definition')
+      return catalog
+    })
+    return this.#catalog
+  }
+
+  /** Runs one command; returns what the session should do next. */
+  async run(name: string, args: string): Promise<CommandAction> {
+    const resolution = resolveCommand(await this.catalog(), name)
+    if (!resolution.ok) return { type: 'notice', level: 'warning', message: resolution.notice }
+    return this.#runEntry(resolution.entry, args)
+  }
+
+  async #runEntry(entry: CatalogEntry, args: string): Promise<CommandAction> {
+    switch (entry.kind) {
+      case 'engine':
+        return this.#builtin(entry.name, args.trim())
+      case 'custom':
+      case 'prompt': {
+        const session = this.deps.session()
+        const expanded = await expandCommand(entry.definition, args, {
+          projectRoot: this.deps.projectRoot,
+          home: this.deps.home,
+          trusted: this.deps.trusted,
+          canRead: (path, granted) => this.#allowed('Read', { type: 'read', paths: [path] }, granted),
+          canRun: (command, granted) =>
+            this.#allowed('Bash', { type: 'execute', command, cwd: this.deps.projectRoot }, granted),
+          runShell: async (command, cwd, signal) => {
+            const result = await runShellCommand(command, {
+              cwd,
+              env: this.deps.childEnv,
+              timeoutMs: 30_000,
+              ...(signal ? { signal } : {}),
+            })
+            return { exitCode: result.exitCode, stdout: result.output, stderr: '' }
+          },
+          knownAgentTypes: this.deps.agents.map((agent) => agent.name),
+        })
+        for (const message of expanded.notices) session.notice('warning', message, 'command_expansion')
+        const reminders: ContentBlock[] = expanded.reminders.map((text) => ({ type: 'text', text }))
+        return {
+          type: 'turn',
+          input: {
+            text: expanded.content[0].text,
+            content: [...expanded.content, ...reminders],
+            command: entry.name,
+            turnRules: expanded.turnRules,
+            ...(expanded.model !== undefined ? { modelRef: expanded.model } : {}),
+          },
+        }
+      }
+      case 'mcp':
+        return {
+          type: 'notice',
+          level: 'warning',
+          message: `/${entry.name}: MCP prompts need a connected MCP server.`,
+        }
+      default: {
+        const unreachable: never = entry
+        throw new Error(`unknown catalog entry ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  #allowed(tool: string, action: Parameters<SessionGate['decide']>[1], granted: readonly string[]): boolean {
+    const mode = this.deps.session().state.mode
+    this.deps.gate.setTurnRules(granted)
+    try {
+      return this.deps.gate.decide(tool, action, mode).decision === 'allow'
+    } finally {
+      this.deps.gate.setTurnRules([])
+    }
+  }
+
+  async #builtin(name: EngineBuiltinName, args: string): Promise<CommandAction> {
+    const session = this.deps.session()
+    const { state } = session
+    const output = (markdown: string): CommandAction => ({ type: 'output', name, markdown })
+    switch (name) {
+      case 'compact':
+        return { type: 'compact', ...(args !== '' ? { focus: args } : {}) }
+      case 'context': {
+        const info = this.deps.models.info(state.modelRef)
+        const breakdown = contextBreakdown({
+          windowTokens: info.contextWindow,
+          system: await this.deps.system.layers(),
+          tools: session.services.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description(),
+            inputSchema: tool.inputSchema,
+          })),
+          messages: state.workingSet,
+        })
+        const rows = breakdown.layers.map((layer) => `| ${layer.layer} | ${tokens(layer.tokens)} |`)
+        return output(
+          [
+            `**Context:** ${tokens(breakdown.usedTokens)} of ${tokens(breakdown.windowTokens)} tokens (${breakdown.percent}%)`,
+            '',
+            '| layer | tokens |',
+            '| --- | --- |',
+            ...rows,
+          ].join('\n'),
+        )
+      }
+      case 'cost': {
+        const { usage, cost } = state
+        return output(
+          [
+            `**Cost:** ${money(cost.totalUsd)}`,
+            `Input ${tokens(usage.inputTokens)} · output ${tokens(usage.outputTokens)} · cache read ${tokens(usage.cacheReadTokens)} · cache write ${tokens(usage.cacheWriteTokens)} tokens`,
+          ].join('\n'),
+        )
+      }
+      case 'status':
+        return output(
+          [
+            `**Model:** ${state.modelRef}`,
+            `**Mode:** ${state.mode}`,
+            `**Project:** ${this.deps.projectRoot}${this.deps.trusted ? '' : ' (not trusted)'}`,
+            `**Tools:** ${session.services.tools.map((tool) => tool.name).join(', ')}`,
+            `**Instructions:** ${this.deps.system.instructions.files.map((file) => file.path).join(', ') || 'none'}`,
+          ].join('\n'),
+        )
+      case 'remember': {
+        const written = await appendMemoryNote({
+          target: 'project',
+          projectRoot: this.deps.projectRoot,
+          home: this.deps.home,
+          note: args,
+        })
+        if (!written.ok) return { type: 'notice', level: 'warning', message: written.error }
+        const instructions = await loadInstructions({
+          projectRoot: this.deps.projectRoot,
+          home: this.deps.home,
+          compatClaude: this.deps.settings.compat.claude,
+        })
+        this.deps.system.invalidate({ instructions })
+        return output(`Noted in ${written.path}.`)
+      }
+      case 'model': {
+        if (args === '') return output(`**Model:** ${state.modelRef}`)
+        return { type: 'command', command: { type: 'setModel', model: args } }
+      }
+      case 'mode': {
+        if (args === '') return output(`**Mode:** ${state.mode}`)
+        const mode = parsePermissionMode(args)
+        if (!mode)
+          return {
+            type: 'notice',
+            level: 'warning',
+            message: `Unknown mode '${args}'; use default, acceptEdits, plan or bypass.`,
+          }
+        return { type: 'command', command: { type: 'setMode', mode } }
+      }
+      case 'effort': {
+        if (args === '') return output(`**Effort:** ${this.deps.models.effort ?? 'model default'}`)
+        if (!['low', 'medium', 'high', 'max'].includes(args)) {
+          return {
+            type: 'notice',
+            level: 'warning',
+            message: `Unknown effort '${args}'; use low, medium, high or max.`,
+          }
+        }
+        this.deps.models.effort = args as 'low' | 'medium' | 'high' | 'max'
+        return output(`**Effort:** ${args} from the next request on.`)
+      }
+      case 'mcp': {
+        const servers = Object.keys(this.deps.settings.mcp.servers)
+        return output(
+          servers.length === 0
+            ? 'No MCP servers are configured. Add them under `[mcp.servers.<name>]` in settings.'
+            : `Configured MCP servers: ${servers.join(', ')}. This build does not connect to MCP servers yet, so their tools are not offered.`,
+        )
+      }
+      case 'todos':
+        return output(
+          state.todos.length === 0
+            ? 'No todos.'
+            : state.todos
+                .map(
+                  (todo) =>
+                    `- [${todo.status === 'completed' ? 'x' : ' '}] ${todo.content}${todo.status === 'in_progress' ? ' (in progress)' : ''}`,
+                )
+                .join('\n'),
+        )
+      case 'doctor':
+        return output(
+          [
+            `**Model:** ${state.modelRef} (${this.deps.models.resolve(state.modelRef).ok ? 'ready' : 'unavailable'})`,
+            `**Tools:** ${session.services.tools.length} offered`,
+            'Run `z-engine doctor` in a terminal for the full check (git, ripgrep, sandbox, language servers).',
+          ].join('\n'),
+        )
+      case 'add-dir': {
+        const words = args.split(/\s+/).filter((word) => word !== '')
+        const save = words.includes('--save')
+        const target = words.find((word) => word !== '--save')
+        if (!target) return { type: 'notice', level: 'warning', message: 'Usage: /add-dir <path> [--save]' }
+        const directory = resolvePath(this.deps.projectRoot, target, this.deps.home)
+        this.deps.gate.addDirectory(directory)
+        if (save) {
+          const persisted = await persistAdditionalDirectory(this.deps.projectRoot, directory)
+          if (!persisted.ok)
+            return {
+              type: 'notice',
+              level: 'warning',
+              message: `Added for this session; not saved: ${persisted.error}`,
+            }
+        }
+        return output(
+          `The agent may now work in ${directory}${save ? ' (saved to settings.local.toml)' : ''}.`,
+        )
+      }
+      default: {
+        const unreachable: never = name
+        throw new Error(`unknown built-in ${String(unreachable)}`)
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { buggyProject, cleanupTempDirs, engineWith } from './engine-harness.js'
+
+cleanupTempDirs()
+
+describe('runCommand (spec 000 "Commands")', () => {
+  it('answers /cost, /mode and /todos without the model', async () => {
+    const project = buggyProject()
+    const t = await engineWith([])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runCommand', name: 'cost', args: '' })
+    session.send({ type: 'runCommand', name: 'mode', args: 'plan' })
+    session.send({ type: 'runCommand', name: 'todos', args: '' })
+    await session.idle()
+    const outputs = t.events(session, 'commandOutput')
+    expect(outputs.map((event) => (event.type === 'commandOutput' ? event.name : ''))).toEqual([
+      'cost',
+      'todos',
+    ])
+    expect(session.mode).toBe('plan')
+    expect(t.client.requests).toHaveLength(0)
+    await t.engine.shutdown()
+  })
+
+  it('expands a project command with $ARGUMENTS into a turn with two text blocks', async () => {
+    const project = buggyProject()
+    mkdirSync(join(project, '.z-engine', 'commands'), { recursive: true })
+    writeFileSync(
+      join(project, '.z-engine', 'commands', 'explain.md'),
+      '---\ndescription: Explain a file\n---\nExplain $ARGUMENTS in one paragraph.\n',
+    )
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'It adds.' }] }])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runCommand', name: 'explain', args: 'math.js' })
+    await t.waitFor(session, 'turnFinished')
+    const opening = t.client.requests[0]!.messages[0]!
+    expect(opening.content[0]).toEqual({ type: 'text', text: '/explain math.js' })
+    expect(opening.content[1]).toMatchObject({ type: 'text' })
+    const body = opening.content[1]!.type === 'text' ? opening.content[1]!.text : ''
+    expect(body).toContain('<command name="explain">')
+    expect(body).toContain('Explain math.js in one paragraph.')
+    await t.engine.shutdown()
+  })
+
+  it('gives a notice with close matches for an unknown command', async () => {
+    const project = buggyProject()
+    const t = await engineWith([])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runCommand', name: 'cosst', args: '' })
+    await session.idle()
+    const notices = t.events(session, 'notice').map((event) => (event.type === 'notice' ? event.message : ''))
+    expect(
+      notices.some((message) => message.includes('Unknown command /cosst') && message.includes('/cost')),
+    ).toBe(true)
+    await t.engine.shutdown()
+  })
+
+  it('/remember appends to AGENTS.md and the next request carries it in the system prompt', async () => {
+    const project = buggyProject()
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runCommand', name: 'remember', args: 'Use tabs for indentation.' })
+    await session.idle()
+    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toContain('Use tabs for indentation.')
+    session.send({ type: 'submit', text: 'hi' })
+    await t.waitFor(session, 'turnFinished')
+    expect(JSON.stringify(t.client.requests[0]!.system)).toContain('Use tabs for indentation.')
+    await t.engine.shutdown()
+  })
+})
