@@ -1,0 +1,160 @@
+import { Engine, EngineError, type Session } from '@z-engine/engine'
+import { type PermissionMode, parsePermissionMode } from '@z-engine/protocol'
+import { render } from 'ink'
+import { createElement } from 'react'
+import { parseCommandArgs } from '../args.js'
+import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import type { CommandIo } from '../command.js'
+import { projectDir } from '../cwd.js'
+import { ChatApp } from '../tui/app.js'
+import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
+import { EventFeed } from '../tui/event-feed.js'
+
+const HELP = `Usage: z-engine [options]
+
+The interactive chat in the terminal: streaming answers, tool cards, approval prompts, / commands.
+
+Options:
+  --model REF              anthropic/…, openai/…, openai-chat/…, openrouter/…, a catalog id,
+                           or scripted:<file> (demos and tests)
+  --permission-mode MODE   default, acceptEdits, plan, bypass (bypassPermissions)
+  --resume ID              continue a stored session (its transcript is shown first)
+  --continue               continue this project's latest session
+  --cwd DIR                the project folder (default: the current folder)
+  -h, --help               show this help
+
+Keys: Enter sends (queued as steering while a turn runs), Esc interrupts, Shift+Tab cycles the
+permission mode, Tab completes / commands, Ctrl+C twice quits. Type /help inside for more.
+`
+
+/** The chat's flags, checked. */
+export interface ChatPlan {
+  projectRoot: string
+  model?: string
+  mode?: PermissionMode
+  session: { kind: 'new' } | { kind: 'resume'; id: string } | { kind: 'continue' }
+}
+
+/** Parses `z-engine [options]` into a plan; usage mistakes throw `UsageError`. */
+export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
+  const { values, positionals } = parseCommandArgs(io.argv, {
+    model: { type: 'string' },
+    'permission-mode': { type: 'string' },
+    resume: { type: 'string' },
+    continue: { type: 'boolean' },
+    cwd: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) return 'help'
+  if (positionals.length > 0)
+    throw new UsageError(
+      `The chat takes no prompt argument (got '${positionals[0]}'); type it inside, or use 'z-engine exec "…"'.`,
+    )
+  let mode: PermissionMode | undefined
+  if (values['permission-mode'] !== undefined) {
+    mode = parsePermissionMode(values['permission-mode'])
+    if (mode === undefined)
+      throw unknownWordError('--permission-mode value', values['permission-mode'], [
+        'default',
+        'acceptEdits',
+        'plan',
+        'bypass',
+        'bypassPermissions',
+      ])
+  }
+  if (values.resume !== undefined && values.continue)
+    throw new UsageError('Use only one of --resume and --continue.')
+  return {
+    projectRoot: await projectDir(io.cwd, values.cwd),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(mode !== undefined ? { mode } : {}),
+    session:
+      values.resume !== undefined
+        ? { kind: 'resume', id: values.resume }
+        : values.continue
+          ? { kind: 'continue' }
+          : { kind: 'new' },
+  }
+}
+
+/** Opens the session the plan asks for; `--continue` picks this project's latest. */
+export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<Session> {
+  let resume: string | undefined
+  if (plan.session.kind === 'resume') resume = plan.session.id
+  if (plan.session.kind === 'continue') {
+    resume = (await engine.listSessions(plan.projectRoot))[0]?.sessionId
+    if (resume === undefined)
+      throw new EngineError(
+        'sessionNotFound',
+        `No stored session for ${plan.projectRoot} to continue; run 'z-engine' without --continue to start one.`,
+      )
+  }
+  return engine.openSession({
+    projectRoot: plan.projectRoot,
+    ...(resume !== undefined ? { resume } : {}),
+    ...(plan.model !== undefined ? { model: plan.model } : {}),
+    ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
+  })
+}
+
+/** `z-engine` (no subcommand): the interactive chat. */
+export async function main(io: CommandIo): Promise<number> {
+  const plan = await parseChatArgs(io)
+  if (plan === 'help') {
+    io.stdout.write(HELP)
+    return EXIT.ok
+  }
+  const stdin = io.stdin as NodeJS.ReadStream
+  if (stdin.isTTY !== true) {
+    throw new UsageError(
+      "The interactive chat needs a terminal. Without one, run a turn with 'z-engine exec \"…\"' (see 'z-engine exec --help').",
+    )
+  }
+  const feed = new EventFeed()
+  const engine = await Engine.create({ env: io.env, onEvent: feed.publish })
+  let session: Session
+  try {
+    session = await openChatSession(engine, plan)
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error
+    io.stderr.write(`z-engine: ${error.message}\n`)
+    return EXIT.failed
+  }
+  const commands = await loadSlashCommands(engine, plan.projectRoot)
+  const controller = new ChatController(
+    engine,
+    feed,
+    session,
+    {
+      projectRoot: plan.projectRoot,
+      ...(plan.model !== undefined ? { model: plan.model } : {}),
+      ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
+    },
+    commands,
+  )
+  const initial = await controller.initialState()
+  let exit: () => void = () => {}
+  const exited = new Promise<void>((resolve) => {
+    exit = resolve
+  })
+  const instance = render(
+    createElement(ChatApp, {
+      controller,
+      initial,
+      onExit: () => exit(),
+      allowBypass: plan.mode === 'bypass',
+    }),
+    {
+      stdin,
+      stdout: io.stdout as NodeJS.WriteStream,
+      stderr: io.stderr as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+    },
+  )
+  await Promise.race([exited, instance.waitUntilExit()])
+  instance.unmount()
+  const sessionId = controller.session.id
+  await controller.close()
+  io.stdout.write(`\nSession ${sessionId} saved. Resume it with: z-engine --resume ${sessionId}\n`)
+  return EXIT.ok
+}

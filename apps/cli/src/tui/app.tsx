@@ -1,0 +1,258 @@
+import { Box, type Key, Static, useInput } from 'ink'
+import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
+import { ApprovalPanel, type ApprovalUi, approvalKey, INITIAL_APPROVAL_UI } from './approval-panel.js'
+import type { ChatController } from './chat-controller.js'
+import { chatReducer } from './chat-reducer.js'
+import { Composer } from './composer.js'
+import { EntryView, ToolCardView } from './entry-view.js'
+import { helpMarkdown } from './help-text.js'
+import { editLine } from './line-edit.js'
+import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
+import { INITIAL_QUESTION_UI, QuestionPanel, type QuestionUi, questionKey } from './question-panel.js'
+import { completions, parseLine } from './slash-commands.js'
+import { nextMode, StatusLine } from './status-line.js'
+import type { ChatState } from './view-model.js'
+
+/** How long the "press Ctrl-C again" warning waits for the second press. */
+export const CTRL_C_WINDOW_MS = 2000
+
+/** The keyboard state of the screen, kept in a ref so keys arriving between renders never race. */
+interface InputUi {
+  text: string
+  completion: number
+  approval: ApprovalUi
+  question: QuestionUi
+  plan: PlanUi
+  /** Cards answered here whose `approvalResolved` has not arrived yet. */
+  answered: Set<string>
+  ctrlCAt: number | undefined
+}
+
+/** What the chat screen is given: the controller and where it starts. */
+export interface ChatAppProps {
+  controller: ChatController
+  initial: ChatState
+  /** Called once when the user quits (`/exit`, Ctrl-C twice). */
+  onExit: () => void
+  /** Whether Shift-Tab may cycle into bypass (only when the chat was started in it). */
+  allowBypass?: boolean
+  /** The clock, injectable so the Ctrl-C window is testable. */
+  now?: () => number
+}
+
+/**
+ * The interactive chat: finished rows in `<Static>` (printed once, so long transcripts never
+ * flicker), then the live rows, the prompt that waits (plan, question, approval) or the composer,
+ * and the status line. One input handler routes every key to whichever of those has the focus.
+ */
+export function ChatApp({
+  controller,
+  initial,
+  onExit,
+  allowBypass = false,
+  now = Date.now,
+}: ChatAppProps): ReactNode {
+  const [state, dispatch] = useReducer(chatReducer, initial)
+  const [, rerender] = useState(0)
+  const [staticKey, setStaticKey] = useState(0)
+  const stateRef = useRef(state)
+  stateRef.current = state
+  const ui = useRef<InputUi>({
+    text: '',
+    completion: 0,
+    approval: INITIAL_APPROVAL_UI,
+    question: INITIAL_QUESTION_UI,
+    plan: INITIAL_PLAN_UI,
+    answered: new Set(),
+    ctrlCAt: undefined,
+  })
+
+  useEffect(() => controller.subscribe((envelope) => dispatch({ type: 'event', envelope })), [controller])
+
+  const approvals = state.approvals.filter((request) => !ui.current.answered.has(request.id))
+  const question = state.questions[0]
+  const plan = state.plans[0]
+  const matches = completions(ui.current.text, controller.commands)
+  const warning =
+    ui.current.ctrlCAt !== undefined && now() - ui.current.ctrlCAt < CTRL_C_WINDOW_MS
+      ? 'Press Ctrl-C again to quit'
+      : undefined
+
+  const submit = (line: string): void => {
+    const parsed = parseLine(line)
+    switch (parsed.type) {
+      case 'prompt':
+        if (parsed.text !== '') controller.send({ type: 'submit', text: parsed.text })
+        return
+      case 'engine':
+        controller.send({ type: 'runCommand', name: parsed.name, args: parsed.args })
+        return
+      case 'cli': {
+        const name = parsed.name
+        switch (name) {
+          case 'help':
+            dispatch({
+              type: 'local',
+              entry: { kind: 'commandOutput', name: 'help', markdown: helpMarkdown(controller.commands) },
+            })
+            return
+          case 'sessions':
+            void controller
+              .sessionsMarkdown()
+              .then((markdown) =>
+                dispatch({ type: 'local', entry: { kind: 'commandOutput', name: 'sessions', markdown } }),
+              )
+            return
+          case 'clear':
+            void controller.restart().then(
+              (fresh) => {
+                setStaticKey((key) => key + 1)
+                dispatch({ type: 'reset', state: fresh })
+              },
+              (error: unknown) =>
+                dispatch({
+                  type: 'local',
+                  entry: {
+                    kind: 'notice',
+                    level: 'error',
+                    text: error instanceof Error ? error.message : String(error),
+                  },
+                }),
+            )
+            return
+          case 'exit':
+            onExit()
+            return
+          default: {
+            const unreachable: never = name
+            throw new Error(`unknown CLI command ${String(unreachable)}`)
+          }
+        }
+      }
+      default: {
+        const unreachable: never = parsed
+        throw new Error(`unknown line ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  const composerKey = (input: string, key: Key): void => {
+    const current = ui.current
+    const options = completions(current.text, controller.commands)
+    if (key.escape) {
+      if (stateRef.current.busy) controller.send({ type: 'interrupt' })
+      else current.text = ''
+      return
+    }
+    if (options.length > 0 && (key.upArrow || key.downArrow)) {
+      const step = key.upArrow ? -1 : 1
+      current.completion = (current.completion + step + options.length) % options.length
+      return
+    }
+    if (options.length > 0 && key.tab && !key.shift) {
+      const chosen = options[Math.min(current.completion, options.length - 1)]
+      if (chosen) current.text = `/${chosen.name} `
+      current.completion = 0
+      return
+    }
+    const edit = editLine(current.text, input, key)
+    if (!edit.submitted) {
+      if (edit.value !== current.text) current.completion = 0
+      current.text = edit.value
+      return
+    }
+    // Enter on a half-typed command name runs the highlighted completion.
+    const exact = options.some((option) => `/${option.name}` === edit.value.trim())
+    const chosen = options[Math.min(current.completion, options.length - 1)]
+    const line = !exact && chosen ? `/${chosen.name}` : edit.value
+    current.text = ''
+    current.completion = 0
+    submit(line)
+  }
+
+  useInput((input, key) => {
+    const current = ui.current
+    const chat = stateRef.current
+    if (key.ctrl && input === 'c') {
+      if (current.ctrlCAt !== undefined && now() - current.ctrlCAt < CTRL_C_WINDOW_MS) {
+        onExit()
+        return
+      }
+      current.ctrlCAt = now()
+      current.text = ''
+      rerender((tick) => tick + 1)
+      setTimeout(() => rerender((tick) => tick + 1), CTRL_C_WINDOW_MS + 10).unref?.()
+      return
+    }
+    current.ctrlCAt = undefined
+    if (key.tab && key.shift) {
+      controller.send({ type: 'setMode', mode: nextMode(chat.mode, allowBypass) })
+      return
+    }
+    const pendingApprovals = chat.approvals.filter((request) => !current.answered.has(request.id))
+    const pendingPlan = chat.plans[0]
+    const pendingQuestion = chat.questions[0]
+    if (pendingPlan) {
+      const result = planKey(pendingPlan, current.plan, input, key)
+      if (result.type === 'resolve') {
+        current.plan = INITIAL_PLAN_UI
+        controller.send({ type: 'resolvePlan', planId: result.planId, decision: result.decision })
+      } else if (result.type === 'ui') current.plan = result.ui
+      else if (key.escape) controller.send({ type: 'interrupt' })
+    } else if (pendingQuestion) {
+      const result = questionKey(pendingQuestion, current.question, input, key)
+      if (result.type === 'answer') {
+        current.question = INITIAL_QUESTION_UI
+        controller.send({ type: 'answerQuestion', questionId: result.questionId, response: result.response })
+      } else current.question = result.ui
+    } else if (pendingApprovals.length > 0) {
+      const result = approvalKey(pendingApprovals, current.approval, input, key)
+      if (result.type === 'resolve') {
+        current.answered.add(result.approvalId)
+        current.approval = result.ui
+        controller.send({ type: 'resolveApproval', approvalId: result.approvalId, decision: result.decision })
+      } else if (result.type === 'ui') current.approval = result.ui
+      else if (key.escape) controller.send({ type: 'interrupt' })
+    } else composerKey(input, key)
+    rerender((tick) => tick + 1)
+  })
+
+  const liveParts = [...state.live.parts.values()]
+  const liveTools = [...state.live.tools.values()]
+  return (
+    <Box flexDirection="column">
+      <Static key={`static-${staticKey}`} items={state.finished}>
+        {(entry) => (
+          <Box key={entry.key} paddingX={1}>
+            <EntryView entry={entry} />
+          </Box>
+        )}
+      </Static>
+      <Box flexDirection="column" paddingX={1}>
+        {liveParts.map((part) => (
+          <EntryView key={part.key} entry={part} />
+        ))}
+        {liveTools.map((card) => (
+          <ToolCardView key={card.toolUseId} card={card} />
+        ))}
+      </Box>
+      {plan ? (
+        <PlanPanel plan={plan} ui={ui.current.plan} />
+      ) : question ? (
+        <QuestionPanel request={question} ui={ui.current.question} />
+      ) : approvals.length > 0 ? (
+        <ApprovalPanel requests={approvals} ui={ui.current.approval} />
+      ) : (
+        <Composer
+          value={ui.current.text}
+          matches={matches}
+          selected={Math.min(ui.current.completion, Math.max(0, matches.length - 1))}
+          busy={state.busy}
+        />
+      )}
+      <Box paddingX={1}>
+        <StatusLine state={state} {...(warning !== undefined ? { warning } : {})} />
+      </Box>
+    </Box>
+  )
+}

@@ -1,0 +1,122 @@
+import { ENGINE_BUILTIN_COMMANDS, type Engine, loadCommandDefinitions, type Session } from '@z-engine/engine'
+import type { Command, PermissionMode } from '@z-engine/protocol'
+import type { EventFeed, EventListener } from './event-feed.js'
+import { replayTranscript } from './replay-transcript.js'
+import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
+import { type ChatState, initialChatState } from './view-model.js'
+
+/** How the chat opens its sessions (the flags of `z-engine`). */
+export interface ChatSessionOptions {
+  projectRoot: string
+  model?: string
+  mode?: PermissionMode
+}
+
+/**
+ * What the chat screen needs from the engine, in one place: the open session, its events, the
+ * commands to complete, and a fresh session for `/clear`. The screen never touches the engine itself.
+ */
+export class ChatController {
+  #session: Session
+
+  constructor(
+    readonly engine: Engine,
+    readonly feed: EventFeed,
+    session: Session,
+    readonly options: ChatSessionOptions,
+    /** The `/` commands the composer completes: the CLI's own, then the engine's. */
+    readonly commands: readonly SlashCommand[],
+  ) {
+    this.#session = session
+  }
+
+  /** The session the screen shows. */
+  get session(): Session {
+    return this.#session
+  }
+
+  /** Sends a command to the current session. */
+  send(command: Command): void {
+    this.#session.send(command)
+  }
+
+  /** Delivers every engine event (held ones first); returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    return this.feed.subscribe(listener)
+  }
+
+  /** The state a screen starts from; a resumed session shows its stored transcript first. */
+  async initialState(): Promise<ChatState> {
+    const session = this.#session
+    const replayed = await this.engine.store.replay(session.id)
+    const snapshot = replayed.ok ? replayed.value.snapshot : undefined
+    return initialChatState({
+      sessionId: session.id,
+      mode: session.mode,
+      model: session.model,
+      finished: snapshot ? replayTranscript(snapshot.transcript) : [],
+      costUsd: snapshot?.cost.totalUsd ?? 0,
+    })
+  }
+
+  /** `/clear`: closes this session (it stays stored) and opens a new one with the same options. */
+  async restart(): Promise<ChatState> {
+    await this.#session.close()
+    this.#session = await this.engine.openSession({
+      projectRoot: this.options.projectRoot,
+      mode: this.#session.mode,
+      ...(this.options.model !== undefined ? { model: this.#session.model } : {}),
+    })
+    return this.initialState()
+  }
+
+  /** `/sessions`: this project's stored sessions, newest first, as markdown. */
+  async sessionsMarkdown(): Promise<string> {
+    const sessions = await this.engine.listSessions(this.options.projectRoot)
+    if (sessions.length === 0) return 'No sessions in this project yet.'
+    const rows = sessions.slice(0, 20).map((summary) => {
+      const current = summary.sessionId === this.#session.id ? ' (this one)' : ''
+      const title = summary.title !== undefined ? ` ${summary.title}` : ''
+      return `- \`${summary.sessionId}\` ${summary.lastActivity.slice(0, 16).replace('T', ' ')}${title}${current}`
+    })
+    return [
+      ...rows,
+      '',
+      'Resume one with `z-engine --resume <id>`, the latest with `z-engine --continue`.',
+    ].join('\n')
+  }
+
+  /** Closes the session and the engine (journals flushed). */
+  async close(): Promise<void> {
+    await this.engine.shutdown()
+  }
+}
+
+/** The `/` commands to complete: the CLI's own, the engine built-ins, then the project's custom ones. */
+export async function loadSlashCommands(engine: Engine, projectRoot: string): Promise<SlashCommand[]> {
+  const commands: SlashCommand[] = [...CLI_COMMANDS]
+  for (const builtin of ENGINE_BUILTIN_COMMANDS) {
+    commands.push({
+      name: builtin.name,
+      description: builtin.description,
+      ...('argumentHint' in builtin ? { argumentHint: builtin.argumentHint } : {}),
+      owner: 'engine',
+    })
+  }
+  try {
+    const settings = await engine.settings(projectRoot)
+    const custom = await loadCommandDefinitions({
+      projectRoot,
+      home: engine.paths.home,
+      configDir: engine.paths.configDir,
+      compatClaude: settings.settings.compat.claude,
+    })
+    for (const definition of custom.definitions) {
+      if (commands.some((command) => command.name === definition.name)) continue
+      commands.push({ name: definition.name, description: definition.description ?? '', owner: 'engine' })
+    }
+  } catch {
+    // Completion is a convenience: a broken command folder must not keep the chat from starting.
+  }
+  return commands
+}

@@ -1,0 +1,32 @@
+import type { EventEnvelope } from '@z-engine/protocol'
+import { reduceEvent } from './reduce-event.js'
+import type { ChatState, TranscriptEntry } from './view-model.js'
+
+/** Everything that changes the chat screen's state. */
+export type ChatAction =
+  /** An engine event; events of another session (one `/clear` closed) are ignored. */
+  | { type: 'event'; envelope: EventEnvelope }
+  /** A row the CLI itself adds (`/help`, `/sessions`, a failed command). */
+  | { type: 'local'; entry: DistributiveOmit<TranscriptEntry, 'key'> }
+  /** A new session's starting state (`/clear`). */
+  | { type: 'reset'; state: ChatState }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+/** The screen's reducer: engine events through `reduceEvent`, plus the CLI's own rows. */
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case 'event':
+      return action.envelope.sessionId === state.sessionId ? reduceEvent(state, action.envelope) : state
+    case 'local': {
+      const entry = { ...action.entry, key: `k${state.nextKey}` } as TranscriptEntry
+      return { ...state, finished: [...state.finished, entry], nextKey: state.nextKey + 1 }
+    }
+    case 'reset':
+      return action.state
+    default: {
+      const unreachable: never = action
+      return unreachable
+    }
+  }
+}

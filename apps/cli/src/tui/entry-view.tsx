@@ -1,0 +1,121 @@
+import type { TurnOutcome } from '@z-engine/protocol'
+import { Box, Text } from 'ink'
+import type { ReactNode } from 'react'
+import { keyed } from './keyed.js'
+import { Markdown } from './markdown.js'
+import type { ToolCard, ToolCardStatus, TranscriptEntry } from './view-model.js'
+
+const STATUS_MARK: Record<ToolCardStatus, { mark: string; color: string; label: string }> = {
+  running: { mark: '⋯', color: 'yellow', label: 'running' },
+  ok: { mark: '✓', color: 'green', label: 'ok' },
+  error: { mark: '✗', color: 'red', label: 'error' },
+  denied: { mark: '⊘', color: 'red', label: 'denied' },
+  cancelled: { mark: '■', color: 'gray', label: 'cancelled' },
+  interrupted: { mark: '■', color: 'gray', label: 'interrupted' },
+}
+
+/** A tool call: title, live output tail while it runs, then its status and one-line summary. */
+export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
+  const status = STATUS_MARK[card.status]
+  const seconds = card.durationMs !== undefined ? ` ${(card.durationMs / 1000).toFixed(1)}s` : ''
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text color={status.color}>{status.mark} </Text>
+        <Text bold>{card.title}</Text>
+        {card.agentId !== undefined ? <Text dimColor> [{card.agentId}]</Text> : null}
+        <Text dimColor>
+          {' '}
+          {status.label}
+          {seconds}
+        </Text>
+      </Text>
+      {card.summary !== undefined && card.summary !== '' ? (
+        <Text dimColor>{`  ⎿ ${card.summary}`}</Text>
+      ) : null}
+      {card.status === 'running'
+        ? keyed(card.progress, 'out').map(({ key, item: line }) => (
+            <Text key={key} dimColor wrap="truncate-end">
+              {`  │ ${line}`}
+            </Text>
+          ))
+        : null}
+    </Box>
+  )
+}
+
+/** What a non-`done` turn outcome tells the user. */
+export function outcomeText(outcome: TurnOutcome): string {
+  switch (outcome.type) {
+    case 'done':
+      return 'Done'
+    case 'interrupted':
+      return 'Interrupted — what should I do instead?'
+    case 'cancelled':
+      return 'Cancelled'
+    case 'budgetExhausted':
+      return `Stopped: ${outcome.budget === 'maxTurns' ? 'the turn limit' : 'the session cost cap'} was reached`
+    case 'failed':
+      return `Failed: ${outcome.error.message}`
+    default: {
+      const unreachable: never = outcome
+      return unreachable
+    }
+  }
+}
+
+/** One transcript row. */
+export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1}>
+          <Text color="blue" bold>
+            {'› '}
+          </Text>
+          <Text>{entry.text}</Text>
+        </Box>
+      )
+    case 'assistant':
+      return (
+        <Box marginTop={1}>
+          <Markdown source={entry.text} />
+        </Box>
+      )
+    case 'thinking': {
+      // Collapsed: one line with the reasoning's start, so it never pushes the answer off screen.
+      const firstLine = entry.text.trim().split('\n')[0] ?? ''
+      return (
+        <Text dimColor italic wrap="truncate-end">
+          {`✻ Thinking: ${firstLine}`}
+        </Text>
+      )
+    }
+    case 'tool':
+      return <ToolCardView card={entry.card} />
+    case 'notice':
+      return (
+        <Text color={entry.level === 'error' ? 'red' : entry.level === 'warning' ? 'yellow' : 'gray'}>
+          {entry.level === 'info' ? 'ℹ ' : '⚠ '}
+          {entry.text}
+        </Text>
+      )
+    case 'commandOutput':
+      return (
+        <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
+          <Text dimColor>/{entry.name}</Text>
+          <Markdown source={entry.markdown} />
+        </Box>
+      )
+    case 'turnEnded':
+      return (
+        <Text color={entry.outcome.type === 'failed' ? 'red' : 'yellow'}>{outcomeText(entry.outcome)}</Text>
+      )
+    case 'divider':
+      return <Text dimColor>{`── ${entry.text} ──`}</Text>
+    default: {
+      const unreachable: never = entry
+      return unreachable
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import type { EngineEvent, EventEnvelope, Message } from '@z-engine/protocol'
+import type { ChatState, LiveRows, ToolCard, TranscriptEntry } from './view-model.js'
+
+/** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
+const PROGRESS_LINES = 4
+
+/** The plain text of a user message, or undefined when it holds none (tool results). */
+export function userText(message: Message): string | undefined {
+  if (message.role !== 'user') return undefined
+  const parts: string[] = []
+  for (const block of message.content) if (block.type === 'text') parts.push(block.text)
+  return parts.length > 0 ? parts.join('\n') : undefined
+}
+
+function append(state: ChatState, ...entries: Array<DistributiveOmit<TranscriptEntry, 'key'>>): ChatState {
+  let nextKey = state.nextKey
+  const added = entries.map((entry) => ({ ...entry, key: `k${nextKey++}` }) as TranscriptEntry)
+  return { ...state, finished: [...state.finished, ...added], nextKey }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+function withLive(state: ChatState, change: (live: LiveRows) => void): ChatState {
+  const live: LiveRows = { parts: new Map(state.live.parts), tools: new Map(state.live.tools) }
+  change(live)
+  return { ...state, live }
+}
+
+/** Moves a finished streaming part (text or thinking) from the live area to the transcript. */
+function finishPart(state: ChatState, id: string): ChatState {
+  const part = state.live.parts.get(id)
+  if (!part) return state
+  const without = withLive(state, (live) => live.parts.delete(id))
+  if (part.text.trim() === '') return without
+  return append(without, { kind: part.kind, text: part.text })
+}
+
+function updateTool(state: ChatState, id: string, change: (card: ToolCard) => ToolCard): ChatState {
+  const card = state.live.tools.get(id)
+  if (!card) return state
+  return withLive(state, (live) => live.tools.set(id, change(card)))
+}
+
+function progressLines(previous: string[], text: string): string[] {
+  const lines = [...previous]
+  const incoming = text.split('\n')
+  // Output arrives in chunks that may split a line: the first piece continues the last line.
+  if (lines.length > 0 && incoming.length > 0) lines[lines.length - 1] += incoming.shift() ?? ''
+  lines.push(...incoming)
+  return lines.filter((line, index) => line !== '' || index === lines.length - 1).slice(-PROGRESS_LINES)
+}
+
+/**
+ * Folds one event into the chat screen's state. Pure, so the whole screen is testable from event
+ * lists; events the screen does not show are listed explicitly so a new event type is a compile error.
+ */
+export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatState {
+  const event: EngineEvent = envelope.event
+  // A subagent's streamed text stays inside its own transcript; its tools and asks still show.
+  const fromSubagent = envelope.agentId !== undefined
+  switch (event.type) {
+    case 'sessionOpened':
+      return { ...state, sessionId: event.sessionId, mode: event.mode, model: event.model }
+    case 'turnStarted':
+      return fromSubagent ? state : { ...state, busy: true }
+    case 'turnFinished': {
+      if (fromSubagent) return state
+      let next = state
+      for (const id of [...state.live.parts.keys()]) next = finishPart(next, id)
+      next = {
+        ...next,
+        busy: false,
+        approvals: [],
+        questions: [],
+        plans: [],
+        // Cancel drops queued steering; an interrupt keeps it for the next turn.
+        queued: event.outcome.type === 'cancelled' ? [] : next.queued,
+      }
+      return event.outcome.type === 'done'
+        ? next
+        : append(next, { kind: 'turnEnded', outcome: event.outcome })
+    }
+    case 'usageUpdated':
+      return {
+        ...state,
+        costUsd: event.sessionCost.totalUsd,
+        ...(event.contextTokens !== undefined ? { contextTokens: event.contextTokens } : {}),
+        ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
+      }
+    case 'textStart':
+    case 'thinkingStart': {
+      if (fromSubagent) return state
+      const kind = event.type === 'textStart' ? 'assistant' : 'thinking'
+      return withLive(state, (live) => live.parts.set(event.id, { kind, key: `part-${event.id}`, text: '' }))
+    }
+    case 'textDelta':
+    case 'thinkingDelta': {
+      const part = state.live.parts.get(event.id)
+      if (fromSubagent || !part) return state
+      return withLive(state, (live) => live.parts.set(event.id, { ...part, text: part.text + event.delta }))
+    }
+    case 'textEnd':
+    case 'thinkingEnd':
+      return fromSubagent ? state : finishPart(state, event.id)
+    case 'messageRecorded': {
+      const text = fromSubagent ? undefined : userText(event.message)
+      if (text === undefined) return state
+      // Steering is delivered as a user message: it leaves the queue and joins the transcript.
+      const queued = state.queued.filter((item) => !text.includes(item))
+      return append({ ...state, queued }, { kind: 'user', text })
+    }
+    case 'steeringQueued':
+      return fromSubagent ? state : { ...state, queued: [...state.queued, event.text] }
+    case 'toolStarted':
+      return withLive(state, (live) =>
+        live.tools.set(event.toolUseId, {
+          toolUseId: event.toolUseId,
+          toolName: event.toolName,
+          title: event.title,
+          status: 'running',
+          progress: [],
+          ...(envelope.agentId !== undefined ? { agentId: envelope.agentId } : {}),
+        }),
+      )
+    case 'toolProgress': {
+      const progress = event.progress
+      return updateTool(state, event.toolUseId, (card) => ({
+        ...card,
+        progress:
+          progress.type === 'output'
+            ? progressLines(card.progress, progress.text)
+            : [...card.progress, progress.message].slice(-PROGRESS_LINES),
+      }))
+    }
+    case 'toolFinished': {
+      const card: ToolCard = state.live.tools.get(event.toolUseId) ?? {
+        // Denied calls never start: their card appears only here.
+        toolUseId: event.toolUseId,
+        toolName: event.toolName,
+        title: event.toolName,
+        status: 'running',
+        progress: [],
+      }
+      const done: ToolCard = {
+        ...card,
+        status: event.status,
+        durationMs: event.durationMs,
+        ...(event.summary !== undefined ? { summary: event.summary } : {}),
+      }
+      const next = withLive(state, (live) => live.tools.delete(event.toolUseId))
+      return append(
+        { ...next, approvals: next.approvals.filter((request) => request.toolUseId !== event.toolUseId) },
+        { kind: 'tool', card: done },
+      )
+    }
+    case 'approvalRequested':
+      return { ...state, approvals: [...state.approvals, event.request] }
+    case 'approvalResolved':
+      return { ...state, approvals: state.approvals.filter((request) => request.id !== event.approvalId) }
+    case 'questionAsked':
+      return { ...state, questions: [...state.questions, event.question] }
+    case 'questionAnswered':
+      return { ...state, questions: state.questions.filter((question) => question.id !== event.questionId) }
+    case 'planProposed':
+      return { ...state, plans: [...state.plans, event.plan] }
+    case 'planResolved':
+      return { ...state, plans: state.plans.filter((plan) => plan.id !== event.planId) }
+    case 'todosUpdated':
+      return append(state, {
+        kind: 'commandOutput',
+        name: 'todos',
+        markdown: event.todos
+          .map((todo) => `${todo.status === 'completed' ? '☒' : '☐'} ${todo.content}`)
+          .join('\n'),
+      })
+    case 'modeChanged':
+      return { ...state, mode: event.mode }
+    case 'modelChanged':
+      return { ...state, model: event.model }
+    case 'compacted':
+      return append(state, {
+        kind: 'divider',
+        text: `Context compacted (${event.marker.tokensBefore} → ${event.marker.tokensAfter} tokens)`,
+      })
+    case 'compactionStarted':
+      return append(state, { kind: 'notice', level: 'info', text: 'Compacting context…' })
+    case 'commandOutput':
+      return append(state, { kind: 'commandOutput', name: event.name, markdown: event.markdown })
+    case 'notice':
+      return append(state, { kind: 'notice', level: event.level, text: event.message })
+    case 'retrying':
+      return append(state, {
+        kind: 'notice',
+        level: 'warning',
+        text: `${event.reason}; retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt})`,
+      })
+    case 'rewound':
+      return append(state, { kind: 'divider', text: `Rewound (${event.scope})` })
+    case 'trustRequired':
+      return append(state, {
+        kind: 'notice',
+        level: 'warning',
+        text: `This project's ${event.categories.join(', ')} settings are withheld until you trust the workspace.`,
+      })
+    case 'completionClaimUnchecked':
+      return append(state, {
+        kind: 'notice',
+        level: 'warning',
+        text: 'The answer claims completion that no check backs.',
+      })
+    case 'titleChanged':
+    case 'agentUpdated':
+    case 'jobUpdated':
+    case 'checkRecorded':
+    case 'checkpointCreated':
+    case 'routeChosen':
+    case 'taskViewApplied':
+    case 'suggested':
+    case 'suggestionResolved':
+    case 'turnToneJudged':
+    case 'urgencyScored':
+      return state
+    default: {
+      const unreachable: never = event
+      return unreachable
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import type { Engine } from '@z-engine/engine'
+import type { TranscriptEntry } from './view-model.js'
+
+type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
+/** A stored session's display transcript, as the store replays it. */
+export type StoredTranscript = Replayed['value']['snapshot']['transcript']
+
+/** Input fields that say what a tool call did, in the order a card title prefers them. */
+const TITLE_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'] as const
+
+/** A one-line card title for a replayed call (live cards get the engine's title instead). */
+export function replayedToolTitle(name: string, input: Record<string, unknown>): string {
+  for (const field of TITLE_FIELDS) {
+    const value = input[field]
+    if (typeof value === 'string' && value !== '') return `${name} ${value.split('\n')[0]}`
+  }
+  return name
+}
+
+/** The rows a resumed chat shows before anything new happens: the stored conversation, oldest first. */
+export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = []
+  const push = (entry: DistributiveOmit<TranscriptEntry, 'key'>) =>
+    entries.push({ ...entry, key: `r${entries.length}` } as TranscriptEntry)
+  for (const item of items) {
+    switch (item.kind) {
+      case 'message': {
+        for (const block of item.message.content) {
+          if (block.type === 'text' && block.text.trim() !== '')
+            push({ kind: item.message.role === 'user' ? 'user' : 'assistant', text: block.text })
+          else if (block.type === 'thinking' && block.thinking.trim() !== '')
+            push({ kind: 'thinking', text: block.thinking })
+        }
+        break
+      }
+      case 'tool':
+        push({
+          kind: 'tool',
+          card: {
+            toolUseId: item.toolUseId,
+            toolName: item.name,
+            title: replayedToolTitle(item.name, item.input),
+            status: item.status,
+            progress: [],
+          },
+        })
+        break
+      case 'turnEnded':
+        if (item.outcome.type !== 'done') push({ kind: 'turnEnded', outcome: item.outcome })
+        break
+      case 'compaction':
+        push({ kind: 'divider', text: 'Context compacted' })
+        break
+      case 'notice':
+        push({ kind: 'notice', level: item.level, text: item.text })
+        break
+      case 'taskView':
+        break
+      default: {
+        const unreachable: never = item
+        throw new Error(`unknown transcript item ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+  if (entries.length > 0) push({ kind: 'divider', text: 'Resumed' })
+  return entries
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never

@@ -1,0 +1,50 @@
+import type { PermissionMode } from '@z-engine/protocol'
+import { Box, Text } from 'ink'
+import type { ReactNode } from 'react'
+import { keyed } from './keyed.js'
+import { type ChatState, contextPercent } from './view-model.js'
+
+const MODE_LABEL: Record<PermissionMode, { label: string; color: string }> = {
+  default: { label: 'ask before edits', color: 'gray' },
+  acceptEdits: { label: 'auto-accept edits', color: 'green' },
+  plan: { label: 'plan mode', color: 'cyan' },
+  bypass: { label: 'bypass permissions', color: 'red' },
+}
+
+/** The modes Shift-Tab cycles through; bypass only when the chat was started in it. */
+export function nextMode(mode: PermissionMode, allowBypass: boolean): PermissionMode {
+  const order: PermissionMode[] = allowBypass
+    ? ['default', 'acceptEdits', 'plan', 'bypass']
+    : ['default', 'acceptEdits', 'plan']
+  const index = order.indexOf(mode)
+  return order[(index + 1) % order.length] ?? 'default'
+}
+
+/** Model, mode, context use and cost; plus what is running and the Ctrl-C warning. */
+export function StatusLine({ state, warning }: { state: ChatState; warning?: string }): ReactNode {
+  const mode = MODE_LABEL[state.mode]
+  const percent = contextPercent(state)
+  return (
+    <Box flexDirection="column">
+      {keyed(state.queued, 'queued').map(({ key, item: text }) => (
+        <Text key={key} dimColor>
+          {`⏎ queued: ${text}`}
+        </Text>
+      ))}
+      <Box justifyContent="space-between">
+        <Text>
+          {state.busy ? <Text color="yellow">● working (Esc to interrupt) </Text> : null}
+          {warning !== undefined ? <Text color="red">{warning}</Text> : null}
+        </Text>
+        <Text dimColor>
+          {state.model}
+          {' · '}
+          <Text color={mode.color}>{mode.label}</Text>
+          <Text dimColor> (shift+tab)</Text>
+          {percent !== undefined ? ` · context ${percent}%` : ''}
+          {` · $${state.costUsd.toFixed(4)}`}
+        </Text>
+      </Box>
+    </Box>
+  )
+}

@@ -1,0 +1,98 @@
+import type {
+  ApprovalRequest,
+  PermissionMode,
+  PlanProposal,
+  QuestionRequest,
+  ToolStatus,
+  TurnOutcome,
+} from '@z-engine/protocol'
+
+/** How a tool card ended, or `running`; `interrupted` comes from a replayed log that stops mid-call. */
+export type ToolCardStatus = 'running' | ToolStatus | 'interrupted'
+
+/** A tool call as its card shows it. */
+export interface ToolCard {
+  toolUseId: string
+  toolName: string
+  title: string
+  status: ToolCardStatus
+  /** The last lines of streamed output or status messages, newest last. */
+  progress: string[]
+  summary?: string
+  durationMs?: number
+  agentId?: string
+}
+
+/**
+ * One row of the transcript. Finished rows go to Ink's `<Static>` (printed once, never redrawn) so a
+ * long transcript never flickers; only the rows still streaming are redrawn.
+ */
+export type TranscriptEntry =
+  | { kind: 'user'; key: string; text: string }
+  | { kind: 'assistant'; key: string; text: string }
+  /** Collapsed to one line: the reasoning is long and rarely read while the answer streams. */
+  | { kind: 'thinking'; key: string; text: string }
+  | { kind: 'tool'; key: string; card: ToolCard }
+  | { kind: 'notice'; key: string; level: 'info' | 'warning' | 'error'; text: string }
+  | { kind: 'commandOutput'; key: string; name: string; markdown: string }
+  | { kind: 'turnEnded'; key: string; outcome: TurnOutcome }
+  | { kind: 'divider'; key: string; text: string }
+
+/** The rows still changing: streaming text and thinking parts, and running tool cards. */
+export interface LiveRows {
+  /** Part id → row, in start order. */
+  parts: Map<string, Extract<TranscriptEntry, { kind: 'assistant' | 'thinking' }>>
+  /** Tool use id → card, in start order. */
+  tools: Map<string, ToolCard>
+}
+
+/** Everything the chat screen shows, rebuilt from events by `reduceEvent`. */
+export interface ChatState {
+  finished: TranscriptEntry[]
+  live: LiveRows
+  /** Approval cards waiting for an answer, in request order (a batch's asks arrive together). */
+  approvals: ApprovalRequest[]
+  questions: QuestionRequest[]
+  plans: PlanProposal[]
+  /** Messages typed while a turn ran, shown as queued until the engine delivers them. */
+  queued: string[]
+  busy: boolean
+  mode: PermissionMode
+  model: string
+  sessionId: string
+  contextTokens?: number
+  contextWindow?: number
+  costUsd: number
+  /** Monotonic counter for row keys. */
+  nextKey: number
+}
+
+/** The state before any event: the session's mode and model as opened. */
+export function initialChatState(init: {
+  sessionId: string
+  mode: PermissionMode
+  model: string
+  finished?: TranscriptEntry[]
+  costUsd?: number
+}): ChatState {
+  return {
+    finished: init.finished ?? [],
+    live: { parts: new Map(), tools: new Map() },
+    approvals: [],
+    questions: [],
+    plans: [],
+    queued: [],
+    busy: false,
+    mode: init.mode,
+    model: init.model,
+    sessionId: init.sessionId,
+    costUsd: init.costUsd ?? 0,
+    nextKey: (init.finished?.length ?? 0) + 1,
+  }
+}
+
+/** The context meter as a whole percentage, when the engine reported one. */
+export function contextPercent(state: ChatState): number | undefined {
+  if (state.contextTokens === undefined || !state.contextWindow) return undefined
+  return Math.min(100, Math.round((state.contextTokens / state.contextWindow) * 100))
+}
