@@ -57,7 +57,9 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
   const onEvent = (envelope: EventEnvelope) => {
     writer.event(envelope)
     const answer = headlessAnswer(envelope)
-    if (answer) session?.send(answer)
+    // Deferred: the engine publishes an ask before its broker holds it, so an answer sent from
+    // inside the event callback finds no pending approval ("already answered or cancelled").
+    if (answer) setImmediate(() => session?.send(answer))
     if (envelope.event.type === 'turnFinished' && envelope.agentId === undefined) finish(envelope.event)
   }
   const env = { ...plan.env }

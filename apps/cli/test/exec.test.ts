@@ -1,0 +1,288 @@
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { Ajv } from 'ajv'
+import { describe, expect, it } from 'vitest'
+import { HEADLESS_DENIAL } from '../src/exec/headless-answers.js'
+import { STREAM_JSON_TYPES } from '../src/exec/stream-json-types.js'
+import { normalize, runInProcess, type Sandbox, sandbox } from './helpers.js'
+
+const schemaPath = resolve(import.meta.dirname, '../schema/stream-json.schema.json')
+
+/** Thinking, text, an auto-allowed read-only Bash call, a Write that asks (denied headless), then an answer. */
+const DEMO = [
+  {
+    blocks: [
+      { type: 'thinking', thinking: 'Check the tree first.' },
+      { type: 'text', text: 'Looking at the project.' },
+      { type: 'tool_use', name: 'Bash', input: { command: 'ls' } },
+      { type: 'tool_use', name: 'Write', input: { file_path: 'notes.txt', content: 'hi\n' } },
+    ],
+    usage: { inputTokens: 900, outputTokens: 30 },
+  },
+  {
+    blocks: [{ type: 'text', text: 'The project has a README. I could not write notes.txt.' }],
+    usage: { inputTokens: 1000, outputTokens: 20 },
+  },
+]
+
+async function demo(format: string): Promise<{ box: Sandbox; code: number; stdout: string; stderr: string }> {
+  const box = await sandbox()
+  const script = await box.script('demo.jsonl', DEMO)
+  const result = await runInProcess(
+    ['exec', '--model', `scripted:${script}`, '--output-format', format, 'look around'],
+    {
+      cwd: box.project,
+      env: box.env,
+    },
+  )
+  return { box, ...result }
+}
+
+/** Stream-json with consecutive text (and reasoning) pieces merged: how the deltas are cut depends on timing. */
+function mergedLines(stdout: string): Array<Record<string, unknown>> {
+  const lines: Array<Record<string, unknown>> = []
+  for (const line of stdout.trim().split('\n')) {
+    const value = JSON.parse(line) as Record<string, unknown>
+    const last = lines.at(-1)
+    if (last && (value.type === 'text' || value.type === 'reasoning') && last.type === value.type)
+      last.text = `${String(last.text)}${String(value.text)}`
+    else lines.push(value)
+  }
+  return lines
+}
+
+describe('exec output formats (golden)', () => {
+  it('text: the answer on stdout, tool calls and denials on stderr', async () => {
+    const { box, code, stdout, stderr } = await demo('text')
+    expect(code).toBe(0)
+    expect(stdout).toBe('Looking at the project.\n\nThe project has a README. I could not write notes.txt.\n')
+    const paths = { home: box.root }
+    await expect(normalize(`--- stdout\n${stdout}--- stderr\n${stderr}`, paths)).toMatchFileSnapshot(
+      'golden/exec-text.txt',
+    )
+  })
+
+  it('json: one object with result, session, usage, cost and outcome', async () => {
+    const { box, code, stdout } = await demo('json')
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout) as Record<string, unknown>
+    expect(result).toMatchObject({
+      outcome: 'done',
+      is_error: false,
+      result: 'The project has a README. I could not write notes.txt.',
+      usage: { input_tokens: 1900, output_tokens: 50 },
+      tool_calls: 2,
+      exit_code: 0,
+    })
+    expect(result.session_id).toMatch(/^[0-9a-f-]{36}$/)
+    await expect(normalize(stdout, { home: box.root })).toMatchFileSnapshot('golden/exec-json.txt')
+  })
+
+  it('stream-json: every line validates against the shipped schema; approvals fail closed', async () => {
+    const { box, code, stdout } = await demo('stream-json')
+    expect(code).toBe(0)
+    const schema = JSON.parse(await readFile(schemaPath, 'utf8')) as object
+    const validate = new Ajv({ strict: true, allErrors: true }).compile(schema)
+    const raw = stdout.trim().split('\n')
+    for (const line of raw) {
+      const ok = validate(JSON.parse(line))
+      expect(ok, `${line}\n${JSON.stringify(validate.errors)}`).toBe(true)
+    }
+    const lines = mergedLines(stdout)
+    const types = lines.map((line) => line.type)
+    expect(types[0]).toBe('run_start')
+    expect(types.at(-1)).toBe('run_end')
+    expect(types).toContain('permission_request')
+    const decision = lines.find((line) => line.type === 'permission_decision')
+    expect(decision).toMatchObject({ decision: 'deny', feedback: HEADLESS_DENIAL })
+    const write = lines.find((line) => line.type === 'tool_result' && line.name === 'Write')
+    expect(write).toMatchObject({ status: 'denied', is_error: true })
+    expect(String(write?.output)).toContain('headless')
+    await expect(readFile(join(box.project, 'notes.txt'), 'utf8')).rejects.toThrow()
+    // Every type the mapper can produce is in the schema, and nothing else.
+    const titles = (schema as { oneOf: Array<{ title: string }> }).oneOf.map((entry) => entry.title)
+    expect(titles).toEqual([...STREAM_JSON_TYPES])
+    const text = lines.map((line) => JSON.stringify(line)).join('\n')
+    await expect(`${normalize(text, { home: box.root })}\n`).toMatchFileSnapshot(
+      'golden/exec-stream-json.txt',
+    )
+  })
+
+  it('the schema rejects a line that breaks it (so validation can fail)', async () => {
+    const schema = JSON.parse(await readFile(schemaPath, 'utf8')) as object
+    const validate = new Ajv({ strict: true }).compile(schema)
+    expect(validate({ type: 'text', session_id: 's' })).toBe(false)
+    expect(validate({ type: 'text', session_id: 's', text: 'x', extra: 1 })).toBe(false)
+    expect(validate({ type: 'nope', session_id: 's' })).toBe(false)
+    expect(validate({ type: 'text', session_id: 's', text: 'x' })).toBe(true)
+  })
+})
+
+describe('exec exit codes', () => {
+  it('2 for usage errors, naming the closest flag or value', async () => {
+    const box = await sandbox()
+    const unknown = await runInProcess(['exec', '--output-fromat', 'json', 'hi'], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("Did you mean '--output-format'?")
+    const format = await runInProcess(['exec', '--output-format', 'jsno', 'hi'], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(format.code).toBe(2)
+    expect(format.stderr).toContain("'json'")
+    const mode = await runInProcess(['exec', '--permission-mode', 'yolo', 'hi'], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(mode.code).toBe(2)
+    const empty = await runInProcess(['exec'], { cwd: box.project, env: box.env, stdin: '' })
+    expect(empty.code).toBe(2)
+    expect(empty.stderr).toContain('prompt')
+    const both = await runInProcess(['exec', '--continue', '--resume', 'x', 'hi'], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(both.code).toBe(2)
+    const turns = await runInProcess(['exec', '--max-turns', '0', 'hi'], { cwd: box.project, env: box.env })
+    expect(turns.code).toBe(2)
+  })
+
+  it('1 with a message naming the variable when no provider key is set', async () => {
+    const box = await sandbox()
+    const result = await runInProcess(['exec', '--model', 'anthropic/claude-sonnet-4-5', 'hi'], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('ANTHROPIC_API_KEY')
+  })
+
+  it('1 when the turn fails, with the error in json output', async () => {
+    const box = await sandbox()
+    const script = await box.script('fail.jsonl', [
+      { error: { kind: 'invalid_request', message: 'bad request body' } },
+    ])
+    const result = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'hi'],
+      {
+        cwd: box.project,
+        env: box.env,
+      },
+    )
+    expect(result.code).toBe(1)
+    const output = JSON.parse(result.stdout) as { outcome: string; error?: { message: string } }
+    expect(output.outcome).toBe('failed')
+    expect(output.error?.message).toContain('bad request body')
+  })
+
+  it('3 when --max-turns runs out', async () => {
+    const box = await sandbox()
+    const loop = Array.from({ length: 5 }, () => ({
+      blocks: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }],
+    }))
+    const script = await box.script('loop.jsonl', loop)
+    const result = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--max-turns', '2', '--output-format', 'stream-json', 'loop'],
+      { cwd: box.project, env: box.env },
+    )
+    expect(result.code).toBe(3)
+    const final = mergedLines(result.stdout).find((line) => line.type === 'final')
+    expect(final).toMatchObject({ outcome: 'budget_exhausted', budget: 'maxTurns' })
+  })
+
+  it('1 for an unknown --resume id, saying so', async () => {
+    const box = await sandbox()
+    const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const result = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--resume', 'no-such-session', 'hi'],
+      {
+        cwd: box.project,
+        env: box.env,
+      },
+    )
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/no-such-session/)
+  })
+})
+
+describe('exec input', () => {
+  it('reads the prompt from stdin, and stream-json prompt/message lines as one prompt', async () => {
+    const box = await sandbox()
+    const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const piped = await runInProcess(['exec', '--model', `scripted:${script}`, '--output-format', 'json'], {
+      cwd: box.project,
+      env: box.env,
+      stdin: 'from stdin\n',
+    })
+    expect(piped.code).toBe(0)
+    const input = [
+      JSON.stringify({ type: 'prompt', text: 'first part' }),
+      JSON.stringify({
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'text', text: 'second part' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        ],
+      }),
+    ].join('\n')
+    const streamed = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--input-format', 'stream-json', '--output-format', 'json'],
+      { cwd: box.project, env: box.env, stdin: input },
+    )
+    expect(streamed.code).toBe(0)
+    const sessionId = (JSON.parse(streamed.stdout) as { session_id: string }).session_id
+    const log = await readFile(join(box.root, 'data', 'z-engine', 'sessions', sessionId, 'log.jsonl'), 'utf8')
+    expect(log).toContain('first part\\n\\nsecond part')
+    // The image rides on submit.attachments; the engine does not journal attachments yet (see report).
+    const bad = await runInProcess(['exec', '--input-format', 'stream-json'], {
+      cwd: box.project,
+      env: box.env,
+      stdin: '{"type":"prompt"}\n',
+    })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('stdin line 1')
+  })
+})
+
+describe('parseStreamJsonInput', () => {
+  it('joins prompt and message text, attaches base64 images, and reports bad lines by number', async () => {
+    const { parseStreamJsonInput } = await import('../src/exec/prompt-input.js')
+    const parsed = parseStreamJsonInput(
+      [
+        '{"type":"prompt","text":"a","images":[{"media_type":"image/png","data":"iVBORw0KGgo="}]}',
+        '',
+        '{"type":"message","content":"b"}',
+      ].join('\n'),
+    )
+    expect(parsed).toEqual({
+      ok: true,
+      prompt: {
+        text: 'a\n\nb',
+        images: [{ type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } }],
+      },
+    })
+    expect(
+      parseStreamJsonInput(
+        '{"type":"prompt","text":"a","images":[{"media_type":"image/bmp","data":"AA=="}]}',
+      ),
+    ).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('media_type'),
+    })
+    expect(parseStreamJsonInput('{"type":"prompt","text":"a"}\nnot json')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('stdin line 2'),
+    })
+    expect(parseStreamJsonInput('{"type":"message","role":"assistant","content":"x"}')).toMatchObject({
+      ok: false,
+    })
+    expect(parseStreamJsonInput('{"type":"other"}')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('"prompt"'),
+    })
+  })
+})
