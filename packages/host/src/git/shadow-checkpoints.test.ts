@@ -191,6 +191,32 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(await treeState(project)).toEqual(state)
   })
 
+  it('retries when a file vanishes between listing and staging it', async () => {
+    await writeFiles(project, { 'keep.txt': 'keep\n', 'temp.txt': 'short-lived\n' })
+    // A git wrapper that deletes temp.txt right before the first `git add`: the race a build or a
+    // background shell creates, made deterministic.
+    const wrapper = join(scratch, 'git-wrapper.sh')
+    await writeFile(
+      wrapper,
+      '#!/bin/sh\nfor a in "$@"; do if [ "$a" = add ] && [ ! -e "$MARKER" ]; then touch "$MARKER"; rm -f "$VICTIM"; fi; done\nexec git "$@"\n',
+    )
+    await chmod(wrapper, 0o755)
+    const marker = join(scratch, 'raced')
+    const checkpoints = value(
+      await ShadowCheckpoints.open({
+        projectRoot: project,
+        gitDir: checkpointRepoDir(dataDir, project),
+        gitPath: wrapper,
+        env: { ...process.env, MARKER: marker, VICTIM: join(project, 'temp.txt') },
+      }),
+    )
+    const snapshot = value(await checkpoints.snapshot())
+    const files = shadowFiles(checkpoints, snapshot.commit).join('\n')
+    expect(files).toContain('keep.txt')
+    expect(files).not.toContain('temp.txt')
+    expect(await readFile(marker, 'utf8')).toBe('')
+  })
+
   it('reports unknown checkpoints as errors', async () => {
     const checkpoints = await openCheckpoints()
     expect((await checkpoints.restore('deadbeef')).ok).toBe(false)

@@ -1,9 +1,9 @@
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
+import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
-import { stageWorkTree } from './stage.js'
+import { type StageReport, stageWorkTree } from './stage.js'
 
 /** Files above this size are left out of checkpoints unless configured otherwise (10 MiB). */
 export const DEFAULT_MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024
@@ -236,7 +236,7 @@ export class ShadowCheckpoints {
       // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
       const known = this.indexTree
       this.indexTree = undefined
-      const staged = await stageWorkTree(this.context, this.maxFileBytes)
+      const staged = await this.stageWithRetry()
       // Nothing reported changed and the index file is the one we last wrote (no other process
       // touched it): the tree is known, so skip write-tree.
       const reusable =
@@ -271,6 +271,22 @@ export class ShadowCheckpoints {
         'snapshotFailed',
         `could not snapshot ${this.context.workTree}: ${(error as Error).message}`,
       )
+    }
+  }
+
+  /**
+   * Stages the work tree, retrying when a file vanished between listing and adding it (a build or
+   * a background shell deleting temp files meanwhile makes `git add` fail on that path).
+   */
+  private async stageWithRetry(): Promise<StageReport> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await stageWorkTree(this.context, this.maxFileBytes)
+      } catch (error) {
+        const vanished =
+          error instanceof GitCommandError && /did not match any files|No such file/.test(error.stderr)
+        if (!vanished || attempt >= 3) throw error
+      }
     }
   }
 
