@@ -271,3 +271,31 @@ describe('case-insensitive file systems', () => {
     expect(act({ type: 'write', paths: ['/proj/SRC/a.ts'] }, ctx).decision).toBe('ask')
   })
 })
+
+describe('files hidden behind options and git operands', () => {
+  const ctx = context('default', { deny: ['Read(./.env)'] })
+  it.each([
+    ['od -c .env', 'deny'],
+    ['cat -s .env', 'deny'],
+    ['cat -n .env', 'deny'],
+    ['ls --color .env', 'deny'],
+    ['grep --color KEY .env', 'deny'],
+    ['grep -f .env notes.txt', 'deny'],
+    ['rg -f .env', 'deny'],
+    ['diff --from-file=.env a', 'deny'],
+    ['date -r .env', 'deny'],
+    ['jq --rawfile s .env -n .', 'deny'],
+    ['jq -f .env x.json', 'deny'],
+    ['hexdump -f .env x', 'deny'],
+    ['git show HEAD:.env', 'deny'],
+    ['git log -p -- .env', 'deny'],
+    ['git blame .env', 'deny'],
+    ['git diff HEAD -- .env', 'deny'],
+    ['git grep --untracked KEY', 'ask'],
+    ['git grep KEY', 'allow'],
+    ['git log --oneline', 'allow'],
+    ['git diff --no-index .env /dev/null', 'ask'],
+  ] as const)('%j → %s', (line, expected) => {
+    expect(bash(line, ctx).decision).toBe(expected)
+  })
+})

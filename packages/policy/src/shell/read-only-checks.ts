@@ -264,7 +264,25 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
   if (refusal) return { readOnly: false, reason: refusal }
   // git reads the repository; only -C/--git-dir point elsewhere, and then we cannot say where.
   // `diff --no-index` compares any two files on disk.
-  return elsewhere || rest.some((word) => word.value === '--no-index')
-    ? { readOnly: true, files: [], recursive: true, unknownFiles: true }
-    : { readOnly: true, files: [], recursive: false }
+  if (elsewhere || rest.some((word) => word.value === '--no-index')) {
+    return { readOnly: true, files: [], recursive: true, unknownFiles: true }
+  }
+  // Operands may be paths (`git log -- .env`, `git blame .env`) or `rev:path` (`git show HEAD:.env`):
+  // count each as a file read, so path rules see them. `git grep --untracked` also reads the tree.
+  const files: ShellWord[] = []
+  // `git grep PATTERN [paths]`: the first operand is the pattern unless -e/-f gives it.
+  let skipPattern = sub === 'grep' && !rest.some((word) => word.value === '-e' || word.value === '-f')
+  for (const word of rest) {
+    if (word.value.startsWith('-')) continue
+    if (skipPattern) {
+      skipPattern = false
+      continue
+    }
+    const colon = word.value.indexOf(':')
+    files.push(colon >= 0 ? { ...word, value: word.value.slice(colon + 1) || '.' } : word)
+  }
+  const untracked =
+    sub === 'grep' &&
+    rest.some((word) => word.value === '--untracked' || word.value === '--no-exclude-standard')
+  return { readOnly: true, files: untracked && files.length === 0 ? [dot()] : files, recursive: untracked }
 }
