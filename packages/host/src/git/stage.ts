@@ -16,6 +16,7 @@ export interface StageReport {
 
 // Literal pathspecs: file names with `*`, `:` or `[` are paths, not patterns.
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' }
+const STAT_BATCH = 128
 
 /**
  * Brings the index of `context` in line with its work tree: new, changed and deleted files are
@@ -42,10 +43,16 @@ export async function stageWorkTree(context: GitContext, maxFileBytes: number): 
   }
   const skippedLarge: string[] = []
   const toStage: string[] = []
-  for (const path of files) {
-    const size = await fileSize(join(context.workTree, path))
-    if (size !== undefined && size > maxFileBytes) skippedLarge.push(path)
-    else toStage.push(path)
+  const paths = [...files]
+  // Stat in parallel batches: a first snapshot lists every file of the project.
+  for (let start = 0; start < paths.length; start += STAT_BATCH) {
+    const batch = paths.slice(start, start + STAT_BATCH)
+    const sizes = await Promise.all(batch.map((path) => fileSize(join(context.workTree, path))))
+    batch.forEach((path, index) => {
+      const size = sizes[index]
+      if (size !== undefined && size > maxFileBytes) skippedLarge.push(path)
+      else toStage.push(path)
+    })
   }
   if (skippedLarge.length > 0) {
     // A file that grew past the limit leaves the snapshot rather than keeping a stale version.
