@@ -1,0 +1,248 @@
+import type { ClientFactory } from '@z-engine/engine'
+import { createDefaultClientFactory, Engine, EngineError } from '@z-engine/engine'
+import { type EventEnvelope, REWIND_SCOPES, type RewindScope } from '@z-engine/protocol'
+import { parseCommandArgs } from '../args.js'
+import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import type { CommandIo } from '../command.js'
+import { projectDir } from '../cwd.js'
+import { oneLine, printJson, printLines } from '../output.js'
+
+const HELP = `Usage: z-engine sessions <subcommand> [options]
+
+  list                          this project's sessions, most recent first (--all: every project)
+  show <id>                     a session's turns and transcript, with message and record ids
+  fork <id> [--at <recordId>]   copy a session (up to a record, default all) into a new one
+  rewind <id> --to <messageId> [--scope code|conversation|both]
+                                restore files and/or the conversation to before a user message
+
+Options:
+  --json       print JSON
+  --cwd DIR    the project folder (default: the current folder)
+  -h, --help   show this help
+
+Continue a session headless with 'z-engine exec --resume <id>' or '--continue' (the latest).
+`
+
+const SUBCOMMANDS = ['list', 'show', 'fork', 'rewind'] as const
+
+/** `z-engine sessions list|show|fork|rewind`: inspect and manage stored sessions. */
+export async function main(io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.argv, {
+    json: { type: 'boolean' },
+    cwd: { type: 'string' },
+    all: { type: 'boolean' },
+    at: { type: 'string' },
+    to: { type: 'string' },
+    scope: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) {
+    io.stdout.write(HELP)
+    return EXIT.ok
+  }
+  const [sub, id, ...extra] = positionals
+  if (sub === undefined)
+    throw new UsageError("Missing subcommand: list, show, fork or rewind (see 'z-engine sessions --help').")
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+    throw unknownWordError('subcommand', sub, SUBCOMMANDS)
+  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`)
+  const json = values.json === true
+  const root = await projectDir(io.cwd, values.cwd)
+  const subcommand = sub as (typeof SUBCOMMANDS)[number]
+  if (subcommand !== 'list' && id === undefined)
+    throw new UsageError(`'sessions ${subcommand}' needs a session id; 'z-engine sessions list' shows them.`)
+  switch (subcommand) {
+    case 'list':
+      return list(io, root, values.all === true, json)
+    case 'show':
+      return show(io, id as string, json)
+    case 'fork':
+      return fork(io, id as string, values.at, json)
+    case 'rewind': {
+      if (values.to === undefined)
+        throw new UsageError("'sessions rewind' needs --to <messageId> ('sessions show <id>' lists them).")
+      const scope = values.scope ?? 'both'
+      if (!(REWIND_SCOPES as readonly string[]).includes(scope))
+        throw unknownWordError('--scope value', scope, REWIND_SCOPES)
+      return rewind(io, id as string, values.to, scope as RewindScope, json)
+    }
+    default: {
+      const unreachable: never = subcommand
+      return unreachable
+    }
+  }
+}
+
+async function list(io: CommandIo, root: string, all: boolean, json: boolean): Promise<number> {
+  const engine = await Engine.create({ env: io.env })
+  const sessions = await engine.listSessions(all ? undefined : root)
+  if (json) {
+    printJson(io, sessions)
+    return EXIT.ok
+  }
+  if (sessions.length === 0) {
+    printLines(io, [all ? 'No stored sessions.' : `No sessions for ${root} (--all lists every project's).`])
+    return EXIT.ok
+  }
+  printLines(
+    io,
+    sessions.map((session) =>
+      [
+        session.sessionId,
+        session.lastActivity,
+        session.title ?? '(untitled)',
+        ...(all ? [session.projectRoot] : []),
+        ...(session.parent ? [`fork of ${session.parent.sessionId}`] : []),
+      ].join('  '),
+    ),
+  )
+  return EXIT.ok
+}
+
+async function show(io: CommandIo, id: string, json: boolean): Promise<number> {
+  const engine = await Engine.create({ env: io.env })
+  const replayed = await engine.store.replay(id)
+  if (!replayed.ok) return notFound(io, id, replayed.error.message)
+  const { snapshot, problems } = replayed.value
+  if (json) {
+    printJson(io, { ...snapshot, problems })
+    return EXIT.ok
+  }
+  const lines = [
+    `session  ${snapshot.sessionId}`,
+    `project  ${snapshot.projectRoot}`,
+    `created  ${snapshot.createdAt}`,
+    ...(snapshot.title ? [`title    ${snapshot.title}`] : []),
+    `model    ${snapshot.model ?? '(default)'}`,
+    `mode     ${snapshot.mode ?? 'default'}`,
+    `turns    ${snapshot.turns.length}, cost $${snapshot.cost.totalUsd.toFixed(4)}, ${snapshot.usage.inputTokens} in / ${snapshot.usage.outputTokens} out tokens`,
+    ...(snapshot.parent ? [`fork of  ${snapshot.parent.sessionId}`] : []),
+    ...(snapshot.lastRecordId ? [`last record  ${snapshot.lastRecordId}`] : []),
+    '',
+  ]
+  for (const item of snapshot.transcript) {
+    switch (item.kind) {
+      case 'message': {
+        const text = item.message.content
+          .map((block) => (block.type === 'text' ? block.text : block.type === 'tool_result' ? '' : ''))
+          .join(' ')
+        if (text.trim() === '' && item.message.role === 'user') continue
+        lines.push(`[${item.message.id ?? '-'} @ ${item.recordId}] ${item.message.role}: ${oneLine(text)}`)
+        break
+      }
+      case 'tool':
+        lines.push(`    ▸ ${item.name} ${item.status}`)
+        break
+      case 'turnEnded':
+        lines.push(`    — turn ${item.outcome.type}`)
+        break
+      case 'compaction':
+        lines.push('    — context compacted')
+        break
+      case 'taskView':
+        lines.push('    — task view applied')
+        break
+      case 'notice':
+        lines.push(`    ${item.level}: ${item.text}`)
+        break
+      default: {
+        const unreachable: never = item
+        return unreachable
+      }
+    }
+  }
+  for (const problem of problems) lines.push(`warning: ${JSON.stringify(problem)}`)
+  printLines(io, lines)
+  return EXIT.ok
+}
+
+async function fork(io: CommandIo, id: string, at: string | undefined, json: boolean): Promise<number> {
+  const engine = await Engine.create({ env: io.env })
+  let upto = at
+  if (upto === undefined) {
+    const replayed = await engine.store.replay(id)
+    if (!replayed.ok) return notFound(io, id, replayed.error.message)
+    upto = replayed.value.snapshot.lastRecordId
+    if (upto === undefined) return notFound(io, id, `Session ${id} has no records to fork.`)
+  }
+  const forked = await engine.store.fork(id, { uptoRecordId: upto })
+  if (!forked.ok) return notFound(io, id, forked.error.message)
+  if (json) printJson(io, { sessionId: forked.value, forkedFrom: id, uptoRecordId: upto })
+  else printLines(io, [forked.value, `(continue it with: z-engine exec --resume ${forked.value} "…")`])
+  return EXIT.ok
+}
+
+/** Rewind never talks to a model; this stands in so a session whose provider has no key still opens. */
+function offlineFactory(env: NodeJS.ProcessEnv): ClientFactory {
+  const real = createDefaultClientFactory({ env })
+  return {
+    createClient(ref, provider) {
+      const created = real.createClient(ref, provider)
+      if (created.ok) return created
+      return {
+        ok: true,
+        provider: 'scripted',
+        model: ref,
+        client: {
+          provider: 'scripted',
+          async *stream() {
+            yield { type: 'error', error: { kind: 'authentication', message: created.error } }
+          },
+        },
+      }
+    },
+  }
+}
+
+async function rewind(
+  io: CommandIo,
+  id: string,
+  messageId: string,
+  scope: RewindScope,
+  json: boolean,
+): Promise<number> {
+  const replayed = await (await Engine.create({ env: io.env })).store.replay(id)
+  if (!replayed.ok) return notFound(io, id, replayed.error.message)
+  let settle: (result: { ok: true; restoredFiles: string[] } | { ok: false; message: string }) => void =
+    () => {}
+  const settled = new Promise<{ ok: true; restoredFiles: string[] } | { ok: false; message: string }>(
+    (done) => {
+      settle = done
+    },
+  )
+  let opened = false
+  const onEvent = (envelope: EventEnvelope) => {
+    const event = envelope.event
+    if (event.type === 'rewound') settle({ ok: true, restoredFiles: event.restoredFiles ?? [] })
+    else if (opened && event.type === 'notice' && event.level !== 'info')
+      settle({ ok: false, message: event.message })
+  }
+  const engine = await Engine.create({ env: io.env, clientFactory: offlineFactory(io.env), onEvent })
+  try {
+    const session = await engine.openSession({ projectRoot: replayed.value.snapshot.projectRoot, resume: id })
+    opened = true
+    session.send({ type: 'rewind', messageId, scope })
+    const result = await settled
+    if (!result.ok) {
+      io.stderr.write(`z-engine: ${result.message}\n`)
+      return EXIT.failed
+    }
+    if (json) printJson(io, { sessionId: id, messageId, scope, restoredFiles: result.restoredFiles })
+    else
+      printLines(io, [
+        `Rewound ${id} to before ${messageId} (${scope}).`,
+        ...result.restoredFiles.map((file) => `  restored ${file}`),
+      ])
+    return EXIT.ok
+  } catch (error) {
+    if (error instanceof EngineError) return notFound(io, id, error.message)
+    throw error
+  } finally {
+    await engine.shutdown()
+  }
+}
+
+function notFound(io: CommandIo, id: string, message: string): number {
+  io.stderr.write(`z-engine: ${message}\n(see 'z-engine sessions list' for ids; '${id}' was given)\n`)
+  return EXIT.failed
+}
