@@ -127,6 +127,22 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(files).not.toContain('src/main.ts')
   })
 
+  it('compacts the shadow repository without losing checkpoints', async () => {
+    await buildTree()
+    const checkpoints = await openCheckpoints()
+    const first = value(await checkpoints.snapshot())
+    const stateA = await treeState(project)
+    await mutateTree()
+    value(await checkpoints.snapshot())
+    value(await checkpoints.compact())
+    const packs = execFileSync('git', ['--git-dir', checkpoints.gitDir, 'count-objects', '-v'], {
+      encoding: 'utf8',
+    })
+    expect(packs).toMatch(/^count: 0$/m)
+    value(await checkpoints.restore(first.commit))
+    expect(await treeState(project)).toEqual(stateA)
+  })
+
   it('leaves files above the size limit out and untouched', async () => {
     await writeFiles(project, { 'big.dat': Buffer.alloc(5000, 1), 'small.txt': 'small\n' })
     const checkpoints = await openCheckpoints(1000)

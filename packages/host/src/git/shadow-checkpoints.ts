@@ -173,6 +173,22 @@ export class ShadowCheckpoints {
     })
   }
 
+  /**
+   * Packs the shadow repository and drops objects no checkpoint refers to (blobs staged by a pass
+   * that never became a checkpoint). Every checkpoint stays: all are reachable from the ref chain.
+   * Automatic gc is off so a turn never waits on it; the engine may call this when idle.
+   */
+  compact(): Promise<CheckpointResult<void>> {
+    return this.serialized(async () => {
+      try {
+        await gitOk(this.context, ['gc', '-q', '--prune=now'])
+        return { ok: true, value: undefined }
+      } catch (error) {
+        return failure('gcFailed', `could not compact ${this.context.gitDir}: ${(error as Error).message}`)
+      }
+    })
+  }
+
   /** The differences from checkpoint `from` to checkpoint `to`, with renames. */
   diff(from: string, to: string): Promise<CheckpointResult<CheckpointDiff>> {
     return this.serialized(async () => {
