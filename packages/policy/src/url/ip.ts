@@ -105,8 +105,10 @@ export function classifyIPv6(groups: readonly number[]): string | undefined {
           : 'unspecified'
         : (classifyIPv4(embedded) ?? 'IPv4-compatible')
   }
-  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0)
-    return classifyIPv4(embedded) ?? undefined
+  // IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96) and local-use NAT64 (64:ff9b:1::/48).
+  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0xffff && f === 0) return classifyIPv4(embedded)
+  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return classifyIPv4(embedded)
+  if (a === 0x64 && b === 0xff9b && c === 1) return classifyIPv4(embedded) ?? 'local-use NAT64'
   if (a === 0x2002) return classifyIPv4(b * 65536 + c)
   if (a === 0x100 && b === 0 && c === 0 && d === 0) return 'discard-only'
   if (a === 0x2001 && b === 0xdb8) return 'documentation'
