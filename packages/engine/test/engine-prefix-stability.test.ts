@@ -1,0 +1,159 @@
+/**
+ * Issue 7 "Prefix stability" and spec 003 "Prompt caching": in a 30-round session over the scripted
+ * HTTP server, driven by the real SDK of each wire format, every request's system prompt and tool
+ * list are byte-identical to the first, and each request's messages extend the previous request's.
+ * The only per-request difference Anthropic is allowed is where the cache markers sit: on the last two
+ * user messages.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { RecordedRequest, ServerStep } from '../src/testing.js'
+import { cleanupTempDirs, tempDir } from './engine-harness.js'
+import { cleanupServers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
+
+cleanupTempDirs()
+cleanupServers()
+
+const ROUNDS = 30
+/** Requests of the first turn; the rest belong to a second turn in the same session. */
+const FIRST_TURN = 18
+
+/** A small git project the tools read, search and list. */
+function project(): string {
+  const root = tempDir('ze-prefix-')
+  mkdirSync(join(root, 'src'))
+  writeFileSync(join(root, 'src', 'math.js'), 'export function add(a, b) {\n  return a + b\n}\n')
+  writeFileSync(join(root, 'src', 'strings.js'), 'export const shout = (s) => s.toUpperCase()\n')
+  writeFileSync(join(root, 'README.md'), '# demo\n\nA project for the prefix test.\n')
+  execFileSync('git', ['init', '-q'], { cwd: root })
+  return root
+}
+
+/** Request `index`'s answer: Read, Grep, Bash, or Read and Grep together; text at the end of each turn. */
+function step(root: string, index: number): ServerStep {
+  if (index === FIRST_TURN - 1 || index === ROUNDS - 1)
+    return { blocks: [{ type: 'text', text: `Done ${index}.` }] }
+  const read = { type: 'tool_use' as const, name: 'Read', input: { file_path: join(root, 'src', 'math.js') } }
+  const grep = { type: 'tool_use' as const, name: 'Grep', input: { pattern: 'export', path: root } }
+  const bash = {
+    type: 'tool_use' as const,
+    name: 'Bash',
+    input: { command: `echo round ${index} && ls src`, description: `List ${index}` },
+  }
+  switch (index % 4) {
+    case 0:
+      return { blocks: [read] }
+    case 1:
+      return { blocks: [{ type: 'text', text: `Searching, round ${index}.` }, grep] }
+    case 2:
+      return { blocks: [bash] }
+    default:
+      return { blocks: [{ type: 'text', text: 'Both at once.' }, read, grep] }
+  }
+}
+
+/** Runs the two-turn, 30-request session against one wire format; returns the recorded requests. */
+async function recordSession(model: string): Promise<RecordedRequest[]> {
+  const root = project()
+  const t = await sdkEngine((_request, index) => step(root, index))
+  const session = await t.engine.openSession({ projectRoot: root, mode: 'bypass', model })
+  session.send({ type: 'submit', text: 'Look around the project.' })
+  const first = await t.waitFor(session, 'turnFinished', 1, 60_000)
+  expect(first).toMatchObject({ outcome: { type: 'done' } })
+  session.send({ type: 'submit', text: 'Once more, please.' })
+  const second = await t.waitFor(session, 'turnFinished', 2, 60_000)
+  expect(second).toMatchObject({ outcome: { type: 'done' } })
+  // Every tool ran for real: 28 tool rounds, 7 of them with two calls.
+  const finished = t.events(session, 'toolFinished')
+  expect(finished).toHaveLength(28 + 7)
+  expect(finished.every((event) => event.type === 'toolFinished' && !event.isError)).toBe(true)
+  await t.engine.shutdown()
+  expect(t.server.requests).toHaveLength(ROUNDS)
+  return t.server.requests
+}
+
+type Json = Record<string, unknown>
+const bytes = (value: unknown) => JSON.stringify(value)
+
+/** Asserts each message list extends the previous one, message by message, byte for byte. */
+function expectEachExtendsThePrevious(lists: readonly unknown[][]): void {
+  for (let index = 1; index < lists.length; index++) {
+    const previous = lists[index - 1]!
+    const next = lists[index]!
+    expect(next.length, `request ${index} has fewer messages`).toBeGreaterThan(previous.length)
+    for (let message = 0; message < previous.length; message++)
+      expect(bytes(next[message]), `request ${index}, message ${message}`).toBe(bytes(previous[message]))
+  }
+}
+
+/** Everything but the conversation is the same bytes in every request (system, tools, model, limits). */
+function expectStableOutsideMessages(requests: readonly RecordedRequest[], conversationKey: string): void {
+  const outside = (request: RecordedRequest) => bytes({ ...request.body, [conversationKey]: undefined })
+  const first = outside(requests[0]!)
+  for (const [index, request] of requests.entries()) expect(outside(request), `request ${index}`).toBe(first)
+}
+
+describe('prefix stability (issue 7; spec 003 "Prompt caching")', () => {
+  it('Anthropic Messages: the system prompt and tools never change, messages extend the previous request, markers sit on the last two user messages', async () => {
+    const requests = await recordSession(WIRE_MODELS.anthropic)
+    expectStableOutsideMessages(requests, 'messages')
+    const first = requests[0]!.body as { system: Json[]; tools: Json[] }
+
+    // "on the last cacheable system section, the tool list": exactly one marker each, at the end.
+    expect(first.system.length).toBeGreaterThanOrEqual(2)
+    expect(first.system.map((section) => section.cache_control !== undefined)).toEqual(
+      first.system.map((_, index) => index === first.system.length - 1),
+    )
+    expect(first.tools.map((tool) => tool.cache_control !== undefined)).toEqual(
+      first.tools.map((_, index) => index === first.tools.length - 1),
+    )
+
+    // "and the last two user messages (tool-result rounds included)": on the last block of each.
+    const stripped = requests.map((request, index) => {
+      const messages = request.body.messages as Array<{ role: string; content: Json[] }>
+      const marked: string[] = []
+      const withoutMarkers = messages.map((message, m) => ({
+        ...message,
+        content: message.content.map((block, b) => {
+          if (block.cache_control === undefined) return block
+          expect(block.cache_control).toEqual({ type: 'ephemeral' })
+          marked.push(`${m}.${b}`)
+          const { cache_control: _marker, ...rest } = block
+          return rest
+        }),
+      }))
+      const userIndexes = messages.flatMap((message, m) => (message.role === 'user' ? [m] : []))
+      const expected = userIndexes.slice(-2).map((m) => `${m}.${messages[m]!.content.length - 1}`)
+      expect(marked, `cache markers of request ${index}`).toEqual(expected)
+      return withoutMarkers
+    })
+    expectEachExtendsThePrevious(stripped)
+    // The tool results went out as tool-result rounds, never as errors.
+    const last = stripped.at(-1)!
+    const results = last.flatMap((message) => message.content.filter((block) => block.type === 'tool_result'))
+    expect(results).toHaveLength(35)
+    expect(results.every((block) => block.is_error === false)).toBe(true)
+  }, 120_000)
+
+  it('Chat Completions: the system message and tools never change and messages extend the previous request', async () => {
+    const requests = await recordSession(WIRE_MODELS['openai-chat'])
+    expectStableOutsideMessages(requests, 'messages')
+    const lists = requests.map((request) => request.body.messages as Array<{ role: string }>)
+    expect(lists.every((messages) => messages[0]!.role === 'system')).toBe(true)
+    expectEachExtendsThePrevious(lists)
+    // No provider.cache_control here: no markers at all.
+    expect(requests.some((request) => bytes(request.body).includes('cache_control'))).toBe(false)
+    expect(lists.at(-1)!.filter((message) => message.role === 'tool')).toHaveLength(35)
+  }, 120_000)
+
+  it('Responses: the instructions and tools never change and the input items extend the previous request', async () => {
+    const requests = await recordSession(WIRE_MODELS['openai-responses'])
+    expectStableOutsideMessages(requests, 'input')
+    expect(typeof requests[0]!.body.instructions).toBe('string')
+    const lists = requests.map((request) => request.body.input as Json[])
+    expectEachExtendsThePrevious(lists)
+    expect(lists.at(-1)!.filter((item) => item.type === 'function_call_output')).toHaveLength(35)
+  }, 120_000)
+})
