@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { LOG_FORMAT_VERSION, type LogHeader } from '@z-engine/protocol'
 import { JsonlAppender, type SyncPolicy } from './appender.js'
 import { writeArtifactFile } from './artifacts.js'
+import { syncDirectory } from './atomic-write.js'
 import { readFirstRecord } from './first-record.js'
 import { copyLogUpTo } from './fork.js'
 import { META_FORMAT_VERSION, readMeta, type SessionMeta, writeMeta } from './meta.js'
@@ -87,6 +88,9 @@ class FileSessionStore implements SessionStore {
       ...(options.engineVersion !== undefined ? { engineVersion: options.engineVersion } : {}),
     }
     await appender.append(header)
+    // The new directory and log file must survive a power cut too, not only their contents.
+    await syncDirectory(paths.value.dir)
+    await syncDirectory(sessionsDir(this.dataDir))
     return success(this.logFor(sessionId, paths.value, projectRoot, appender))
   }
 
