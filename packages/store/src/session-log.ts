@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { LOG_FORMAT_VERSION, type LogRecord } from '@z-engine/protocol'
 import { JsonlAppender, type SyncPolicy } from './appender.js'
+import { syncDirectory } from './atomic-write.js'
 import type { SessionMeta } from './meta.js'
 import { agentLogPath, checkSessionId, type SessionPaths } from './paths.js'
 import type { SessionLog } from './session-store.js'
@@ -94,6 +95,7 @@ export class FileSessionLog implements SessionLog {
         agentId,
       }
       await appender.append(header)
+      await syncDirectory(this.context.paths.agentsDir)
     }
     return appender
   }
