@@ -199,3 +199,15 @@ describe('rule matching', () => {
     ).toBe('deny')
   })
 })
+
+describe('readDenied (Glob and Grep filter their results with it)', () => {
+  it('answers per file', async () => {
+    const { readDenied } = await import('../src/index.js')
+    const ctx = context('default', { deny: ['Read(./.env)', 'Read(secrets/**)'] })
+    expect(readDenied('/proj/.env', ctx)).toBe(true)
+    expect(readDenied('/proj/src/../.env', ctx)).toBe(true)
+    expect(readDenied('/proj/secrets/a/b', ctx)).toBe(true)
+    expect(readDenied('/proj/src/.env', ctx)).toBe(false)
+    expect(readDenied('/proj/src/a.ts', ctx)).toBe(false)
+  })
+})

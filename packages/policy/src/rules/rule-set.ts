@@ -44,8 +44,8 @@ export function buildRuleSet(layers: readonly RuleLayer[]): RuleSet {
 
 /** An empty rule set. */
 export const NO_RULES: RuleSet = Object.freeze({
-  allow: [],
-  deny: [],
-  ask: [],
-  errors: [],
+  allow: Object.freeze([]),
+  deny: Object.freeze([]),
+  ask: Object.freeze([]),
+  errors: Object.freeze([]),
 }) as unknown as RuleSet
