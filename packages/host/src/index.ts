@@ -11,6 +11,22 @@ export type {
 } from './git/shadow-checkpoints.js'
 export { DEFAULT_MAX_CHECKPOINT_FILE_BYTES, ShadowCheckpoints } from './git/shadow-checkpoints.js'
 export type {
+  AgentWorktree,
+  ProjectRepository,
+  WorktreeCommit,
+  WorktreeGitOptions,
+  WorktreeResult,
+} from './git/worktree.js'
+export {
+  AGENT_WORKTREES_DIR,
+  commitAgentWorktree,
+  createAgentWorktree,
+  findProjectRepository,
+  removeAgentWorktree,
+} from './git/worktree.js'
+export type { WorktreeMerge } from './git/worktree-merge.js'
+export { mergeAgentBranch } from './git/worktree-merge.js'
+export type {
   BackgroundInfo,
   BackgroundProcessesOptions,
   BackgroundRead,

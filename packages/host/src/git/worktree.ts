@@ -1,0 +1,192 @@
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { join, relative, resolve, sep } from 'node:path'
+import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
+
+/** Where agent worktrees live, relative to the project root. */
+export const AGENT_WORKTREES_DIR = join('.z-engine', 'worktrees')
+
+/** A worktree operation's result; failures are values whose message says what to do. */
+export type WorktreeResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: { code: 'notGitRepository' | 'noCommit' | 'gitFailed'; message: string } }
+
+/** How to reach git for a project. */
+export interface WorktreeGitOptions {
+  /** The git executable (default `git`). */
+  gitPath?: string
+  /** The environment git starts from (default `process.env`); `GIT_*` variables are dropped. */
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+/** The repository a project lives in. */
+export interface ProjectRepository {
+  /** The repository's top folder (the project root or one of its parents). */
+  toplevel: string
+  /** The absolute git directory. */
+  gitDir: string
+  /** The project root, canonical. */
+  projectRoot: string
+}
+
+/** A created agent worktree. */
+export interface AgentWorktree {
+  /** The worktree's folder (`<project>/.z-engine/worktrees/<agent>`). */
+  path: string
+  /** The agent's branch (`zengine/<agent>`). */
+  branch: string
+  /** The commit it was created from. */
+  base: string
+  /** The agent's root: the worktree, or the project's subfolder within it. */
+  root: string
+}
+
+/** What a finished worktree agent changed, once committed on its branch. */
+export type WorktreeCommit =
+  | { type: 'empty' }
+  | { type: 'pending'; commit: string; changedFiles: string[]; summary: string }
+
+/** The git context of a repository (explicit git dir and work tree). */
+export function repositoryContext(repo: ProjectRepository, options: WorktreeGitOptions = {}): GitContext {
+  return {
+    gitPath: options.gitPath ?? 'git',
+    gitDir: repo.gitDir,
+    workTree: repo.toplevel,
+    baseEnv: options.env ?? process.env,
+  }
+}
+
+/** A context that lets git find the repository from `folder` (runs with `noWorkTree`). */
+function discoveryContext(folder: string, options: WorktreeGitOptions): GitContext {
+  return {
+    gitPath: options.gitPath ?? 'git',
+    gitDir: folder,
+    workTree: folder,
+    baseEnv: options.env ?? process.env,
+  }
+}
+
+async function failed<T>(work: () => Promise<WorktreeResult<T>>): Promise<WorktreeResult<T>> {
+  try {
+    return await work()
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return { ok: false, error: { code: 'gitFailed', message } }
+  }
+}
+
+/** Finds the git repository holding `projectRoot`; refuses (as a value) outside one. */
+export async function findProjectRepository(
+  projectRoot: string,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<ProjectRepository>> {
+  return failed(async () => {
+    const root = resolve(projectRoot)
+    const found = await runGit(
+      discoveryContext(root, options),
+      ['rev-parse', '--show-toplevel', '--absolute-git-dir'],
+      { noWorkTree: true },
+    )
+    if (found.code !== 0) {
+      return {
+        ok: false,
+        error: {
+          code: 'notGitRepository',
+          message: `${root} is not in a git repository, so the agent cannot get its own worktree; run \`git init\` and commit, or start the agent without worktree isolation.`,
+        },
+      }
+    }
+    const [toplevel = root, gitDir = join(root, '.git')] = found.stdout.toString('utf8').trim().split('\n')
+    return { ok: true, value: { toplevel, gitDir, projectRoot: root } }
+  })
+}
+
+/**
+ * Creates `<project>/.z-engine/worktrees/<agentId>` on a new branch `zengine/<agentId>` from the
+ * current HEAD. Only the branch and git's worktree bookkeeping are added; the user's index, branches
+ * and working tree stay as they were.
+ */
+export async function createAgentWorktree(
+  projectRoot: string,
+  agentId: string,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<AgentWorktree>> {
+  const repo = await findProjectRepository(projectRoot, options)
+  if (!repo.ok) return repo
+  return failed(async () => {
+    const context = repositoryContext(repo.value, options)
+    const head = await runGit(context, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    if (head.code !== 0) {
+      return {
+        ok: false,
+        error: {
+          code: 'noCommit',
+          message:
+            'The repository has no commit yet, so there is nothing to branch a worktree from; commit first.',
+        },
+      }
+    }
+    const base = head.stdout.toString('utf8').trim()
+    const path = join(repo.value.projectRoot, AGENT_WORKTREES_DIR, agentId)
+    const branch = `zengine/${agentId}`
+    await mkdir(join(repo.value.projectRoot, AGENT_WORKTREES_DIR), { recursive: true })
+    await gitOk(context, ['worktree', 'add', '--quiet', '-b', branch, path, base])
+    const inside = relative(repo.value.toplevel, repo.value.projectRoot)
+    return { ok: true, value: { path, branch, base, root: inside === '' ? path : join(path, inside) } }
+  })
+}
+
+/** Commits everything the agent left in its worktree and summarizes its branch against `base`. */
+export async function commitAgentWorktree(
+  worktree: AgentWorktree,
+  message: string,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<WorktreeCommit>> {
+  return failed<WorktreeCommit>(async () => {
+    const context = discoveryContext(worktree.path, options)
+    const run = (args: string[]) => gitOk(context, args, { noWorkTree: true })
+    await run(['add', '-A', '--', '.'])
+    const staged = await runGit(context, ['diff', '--cached', '--quiet'], { noWorkTree: true })
+    if (staged.code === 1) await run(['commit', '--quiet', '--no-verify', '-m', message])
+    else if (staged.code !== 0) throw new GitCommandError(['diff', '--cached'], staged.code, staged.stderr)
+    const commit = (await run(['rev-parse', 'HEAD'])).toString('utf8').trim()
+    const changedFiles = splitNul(
+      await run(['diff', '--name-only', '-z', '--no-renames', worktree.base, commit]),
+    )
+    if (changedFiles.length === 0) return { ok: true, value: { type: 'empty' } }
+    const summary = (await run(['diff', '--shortstat', worktree.base, commit])).toString('utf8').trim()
+    return { ok: true, value: { type: 'pending', commit, changedFiles, summary } }
+  })
+}
+
+/** Removes an agent's worktree folder and its branch (missing ones are fine). */
+export async function removeAgentWorktree(
+  projectRoot: string,
+  worktree: Pick<AgentWorktree, 'path' | 'branch'>,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<void>> {
+  const repo = await findProjectRepository(projectRoot, options)
+  if (!repo.ok) return repo
+  return failed(async () => {
+    const context = repositoryContext(repo.value, options)
+    const exists = await stat(worktree.path).then(
+      () => true,
+      () => false,
+    )
+    if (exists) {
+      const removed = await runGit(context, ['worktree', 'remove', '--force', '--force', worktree.path])
+      // A folder git no longer knows as a worktree is still ours to delete (it is under .z-engine).
+      if (removed.code !== 0 && isUnder(worktree.path, join(repo.value.projectRoot, AGENT_WORKTREES_DIR)))
+        await rm(worktree.path, { recursive: true, force: true })
+    }
+    await gitOk(context, ['worktree', 'prune'])
+    const branch = await runGit(context, ['branch', '-D', '--', worktree.branch])
+    if (branch.code !== 0 && !/not found/.test(branch.stderr))
+      throw new GitCommandError(['branch', '-D'], branch.code, branch.stderr)
+    return { ok: true, value: undefined }
+  })
+}
+
+function isUnder(path: string, folder: string): boolean {
+  const inside = relative(folder, path)
+  return inside !== '' && !inside.startsWith(`..${sep}`) && inside !== '..'
+}
