@@ -68,7 +68,7 @@ async function recordSession(model: string): Promise<RecordedRequest[]> {
   // Every tool ran for real: 28 tool rounds, 7 of them with two calls.
   const finished = t.events(session, 'toolFinished')
   expect(finished).toHaveLength(28 + 7)
-  expect(finished.every((event) => event.type === 'toolFinished' && !event.isError)).toBe(true)
+  expect(finished.every((event) => event.type === 'toolFinished' && event.status === 'ok')).toBe(true)
   await t.engine.shutdown()
   expect(t.server.requests).toHaveLength(ROUNDS)
   return t.server.requests
