@@ -97,3 +97,46 @@ describe('property: the lexer and the policy on random and mutated lines', () =>
     )
   })
 })
+
+describe('property: rules, URLs and paths from users never throw', () => {
+  it('parseRule, buildRuleSet, admitUrl, admitAddress and file decisions', async () => {
+    const { admitAddress, admitUrl, buildRuleSet, decide, parseRule } = await import('../src/index.js')
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), fc.string({ maxLength: 120 }), (text, path) => {
+        parseRule(text, 'fuzz')
+        parseRule(`Read(${text})`, 'fuzz')
+        parseRule(`Bash(${text})`, 'fuzz')
+        admitUrl(text)
+        admitUrl(`http://${text}/`)
+        admitAddress(text)
+        const rules = buildRuleSet([
+          { source: 'fuzz', deny: [`Read(${text})`], allow: [`Edit(${text})`, text] },
+        ])
+        const ctx = { ...context(), rules }
+        expect(['allow', 'ask', 'deny']).toContain(decide({ type: 'read', paths: [path] }, ctx).decision)
+        expect(['allow', 'ask', 'deny']).toContain(
+          decide({ type: 'write', paths: [`/proj/${path}`] }, ctx).decision,
+        )
+        expect(decide({ type: 'fetch', url: text }, context('bypass')).decision).not.toBe(
+          admitUrl(text).ok ? 'deny' : 'allow',
+        )
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('huge actions stay bounded', async () => {
+    const { decide } = await import('../src/index.js')
+    const paths = Array.from({ length: 10_000 }, (_, index) => `/proj/src/file-${index}.ts`)
+    const started = performance.now()
+    expect(decide({ type: 'write', paths }, context('acceptEdits')).decision).toBe('allow')
+    expect(
+      decide({ type: 'write', paths: [...paths, '/proj/.git/config'] }, context('acceptEdits')).decision,
+    ).toBe('ask')
+    expect(
+      decide({ type: 'fetch', url: `https://example.com/${'a'.repeat(1_000_000)}` }, context()).decision,
+    ).toBe('ask')
+    expect(decide({ type: 'read', paths: [] }, context()).decision).toBe('allow')
+    expect(performance.now() - started).toBeLessThan(3000)
+  })
+})
