@@ -10,6 +10,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/exec.js'),
   },
   {
+    name: 'sessions',
+    summary: 'list, show, fork and rewind stored sessions',
+    load: () => import('./commands/sessions.js'),
+  },
+  {
+    name: 'serve',
+    summary: 'the protocol over stdio as JSON lines (commands in, events out), for GUIs',
+    load: () => import('./commands/serve.js'),
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission policy decides for tool calls (JSON lines)',
     load: () => import('./commands/permissions.js'),
