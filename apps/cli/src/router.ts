@@ -5,6 +5,16 @@ import { cliVersion } from './version.js'
 /** Every subcommand, in the order `--help` lists them. Add a row here to add one. */
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'chat',
+    summary: 'the interactive chat (also what plain `z-engine` runs)',
+    load: () => import('./commands/chat.js'),
+  },
+  {
+    name: 'acp',
+    summary: 'serve the Agent Client Protocol over stdio (for editors)',
+    load: () => import('./commands/acp.js'),
+  },
+  {
     name: 'exec',
     summary: 'run one turn headless (text, json or stream-json output)',
     load: () => import('./commands/exec.js'),

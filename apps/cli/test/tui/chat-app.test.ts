@@ -157,7 +157,7 @@ describe('interactive chat', () => {
       'the first turn',
     )
     await first.session.close()
-    first.app.unmount()
+    first.unmount()
     const resumed = await renderChat(setup, { resume: first.session.id })
     const frame = resumed.frame()
     expect(frame).toContain('› first question')

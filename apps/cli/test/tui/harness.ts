@@ -97,5 +97,5 @@ export async function renderChat(
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
-  return { app, session, controller, frame, waitFor, type, exits: () => exits }
+  return { unmount: () => app.unmount(), session, controller, frame, waitFor, type, exits: () => exits }
 }

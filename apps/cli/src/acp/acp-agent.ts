@@ -1,0 +1,232 @@
+import {
+  type AgentApp,
+  type AgentContext,
+  agent,
+  type ContentBlock,
+  methods,
+  PROTOCOL_VERSION,
+  type PromptResponse,
+  RequestError,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk'
+import { type Engine, EngineError, type Session } from '@z-engine/engine'
+import type { ApprovalRequest, EventEnvelope, PermissionMode, TurnOutcome } from '@z-engine/protocol'
+import { decisionFor, permissionOptions } from './permission-options.js'
+import { previewContent, SessionUpdateMapper, toolKind } from './session-updates.js'
+
+/** Routes the engine's single event sink to per-session listeners. */
+export class SessionEventRouter {
+  readonly #listeners = new Map<string, Set<(envelope: EventEnvelope) => void>>()
+
+  /** Pass as the engine's `onEvent`. */
+  readonly publish = (envelope: EventEnvelope): void => {
+    for (const listener of this.#listeners.get(envelope.sessionId) ?? []) listener(envelope)
+  }
+
+  /** Listens to one session's events; returns the unsubscribe function. */
+  on(sessionId: string, listener: (envelope: EventEnvelope) => void): () => void {
+    const listeners = this.#listeners.get(sessionId) ?? new Set()
+    listeners.add(listener)
+    this.#listeners.set(sessionId, listeners)
+    return () => listeners.delete(listener)
+  }
+}
+
+/** What the ACP agent serves from. */
+export interface AcpAgentOptions {
+  engine: Engine
+  /** Must be the `onEvent` router of `engine`. */
+  events: SessionEventRouter
+  /** `--model`: the model every new session uses (default: settings). */
+  model?: string
+  /** `--permission-mode`: the mode new sessions start in (default: settings). */
+  mode?: PermissionMode
+}
+
+const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
+  { id: 'default', name: 'Ask', description: 'Ask before edits and commands the rules do not allow' },
+  { id: 'acceptEdits', name: 'Accept edits', description: 'Apply file edits in the project without asking' },
+  { id: 'plan', name: 'Plan', description: 'Read and plan only; propose the plan before changing anything' },
+  { id: 'bypass', name: 'Bypass', description: 'Run everything except what deny rules forbid' },
+]
+
+/** How an engine turn outcome reads as an ACP stop reason; a failed turn is an error response. */
+export function stopReasonOf(outcome: TurnOutcome): StopReason {
+  switch (outcome.type) {
+    case 'done':
+      return 'end_turn'
+    case 'interrupted':
+    case 'cancelled':
+      return 'cancelled'
+    case 'budgetExhausted':
+      return 'max_turn_requests'
+    case 'failed':
+      throw RequestError.internalError({ code: outcome.error.code }, outcome.error.message)
+    default: {
+      const unreachable: never = outcome
+      return unreachable
+    }
+  }
+}
+
+/** The prompt's text: text blocks, with linked and embedded resources named so the agent can read them. */
+export function promptText(blocks: readonly ContentBlock[]): string {
+  const parts: string[] = []
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        parts.push(block.text)
+        break
+      case 'resource_link':
+        parts.push(`@${block.uri.replace(/^file:\/\//, '')}`)
+        break
+      case 'resource':
+        if ('text' in block.resource)
+          parts.push(`<resource uri="${block.resource.uri}">\n${block.resource.text}\n</resource>`)
+        else parts.push(`@${block.resource.uri.replace(/^file:\/\//, '')}`)
+        break
+      case 'image':
+      case 'audio':
+        // Not offered in promptCapabilities; a client that sends one anyway gets its text only.
+        break
+      default: {
+        const unreachable: never = block
+        throw RequestError.invalidParams(unreachable, 'unknown content block')
+      }
+    }
+  }
+  return parts.join('\n').trim()
+}
+
+/**
+ * The Agent Client Protocol agent: `session/new` opens an engine session in `cwd`, `session/prompt`
+ * submits and streams the turn as session updates until it finishes, `session/cancel` interrupts,
+ * and every approval card goes to the client as `session/request_permission`.
+ */
+export function createAcpAgent(options: AcpAgentOptions): AgentApp {
+  const sessions = new Map<string, Session>()
+  /** Sessions with a prompt running: their events reach the client through that prompt. */
+  const prompting = new Set<string>()
+  const sessionOf = (sessionId: string): Session => {
+    const session = sessions.get(sessionId)
+    if (!session) throw RequestError.sessionNotFound(sessionId)
+    return session
+  }
+
+  const askPermission = (client: AgentContext, session: Session, request: ApprovalRequest): void => {
+    void client
+      .request(methods.client.session.requestPermission, {
+        sessionId: session.id,
+        toolCall: {
+          toolCallId: request.toolUseId,
+          title: request.title,
+          kind: toolKind(request.toolName),
+          status: 'pending',
+          content: previewContent(request.preview),
+        },
+        options: permissionOptions(request),
+      })
+      .then(
+        (response) => decisionFor(request, response.outcome),
+        // No answer (the client failed or went away) denies: approvals fail closed.
+        () => decisionFor(request, { outcome: 'cancelled' }),
+      )
+      .then((decision) => session.send({ type: 'resolveApproval', approvalId: request.id, decision }))
+  }
+
+  const runPrompt = (client: AgentContext, session: Session, text: string): Promise<PromptResponse> =>
+    new Promise((resolve, reject) => {
+      const mapper = new SessionUpdateMapper()
+      // Updates go out in event order, and all of them before the prompt's response.
+      let sent: Promise<void> = Promise.resolve()
+      const notify = (update: SessionUpdate) => {
+        sent = sent.then(() =>
+          client.notify(methods.client.session.update, { sessionId: session.id, update }).catch(() => {}),
+        )
+      }
+      let turnId: string | undefined
+      const unsubscribe = options.events.on(session.id, (envelope) => {
+        const event = envelope.event
+        if (event.type === 'turnStarted' && envelope.agentId === undefined) turnId ??= event.turnId
+        if (event.type === 'approvalRequested') {
+          for (const update of mapper.announceApproval(event.request)) notify(update)
+          const request = event.request
+          void sent.then(() => askPermission(client, session, request))
+        }
+        for (const update of mapper.map(envelope)) notify(update)
+        if (event.type === 'turnFinished' && envelope.agentId === undefined && event.turnId === turnId) {
+          unsubscribe()
+          void sent.then(() => {
+            try {
+              resolve({ stopReason: stopReasonOf(event.outcome) })
+            } catch (error) {
+              reject(error)
+            }
+          })
+        }
+      })
+      session.send({ type: 'submit', text })
+    })
+
+  return agent({ name: 'z-engine' })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      },
+      agentInfo: { name: 'z-engine', version: '0.1.0' },
+    }))
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      let session: Session
+      try {
+        session = await options.engine.openSession({
+          projectRoot: params.cwd,
+          ...(options.model !== undefined ? { model: options.model } : {}),
+          ...(options.mode !== undefined ? { mode: options.mode } : {}),
+        })
+      } catch (error) {
+        if (error instanceof EngineError)
+          throw RequestError.internalError({ code: error.code }, error.message)
+        throw error
+      }
+      sessions.set(session.id, session)
+      // Outside a prompt, a mode change (session/set_mode, a plan approval) is still news to the client.
+      options.events.on(session.id, (envelope) => {
+        if (envelope.event.type !== 'modeChanged' || prompting.has(session.id)) return
+        void client
+          .notify(methods.client.session.update, {
+            sessionId: session.id,
+            update: { sessionUpdate: 'current_mode_update', currentModeId: envelope.event.mode },
+          })
+          .catch(() => {})
+      })
+      return {
+        sessionId: session.id,
+        modes: { currentModeId: session.mode, availableModes: MODES },
+      }
+    })
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      const mode = MODES.find((candidate) => candidate.id === params.modeId)
+      if (!mode) throw RequestError.invalidParams({ modeId: params.modeId }, 'unknown mode')
+      sessionOf(params.sessionId).send({ type: 'setMode', mode: mode.id })
+      return {}
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessionOf(params.sessionId)
+      if (session.busy)
+        throw RequestError.invalidRequest(undefined, 'A prompt is already running in this session.')
+      const text = promptText(params.prompt)
+      if (text === '') throw RequestError.invalidParams(undefined, 'The prompt has no text.')
+      prompting.add(session.id)
+      try {
+        return await runPrompt(client, session, text)
+      } finally {
+        prompting.delete(session.id)
+      }
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.send({ type: 'interrupt' })
+    })
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  type ActiveSession,
+  type ActiveSessionMessage,
+  type ClientContext,
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk'
+import { Engine } from '@z-engine/engine'
+import { ScriptedClient, type ScriptedClientOptions, type ScriptSource } from '@z-engine/engine/testing'
+import { afterEach } from 'vitest'
+import { createAcpAgent, SessionEventRouter } from '../../src/acp/acp-agent.js'
+
+const cleanups: Array<() => Promise<void> | void> = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** A fresh temp dir (symlinks resolved), removed after the test. */
+export function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** How the test client answers permission requests (it records every request it gets). */
+export type PermissionAnswer = (request: RequestPermissionRequest) => RequestPermissionResponse
+
+/**
+ * An ACP agent over a real engine with a scripted model, connected to the SDK's client side through
+ * an in-process pair of byte streams (newline-delimited JSON both ways, as over stdio).
+ */
+export async function connectAgent(
+  script: ScriptSource,
+  answer: PermissionAnswer,
+  options: ScriptedClientOptions = {},
+) {
+  const home = tempDir('ze-acp-home-')
+  const project = tempDir('ze-acp-proj-')
+  const model = new ScriptedClient(script, options)
+  const events = new SessionEventRouter()
+  const engine = await Engine.create({
+    home,
+    dataDir: join(home, 'data'),
+    configDir: join(home, 'config'),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+    clientFactory: {
+      createClient: () => ({ ok: true, client: model, provider: 'scripted', model: 'scripted' }),
+    },
+    onEvent: events.publish,
+  })
+  cleanups.push(() => engine.shutdown())
+  const toClient = new TransformStream<Uint8Array, Uint8Array>()
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>()
+  const agentConnection = createAcpAgent({ engine, events }).connect(
+    ndJsonStream(toClient.writable, toAgent.readable),
+  )
+  cleanups.push(() => agentConnection.close())
+  const permissionRequests: RequestPermissionRequest[] = []
+  const app = client({ name: 'test-client' }).onRequest(
+    methods.client.session.requestPermission,
+    ({ params }) => {
+      permissionRequests.push(params)
+      return answer(params)
+    },
+  )
+  const clientConnection = app.connect(ndJsonStream(toAgent.writable, toClient.readable))
+  cleanups.push(() => clientConnection.close())
+  return { engine, model, project, home, agent: clientConnection.agent, permissionRequests }
+}
+
+/** Starts a session in `cwd` after initializing. */
+export async function startSession(agent: ClientContext, cwd: string): Promise<ActiveSession> {
+  const init = await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION })
+  if (init.protocolVersion !== PROTOCOL_VERSION) throw new Error(`protocol ${init.protocolVersion}`)
+  return agent.buildSession(cwd).start()
+}
+
+/** Reads every update of the current prompt and its stop reason. */
+export async function drain(
+  session: ActiveSession,
+): Promise<{ updates: SessionUpdate[]; stopReason: StopReason }> {
+  const updates: SessionUpdate[] = []
+  for (;;) {
+    const message: ActiveSessionMessage = await session.nextUpdate()
+    if (message.kind === 'stop') return { updates, stopReason: message.stopReason }
+    updates.push(message.update)
+  }
+}
