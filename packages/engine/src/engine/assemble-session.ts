@@ -1,9 +1,12 @@
+import { reminderText } from '@z-engine/prompts'
 import { PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
 import type { Ports, Tool } from '@z-engine/tools'
 import { loadInstructions } from '../context/instructions-load.js'
 import { RepoMapService } from '../context/repo-map-service.js'
-import { loadAgentDefinitions } from '../definitions/load.js'
+import { loadRules } from '../context/rules-load.js'
+import { loadAgentDefinitions, loadSkillDefinitions } from '../definitions/load.js'
+import { createSkillPort } from '../definitions/skill-port.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { EventHub } from '../session/event-hub.js'
@@ -16,11 +19,13 @@ import type { LoadedSettings } from '../settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
 import { SessionCompaction } from './compaction.js'
+import { ContextTracker, touchedPaths } from './context-tracker.js'
 import { takeEnvironmentSnapshot } from './environment.js'
 import { ruleLayersOf, SessionGate } from './gate.js'
 import { SessionModels } from './model-port.js'
 import type { EnginePaths } from './paths.js'
 import { rewindSession } from './rewind.js'
+import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
 import { buildToolset, newPageCache } from './toolset.js'
@@ -72,6 +77,12 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     return written.value
   }
   const ports: Ports = {}
+  const definitionRoots = {
+    projectRoot,
+    home: paths.home,
+    configDir: paths.configDir,
+    compatClaude: settings.compat.claude,
+  }
   const toolContext = createToolContextFactory({
     sessionId: input.sessionId,
     projectRoot,
@@ -82,10 +93,19 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     additionalDirectories: () => gate.additionalDirectories,
     spill,
     ports,
+    isReadDenied: (path) =>
+      gate.decide('Read', { type: 'read', paths: [path] }, state.mode).decision === 'deny',
   })
   const jobs = new ShellJobs({
     env: toolContext.env,
-    onUpdate: (job) => hub.publish({ type: 'jobUpdated', job }),
+    onUpdate: (job) => {
+      hub.publish({ type: 'jobUpdated', job })
+      if (job.status !== 'running') {
+        state.reminders.push(
+          reminderText('jobFinished', { jobId: job.id, description: job.description, status: job.status }),
+        )
+      }
+    },
   })
   ports.jobs = jobs
   // Calls get an interaction port bound to their call and turn; this one only marks the service on.
@@ -96,9 +116,8 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       createInteractionPort(session(), { toolUseId: 'session' }).proposePlan(plan, signal),
     updateTodos: (todos) => createInteractionPort(session(), { toolUseId: 'session' }).updateTodos(todos),
   }
-  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
 
-  const [instructions, environment, agents] = await Promise.all([
+  const [instructions, environment, agents, rules, skills] = await Promise.all([
     loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),
     takeEnvironmentSnapshot({
       projectRoot,
@@ -107,18 +126,33 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       additionalDirectories: gate.additionalDirectories,
       now: new Date(),
     }),
-    loadAgentDefinitions({
-      projectRoot,
-      home: paths.home,
-      configDir: paths.configDir,
-      compatClaude: settings.compat.claude,
-    }),
+    loadAgentDefinitions(definitionRoots),
+    loadRules({ projectRoot, home: paths.home }),
+    loadSkillDefinitions(definitionRoots),
   ])
+  for (const error of rules.errors) notice('warning', error, 'rules')
+  for (const error of [...agents.errors, ...skills.errors])
+    notice('warning', `${error.path}: ${error.message}`, 'definitions')
+  if (skills.definitions.length > 0) ports.skills = createSkillPort(() => skills.definitions)
+  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
   const repoMap = settings.context.repo_map
     ? new RepoMapService({ root: projectRoot, maxChars: settings.context.repo_map_chars })
     : undefined
   repoMap?.start()
-  const system = new SessionSystemPrompt({ environment, instructions, skills: '', repoMap })
+  const system = new SessionSystemPrompt({
+    environment,
+    instructions,
+    alwaysRules: rules.rules.filter((rule) => rule.alwaysApply),
+    skills: renderSkillsList(skills.definitions),
+    repoMap,
+  })
+  const contextTracker = new ContextTracker({
+    root: projectRoot,
+    home: paths.home,
+    compatClaude: settings.compat.claude,
+    rules: rules.rules,
+    repoMap,
+  })
 
   const hooks = createHookPort({
     config: () => loaded.hooks,
@@ -134,7 +168,7 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     models,
     system,
     spill,
-    preCompact: async () => {},
+    preCompact: (trigger, focus) => hooks.preCompact(trigger, focus),
   })
 
   const commands = new CommandRunner({
@@ -167,6 +201,8 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     toolCtx: (params) => toolContext.build(params),
     system: () => system.sections(),
     relievePressure: (workingSet, force) => compaction.relieve(workingSet, force),
+    afterBatch: (calls, changedFiles, cwd) =>
+      contextTracker.afterBatch(touchedPaths(calls, changedFiles, cwd)),
     home: paths.home,
     costOf: (usage, modelRef) => models.costOf(usage, modelRef),
   }
@@ -223,5 +259,7 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
   if (loaded.trustRequired.length > 0) {
     hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
   }
+  const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
+  if (started.additionalContext) state.reminders.push(started.additionalContext)
   return sessionRef
 }

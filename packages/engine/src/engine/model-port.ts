@@ -108,6 +108,11 @@ export class SessionModels implements ModelPort {
     }
   }
 
+  /** The context window of a reference, with settings overrides. */
+  contextWindow(modelRef: string): number {
+    return this.info(modelRef).contextWindow
+  }
+
   /** Cost of one request's usage. */
   costOf(usage: Usage, modelRef: string) {
     return costOf(usage, this.info(modelRef))

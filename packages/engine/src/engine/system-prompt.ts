@@ -2,6 +2,7 @@ import {
   buildSystem,
   type SystemSection as ContextSection,
   type EnvironmentSnapshot,
+  type Rule,
   renderEnvironment,
   renderInstructions,
 } from '@z-engine/context'
@@ -14,6 +15,8 @@ import type { SystemSection } from '../model/types.js'
 export interface SystemPromptParts {
   environment: EnvironmentSnapshot
   instructions: LoadedInstructions
+  /** Glob rules with `alwaysApply`, rendered after the instruction files. */
+  alwaysRules: readonly Rule[]
   /** The skills list section ('' when there are none). */
   skills: string
   repoMap: RepoMapService | undefined
@@ -58,7 +61,7 @@ export class SessionSystemPrompt {
 
   async #build(): Promise<ContextSection[]> {
     const repoMap = (await this.parts.repoMap?.text()) ?? ''
-    const instructions = renderInstructions(this.parts.instructions.files)
+    const instructions = renderInstructions(this.parts.instructions.files, this.parts.alwaysRules)
     return buildSystem({
       base: BASE_PROMPT,
       environment: renderEnvironment(this.parts.environment),

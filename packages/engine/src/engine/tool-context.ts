@@ -43,6 +43,8 @@ export interface ToolContextFactoryOptions {
   additionalDirectories: () => readonly string[]
   spill: (content: string, hint: string) => Promise<string>
   ports: Ports
+  /** Whether a deny rule forbids reading a path (Glob and Grep leave such files out). */
+  isReadDenied?: (path: string) => boolean
 }
 
 /** Builds per-call ToolCtx objects; file trackers are per agent, path locks per session. */
@@ -84,6 +86,7 @@ export function createToolContextFactory(options: ToolContextFactoryOptions) {
         env,
         shell,
         ports: options.ports,
+        ...(options.isReadDenied ? { isReadDenied: options.isReadDenied } : {}),
       }
     },
   }

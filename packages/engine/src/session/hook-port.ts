@@ -88,6 +88,17 @@ export function createHookPort(options: HookPortOptions): HookPort {
       )
       return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a Stop hook' } : {}
     },
+    async preCompact(trigger, customInstructions) {
+      if (!hasHooks('PreCompact')) return
+      report(
+        await runHooks(
+          'PreCompact',
+          { ...common(), trigger, customInstructions },
+          options.config(),
+          hookOptions,
+        ),
+      )
+    },
     async sessionStart(source) {
       if (!hasHooks('SessionStart')) return {}
       const outcome = report(

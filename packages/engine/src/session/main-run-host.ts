@@ -129,7 +129,20 @@ export function buildMainRunHost(
       return cost
     },
     relievePressure: (force) => services.relievePressure(state.workingSet, force),
-    runBatch: (calls, signal) => runBatch(calls, batchDeps, signal),
+    runBatch: async (calls, signal) => {
+      const outcome = await runBatch(calls, batchDeps, signal)
+      if (services.afterBatch && !signal.aborted) {
+        const reminders = await services
+          .afterBatch(
+            calls.map((call) => call.block),
+            outcome.changedFiles,
+            cwd,
+          )
+          .catch(() => [])
+        state.reminders.push(...reminders)
+      }
+      return outcome
+    },
     takeFollowUps: () => state.takeFollowUps(),
     stopBoundary: async (): Promise<StopDecision> => {
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {

@@ -1,5 +1,13 @@
 import type { Action } from '@z-engine/policy'
-import type { Checkpoint, Cost, LogRecord, Message, PermissionMode, Usage } from '@z-engine/protocol'
+import type {
+  Checkpoint,
+  Cost,
+  LogRecord,
+  Message,
+  PermissionMode,
+  ToolUseBlock,
+  Usage,
+} from '@z-engine/protocol'
 import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import type { GateVerdict, PreToolUseVerdict } from '../batch/batch-types.js'
 import type { SystemSection } from '../model/types.js'
@@ -33,6 +41,8 @@ export interface HookPort {
   /** Stop (main) / SubagentStop: may block with a reason the run continues with. */
   stop(stopHookActive: boolean): Promise<{ blocked?: string }>
   sessionStart(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
+  /** PreCompact: runs before a summary; its output only informs (it cannot stop compaction). */
+  preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<void>
 }
 
 /** Working-tree snapshots (shadow git) for rewind. */
@@ -46,6 +56,8 @@ export interface CheckpointPort {
 /** Resolves a model reference to a client for the next round. */
 export interface ModelPort {
   resolve(modelRef: string): { ok: true; model: RoundModel } | { ok: false; message: string }
+  /** The model's context window in tokens (for the context meter). */
+  contextWindow?(modelRef: string): number
 }
 
 /** Everything a session needs from outside; built by the Engine, replaced by fakes in tests. */
@@ -69,6 +81,8 @@ export interface SessionServices {
   system(modelRef: string): Promise<SystemSection[]>
   /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
   relievePressure(workingSet: Message[], force: boolean): Promise<void>
+  /** Reminders for what a batch touched first (nested instructions, glob rules); none when absent. */
+  afterBatch?(calls: readonly ToolUseBlock[], changedFiles: readonly string[], cwd: string): Promise<string[]>
   /** The user's home folder (for `~` in tool input). */
   home: string
   /** Cost of one request's usage for a model. */

@@ -1,3 +1,4 @@
+import { reminderText } from '@z-engine/prompts'
 import type {
   ApprovalDecision,
   Command,
@@ -269,6 +270,16 @@ export class Session {
         return
       }
       case 'setMode':
+        if (command.mode !== this.state.mode) {
+          // The model learns of the new mode with its next user message.
+          this.state.reminders.push(
+            command.mode === 'plan'
+              ? reminderText('planMode', {})
+              : this.state.mode === 'plan'
+                ? reminderText('planModeExited', { mode: command.mode })
+                : reminderText('modeChanged', { mode: command.mode }),
+          )
+        }
         this.state.mode = command.mode
         await this.commit(
           { type: 'modeChanged', mode: command.mode },

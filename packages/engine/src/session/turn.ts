@@ -1,3 +1,4 @@
+import { reminderText } from '@z-engine/prompts'
 import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
@@ -88,6 +89,11 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
     return
   }
 
+  // In plan mode every turn reminds the model that it may only read and plan.
+  const planReminder = reminderText('planMode', {})
+  if (session.state.mode === 'plan' && !session.state.reminders.includes(planReminder)) {
+    session.state.reminders.push(planReminder)
+  }
   const opening: ContentBlock[] = input.content ?? [{ type: 'text', text: input.text }]
   const extra: ContentBlock[] = []
   if (hook.additionalContext)

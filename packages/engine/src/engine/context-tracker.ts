@@ -1,0 +1,73 @@
+import { isAbsolute, relative, resolve } from 'node:path'
+import { AnnouncementTracker, nestedFolders, type Rule, renderRule } from '@z-engine/context'
+import { reminderText } from '@z-engine/prompts'
+import type { ToolUseBlock } from '@z-engine/protocol'
+import { loadNestedInstructions } from '../context/instructions-load.js'
+import type { RepoMapService } from '../context/repo-map-service.js'
+
+/** Input fields that name a file or folder a tool touches (Claude Code's names). */
+const PATH_FIELDS = ['file_path', 'notebook_path', 'path', 'filePath'] as const
+
+/** The paths (absolute) a batch's calls named in their input, plus the files they changed. */
+export function touchedPaths(
+  calls: readonly ToolUseBlock[],
+  changedFiles: readonly string[],
+  cwd: string,
+): string[] {
+  const paths = new Set<string>(changedFiles)
+  for (const call of calls) {
+    for (const field of PATH_FIELDS) {
+      const value = call.input[field]
+      if (typeof value === 'string' && value !== '')
+        paths.add(isAbsolute(value) ? value : resolve(cwd, value))
+    }
+  }
+  return [...paths]
+}
+
+/**
+ * Per agent: announces nested AGENTS.md/CLAUDE.md files and glob-scoped rules the first time the
+ * agent touches a matching path (spec 003), and tells the repo map which files were touched.
+ */
+export class ContextTracker {
+  readonly #announcements = new AnnouncementTracker()
+
+  constructor(
+    private readonly options: {
+      root: string
+      home: string
+      compatClaude: boolean
+      rules: readonly Rule[]
+      repoMap: RepoMapService | undefined
+    },
+  ) {}
+
+  /** Reminder texts for what the batch touched for the first time (empty when nothing is new). */
+  async afterBatch(absolutePaths: readonly string[]): Promise<string[]> {
+    this.options.repoMap?.touch(absolutePaths)
+    const touched = absolutePaths
+      .map((path) => relative(this.options.root, path))
+      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path))
+    if (touched.length === 0) return []
+    const folders = [...new Set(touched.flatMap((path) => nestedFolders(path)))]
+    const nested =
+      folders.length > 0
+        ? await loadNestedInstructions({
+            root: this.options.root,
+            folders,
+            home: this.options.home,
+            compatClaude: this.options.compatClaude,
+          })
+        : { files: [], warnings: [] }
+    return this.#announcements
+      .take({ touched, nestedFiles: nested.files, rules: this.options.rules })
+      .map((announcement) =>
+        announcement.kind === 'nested'
+          ? reminderText('nestedInstructions', {
+              path: announcement.file.path,
+              content: announcement.file.content,
+            })
+          : renderRule(announcement.rule),
+      )
+  }
+}
