@@ -191,3 +191,27 @@ describe('read-only proof in default mode', () => {
     expect(bash(line).decision).toBe(expected)
   })
 })
+
+describe('scripts handed to eval, trap and shells on standard input', () => {
+  const ctx = context('bypass', { deny: ['Bash(rm:*)'] })
+  it.each<Row>([
+    ["eval 'rm -rf x'", 'deny'],
+    ['eval rm -rf x', 'deny'],
+    ["trap 'rm -rf x' EXIT", 'deny'],
+    ["bash <<< 'rm -rf x'", 'deny'],
+    ['sh <<EOF\nrm -rf x\nEOF', 'deny'],
+    ["bash -s <<'EOF'\nls && rm x\nEOF", 'deny'],
+    ['bash <<< "$CMD"', 'ask'],
+    ['bash -c "$CMD"', 'ask'],
+    ['eval "$CMD"', 'ask'],
+    ["eval 'ls'", 'allow'],
+    ['trap -l', 'allow'],
+  ])('%j → %s', (line, expected) => {
+    expect(bash(line, ctx).decision).toBe(expected)
+  })
+  it('a shell reading a heredoc script is not read-only unless its script is', () => {
+    expect(bash("bash <<'EOF'\nls -la\nEOF").decision).toBe('allow')
+    expect(bash("bash <<'EOF'\ntouch x\nEOF").decision).toBe('ask')
+    expect(bash('python3 <<EOF\nprint(1)\nEOF').decision).toBe('ask')
+  })
+})

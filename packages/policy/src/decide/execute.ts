@@ -220,6 +220,12 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
       denyPaths.uncertain,
     )
   }
+  // A Bash deny rule cannot be checked against what the line does not show: a computed command or
+  // script, arguments added by xargs or find -exec, or a part the lexer did not understand.
+  const hidden = !facts.complete || facts.commands.some((c) => c.unknownArgs || c.words[0]?.literal === false)
+  const bashDeny = hidden ? context.rules.deny.find((rule) => rule.tool === 'Bash') : undefined
+  if (bashDeny)
+    return trace.done('ask', 'cannot tell whether this line runs a command a deny rule forbids', bashDeny)
   trace.step('no ask rule matches')
   // 4. Protected paths: always ask before a change, whatever the rules; only bypass allows.
   for (const c of facts.commands) {

@@ -24,6 +24,8 @@ interface Heredoc {
   delimiter: string
   stripTabs: boolean
   expands: boolean
+  /** Receives the body once it is read. */
+  redirect: ShellRedirect
 }
 
 /**
@@ -196,12 +198,17 @@ class Lexer {
     }
     const start = this.pos
     const target = this.readWord()
-    if (op === '<<' || op === '<<-') {
-      const raw = src.slice(start, this.pos)
-      this.pending.push({ delimiter: target.value, stripTabs: op === '<<-', expands: !/['"\\]/.test(raw) })
-    }
     const redirect: ShellRedirect = { op, target }
     if (digits !== '') redirect.fd = Number(digits)
+    if (op === '<<' || op === '<<-') {
+      const raw = src.slice(start, this.pos)
+      this.pending.push({
+        delimiter: target.value,
+        stripTabs: op === '<<-',
+        expands: !/['"\\]/.test(raw),
+        redirect,
+      })
+    }
     return redirect
   }
 
@@ -220,7 +227,9 @@ class Lexer {
         this.pos = Math.min(end + 1, this.src.length)
         if (text === doc.delimiter) {
           found = true
-          if (doc.expands) this.scanExpansions(this.src.slice(bodyStart, lineStart))
+          const body = this.src.slice(bodyStart, lineStart)
+          doc.redirect.body = doc.stripTabs ? body.replace(/^\t+/gm, '') : body
+          if (doc.expands) this.scanExpansions(body)
           break
         }
       }

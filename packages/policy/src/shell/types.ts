@@ -20,6 +20,8 @@ export interface ShellRedirect {
   fd?: number
   /** The target word; for heredocs the delimiter. */
   target: ShellWord
+  /** A heredoc's body (what the command reads on standard input). */
+  body?: string
 }
 
 /** A simple command: assignments, words (name first) and redirections. */

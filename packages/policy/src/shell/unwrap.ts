@@ -114,17 +114,28 @@ function peel(
   for (let round = 0; round < MAX_UNWRAP; round++) {
     const name = baseName(words[0])
     if (name === undefined) break
-    if (SHELLS.has(name)) {
-      const script = shellScript(words)
+    if (SHELLS.has(name) || name === 'eval' || name === 'trap') {
+      // `eval`, `trap '<action>'` and a shell reading a script from -c or from a here-string or
+      // heredoc on standard input: the script's commands are what runs.
+      const script =
+        name === 'eval'
+          ? evalScript(words)
+          : name === 'trap'
+            ? trapScript(words)
+            : fromShell(words, redirects)
       if (script === null) break
+      if (name === 'trap') {
+        out.commands.push({ words, assignments, redirects, elevated, unknownArgs, wrappers: [...wrappers] })
+        wrappers.push('trap')
+      }
       if (script === undefined) {
-        problem(`${name} -c with a script that is not a plain string`)
+        problem(`${name} with a script that is not a plain string`)
         break
       }
       const inner = unwrapLine(script, depth + 1)
       if (!inner.complete) for (const text of inner.problems) problem(text)
       for (const innerCommand of inner.commands) {
-        innerCommand.wrappers.unshift(...wrappers, `${name} -c`)
+        innerCommand.wrappers.unshift(...wrappers, SHELLS.has(name) ? `${name} -c` : name)
         innerCommand.elevated ||= elevated
         innerCommand.assignments.unshift(...assignments)
         innerCommand.redirects.push(...redirects)
@@ -249,4 +260,35 @@ function shellScript(words: ShellWord[]): string | undefined | null {
     if (word.value === '-o' || word.value === '-O') index++
   }
   return null
+}
+
+/** The string `eval` runs: its literal words joined; undefined when any is computed. */
+function evalScript(words: ShellWord[]): string | undefined | null {
+  const rest = words.slice(1)
+  if (rest.length === 0) return null
+  return rest.every((word) => word.literal) ? rest.map((word) => word.value).join(' ') : undefined
+}
+
+/** The action of `trap '<action>' SIGNAL…`; null for `trap -l`, `trap -p` or a bare `trap`. */
+function trapScript(words: ShellWord[]): string | undefined | null {
+  const action = words[1]
+  if (!action || action.value.startsWith('-') || words.length < 3) return null
+  return action.literal ? action.value : undefined
+}
+
+/** A shell's script from a here-string or heredoc when it has no script file operand. */
+function stdinScript(words: ShellWord[], redirects: ShellRedirect[]): string | undefined | null {
+  if (words.slice(1).some((word) => !word.value.startsWith('-'))) return null
+  for (const redirect of redirects) {
+    if (redirect.fd !== undefined && redirect.fd !== 0) continue
+    if (redirect.op === '<<<') return redirect.target.literal ? redirect.target.value : undefined
+    if ((redirect.op === '<<' || redirect.op === '<<-') && redirect.body !== undefined) return redirect.body
+  }
+  return null
+}
+
+/** A shell's `-c` script, else its standard-input script (undefined when computed, null when none). */
+function fromShell(words: ShellWord[], redirects: ShellRedirect[]): string | undefined | null {
+  const script = shellScript(words)
+  return script === null ? stdinScript(words, redirects) : script
 }
