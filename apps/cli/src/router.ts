@@ -30,6 +30,46 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/serve.js'),
   },
   {
+    name: 'doctor',
+    summary: 'check provider keys, git, ripgrep, sandbox, language servers and folders',
+    load: () => import('./commands/doctor.js'),
+  },
+  {
+    name: 'agents',
+    summary: 'list the agent definitions a session loads (agents list)',
+    load: () => import('./commands/agents.js'),
+  },
+  {
+    name: 'commands',
+    summary: 'list / commands, or expand one without starting a turn',
+    load: () => import('./commands/commands.js'),
+  },
+  {
+    name: 'skills',
+    summary: 'list the skills a session offers (skills list)',
+    load: () => import('./commands/skills.js'),
+  },
+  {
+    name: 'hooks',
+    summary: 'list configured hooks, or run one event on a test input',
+    load: () => import('./commands/hooks.js'),
+  },
+  {
+    name: 'mcp',
+    summary: 'list configured MCP servers (mcp list)',
+    load: () => import('./commands/mcp.js'),
+  },
+  {
+    name: 'instructions',
+    summary: 'show the instruction files and rules a session loads, in order',
+    load: () => import('./commands/instructions.js'),
+  },
+  {
+    name: 'settings',
+    summary: 'explain each effective setting and the layer that set it',
+    load: () => import('./commands/settings.js'),
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission policy decides for tool calls (JSON lines)',
     load: () => import('./commands/permissions.js'),

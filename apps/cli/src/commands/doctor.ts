@@ -1,0 +1,154 @@
+import { createDefaultClientFactory, parseModelRef } from '@z-engine/engine'
+import { EXIT } from '../cli-error.js'
+import type { CommandIo } from '../command.js'
+import { inspectContext } from '../inspect/inspect-context.js'
+import { firstLine, which, writable } from '../inspect/probes.js'
+import { printJson, printLines } from '../output.js'
+
+const HELP = `Usage: z-engine doctor [--json] [--cwd DIR]
+
+Checks what a session in DIR needs: the model and its provider key (present or not — keys are
+never printed), git, ripgrep, the sandbox backend (bubblewrap), language servers
+(typescript-language-server, pyright), and that the data and config folders are writable.
+Exit code 1 when something required is missing.
+`
+
+/** One finding: `ok`, a `warn` (works without it) or a `fail` (sessions will not work). */
+interface Check {
+  name: string
+  status: 'ok' | 'warn' | 'fail'
+  detail: string
+}
+
+/** Mirrors the engine's default when settings name no model (engine/model-port.ts DEFAULT_MODEL_REF). */
+const DEFAULT_MODEL = 'anthropic/claude-sonnet-4-5'
+
+const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'] as const
+
+/** `z-engine doctor`: what is configured and installed, and what is missing. */
+export async function main(io: CommandIo): Promise<number> {
+  const context = await inspectContext(io, HELP)
+  if (!context) return EXIT.ok
+  const env = io.env
+  const settings = context.loaded.settings
+  const checks: Check[] = []
+
+  const name = settings.model.name
+  const provider = settings.model.provider
+  const ref =
+    name === undefined
+      ? DEFAULT_MODEL
+      : provider === undefined || name.includes('/') || name.startsWith('scripted:')
+        ? name
+        : `${provider === 'openai_chat' ? 'openai-chat' : provider}/${name}`
+  const parsed = parseModelRef(ref)
+  if (!parsed.ok) checks.push({ name: 'model', status: 'fail', detail: `${ref}: ${parsed.error}` })
+  else {
+    const providerKey = parsed.ref.provider === 'openai-chat' ? 'openai_chat' : parsed.ref.provider
+    const providerSettings =
+      parsed.ref.provider === 'scripted'
+        ? {}
+        : ((settings.provider as Record<string, { base_url?: string; api_key_env?: string } | undefined>)[
+            providerKey
+          ] ?? {})
+    const created = createDefaultClientFactory({ env }).createClient(ref, {
+      ...(providerSettings.base_url !== undefined ? { baseUrl: providerSettings.base_url } : {}),
+      ...(providerSettings.api_key_env !== undefined ? { apiKeyEnv: providerSettings.api_key_env } : {}),
+    })
+    checks.push(
+      created.ok
+        ? { name: 'model', status: 'ok', detail: `${ref} (provider ${created.provider}) is usable` }
+        : { name: 'model', status: 'fail', detail: `${ref}: ${created.error}` },
+    )
+    if (providerSettings.base_url !== undefined)
+      checks.push({ name: 'base url', status: 'ok', detail: `${providerKey}: ${providerSettings.base_url}` })
+  }
+  for (const variable of KEY_VARIABLES) {
+    const set = (env[variable] ?? '').trim() !== ''
+    checks.push({ name: variable, status: set ? 'ok' : 'warn', detail: set ? 'set' : 'not set' })
+  }
+  for (const variable of ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'] as const)
+    if ((env[variable] ?? '') !== '')
+      checks.push({ name: variable, status: 'ok', detail: env[variable] ?? '' })
+
+  const tools: Array<{ name: string; bin: string; args: string[]; required: boolean; why: string }> = [
+    {
+      name: 'git',
+      bin: 'git',
+      args: ['--version'],
+      required: true,
+      why: 'checkpoints, rewind and worktrees need it',
+    },
+    {
+      name: 'ripgrep',
+      bin: 'rg',
+      args: ['--version'],
+      required: false,
+      why: 'Grep and Glob are slower without it',
+    },
+    {
+      name: 'bubblewrap',
+      bin: 'bwrap',
+      args: ['--version'],
+      required: settings.shell.sandbox.enabled,
+      why: 'the shell sandbox (shell.sandbox.enabled) needs it on Linux',
+    },
+    {
+      name: 'typescript-language-server',
+      bin: 'typescript-language-server',
+      args: ['--version'],
+      required: false,
+      why: 'LSP diagnostics for TypeScript',
+    },
+    {
+      name: 'pyright',
+      bin: 'pyright-langserver',
+      args: ['--version'],
+      required: false,
+      why: 'LSP diagnostics for Python',
+    },
+  ]
+  for (const tool of tools) {
+    const path = await which(tool.bin, env.PATH)
+    if (path === undefined) {
+      checks.push({
+        name: tool.name,
+        status: tool.required ? 'fail' : 'warn',
+        detail: `not on PATH (${tool.why})`,
+      })
+      continue
+    }
+    const version = tool.bin === 'pyright-langserver' ? undefined : await firstLine(path, tool.args, env)
+    checks.push({ name: tool.name, status: 'ok', detail: version ? `${version} (${path})` : path })
+  }
+  for (const [label, folder] of [
+    ['data dir', context.dataDir],
+    ['config dir', context.configDir],
+  ] as const) {
+    const result = await writable(folder)
+    checks.push(
+      result === true
+        ? { name: label, status: 'ok', detail: `${folder} is writable` }
+        : { name: label, status: 'fail', detail: `${folder}: ${result}` },
+    )
+  }
+  for (const notice of context.loaded.notices)
+    checks.push({
+      name: 'settings',
+      status: notice.severity === 'error' ? 'fail' : 'warn',
+      detail: notice.message,
+    })
+
+  const code = checks.some((check) => check.status === 'fail') ? EXIT.failed : EXIT.ok
+  if (context.json) {
+    printJson(io, { projectRoot: context.projectRoot, ok: code === EXIT.ok, checks })
+    return code
+  }
+  const mark = { ok: '✓', warn: '!', fail: '✗' } as const
+  const width = Math.max(...checks.map((check) => check.name.length))
+  printLines(
+    io,
+    checks.map((check) => `${mark[check.status]} ${check.name.padEnd(width)}  ${check.detail}`),
+  )
+  return code
+}

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { type HookEvent, type HookInput, runHooks } from '@z-engine/engine'
+import { HOOK_EVENTS } from '@z-engine/protocol'
+import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import type { CommandIo } from '../command.js'
+import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'
+import { printJson, printLines } from '../output.js'
+
+const HELP = `Usage: z-engine hooks list [--json] [--cwd DIR]
+       z-engine hooks test <Event> --input <file> [--json] [--cwd DIR]
+
+list: the command hooks a session in DIR would run, by event, with matcher, timeout and the
+settings file that configured each (project hooks are withheld until the workspace is trusted).
+
+test: runs the hooks of <Event> that match the input, exactly as a session would, and prints each
+hook's outcome (status, exit code, output, warnings) and the combined decision. The input file is
+the JSON a hook receives on stdin, e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}
+(snake_case or camelCase; session_id, transcript_path and cwd default to test values).
+Events: ${HOOK_EVENTS.join(', ')}.
+`
+
+/** `z-engine hooks list|test`: configured hooks, and a dry run of one event's hooks. */
+export async function main(io: CommandIo): Promise<number> {
+  const context = await inspectContext(io, HELP, { input: { type: 'string' } })
+  if (!context) return EXIT.ok
+  const which = subcommand(context.args, ['list', 'test'], 'hooks')
+  if (which === 'test') return test(context)
+  const hooks = context.loaded.hooks
+  const notices = context.loaded.notices.filter((notice) => notice.key?.startsWith('hooks') ?? false)
+  if (context.json) {
+    printJson(io, {
+      projectRoot: context.projectRoot,
+      hooks,
+      withheld: context.loaded.trustRequired,
+      notices,
+    })
+    return notices.some((notice) => notice.severity === 'error') ? EXIT.failed : EXIT.ok
+  }
+  const lines: string[] = []
+  for (const event of HOOK_EVENTS) {
+    for (const hook of hooks[event as HookEvent] ?? [])
+      lines.push(
+        `${event.padEnd(16)} ${(hook.matcher ?? '*').padEnd(12)} ${hook.command}  (timeout ${hook.timeoutSecs ?? 60}s, ${hook.source ?? 'settings'})`,
+      )
+  }
+  if (lines.length === 0) lines.push(`No hooks configured for ${context.projectRoot}.`)
+  if (context.loaded.trustRequired.includes('hooks'))
+    lines.push("note: this project's hooks are withheld until you trust the workspace.")
+  for (const notice of notices) lines.push(`${notice.severity}: ${notice.message}`)
+  printLines(io, lines)
+  return notices.some((notice) => notice.severity === 'error') ? EXIT.failed : EXIT.ok
+}
+
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+}
+
+async function test(context: InspectContext): Promise<number> {
+  const eventName = context.args[1]
+  if (eventName === undefined) throw new UsageError(`'hooks test' needs an event: ${HOOK_EVENTS.join(', ')}.`)
+  if (!(HOOK_EVENTS as readonly string[]).includes(eventName))
+    throw unknownWordError('hook event', eventName, HOOK_EVENTS)
+  const file = context.flags.input
+  if (typeof file !== 'string')
+    throw new UsageError("'hooks test' needs --input <file> (the JSON the hooks receive).")
+  let raw: unknown
+  try {
+    raw = JSON.parse(await readFile(resolve(context.io.cwd, file), 'utf8'))
+  } catch (error) {
+    throw new UsageError(`--input ${file}: ${(error as Error).message}; give a file holding one JSON object.`)
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new UsageError(`--input ${file} must hold a JSON object.`)
+  const fields: Record<string, unknown> = {
+    sessionId: 'hooks-test',
+    transcriptPath: '',
+    cwd: context.projectRoot,
+  }
+  for (const [key, value] of Object.entries(raw)) if (key !== 'hook_event_name') fields[camel(key)] = value
+  const event = eventName as HookEvent
+  const outcome = await runHooks(event, fields as unknown as HookInput<typeof event>, context.loaded.hooks, {
+    projectDir: context.projectRoot,
+    env: context.io.env,
+  })
+  if (context.json) {
+    printJson(context.io, outcome)
+    return EXIT.ok
+  }
+  const lines = outcome.results.map(
+    (result) =>
+      `${result.status.padEnd(9)} exit ${String(result.exitCode).padEnd(4)} ${result.durationMs} ms  ${result.hook.command}${result.warnings.length > 0 ? `\n    ${result.warnings.join('\n    ')}` : ''}`,
+  )
+  if (lines.length === 0) lines.push(`No ${event} hook matches this input.`)
+  lines.push(
+    '',
+    `decision: ${outcome.blocked ? `blocked${outcome.blockReason ? ` (${outcome.blockReason})` : ''}` : 'not blocked'}${outcome.continue ? '' : `, stops the turn${outcome.stopReason ? ` (${outcome.stopReason})` : ''}`}`,
+  )
+  if (outcome.permissionDecision)
+    lines.push(
+      `permission: ${outcome.permissionDecision}${outcome.permissionDecisionReason ? ` (${outcome.permissionDecisionReason})` : ''}`,
+    )
+  if (outcome.updatedInput) lines.push(`updated input: ${JSON.stringify(outcome.updatedInput)}`)
+  for (const context_ of outcome.additionalContext) lines.push(`context for the model: ${context_}`)
+  for (const message of outcome.systemMessages) lines.push(`message: ${message}`)
+  printLines(context.io, lines)
+  return EXIT.ok
+}
