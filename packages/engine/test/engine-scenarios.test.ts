@@ -1,0 +1,214 @@
+/**
+ * Scenario tests of spec 000 "Tool batch", "Stop boundary", "Hooks" and "Persistence" on a real
+ * Engine: real settings files, real hook scripts run by /bin/sh, real tools, the real store on disk.
+ * The model is the only script.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { EngineEvent, Message } from '@z-engine/protocol'
+import { describe, expect, it } from 'vitest'
+import type { Session } from '../src/index.js'
+import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
+import { cleanupServers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
+
+cleanupTempDirs()
+cleanupServers()
+
+/** A home whose user settings file holds `toml` (the user layer is never trust-gated). */
+function homeWithSettings(toml: string): string {
+  const home = tempDir('ze-home-')
+  mkdirSync(join(home, 'config'), { recursive: true })
+  writeFileSync(join(home, 'config', 'settings.toml'), toml)
+  return home
+}
+
+/** An executable shell script in `dir`. */
+function script(dir: string, name: string, body: string): string {
+  const path = join(dir, name)
+  writeFileSync(path, `#!/bin/sh\n${body}`)
+  chmodSync(path, 0o755)
+  return path
+}
+
+const textOf = (message: Message | undefined) => JSON.stringify(message?.content ?? [])
+
+/** Every tool_use of an assistant message is answered once, in call order, by the next message. */
+function expectPaired(messages: readonly Message[]): void {
+  messages.forEach((message, index) => {
+    const calls = message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))
+    if (message.role !== 'assistant' || calls.length === 0) return
+    const results = (messages[index + 1]?.content ?? []).flatMap((block) =>
+      block.type === 'tool_result' ? [block.toolUseId] : [],
+    )
+    expect(results).toEqual(calls)
+  })
+}
+
+describe('scenarios on a real engine (spec 000 "Tool batch", "Stop boundary", "Persistence")', () => {
+  it('Deny returns "The user denied this action" plus the user\'s feedback to the model, and the edit is not made', async () => {
+    const project = buggyProject()
+    const t = await engineWith([
+      { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } }] },
+      {
+        blocks: [
+          {
+            type: 'tool_use',
+            name: 'Edit',
+            input: { file_path: join(project, 'math.js'), old_string: 'a - b', new_string: 'b + a' },
+          },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'Understood, I will write a + b.' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Fix add.' })
+    const ask = await t.waitFor(session, 'approvalRequested')
+    if (ask.type !== 'approvalRequested') throw new Error('unexpected')
+    expect(ask.request.toolName).toBe('Edit')
+    session.send({
+      type: 'resolveApproval',
+      approvalId: ask.request.id,
+      decision: { type: 'deny', feedback: 'write it as a + b, not b + a' },
+    })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'toolFinished').at(-1)).toMatchObject({ toolName: 'Edit', status: 'denied' })
+    const results = t.client.requests[2]!.messages.at(-1)!
+    expect(results.content).toMatchObject([
+      {
+        type: 'tool_result',
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: 'The user denied this action. Feedback from the user: write it as a + b, not b + a',
+          },
+        ],
+      },
+    ])
+    expect(readFileSync(join(project, 'math.js'), 'utf8')).toContain('a - b')
+    await t.engine.shutdown()
+  })
+
+  it('a PreToolUse hook (a shell script configured in settings TOML) rewrites the input with updatedInput', async () => {
+    const project = buggyProject()
+    const hooks = tempDir('ze-hooks-')
+    const seen = join(hooks, 'stdin.json')
+    const hook = script(
+      hooks,
+      'rewrite.sh',
+      `cat > ${seen}
+printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"rewritten by policy","updatedInput":{"command":"echo rewritten-by-hook","description":"Rewritten"}}}'
+`,
+    )
+    const home = homeWithSettings(`[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = "${hook}"\n`)
+    const t = await engineWith(
+      [
+        {
+          blocks: [
+            { type: 'tool_use', name: 'Bash', input: { command: 'echo original', description: 'Echo' } },
+          ],
+        },
+        { blocks: [{ type: 'text', text: 'ok' }] },
+      ],
+      home,
+    )
+    // Default mode: the hook's permissionDecision allows the rewritten command without asking.
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Echo something.' })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'approvalRequested')).toEqual([])
+    const stdin = JSON.parse(readFileSync(seen, 'utf8'))
+    expect(stdin).toMatchObject({
+      session_id: session.id,
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo original' },
+    })
+    expect(stdin.transcript_path).toContain(session.id)
+    const result = textOf(t.client.requests[1]!.messages.at(-1))
+    expect(result).toContain('rewritten-by-hook')
+    expect(result).not.toContain('original')
+    expect(t.events(session, 'toolStarted')).toMatchObject([{ input: { command: 'echo rewritten-by-hook' } }])
+    await t.engine.shutdown()
+  })
+
+  it('Stop hooks (a real script exiting 2) continue the run at most 5 times a turn', async () => {
+    const project = buggyProject()
+    const hooks = tempDir('ze-hooks-')
+    const calls = join(hooks, 'calls.jsonl')
+    const hook = script(
+      hooks,
+      'stop.sh',
+      `cat >> ${calls}\necho >> ${calls}\necho 'run the tests first' >&2\nexit 2\n`,
+    )
+    const home = homeWithSettings(`[[hooks.Stop]]\ncommand = "${hook}"\n`)
+    const t = await engineWith(
+      (_request, index) => ({ blocks: [{ type: 'text', text: `answer ${index}` }] }),
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Finish.' })
+    const finished = await t.waitFor(session, 'turnFinished')
+    expect(finished).toMatchObject({ outcome: { type: 'done' } })
+    // The first answer plus five continuations.
+    expect(t.client.requests).toHaveLength(6)
+    for (const request of t.client.requests.slice(1))
+      expect(textOf(request.messages.at(-1))).toContain('run the tests first')
+    const stdins = readFileSync(calls, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line))
+    // Once the cap is reached the hook is not run again this turn.
+    expect(stdins).toHaveLength(5)
+    expect(stdins[0]).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false })
+    expect(stdins[1]).toMatchObject({ stop_hook_active: true })
+    await t.engine.shutdown()
+  })
+
+  it('cancel mid-stream leaves a valid transcript on disk: replay pairs every call, keeps no partial message, and a new turn works', async () => {
+    const project = buggyProject()
+    const long = 'I am explaining at length. '.repeat(400)
+    const t = await sdkEngine(
+      [
+        { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } }] },
+        { blocks: [{ type: 'text', text: long }] },
+        { blocks: [{ type: 'text', text: 'Still here.' }] },
+      ],
+      { chunkDelayMs: 5 },
+    )
+    const session: Session = await t.engine.openSession({
+      projectRoot: project,
+      mode: 'bypass',
+      model: WIRE_MODELS.anthropic,
+    })
+    session.send({ type: 'submit', text: 'Explain the code.' })
+    await t.waitFor(session, 'textDelta')
+    session.send({ type: 'cancel' })
+    const cancelled = await t.waitFor(session, 'turnFinished')
+    expect(cancelled).toMatchObject({ outcome: { type: 'cancelled' } })
+    // The HTTP stream was closed, not drained.
+    expect(t.server.requests[1]!.closedEarly).toBe(true)
+
+    const replayed = await t.engine.store.replay(session.id)
+    if (!replayed.ok) throw new Error(replayed.error.message)
+    const { snapshot, problems } = replayed.value
+    expect(problems).toEqual([])
+    expect(snapshot.turns).toMatchObject([{ interrupted: false, outcome: { type: 'cancelled' } }])
+    expectPaired(snapshot.workingSet)
+    expect(snapshot.workingSet.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(JSON.stringify(snapshot.workingSet)).not.toContain('explaining at length')
+
+    session.send({ type: 'submit', text: 'Are you there?' })
+    const again = (await t.waitFor(session, 'turnFinished', 2)) as Extract<
+      EngineEvent,
+      { type: 'turnFinished' }
+    >
+    expect(again.outcome).toEqual({ type: 'done' })
+    const sent = t.server.requests[2]!.body.messages as Array<{ role: string }>
+    // The cancelled round left nothing behind: the previous request's conversation, then the new prompt.
+    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'user'])
+    expect(JSON.stringify(sent)).not.toContain('explaining at length')
+    await t.engine.shutdown()
+  })
+})
