@@ -152,6 +152,8 @@ export async function main(io: CommandIo): Promise<number> {
     },
   )
   await Promise.race([exited, instance.waitUntilExit()])
+  // Leave the transcript on screen, not the composer and status line of a chat that has ended.
+  instance.clear()
   instance.unmount()
   const sessionId = controller.session.id
   await controller.close()

@@ -14,6 +14,11 @@ const STATUS_MARK: Record<ToolCardStatus, { mark: string; color: string; label: 
   interrupted: { mark: '■', color: 'gray', label: 'interrupted' },
 }
 
+/** The card's title without a leading tool name (the card prints the name itself). */
+function cardTitle(card: ToolCard): string {
+  return card.title.startsWith(`${card.toolName} `) ? card.title.slice(card.toolName.length + 1) : card.title
+}
+
 /** A tool call: title, live output tail while it runs, then its status and one-line summary. */
 export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
   const status = STATUS_MARK[card.status]
@@ -22,7 +27,8 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
     <Box flexDirection="column">
       <Text>
         <Text color={status.color}>{status.mark} </Text>
-        <Text bold>{card.title}</Text>
+        <Text bold>{card.toolName}</Text>
+        {card.title !== card.toolName ? <Text>{` ${cardTitle(card)}`}</Text> : null}
         {card.agentId !== undefined ? <Text dimColor> [{card.agentId}]</Text> : null}
         <Text dimColor>
           {' '}

@@ -12,7 +12,7 @@ const TITLE_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query',
 export function replayedToolTitle(name: string, input: Record<string, unknown>): string {
   for (const field of TITLE_FIELDS) {
     const value = input[field]
-    if (typeof value === 'string' && value !== '') return `${name} ${value.split('\n')[0]}`
+    if (typeof value === 'string' && value !== '') return value.split('\n')[0] ?? name
   }
   return name
 }

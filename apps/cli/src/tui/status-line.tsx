@@ -20,6 +20,11 @@ export function nextMode(mode: PermissionMode, allowBypass: boolean): Permission
   return order[(index + 1) % order.length] ?? 'default'
 }
 
+/** A model reference as the status line shows it: a script's file name rather than its whole path. */
+export function modelLabel(model: string): string {
+  return model.startsWith('scripted:') ? `scripted:${model.split('/').at(-1) ?? ''}` : model
+}
+
 /** Model, mode, context use and cost; plus what is running and the Ctrl-C warning. */
 export function StatusLine({ state, warning }: { state: ChatState; warning?: string }): ReactNode {
   const mode = MODE_LABEL[state.mode]
@@ -31,20 +36,17 @@ export function StatusLine({ state, warning }: { state: ChatState; warning?: str
           {`⏎ queued: ${text}`}
         </Text>
       ))}
-      <Box justifyContent="space-between">
-        <Text>
-          {state.busy ? <Text color="yellow">● working (Esc to interrupt) </Text> : null}
-          {warning !== undefined ? <Text color="red">{warning}</Text> : null}
-        </Text>
+      <Text wrap="truncate-end">
+        {state.busy ? <Text color="yellow">● working (Esc to interrupt) · </Text> : null}
+        {warning !== undefined ? <Text color="red">{`${warning} · `}</Text> : null}
+        <Text dimColor>{modelLabel(state.model)} · </Text>
+        <Text color={mode.color}>{mode.label}</Text>
         <Text dimColor>
-          {state.model}
-          {' · '}
-          <Text color={mode.color}>{mode.label}</Text>
-          <Text dimColor> (shift+tab)</Text>
+          {' (shift+tab)'}
           {percent !== undefined ? ` · context ${percent}%` : ''}
           {` · $${state.costUsd.toFixed(4)}`}
         </Text>
-      </Box>
+      </Text>
     </Box>
   )
 }
