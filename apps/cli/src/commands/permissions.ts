@@ -10,6 +10,8 @@ Reads one JSON object per line on stdin:
   {"tool": "Bash", "input": {"command": "npm test"}, "mode": "default",
    "rules": {"allow": [], "deny": [], "ask": []}, "cwd": "/repo", "home": "/home/me",
    "additionalDirectories": []}
+Optional: "projectRoot" (default: cwd), "sandbox": {"active": true, "autoAllow": true,
+"writableRoots": []}, "autoAllowReadOnlyBash": false, "allowedPrivateHosts": ["localhost"].
 and writes one line per input: {"decision": "allow|ask|deny", "reason": "...", "rule": "..."}.
 A malformed line gets {"error": "..."} and the run continues (exit code 1 at the end).
 Paths need not exist; nothing runs.

@@ -71,4 +71,25 @@ describe('checkPermission', () => {
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error).toMatch(message)
   })
+
+  it('takes sandbox facts, the read-only switch and private hosts', () => {
+    const install = { ...base, tool: 'Bash', input: { command: 'npm install' } }
+    expect(checkPermission(install)).toMatchObject({ decision: 'ask' })
+    expect(checkPermission({ ...install, sandbox: { active: true, autoAllow: true } })).toMatchObject({
+      decision: 'allow',
+    })
+    expect(
+      checkPermission({ ...base, tool: 'Bash', input: { command: 'ls' }, autoAllowReadOnlyBash: false }),
+    ).toMatchObject({
+      decision: 'ask',
+    })
+    const local = { ...base, tool: 'WebFetch', input: { url: 'http://localhost:3000/' } }
+    expect(checkPermission(local)).toMatchObject({ decision: 'deny' })
+    expect(checkPermission({ ...local, allowedPrivateHosts: ['localhost'] })).toMatchObject({
+      decision: 'ask',
+    })
+    expect(checkPermission({ ...install, sandbox: { active: 'yes' } })).toMatchObject({ ok: false })
+    expect(checkPermission({ ...install, autoAllowReadOnlyBash: 'no' })).toMatchObject({ ok: false })
+    expect(checkPermission({ ...install, allowedPrivateHosts: 'localhost' })).toMatchObject({ ok: false })
+  })
 })

@@ -1,4 +1,11 @@
-import { type Action, buildRuleSet, decide, normalizeMode, type RuleError } from '@z-engine/policy'
+import {
+  type Action,
+  buildRuleSet,
+  decide,
+  normalizeMode,
+  type PolicyContext,
+  type RuleError,
+} from '@z-engine/policy'
 import type { PermissionDecisionKind, SuggestedRule } from '@z-engine/protocol'
 import { actionFor } from '@z-engine/tools'
 
@@ -14,6 +21,12 @@ export interface PermissionCheckRequest {
   home: string
   projectRoot?: string
   additionalDirectories?: string[]
+  /** `shell.sandbox` facts: commands run confined; `autoAllow` lets in-bounds ones run. */
+  sandbox?: { active: boolean; autoAllow: boolean; writableRoots?: string[] }
+  /** `permissions.auto_allow_read_only_bash` (default true). */
+  autoAllowReadOnlyBash?: boolean
+  /** `web.allowed_private_hosts`. */
+  allowedPrivateHosts?: string[]
 }
 
 /** The answer: the same decision a session would make, with the pipeline's steps. */
@@ -72,6 +85,27 @@ export function checkPermission(request: unknown): PermissionCheckResult {
   if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) {
     return { ok: false, error: '"rules" must be an object {allow, deny, ask} of rule lists' }
   }
+  const sandbox = fields.sandbox
+  if (
+    sandbox !== undefined &&
+    (typeof sandbox !== 'object' ||
+      sandbox === null ||
+      typeof (sandbox as Record<string, unknown>).active !== 'boolean' ||
+      typeof (sandbox as Record<string, unknown>).autoAllow !== 'boolean' ||
+      !isPathList((sandbox as Record<string, unknown>).writableRoots ?? []))
+  ) {
+    return {
+      ok: false,
+      error: '"sandbox" must be {active: boolean, autoAllow: boolean, writableRoots?: [absolute paths]}',
+    }
+  }
+  if (fields.autoAllowReadOnlyBash !== undefined && typeof fields.autoAllowReadOnlyBash !== 'boolean') {
+    return { ok: false, error: '"autoAllowReadOnlyBash" must be true or false' }
+  }
+  const privateHosts = fields.allowedPrivateHosts ?? []
+  if (!Array.isArray(privateHosts) || privateHosts.some((host) => typeof host !== 'string')) {
+    return { ok: false, error: '"allowedPrivateHosts" must be a list of host names' }
+  }
   const cwd = fields.cwd as string
   const home = fields.home as string
   const projectRoot = (fields.projectRoot as string | undefined) ?? cwd
@@ -79,11 +113,18 @@ export function checkPermission(request: unknown): PermissionCheckResult {
     { source: 'input', ...(rules as { allow?: unknown[]; deny?: unknown[]; ask?: unknown[] }) },
   ])
   const action = actionFor(fields.tool, fields.input, { projectRoot, cwd, home })
-  const decision = decide(
-    action,
-    { mode, rules: ruleSet, projectRoot, additionalDirectories: additional as string[], home },
-    { toolName: fields.tool, explain: true },
-  )
+  const context: PolicyContext = {
+    mode,
+    rules: ruleSet,
+    projectRoot,
+    additionalDirectories: additional as string[],
+    home,
+    allowedPrivateHosts: privateHosts as string[],
+  }
+  if (sandbox !== undefined) context.sandbox = sandbox as NonNullable<PolicyContext['sandbox']>
+  if (typeof fields.autoAllowReadOnlyBash === 'boolean')
+    context.autoAllowReadOnlyBash = fields.autoAllowReadOnlyBash
+  const decision = decide(action, context, { toolName: fields.tool, explain: true })
   const steps = [
     `${fields.tool} maps to ${JSON.stringify(action)}`,
     ...ruleSet.errors.map((error) => `ignored rule ${JSON.stringify(error.text)}: ${error.message}`),
@@ -100,4 +141,8 @@ export function checkPermission(request: unknown): PermissionCheckResult {
   if (decision.rule) result.rule = decision.rule
   if (decision.suggestion) result.suggestion = decision.suggestion
   return result
+}
+
+function isPathList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry.startsWith('/'))
 }
