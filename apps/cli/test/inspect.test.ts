@@ -1,0 +1,258 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { Engine } from '@z-engine/engine'
+import { describe, expect, it } from 'vitest'
+import { runInProcess, type Sandbox, sandbox } from './helpers.js'
+
+async function put(root: string, path: string, text: string): Promise<void> {
+  await mkdir(dirname(join(root, path)), { recursive: true })
+  await writeFile(join(root, path), text)
+}
+
+/** A project with one of everything, one broken file per kind, trusted or not. */
+async function fixture(trusted: boolean): Promise<Sandbox> {
+  const box = await sandbox()
+  const p = box.project
+  await put(
+    p,
+    '.z-engine/agents/tester.md',
+    '---\nname: tester\ndescription: Runs the tests\ntools: [Bash, Read]\nmodel: fast\n---\nRun the tests.\n',
+  )
+  await put(p, '.z-engine/agents/broken.md', '---\nname: [unclosed\n---\nbody\n')
+  await put(
+    p,
+    '.z-engine/commands/greet.md',
+    '---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS.\nRepo: !`echo from-shell`\nSee @README.md\n',
+  )
+  await put(p, '.z-engine/commands/bad.md', '---\ndescription: [oops\n---\nx\n')
+  await put(
+    p,
+    '.z-engine/skills/demo/SKILL.md',
+    '---\nname: demo\ndescription: A demo skill\n---\nDo the demo.\n',
+  )
+  await put(
+    p,
+    '.z-engine/settings.toml',
+    [
+      '[[hooks.PreToolUse]]',
+      'matcher = "Bash"',
+      `command = "node -e \\"let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const i=JSON.parse(s);if(i.tool_input.command.includes('rm')){console.error('no rm');process.exit(2)}})\\""`,
+      '',
+      '[mcp.servers.files]',
+      'command = "mcp-files"',
+      'args = ["--root", "."]',
+      '',
+      '[agents]',
+      'max_turns = 12',
+      '',
+    ].join('\n'),
+  )
+  await put(p, 'AGENTS.md', '# Project rules\nSee @docs/extra.md\n')
+  await put(p, 'docs/extra.md', 'Extra instructions.\n')
+  await put(
+    p,
+    '.z-engine/rules/ts.md',
+    '---\nglobs: ["*.ts"]\ndescription: TypeScript style\n---\nUse strict types.\n',
+  )
+  if (trusted) await (await Engine.create({ env: box.env })).trustWorkspace(p)
+  return box
+}
+
+const json = async (box: Sandbox, argv: string[], cwd = box.root) => {
+  const result = await runInProcess([...argv, '--json', '--cwd', box.project], { cwd, env: box.env })
+  return { ...result, value: JSON.parse(result.stdout || 'null') as Record<string, unknown> }
+}
+
+describe('inspection commands', () => {
+  it('agents, commands, skills list every parsed field, source and layer, and per-file errors', async () => {
+    const box = await fixture(true)
+    const agents = await json(box, ['agents', 'list'])
+    expect(agents.code).toBe(1)
+    const tester = (agents.value.agents as Array<Record<string, unknown>>).find(
+      (agent) => agent.name === 'tester',
+    )
+    expect(tester).toMatchObject({
+      description: 'Runs the tests',
+      tools: ['Bash', 'Read'],
+      model: 'fast',
+      prompt: expect.stringContaining('Run the tests.'),
+      source: { layer: 'project', path: join(box.project, '.z-engine/agents/tester.md') },
+    })
+    expect((agents.value.agents as unknown[]).length).toBeGreaterThanOrEqual(6)
+    expect(agents.value.errors).toEqual([
+      expect.objectContaining({ path: join(box.project, '.z-engine/agents/broken.md') }),
+    ])
+
+    const commands = await json(box, ['commands', 'list'])
+    expect(commands.code).toBe(1)
+    const entries = commands.value.commands as Array<{
+      kind: string
+      name: string
+      definition?: Record<string, unknown>
+    }>
+    expect(entries.find((entry) => entry.name === 'greet')).toMatchObject({
+      kind: 'custom',
+      definition: { argumentHint: '<name>', source: { layer: 'project' } },
+    })
+    expect(entries.some((entry) => entry.kind === 'engine' && entry.name === 'compact')).toBe(true)
+    expect(commands.value.errors).toEqual([
+      expect.objectContaining({ path: join(box.project, '.z-engine/commands/bad.md') }),
+    ])
+
+    const skills = await json(box, ['skills', 'list'])
+    expect(skills.code).toBe(0)
+    expect(skills.value.skills).toEqual([
+      expect.objectContaining({
+        name: 'demo',
+        description: 'A demo skill',
+        source: expect.objectContaining({ layer: 'project' }),
+      }),
+    ])
+
+    const text = await runInProcess(['agents', 'list', '--cwd', box.project], { cwd: box.root, env: box.env })
+    expect(text.stdout).toMatch(/tester\s+project/)
+    expect(text.stdout).toContain('error:')
+  })
+
+  it('commands expand shows the prompt without starting a turn; allowed shell lines run, files inline', async () => {
+    const box = await fixture(true)
+    const result = await runInProcess(
+      ['commands', 'expand', 'greet', 'Ada', 'Lovelace', '--cwd', box.project],
+      {
+        cwd: box.root,
+        env: box.env,
+      },
+    )
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('Say hello to Ada Lovelace.')
+    expect(result.stdout).toContain('from-shell')
+    expect(result.stdout).toContain('# demo')
+    const unknown = await runInProcess(['commands', 'expand', 'gret', '--cwd', box.project], {
+      cwd: box.root,
+      env: box.env,
+    })
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('/greet')
+    const sessions = await runInProcess(['sessions', 'list', '--json', '--cwd', box.project], {
+      cwd: box.root,
+      env: box.env,
+    })
+    expect(JSON.parse(sessions.stdout)).toEqual([])
+  })
+
+  it('hooks list and hooks test run the configured hook and report the combined decision', async () => {
+    const box = await fixture(true)
+    const listed = await json(box, ['hooks', 'list'])
+    expect(
+      (listed.value.hooks as { PreToolUse: Array<{ matcher: string; source: string }> }).PreToolUse,
+    ).toEqual([
+      expect.objectContaining({ matcher: 'Bash', source: join(box.project, '.z-engine/settings.toml') }),
+    ])
+    await put(
+      box.root,
+      'rm.json',
+      JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }),
+    )
+    await put(box.root, 'ls.json', JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }))
+    const blocked = await json(box, ['hooks', 'test', 'PreToolUse', '--input', 'rm.json'])
+    expect(blocked.code, blocked.stderr).toBe(0)
+    expect(blocked.value).toMatchObject({ blocked: true, blockReason: expect.stringContaining('no rm') })
+    const passed = await json(box, ['hooks', 'test', 'PreToolUse', '--input', 'ls.json'])
+    expect(passed.value).toMatchObject({
+      blocked: false,
+      results: [expect.objectContaining({ exitCode: 0 })],
+    })
+    const text = await runInProcess(
+      ['hooks', 'test', 'PreToolUse', '--input', 'rm.json', '--cwd', box.project],
+      {
+        cwd: box.root,
+        env: box.env,
+      },
+    )
+    expect(text.stdout).toContain('decision: blocked')
+    const badEvent = await runInProcess(['hooks', 'test', 'PreToolUze', '--input', 'rm.json'], {
+      cwd: box.root,
+      env: box.env,
+    })
+    expect(badEvent.code).toBe(2)
+    expect(badEvent.stderr).toContain("'PreToolUse'")
+  })
+
+  it('an untrusted project has its hooks and MCP servers withheld, and says so', async () => {
+    const box = await fixture(false)
+    const hooks = await json(box, ['hooks', 'list'])
+    expect(hooks.value.hooks).toEqual({})
+    expect(hooks.value.withheld).toEqual(expect.arrayContaining(['hooks']))
+    const mcp = await json(box, ['mcp', 'list'])
+    expect(mcp.value.servers).toEqual([])
+    const trusted = await fixture(true)
+    const listed = await json(trusted, ['mcp', 'list'])
+    expect(listed.value.servers).toEqual([
+      expect.objectContaining({
+        name: 'files',
+        command: 'mcp-files',
+        args: ['--root', '.'],
+        layer: 'project',
+      }),
+    ])
+  })
+
+  it('instructions lists files in order with imports resolved, and rules', async () => {
+    const box = await fixture(true)
+    const result = await json(box, ['instructions'])
+    const files = result.value.files as Array<{ path: string; importedFrom?: string; scope: string }>
+    expect(files.map((file) => file.path)).toEqual(['AGENTS.md', 'docs/extra.md'])
+    expect(files[1]).toMatchObject({ importedFrom: 'AGENTS.md', scope: 'project' })
+    expect(result.value.rules).toEqual([
+      expect.objectContaining({ globs: ['*.ts'], description: 'TypeScript style' }),
+    ])
+  })
+
+  it('settings explain names the layer and file of each value', async () => {
+    const box = await fixture(true)
+    const result = await json(box, ['settings', 'explain', 'agents.max_turns'])
+    expect(result.value.explain).toEqual([
+      expect.objectContaining({
+        path: 'agents.max_turns',
+        value: 12,
+        sources: [
+          expect.objectContaining({ layer: 'defaults' }),
+          expect.objectContaining({ layer: 'project', file: join(box.project, '.z-engine/settings.toml') }),
+        ],
+      }),
+    ])
+    const env = await runInProcess(['settings', 'explain', 'agents.max_turns', '--cwd', box.project], {
+      cwd: box.root,
+      env: { ...box.env, Z_ENGINE_MAX_TURNS: '3' },
+    })
+    expect(env.stdout).toMatch(/agents\.max_turns = 3\s+← env/)
+  })
+
+  it('doctor reports key presence without printing keys, tools on PATH and writable folders', async () => {
+    const box = await sandbox()
+    const secret = 'sk-ant-very-secret-value'
+    const result = await runInProcess(['doctor', '--json', '--cwd', box.project], {
+      cwd: box.root,
+      env: { ...box.env, ANTHROPIC_API_KEY: secret },
+    })
+    expect(result.stdout).not.toContain(secret)
+    const checks = (
+      JSON.parse(result.stdout) as { checks: Array<{ name: string; status: string; detail: string }> }
+    ).checks
+    const byName = new Map(checks.map((check) => [check.name, check]))
+    expect(byName.get('ANTHROPIC_API_KEY')).toMatchObject({ status: 'ok', detail: 'set' })
+    expect(byName.get('model')).toMatchObject({ status: 'ok' })
+    expect(byName.get('git')).toMatchObject({ status: 'ok' })
+    expect(byName.get('data dir')).toMatchObject({ status: 'ok' })
+    for (const name of ['ripgrep', 'bubblewrap', 'typescript-language-server', 'pyright'])
+      expect(byName.has(name)).toBe(true)
+    expect(result.code).toBe(0)
+    const missing = await runInProcess(['doctor', '--cwd', box.project], {
+      cwd: box.root,
+      env: { ...box.env, PATH: '' },
+    })
+    expect(missing.code).toBe(1)
+    expect(missing.stdout).toMatch(/✗ model .*ANTHROPIC_API_KEY/)
+    expect(missing.stdout).toMatch(/✗ git\s+not on PATH/)
+  })
+})
