@@ -69,4 +69,39 @@ describe('runCommand (spec 000 "Commands")', () => {
     expect(JSON.stringify(t.client.requests[0]!.system)).toContain('Use tabs for indentation.')
     await t.engine.shutdown()
   })
+
+  it('runs a user ! command, shows its output and tells the model with the next message', async () => {
+    const project = buggyProject()
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'seen' }] }])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runShell', command: 'node test.js' })
+    await session.idle()
+    const output = t.events(session, 'commandOutput')[0]
+    expect(output?.type === 'commandOutput' && output.markdown).toContain('FAIL: add(2, 3) = -1')
+    session.send({ type: 'submit', text: 'why does it fail?' })
+    await t.waitFor(session, 'turnFinished')
+    expect(JSON.stringify(t.client.requests[0]!.messages[0])).toContain('FAIL: add(2, 3) = -1')
+    await t.engine.shutdown()
+  })
+
+  it('trustWorkspace records trust and applies the project allow rules it withheld', async () => {
+    const project = buggyProject()
+    mkdirSync(join(project, '.z-engine'), { recursive: true })
+    writeFileSync(
+      join(project, '.z-engine', 'settings.toml'),
+      '[permissions]\nallow = ["Bash(node test.js)"]\n',
+    )
+    const bash = { type: 'tool_use' as const, name: 'Bash', input: { command: 'node test.js' } }
+    const t = await engineWith([{ blocks: [bash] }, { blocks: [{ type: 'text', text: 'ran' }] }])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    const required = t.events(session, 'trustRequired')[0]
+    expect(required?.type === 'trustRequired' && required.categories.length).toBeGreaterThan(0)
+    session.send({ type: 'trustWorkspace', trusted: true })
+    await session.idle()
+    session.send({ type: 'submit', text: 'run the test' })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'approvalRequested')).toHaveLength(0)
+    expect(readFileSync(join(t.home, 'config', 'trust.json'), 'utf8')).toContain(project)
+    await t.engine.shutdown()
+  })
 })

@@ -1,3 +1,4 @@
+import { runShellCommand } from '@z-engine/host'
 import { reminderText } from '@z-engine/prompts'
 import { PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
@@ -9,6 +10,7 @@ import { loadAgentDefinitions, loadSkillDefinitions } from '../definitions/load.
 import { createSkillPort } from '../definitions/skill-port.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { ClientFactory } from '../model/client-factory.js'
+import { createOrchestration } from '../orchestration/create-orchestration.js'
 import type { EventHub } from '../session/event-hub.js'
 import { createHookPort } from '../session/hook-port.js'
 import { createInteractionPort } from '../session/interaction-port.js'
@@ -45,6 +47,10 @@ export interface AssembleInput {
   resumed: boolean
   trusted: boolean
   newId: (prefix: string) => string
+  /** Reads the settings again (trust included), for `reloadSettings` and `trustWorkspace`. */
+  reloadSettings: () => Promise<LoadedSettings>
+  /** Records that the user trusts this workspace. */
+  trust: () => Promise<{ ok: true } | { ok: false; error: string }>
 }
 
 /**
@@ -53,7 +59,8 @@ export interface AssembleInput {
  * `sessionOpened`, then settings notices and `trustRequired` when the project withholds categories.
  */
 export async function assembleSession(input: AssembleInput): Promise<Session> {
-  const { loaded, projectRoot, paths, env, state, hub } = input
+  const { projectRoot, paths, env, state, hub } = input
+  let loaded = input.loaded
   const settings = loaded.settings
   let sessionRef: Session | undefined
   const session = () => {
@@ -134,6 +141,27 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
   for (const error of [...agents.errors, ...skills.errors])
     notice('warning', `${error.path}: ${error.message}`, 'definitions')
   if (skills.definitions.length > 0) ports.skills = createSkillPort(() => skills.definitions)
+  // Subagents and agent jobs (spec 003); the Agent tool is offered only when nesting is allowed.
+  const orchestration = createOrchestration({
+    session,
+    settings,
+    projectRoot,
+    definitions: () => agents.definitions,
+    tools: () => tools,
+    environment,
+    ports,
+    transcript: {
+      append: (agentId, record) => input.log.appendAgent(agentId, record),
+      replay: async (agentId) => {
+        const replayed = await input.store.replayAgent(input.sessionId, agentId)
+        return replayed.ok ? replayed.value.snapshot.workingSet : undefined
+      },
+    },
+    git: { env },
+    shellJobs: jobs,
+  })
+  ports.jobs = orchestration.jobs
+  if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
   const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
   const repoMap = settings.context.repo_map
     ? new RepoMapService({ root: projectRoot, maxChars: settings.context.repo_map_chars })
@@ -222,11 +250,47 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     extensions: {
       compaction,
       gate,
-      jobs,
+      jobs: orchestration.jobs,
+      agentChanges: orchestration.agentChanges,
       system,
       runCommand: (name, args) => commands.run(name, args),
+      runShell: async (command) => {
+        const result = await runShellCommand(command, {
+          cwd: projectRoot,
+          env: toolContext.env,
+          timeoutMs: settings.shell.default_timeout_ms,
+        })
+        return { output: result.output.trimEnd(), exitCode: result.exitCode }
+      },
+      reload: async (trustNow) => {
+        if (trustNow) {
+          const trusted = await input.trust()
+          if (!trusted.ok) notice('warning', `Could not record trust: ${trusted.error}`, 'trust')
+        }
+        loaded = await input.reloadSettings()
+        gate.setRuleLayers(ruleLayersOf(loaded.layers))
+        for (const directory of loaded.settings.permissions.additional_directories)
+          gate.addDirectory(directory)
+        for (const settingsNotice of loaded.notices)
+          notice(settingsNotice.severity, settingsNotice.message, 'settings')
+        const reloaded = await loadInstructions({
+          projectRoot,
+          home: paths.home,
+          compatClaude: settings.compat.claude,
+        })
+        system.invalidate({ instructions: reloaded })
+        if (loaded.trustRequired.length > 0) {
+          hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
+        }
+        notice(
+          'info',
+          trustNow ? 'Workspace trusted; its settings now apply.' : 'Settings reloaded.',
+          'settings',
+        )
+      },
       rewind: (messageId, scope) => rewindSession(input, services.checkpoints, messageId, scope),
       dispose: async () => {
+        await orchestration.shutdown()
         await jobs.shutdown()
       },
     },

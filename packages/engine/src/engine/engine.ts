@@ -195,6 +195,15 @@ export class Engine {
       resumed: snapshot !== undefined,
       trusted,
       newId,
+      reloadSettings: async () =>
+        loadSettings({
+          home: this.paths.home,
+          configDir: this.paths.configDir,
+          projectRoot,
+          env: this.#env,
+          trusted: await this.#trust.isTrusted(projectRoot),
+        }),
+      trust: () => this.#trust.trust(projectRoot),
     })
     // The mode and model in effect are journaled so a resume continues with them.
     if (snapshot?.mode !== state.mode)

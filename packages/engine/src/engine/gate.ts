@@ -44,6 +44,12 @@ export class SessionGate implements GatePort {
     return this.#rules.errors
   }
 
+  /** Replaces the settings rules (after a settings reload); chat and turn rules stay. */
+  setRuleLayers(layers: RuleLayer[]): void {
+    this.#options.ruleLayers = layers
+    this.#rules = this.#build()
+  }
+
   /** Sets the rules that hold for the current turn only. */
   setTurnRules(rules: readonly string[]): void {
     this.#turnRules = [...rules]
@@ -60,12 +66,12 @@ export class SessionGate implements GatePort {
     return this.#additionalDirectories
   }
 
-  decide(toolName: string, action: Action, mode: PermissionMode): GateVerdict {
+  decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): GateVerdict {
     const { settings } = this.#options
     const context: PolicyContext = {
       mode,
       rules: this.#rules,
-      projectRoot: this.#options.projectRoot,
+      projectRoot: projectRoot ?? this.#options.projectRoot,
       additionalDirectories: this.#additionalDirectories,
       home: this.#options.home,
       autoAllowReadOnlyBash: settings.permissions.auto_allow_read_only_bash,

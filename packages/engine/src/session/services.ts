@@ -23,7 +23,8 @@ export interface SessionLogPort {
 
 /** The permission gate as the session sees it: policy plus session rules and mode. */
 export interface GatePort {
-  decide(toolName: string, action: Action, mode: PermissionMode): GateVerdict
+  /** `projectRoot` overrides the session's for an agent rooted elsewhere (a worktree agent). */
+  decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): GateVerdict
   /** Adds an AllowSession rule (and, for `project`, persists it to settings.local.toml). */
   grant(rule: string, scope: 'session' | 'project'): Promise<void>
 }

@@ -51,6 +51,12 @@ export interface SessionExtensions {
   rewind?: (messageId: string, scope: RewindScope) => Promise<{ restoredFiles: string[] }>
   /** Resolves `runCommand` (built-ins and prompt commands) to an action. */
   runCommand?: (name: string, args: string) => Promise<CommandAction>
+  /** Runs a user `!` command in the project root; output is shown and queued for the model. */
+  runShell?: (command: string) => Promise<{ output: string; exitCode: number | null }>
+  /** Re-reads settings (rules, hooks, instructions); `trust` first records the workspace as trusted. */
+  reload?: (trust: boolean) => Promise<void>
+  /** Applies or discards a worktree agent's pending changes (the GUI's buttons). */
+  agentChanges?: { apply(agentId: string): Promise<void>; discard(agentId: string): Promise<void> }
   /** Called once when the session closes (jobs, watchers, language servers). */
   dispose?: () => Promise<void>
 }
@@ -373,19 +379,56 @@ export class Session {
         await this.#carryOut(await run(command.name, command.args))
         return
       }
-      case 'runShell':
-      case 'trustWorkspace':
+      case 'trustWorkspace': {
+        const reload = this.extensions.reload
+        if (!reload) break
+        // Declining only dismisses the request; nothing changes.
+        if (command.trusted) await reload(true)
+        return
+      }
+      case 'reloadSettings': {
+        const reload = this.extensions.reload
+        if (!reload) break
+        await reload(false)
+        return
+      }
+      case 'runShell': {
+        const runShell = this.extensions.runShell
+        if (!runShell) break
+        if (this.state.activeTurn) {
+          this.notice('warning', 'Wait for the turn to end before running a shell command.', 'busy')
+          return
+        }
+        this.#startTask(async () => {
+          const { output, exitCode } = await runShell(command.command)
+          this.#hub.publish({
+            type: 'commandOutput',
+            name: '!',
+            markdown: `\`$ ${command.command}\` (exit ${exitCode ?? 'killed'})\n\n\`\`\`\n${output}\n\`\`\``,
+          })
+          // The model sees what the user ran with the next message.
+          this.state.reminders.push(
+            `The user ran \`${command.command}\` (exit ${exitCode ?? 'killed'}):\n${output}`,
+          )
+        })
+        return
+      }
       case 'resolveSuggestion':
       case 'includeFullHistory':
-      case 'applyAgentChanges':
-      case 'discardAgentChanges':
-      case 'reloadSettings':
         this.notice(
-          'warning',
-          `The '${command.type}' command is not available in this session yet.`,
-          'unsupported_command',
+          'info',
+          `'${command.type}' belongs to the experimental decision features, which are off.`,
+          'decisions_off',
         )
         return
+      case 'applyAgentChanges':
+      case 'discardAgentChanges': {
+        const changes = this.extensions.agentChanges
+        if (!changes) break
+        if (command.type === 'applyAgentChanges') await changes.apply(command.agentId)
+        else await changes.discard(command.agentId)
+        return
+      }
       default: {
         const unreachable: never = command
         throw new Error(`unknown command ${JSON.stringify(unreachable)}`)
