@@ -3,7 +3,7 @@ import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { keyed } from './keyed.js'
 import { Markdown } from './markdown.js'
-import type { ToolCard, ToolCardStatus, TranscriptEntry } from './view-model.js'
+import { type ToolCard, type ToolCardStatus, type TranscriptEntry, visibleProgress } from './view-model.js'
 
 const STATUS_MARK: Record<ToolCardStatus, { mark: string; color: string; label: string }> = {
   running: { mark: '⋯', color: 'yellow', label: 'running' },
@@ -40,7 +40,7 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
         <Text dimColor>{`  ⎿ ${card.summary}`}</Text>
       ) : null}
       {card.status === 'running'
-        ? keyed(card.progress, 'out').map(({ key, item: line }) => (
+        ? keyed(visibleProgress(card), 'out').map(({ key, item: line }) => (
             <Text key={key} dimColor wrap="truncate-end">
               {`  │ ${line}`}
             </Text>

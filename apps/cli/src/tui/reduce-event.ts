@@ -47,7 +47,9 @@ function progressLines(previous: string[], text: string): string[] {
   // Output arrives in chunks that may split a line: the first piece continues the last line.
   if (lines.length > 0 && incoming.length > 0) lines[lines.length - 1] += incoming.shift() ?? ''
   lines.push(...incoming)
-  return lines.filter((line, index) => line !== '' || index === lines.length - 1).slice(-PROGRESS_LINES)
+  // The last element is the line still being written ('' after a newline); keep it besides the tail.
+  const partial = lines.pop() ?? ''
+  return [...lines.filter((line) => line !== '').slice(-PROGRESS_LINES), partial]
 }
 
 /**
@@ -129,7 +131,7 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         progress:
           progress.type === 'output'
             ? progressLines(card.progress, progress.text)
-            : [...card.progress, progress.message].slice(-PROGRESS_LINES),
+            : progressLines(card.progress, `${progress.message}\n`),
       }))
     }
     case 'toolFinished': {

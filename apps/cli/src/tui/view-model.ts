@@ -16,7 +16,7 @@ export interface ToolCard {
   toolName: string
   title: string
   status: ToolCardStatus
-  /** The last lines of streamed output or status messages, newest last. */
+  /** The last lines of streamed output or status messages, newest last; the last one may be partial. */
   progress: string[]
   summary?: string
   durationMs?: number
@@ -95,4 +95,9 @@ export function initialChatState(init: {
 export function contextPercent(state: ChatState): number | undefined {
   if (state.contextTokens === undefined || !state.contextWindow) return undefined
   return Math.min(100, Math.round((state.contextTokens / state.contextWindow) * 100))
+}
+
+/** The output lines a running card shows: the tail, without an empty line still being written. */
+export function visibleProgress(card: ToolCard): string[] {
+  return card.progress.filter((line, index) => line !== '' || index < card.progress.length - 1)
 }

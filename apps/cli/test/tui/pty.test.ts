@@ -14,7 +14,6 @@ const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../dist/bin.js')
 
 /** Removes colour, cursor movement and erase sequences: what is left is the text drawn. */
 function plain(raw: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences are the point
   return raw.replace(
     /\u001b\[[0-9;?<>=]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g,
     '',

@@ -1,0 +1,219 @@
+import type { ApprovalRequest, EngineEvent, EventEnvelope } from '@z-engine/protocol'
+import { describe, expect, it } from 'vitest'
+import { approvalKey, approvalOptions, INITIAL_APPROVAL_UI } from '../../src/tui/approval-panel.js'
+import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
+import { reduceEvent } from '../../src/tui/reduce-event.js'
+import { CLI_COMMANDS, completions, parseLine } from '../../src/tui/slash-commands.js'
+import { nextMode } from '../../src/tui/status-line.js'
+import { contextPercent, initialChatState, visibleProgress } from '../../src/tui/view-model.js'
+
+const request = (suggestion?: ApprovalRequest['suggestion']): ApprovalRequest => ({
+  id: 'a1',
+  toolUseId: 't1',
+  toolName: 'Bash',
+  title: 'Allow Bash to run npm test?',
+  reason: 'not read-only',
+  ...(suggestion ? { suggestion } : {}),
+})
+
+const key = (overrides: Partial<Record<string, boolean>> = {}) =>
+  ({
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...overrides,
+  }) as Parameters<typeof approvalKey>[3]
+
+let seq = 0
+const envelope = (event: EngineEvent, agentId?: string): EventEnvelope => ({
+  seq: seq++,
+  sessionId: 's1',
+  at: new Date(0).toISOString(),
+  event,
+  ...(agentId ? { agentId } : {}),
+})
+
+describe('approval options', () => {
+  it('offers session and project rules for a project suggestion', () => {
+    const options = approvalOptions(request({ rule: 'Bash(npm test:*)', scope: 'project' }))
+    expect(options.map((option) => option.decision)).toEqual([
+      { type: 'allowOnce' },
+      { type: 'allowSession', rule: 'Bash(npm test:*)' },
+      { type: 'allowProject', rule: 'Bash(npm test:*)' },
+      { type: 'deny' },
+    ])
+  })
+  it('offers only the session for an outside target and no rule without a suggestion', () => {
+    expect(
+      approvalOptions(request({ rule: 'Edit(/tmp/x)', scope: 'session' })).map((option) => option.hotkey),
+    ).toEqual(['y', 'a', 'n'])
+    expect(approvalOptions(request()).map((option) => option.hotkey)).toEqual(['y', 'n'])
+  })
+  it('asks for feedback after "n" and sends it with the deny', () => {
+    const requests = [request()]
+    const asked = approvalKey(requests, INITIAL_APPROVAL_UI, 'n', key())
+    expect(asked).toMatchObject({ type: 'ui', ui: { feedback: '' } })
+    if (asked.type !== 'ui') throw new Error('expected ui')
+    const typed = approvalKey(requests, asked.ui, 'run lint instead', key())
+    if (typed.type !== 'ui') throw new Error('expected ui')
+    expect(approvalKey(requests, typed.ui, '', key({ return: true }))).toMatchObject({
+      type: 'resolve',
+      approvalId: 'a1',
+      decision: { type: 'deny', feedback: 'run lint instead' },
+    })
+  })
+  it('ignores "a" when the card offers no rule', () => {
+    expect(approvalKey([request()], INITIAL_APPROVAL_UI, 'a', key())).toEqual({ type: 'unhandled' })
+  })
+})
+
+describe('markdown', () => {
+  it('splits blocks and keeps an unclosed fence open while streaming', () => {
+    const blocks = parseMarkdown('# Title\n\n\n- a\n1. b\n```ts\nconst x = 1')
+    expect(blocks.map((block) => block.type)).toEqual(['heading', 'blank', 'bullet', 'bullet', 'code'])
+    expect(blocks.at(-1)).toEqual({ type: 'code', language: 'ts', lines: ['const x = 1'] })
+  })
+  it('parses bold, italic and code spans', () => {
+    expect(parseInline('a **b** `c` *d*')).toEqual([
+      { text: 'a ', style: 'plain' },
+      { text: 'b', style: 'bold' },
+      { text: ' ', style: 'plain' },
+      { text: 'c', style: 'code' },
+      { text: ' ', style: 'plain' },
+      { text: 'd', style: 'italic' },
+    ])
+  })
+})
+
+describe('slash commands', () => {
+  it('tells CLI commands, engine commands and prompts apart', () => {
+    expect(parseLine('/help')).toEqual({ type: 'cli', name: 'help', args: '' })
+    expect(parseLine('/quit')).toEqual({ type: 'cli', name: 'exit', args: '' })
+    expect(parseLine('/compact keep the API notes')).toEqual({
+      type: 'engine',
+      name: 'compact',
+      args: 'keep the API notes',
+    })
+    expect(parseLine('//etc/hosts is odd')).toEqual({ type: 'prompt', text: '/etc/hosts is odd' })
+    expect(parseLine('fix it')).toEqual({ type: 'prompt', text: 'fix it' })
+  })
+  it('completes names only before the arguments start', () => {
+    expect(completions('/se', CLI_COMMANDS).map((command) => command.name)).toEqual(['sessions'])
+    expect(completions('/sessions x', CLI_COMMANDS)).toEqual([])
+    expect(completions('hello', CLI_COMMANDS)).toEqual([])
+  })
+})
+
+describe('reduceEvent', () => {
+  const start = () => initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+
+  it('streams a text part live and moves it to the transcript when it ends', () => {
+    let state = reduceEvent(start(), envelope({ type: 'textStart', id: 'p1' }))
+    state = reduceEvent(state, envelope({ type: 'textDelta', id: 'p1', delta: 'Hel' }))
+    state = reduceEvent(state, envelope({ type: 'textDelta', id: 'p1', delta: 'lo' }))
+    expect(state.live.parts.get('p1')?.text).toBe('Hello')
+    expect(state.finished).toEqual([])
+    state = reduceEvent(state, envelope({ type: 'textEnd', id: 'p1' }))
+    expect(state.live.parts.size).toBe(0)
+    expect(state.finished).toMatchObject([{ kind: 'assistant', text: 'Hello' }])
+  })
+  it("leaves a subagent's text out but shows its tool cards", () => {
+    let state = reduceEvent(start(), envelope({ type: 'textStart', id: 'p9' }, 'agent-1'))
+    state = reduceEvent(
+      state,
+      envelope(
+        { type: 'toolStarted', toolUseId: 't1', toolName: 'Read', title: 'Read a.ts', input: {} },
+        'agent-1',
+      ),
+    )
+    expect(state.live.parts.size).toBe(0)
+    expect(state.live.tools.get('t1')).toMatchObject({ agentId: 'agent-1', status: 'running' })
+  })
+  it('keeps a tail of tool output, joining lines split across chunks', () => {
+    let state = reduceEvent(
+      start(),
+      envelope({ type: 'toolStarted', toolUseId: 't1', toolName: 'Bash', title: 'Bash', input: {} }),
+    )
+    for (const text of ['li', 'ne1\nline2\n', 'line3\nline4\nline5\n'])
+      state = reduceEvent(
+        state,
+        envelope({
+          type: 'toolProgress',
+          toolUseId: 't1',
+          progress: { type: 'output', stream: 'stdout', text },
+        }),
+      )
+    const card = state.live.tools.get('t1')
+    if (!card) throw new Error('no card')
+    expect(visibleProgress(card)).toEqual(['line2', 'line3', 'line4', 'line5'])
+  })
+  it('shows queued steering until it is delivered, and a denied call that never started', () => {
+    let state = reduceEvent(start(), envelope({ type: 'steeringQueued', text: 'also the docs' }))
+    expect(state.queued).toEqual(['also the docs'])
+    state = reduceEvent(
+      state,
+      envelope({
+        type: 'messageRecorded',
+        message: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'also the docs' }] },
+      }),
+    )
+    expect(state.queued).toEqual([])
+    state = reduceEvent(
+      state,
+      envelope({
+        type: 'toolFinished',
+        toolUseId: 't2',
+        toolName: 'Bash',
+        status: 'denied',
+        durationMs: 0,
+        summary: 'no',
+      }),
+    )
+    expect(state.finished.at(-1)).toMatchObject({ kind: 'tool', card: { status: 'denied', summary: 'no' } })
+  })
+  it('reads the context meter and cost from usage', () => {
+    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }
+    const cost = { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0.25 }
+    const state = reduceEvent(
+      start(),
+      envelope({
+        type: 'usageUpdated',
+        usage: zero,
+        cost,
+        sessionUsage: zero,
+        sessionCost: cost,
+        contextTokens: 50_000,
+        contextWindow: 200_000,
+      }),
+    )
+    expect(contextPercent(state)).toBe(25)
+    expect(state.costUsd).toBe(0.25)
+  })
+})
+
+describe('mode cycling', () => {
+  it('cycles default → acceptEdits → plan, and into bypass only when allowed', () => {
+    expect(nextMode('default', false)).toBe('acceptEdits')
+    expect(nextMode('acceptEdits', false)).toBe('plan')
+    expect(nextMode('plan', false)).toBe('default')
+    expect(nextMode('plan', true)).toBe('bypass')
+    expect(nextMode('bypass', true)).toBe('default')
+  })
+})
