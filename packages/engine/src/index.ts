@@ -46,6 +46,11 @@ export type {
   LoadedDefinitions,
   SkillDefinition,
 } from './definitions/types.js'
+export type { EngineOptions, OpenSessionOptions } from './engine/engine.js'
+export { Engine, EngineError } from './engine/engine.js'
+export type { EnginePaths } from './engine/paths.js'
+export type { RunOptions } from './engine/run.js'
+export { run } from './engine/run.js'
 export type { RunHooksOptions } from './hooks/run-hooks.js'
 export { runHooks } from './hooks/run-hooks.js'
 export type {
@@ -105,6 +110,8 @@ export type {
 } from './model/types.js'
 export type { PermissionCheckRequest, PermissionCheckResult } from './permissions/check-permission.js'
 export { checkPermission } from './permissions/check-permission.js'
+export type { SessionExtensions, SessionLimits } from './session/session.js'
+export { Session } from './session/session.js'
 export type { SettingsLayerName, SettingsNotice } from './settings/layers.js'
 export type { LoadedSettings, LoadSettingsOptions } from './settings/load-settings.js'
 export { loadSettings } from './settings/load-settings.js'
@@ -117,10 +124,3 @@ export { persistAdditionalDirectory, persistAllowRule } from './settings/persist
 export type { TrustStore } from './settings/trust-store.js'
 export { createTrustStore } from './settings/trust-store.js'
 export type { Disposable } from './settings/watch.js'
-export type { EngineOptions, OpenSessionOptions } from './engine/engine.js'
-export { Engine, EngineError } from './engine/engine.js'
-export type { EnginePaths } from './engine/paths.js'
-export type { RunOptions } from './engine/run.js'
-export { run } from './engine/run.js'
-export type { SessionExtensions, SessionLimits } from './session/session.js'
-export { Session } from './session/session.js'

@@ -1,6 +1,20 @@
-import type { ContentBlock, Cost, EngineEvent, Message, MessageOrigin, ToolSpec, Usage } from '@z-engine/protocol'
+import type {
+  ContentBlock,
+  Cost,
+  EngineEvent,
+  Message,
+  MessageOrigin,
+  ToolSpec,
+  Usage,
+} from '@z-engine/protocol'
 import type { BatchCall, BatchOutcome } from '../batch/batch-types.js'
-import type { ModelClient, ModelError, ModelRequest, ReasoningOptions, SystemSection } from '../model/types.js'
+import type {
+  ModelClient,
+  ModelError,
+  ModelRequest,
+  ReasoningOptions,
+  SystemSection,
+} from '../model/types.js'
 import { streamRound } from './stream-round.js'
 
 /** The model settings of one round (setModel may change them between rounds). */
@@ -13,7 +27,9 @@ export interface RoundModel {
 }
 
 /** What the stop boundary decided: end the run, or continue with a user message. */
-export type StopDecision = { type: 'end' } | { type: 'continue'; content: ContentBlock[]; origin: MessageOrigin }
+export type StopDecision =
+  | { type: 'end' }
+  | { type: 'continue'; content: ContentBlock[]; origin: MessageOrigin }
 
 /** Everything one agent run needs from its session (or parent agent); all I/O is injected. */
 export interface RunHost {
@@ -43,7 +59,13 @@ export interface RunHost {
 export type RunOutcome =
   | { type: 'done'; finalText: string; mutated: boolean; changedFiles: string[]; rounds: number }
   | { type: 'cancelled'; mutated: boolean; changedFiles: string[]; rounds: number }
-  | { type: 'budgetExhausted'; budget: 'maxTurns' | 'sessionCostCap'; mutated: boolean; changedFiles: string[]; rounds: number }
+  | {
+      type: 'budgetExhausted'
+      budget: 'maxTurns' | 'sessionCostCap'
+      mutated: boolean
+      changedFiles: string[]
+      rounds: number
+    }
   | { type: 'failed'; error: ModelError; mutated: boolean; changedFiles: string[]; rounds: number }
 
 function finalTextOf(content: ContentBlock[]): string {
@@ -64,7 +86,12 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
   let mutated = false
   const changedFiles = new Set<string>()
   let overflowRetried = false
-  const outcome = <T extends object>(extra: T) => ({ ...extra, mutated, changedFiles: [...changedFiles], rounds })
+  const outcome = <T extends object>(extra: T) => ({
+    ...extra,
+    mutated,
+    changedFiles: [...changedFiles],
+    rounds,
+  })
 
   for (;;) {
     if (signal.aborted) return outcome({ type: 'cancelled' as const })
@@ -81,7 +108,13 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
       maxOutputTokens: model.maxOutputTokens,
       ...(model.reasoning ? { reasoning: model.reasoning } : {}),
     }
-    const streamed = await streamRound(model.client, request, (event) => host.emit(event), () => host.newId('p'), signal)
+    const streamed = await streamRound(
+      model.client,
+      request,
+      (event) => host.emit(event),
+      () => host.newId('p'),
+      signal,
+    )
     if (!streamed.ok) {
       if (signal.aborted || streamed.error.kind === 'aborted') return outcome({ type: 'cancelled' as const })
       if (streamed.error.kind === 'context_overflow' && !overflowRetried) {
@@ -97,7 +130,8 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
     await host.recordUsage(end.usage, model.id)
 
     // Providers reject an empty assistant turn on the next request; keep the transcript sendable.
-    const content: ContentBlock[] = end.content.length > 0 ? end.content : [{ type: 'text', text: '(no response)' }]
+    const content: ContentBlock[] =
+      end.content.length > 0 ? end.content : [{ type: 'text', text: '(no response)' }]
     await host.append({ id: host.newId('m'), role: 'assistant', content }, 'assistant')
 
     const toolUses = content.filter((block) => block.type === 'tool_use')
@@ -118,7 +152,11 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
     for (const file of batch.changedFiles) changedFiles.add(file)
     // One user message: every result in call order, then queued steering and reminders.
     await host.append(
-      { id: host.newId('m'), role: 'user', content: [...batch.results, ...(signal.aborted ? [] : host.takeFollowUps())] },
+      {
+        id: host.newId('m'),
+        role: 'user',
+        content: [...batch.results, ...(signal.aborted ? [] : host.takeFollowUps())],
+      },
       'toolResults',
     )
   }

@@ -5,9 +5,7 @@ import type { MessageEndEvent, ModelClient, ModelError, ModelRequest } from '../
 export const DELTA_FLUSH_MS = 33
 
 /** The outcome of streaming one request. */
-export type RoundStream =
-  | { ok: true; end: MessageEndEvent }
-  | { ok: false; error: ModelError; usage?: Usage }
+export type RoundStream = { ok: true; end: MessageEndEvent } | { ok: false; error: ModelError; usage?: Usage }
 
 /**
  * Streams one request into events: text and thinking deltas coalesced to a sane rate, `retrying`
@@ -31,7 +29,11 @@ export async function streamRound(
       if (part.pending === '') continue
       const delta = part.pending
       part.pending = ''
-      await emit(part.kind === 'text' ? { type: 'textDelta', id: part.id, delta } : { type: 'thinkingDelta', id: part.id, delta })
+      await emit(
+        part.kind === 'text'
+          ? { type: 'textDelta', id: part.id, delta }
+          : { type: 'thinkingDelta', id: part.id, delta },
+      )
     }
   }
   const open = async (index: number, kind: 'text' | 'thinking') => {
@@ -80,7 +82,12 @@ export async function streamRound(
         case 'retrying':
           // Whatever streamed before is void: close open parts so the UI can drop them.
           await closeAll()
-          await emit({ type: 'retrying', attempt: event.attempt, delayMs: event.delayMs, reason: event.reason })
+          await emit({
+            type: 'retrying',
+            attempt: event.attempt,
+            delayMs: event.delayMs,
+            reason: event.reason,
+          })
           break
         case 'message_end':
           await closeAll()
