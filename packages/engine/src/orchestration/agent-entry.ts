@@ -1,0 +1,36 @@
+import type { AgentWorktree } from '@z-engine/host'
+import type { AgentInfo, JobInfo, Message, PermissionMode } from '@z-engine/protocol'
+import type { AgentRunResult } from '@z-engine/tools'
+import type { AgentDefinition } from '../definitions/types.js'
+
+/** Who starts an agent: the main agent (depth 0) or a subagent; the child inherits from it. */
+export interface AgentCaller {
+  /** The caller's depth: 0 for the main agent. */
+  depth: number
+  /** The calling subagent; absent for the main agent. */
+  agentId?: string
+  /** The caller's model reference now (what `inherit` means). */
+  model(): string
+  /** The caller's permission mode now (what a definition without `permissionMode` runs in). */
+  mode(): PermissionMode
+}
+
+/** One subagent the session knows: its definition, transcript and where it runs. */
+export interface AgentEntry {
+  /** What the GUI sees; replaced (never mutated in place) on every change. */
+  info: AgentInfo
+  definition: AgentDefinition
+  caller: AgentCaller
+  modelRef: string
+  /** The transcript (also the working set sent to its model). */
+  messages: Message[]
+  /** Where its tools work: the project, or its worktree. */
+  root: string
+  worktree?: AgentWorktree
+  /** The latest assistant text, what JobOutput shows of a background agent. */
+  latestText: string
+  /** The run in progress, if any. */
+  running?: Promise<AgentRunResult>
+  /** A background agent's job and the token that cancels it. */
+  job?: { info: JobInfo; controller: AbortController; lastRead?: string }
+}

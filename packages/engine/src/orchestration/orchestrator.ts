@@ -1,0 +1,327 @@
+import type { EnvironmentSnapshot } from '@z-engine/context'
+import { createAgentWorktree, type WorktreeGitOptions } from '@z-engine/host'
+import { reminderText } from '@z-engine/prompts'
+import type { AgentInfo, AgentStatus, JobInfo, LogRecord, Message, Settings } from '@z-engine/protocol'
+import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
+import type { AgentPort, AgentRunResult, AgentSpawnRequest, Ports, Tool } from '@z-engine/tools'
+import type { AgentDefinition } from '../definitions/types.js'
+import { type RunOutcome, runAgent } from '../run/agent-run.js'
+import type { Session } from '../session/session.js'
+import type { AgentCaller, AgentEntry } from './agent-entry.js'
+import { publishAgent } from './agent-events.js'
+import { AgentJobs } from './agent-jobs.js'
+import { agentModelRef } from './agent-model.js'
+import { subagentSystem } from './agent-system.js'
+import { subagentTools } from './agent-tools.js'
+import { buildSubagentRunHost } from './subagent-run-host.js'
+import { type ApplyOutcome, applyWorktree, discardWorktree, finishWorktree } from './worktree-changes.js'
+
+/** What the orchestrator is built from; the session is reached lazily (it is assembled after). */
+export interface OrchestratorDeps {
+  session: () => Session
+  settings: Settings
+  projectRoot: string
+  definitions: () => readonly AgentDefinition[]
+  /** The main agent's toolset; a subagent's is filtered from it. */
+  tools: () => readonly Tool[]
+  environment: EnvironmentSnapshot
+  /** The session's ports; a subagent's calls see them with Agent rebound and no user interaction. */
+  ports: Ports
+  /** Agent transcripts (`agents/<id>.jsonl`). */
+  transcript: {
+    append(agentId: string, record: LogRecord): Promise<void>
+    /** A stored agent's messages, for resuming one this process has not run. */
+    replay(agentId: string): Promise<Message[] | undefined>
+  }
+  git: WorktreeGitOptions
+}
+
+/** Subagents never talk to the user: no questions or plans, and their todos stay their own. */
+const SUBAGENT_INTERACTION: NonNullable<Ports['interaction']> = {
+  ask: async () => undefined,
+  proposePlan: async () => ({ approved: false, feedback: 'Subagents cannot propose plans to the user.' }),
+  updateTodos: () => {},
+}
+
+/**
+ * Starts and tracks a session's subagents (spec 003 "Subagents"): foreground runs awaited by the
+ * Agent call, background runs as jobs, resumes from the stored transcript, and worktree isolation
+ * with apply and discard.
+ */
+export class Orchestrator {
+  /** Background agents as jobs (merged with background shells into the session's JobPort). */
+  readonly jobs = new AgentJobs()
+  readonly #entries = new Map<string, AgentEntry>()
+
+  constructor(private readonly deps: OrchestratorDeps) {}
+
+  /** The AgentPort the main agent's calls see. */
+  mainPort(): AgentPort {
+    const state = () => this.deps.session().state
+    return this.port({ depth: 0, model: () => state().modelRef, mode: () => state().mode })
+  }
+
+  /** An AgentPort whose spawns are children of `caller`. */
+  port(caller: AgentCaller): AgentPort {
+    return {
+      catalog: () =>
+        this.deps
+          .definitions()
+          .map((definition) => ({ name: definition.name, description: definition.description })),
+      spawn: (request, signal) => this.#spawn(caller, request, signal),
+      applyChanges: (agentId) => this.applyChanges(agentId),
+    }
+  }
+
+  /** The info of every agent of this session, oldest first. */
+  list(): AgentInfo[] {
+    return [...this.#entries.values()].map((entry) => entry.info)
+  }
+
+  /** Merges a worktree agent's committed changes into the project (three-way). */
+  async applyChanges(agentId: string): Promise<ApplyOutcome> {
+    const entry = this.#entries.get(agentId)
+    if (!entry) return { ok: false, conflicts: [], message: `there is no agent '${agentId}' in this chat` }
+    if (entry.running)
+      return { ok: false, conflicts: [], message: `agent ${agentId} is still running; wait for it to finish` }
+    const { outcome, state } = await applyWorktree(entry, this.deps.projectRoot, this.deps.git)
+    if (state) {
+      if (state.type === 'applied') delete entry.worktree
+      await this.#update(entry, { worktree: state }, true)
+    }
+    return outcome
+  }
+
+  /** Removes a worktree agent's worktree and branch without applying them. */
+  async discardChanges(agentId: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    const entry = this.#entries.get(agentId)
+    if (!entry) return { ok: false, message: `there is no agent '${agentId}' in this chat` }
+    if (entry.running) return { ok: false, message: `agent ${agentId} is still running; stop it first` }
+    const discarded = await discardWorktree(entry, this.deps.projectRoot, this.deps.git)
+    if (!discarded.ok) return discarded
+    delete entry.worktree
+    await this.#update(entry, { worktree: { type: 'discarded' } }, true)
+    return { ok: true }
+  }
+
+  /** Cancels every background agent (session shutdown). */
+  shutdown(): Promise<void> {
+    return this.jobs.shutdown()
+  }
+
+  async #spawn(caller: AgentCaller, request: AgentSpawnRequest, signal: AbortSignal) {
+    const maxDepth = this.deps.settings.agents.max_depth
+    if (caller.depth + 1 > maxDepth) throw new Error(`subagents may nest at most ${maxDepth} level(s) deep`)
+    const entry =
+      request.resume !== undefined
+        ? await this.#resumed(request.resume, request, caller)
+        : await this.#created(request, caller)
+    await this.#update(entry, { status: 'running', background: request.background }, true)
+    if (!request.background) {
+      const running = this.#run(entry, request.prompt, signal)
+      entry.running = running
+      return { type: 'done' as const, result: await running }
+    }
+    const session = this.deps.session()
+    const job: JobInfo = {
+      id: session.newId('job'),
+      kind: 'agent',
+      description: request.description,
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      agentId: entry.info.id,
+    }
+    // Background agents belong to the session, not the turn: Esc leaves them running.
+    entry.job = { info: job, controller: new AbortController() }
+    this.jobs.add(entry)
+    await session.commit({ type: 'jobUpdated', job }, undefined)
+    entry.running = this.#run(entry, request.prompt, entry.job.controller.signal)
+    void entry.running.then((result) => this.#jobEnded(entry, result))
+    return { type: 'background' as const, jobId: job.id, agentId: entry.info.id }
+  }
+
+  async #created(request: AgentSpawnRequest, caller: AgentCaller): Promise<AgentEntry> {
+    const session = this.deps.session()
+    const definition = this.deps.definitions().find((candidate) => candidate.name === request.agentType)
+    if (!definition) throw new Error(`no agent type '${request.agentType}'`)
+    const modelRef = agentModelRef(request.model, definition.model, {
+      callerModel: caller.model(),
+      sessionModel: session.state.modelRef,
+      settings: this.deps.settings,
+    })
+    const resolved = session.services.models.resolve(modelRef)
+    if (!resolved.ok) throw new Error(`the agent's model ${modelRef} is unavailable: ${resolved.message}`)
+    const id = session.newId('agent')
+    const isolated = request.isolation === 'worktree' || definition.isolation === 'worktree'
+    const worktree = isolated
+      ? await createAgentWorktree(this.deps.projectRoot, id, this.deps.git)
+      : undefined
+    if (worktree && !worktree.ok) throw new Error(worktree.error.message)
+    const entry: AgentEntry = {
+      info: {
+        id,
+        agentType: definition.name,
+        description: request.description,
+        status: 'pending',
+        background: request.background,
+        depth: caller.depth + 1,
+        usage: { ...ZERO_USAGE },
+        cost: { ...ZERO_COST },
+        worktree: worktree
+          ? { type: 'active', path: worktree.value.path, branch: worktree.value.branch }
+          : { type: 'none' },
+        ...(caller.agentId !== undefined ? { parentId: caller.agentId } : {}),
+      },
+      definition,
+      caller,
+      modelRef,
+      messages: [],
+      root: worktree ? worktree.value.root : this.deps.projectRoot,
+      latestText: '',
+      ...(worktree ? { worktree: worktree.value } : {}),
+    }
+    this.#entries.set(id, entry)
+    return entry
+  }
+
+  /** A finished agent continued with its whole transcript; a worktree agent re-enters its worktree. */
+  async #resumed(agentId: string, request: AgentSpawnRequest, caller: AgentCaller): Promise<AgentEntry> {
+    const known = this.#entries.get(agentId)
+    if (known?.running)
+      throw new Error(`agent ${agentId} is still running; wait for it (JobOutput) before resuming it`)
+    if (known) {
+      const worktreeLive = known.info.worktree.type === 'pending' || known.info.worktree.type === 'conflicted'
+      if (known.worktree && worktreeLive)
+        known.info = {
+          ...known.info,
+          worktree: { type: 'active', path: known.worktree.path, branch: known.worktree.branch },
+        }
+      else delete known.worktree
+      known.root = known.worktree?.root ?? this.deps.projectRoot
+      delete known.job
+      return known
+    }
+    const messages = await this.deps.transcript.replay(agentId)
+    if (messages === undefined) throw new Error(`there is no finished agent '${agentId}' to resume`)
+    const entry = await this.#created({ ...request, background: request.background }, caller)
+    // The stored transcript is the agent's; it keeps its id so the transcript file continues.
+    this.#entries.delete(entry.info.id)
+    entry.info = { ...entry.info, id: agentId }
+    entry.messages = messages
+    this.#entries.set(agentId, entry)
+    return entry
+  }
+
+  /** Runs one prompt of an agent to its end; never rejects (failures become a failed status). */
+  async #run(entry: AgentEntry, prompt: string, signal: AbortSignal): Promise<AgentRunResult> {
+    const session = this.deps.session()
+    const host = buildSubagentRunHost({
+      session,
+      entry,
+      tools: subagentTools(
+        this.deps.tools(),
+        entry.definition,
+        entry.info.depth,
+        this.deps.settings.agents.max_depth,
+      ),
+      system: subagentSystem(entry, this.deps.environment),
+      mode: () =>
+        // A chat in bypass overrides every agent's own mode, at each call (spec 001).
+        session.state.mode === 'bypass' ? 'bypass' : (entry.definition.permissionMode ?? entry.caller.mode()),
+      ports: {
+        ...this.deps.ports,
+        interaction: SUBAGENT_INTERACTION,
+        agents: this.port({
+          depth: entry.info.depth,
+          agentId: entry.info.id,
+          model: () => entry.modelRef,
+          mode: () => entry.definition.permissionMode ?? entry.caller.mode(),
+        }),
+      },
+      maxTurns: entry.definition.maxTurns ?? this.deps.settings.agents.max_turns,
+      journal: (record) => this.deps.transcript.append(entry.info.id, record),
+      onChange: () => void publishAgent(session, entry.info, false),
+    })
+    let outcome: RunOutcome | { type: 'crashed'; message: string; changedFiles: string[] }
+    try {
+      await host.append(
+        { id: session.newId('m'), role: 'user', content: [{ type: 'text', text: prompt }] },
+        'prompt',
+      )
+      outcome = await runAgent(host, signal)
+    } catch (error) {
+      outcome = {
+        type: 'crashed',
+        message: error instanceof Error ? error.message : String(error),
+        changedFiles: [],
+      }
+    }
+    const { status, finalMessage } = ending(outcome, entry.latestText)
+    const finished = await finishWorktree(entry, this.deps.projectRoot, this.deps.git)
+    if (finished.state.type === 'empty') delete entry.worktree
+    const result = finished.problem !== undefined ? `${finalMessage}\n\n${finished.problem}` : finalMessage
+    delete entry.running
+    await this.#update(entry, { status, result, worktree: finished.state }, true)
+    return {
+      agentId: entry.info.id,
+      finalMessage: result,
+      changedFiles: outcome.changedFiles,
+      info: entry.info,
+    }
+  }
+
+  async #jobEnded(entry: AgentEntry, result: AgentRunResult): Promise<void> {
+    const job = entry.job
+    if (!job) return
+    const status: JobInfo['status'] =
+      result.info.status === 'done' ? 'exited' : result.info.status === 'cancelled' ? 'killed' : 'failed'
+    job.info = {
+      ...job.info,
+      status,
+      endedAt: new Date().toISOString(),
+      ...(status === 'exited' ? { exitCode: 0 } : {}),
+    }
+    const session = this.deps.session()
+    // Queued before anything awaits, so a JobOutput that waited for this agent carries the reminder back.
+    session.state.reminders.push(
+      reminderText('jobFinished', {
+        jobId: job.info.id,
+        description: job.info.description,
+        status: result.info.status,
+      }),
+    )
+    await session.commit({ type: 'jobUpdated', job: job.info }, undefined)
+  }
+
+  async #update(entry: AgentEntry, patch: Partial<AgentInfo>, journal: boolean): Promise<void> {
+    entry.info = { ...entry.info, ...patch }
+    await publishAgent(this.deps.session(), entry.info, journal)
+  }
+}
+
+/** An agent's status and the message its caller gets, from how its run ended. */
+function ending(
+  outcome: RunOutcome | { type: 'crashed'; message: string },
+  latestText: string,
+): { status: AgentStatus; finalMessage: string } {
+  switch (outcome.type) {
+    case 'done':
+      return { status: 'done', finalMessage: outcome.finalText }
+    case 'cancelled':
+      return { status: 'cancelled', finalMessage: latestText }
+    case 'budgetExhausted':
+      return {
+        status: 'done',
+        finalMessage:
+          `${latestText}\n\n(The agent stopped early: its ${outcome.budget === 'maxTurns' ? 'turn limit' : 'session cost cap'} was reached.)`.trim(),
+      }
+    case 'failed':
+      return { status: 'failed', finalMessage: `${latestText}\n\n${outcome.error.message}`.trim() }
+    case 'crashed':
+      return { status: 'failed', finalMessage: outcome.message }
+    default: {
+      const never: never = outcome
+      return never
+    }
+  }
+}

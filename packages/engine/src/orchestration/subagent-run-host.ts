@@ -1,0 +1,171 @@
+import type {
+  ApprovalDecision,
+  Cost,
+  EngineEvent,
+  LogRecord,
+  Message,
+  MessageOrigin,
+  PermissionMode,
+  Usage,
+} from '@z-engine/protocol'
+import { addCost, addUsage } from '@z-engine/protocol'
+import type { Ports, Tool } from '@z-engine/tools'
+import type { BatchDeps } from '../batch/batch-types.js'
+import { InputValidator } from '../batch/input-schema.js'
+import { runBatch } from '../batch/run-batch.js'
+import type { SystemSection } from '../model/types.js'
+import type { RunHost } from '../run/agent-run.js'
+import type { Session } from '../session/session.js'
+import type { AgentEntry } from './agent-entry.js'
+
+const validator = new InputValidator()
+
+/** What a subagent's run needs beyond its entry. */
+export interface SubagentRunInput {
+  session: Session
+  entry: AgentEntry
+  /** Its filtered toolset, in the caller's order. */
+  tools: readonly Tool[]
+  system: SystemSection[]
+  /** The mode its calls are decided in (the session's bypass already applied). */
+  mode(): PermissionMode
+  /** Ports its tool calls see (Agent bound to it as the caller, no user interaction). */
+  ports: Ports
+  maxTurns: number
+  /** Journals a record to its transcript (`agents/<id>.jsonl`). */
+  journal(record: LogRecord): Promise<void>
+  /** Reports every change of its info (usage, cost), so the GUI can follow it. */
+  onChange(): void
+}
+
+/**
+ * Wires a subagent's run (spec 000 "Runtime model"): its own transcript and working set, its root
+ * (project or worktree) for paths and policy, the session's gate, hooks and approval broker with
+ * its agent id on every request and event, and usage counted toward the session's budget.
+ */
+export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
+  const { session, entry } = input
+  const { services, state } = session
+  const agentId = entry.info.id
+  const scope = { agentId }
+  const tools = new Map(input.tools.map((tool) => [tool.name, tool]))
+  let cwd = entry.root
+
+  const record = <R extends Record<string, unknown>>(body: R) =>
+    ({ ...body, id: session.newId('r'), at: new Date().toISOString(), agentId }) as unknown as LogRecord
+  const emit = async (event: EngineEvent) => {
+    // Approvals wait on the session's broker, so they are journaled in the main log like the main agent's.
+    if (event.type === 'approvalRequested') {
+      await session.commit(event, { type: 'approvalRequested', request: event.request, agentId }, scope)
+      return
+    }
+    await session.commit(event, undefined, scope)
+  }
+
+  const batchDeps: BatchDeps = {
+    tools,
+    actionCtx: () => ({ projectRoot: entry.root, cwd, home: services.home }),
+    toolCtx: (toolUseId, progress) => {
+      const ctx = services.toolCtx({
+        agentId,
+        toolUseId,
+        cwd: () => cwd,
+        setCwd: (next) => {
+          cwd = next
+        },
+        progress,
+      })
+      return { ...ctx, projectRoot: entry.root, ports: input.ports }
+    },
+    validate: (name, schema, value) => validator.check(name, schema, value),
+    preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
+    decide: (name, action) => services.gate.decide(name, action, input.mode(), entry.root),
+    requestApprovals: async (requests, signal) => {
+      for (const request of requests) await emit({ type: 'approvalRequested', request })
+      const answers = new Map<string, ApprovalDecision>()
+      await Promise.all(
+        requests.map(async (request) => {
+          const outcome = await session.approvals.wait(request.id, signal)
+          const decision: ApprovalDecision =
+            outcome.type === 'answered'
+              ? outcome.answer
+              : { type: 'deny', feedback: 'cancelled with the agent' }
+          await session.commit(
+            { type: 'approvalResolved', approvalId: request.id, decision },
+            { type: 'approvalResolved', approvalId: request.id, decision, agentId },
+            scope,
+          )
+          if (outcome.type === 'answered') answers.set(request.id, outcome.answer)
+        }),
+      )
+      return answers
+    },
+    grantRule: async (rule, ruleScope) => {
+      state.sessionRules.push(rule)
+      await services.gate.grant(rule, ruleScope)
+    },
+    postToolUse: (name, value, result) => services.hooks.postToolUse(name, value, result),
+    emit,
+    maxConcurrency: session.limits.maxConcurrency,
+    agentId,
+    newId: session.newId,
+  }
+
+  return {
+    model: () => {
+      const resolved = services.models.resolve(entry.modelRef)
+      if (!resolved.ok) throw new Error(resolved.message)
+      return resolved.model
+    },
+    system: async () => input.system,
+    tools: () =>
+      input.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description(),
+        inputSchema: tool.inputSchema,
+      })),
+    workingSet: () => entry.messages,
+    append: async (message: Message, origin: MessageOrigin) => {
+      await input.journal(record({ type: 'message', message, origin }))
+      entry.messages.push(message)
+      if (message.role === 'assistant') {
+        const text = message.content
+          .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+          .join('\n')
+        if (text.trim() !== '') entry.latestText = text.trim()
+      }
+      await emit({ type: 'messageRecorded', message })
+    },
+    emit,
+    recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
+      const cost = services.costOf(usage, entry.modelRef)
+      entry.info = {
+        ...entry.info,
+        usage: addUsage(entry.info.usage, usage),
+        cost: addCost(entry.info.cost, cost),
+      }
+      // A subagent spends the session's money: the session totals and its cost cap include it.
+      state.usage = addUsage(state.usage, usage)
+      state.cost = addCost(state.cost, cost)
+      await session.commit(
+        { type: 'usageUpdated', usage, cost, sessionUsage: state.usage, sessionCost: state.cost, model },
+        { type: 'usage', usage, cost, model, agentId },
+        scope,
+      )
+      input.onChange()
+      return cost
+    },
+    // Subagent transcripts are short-lived; the store keeps every message for a resume (spec 003).
+    relievePressure: async () => {},
+    runBatch: (calls, signal) => runBatch(calls, batchDeps, signal),
+    takeFollowUps: () => [],
+    stopBoundary: async () => ({ type: 'end' }),
+    budgetExceeded: (roundsDone) => {
+      if (roundsDone >= input.maxTurns) return 'maxTurns'
+      if (session.limits.costCapUsd > 0 && state.cost.totalUsd >= session.limits.costCapUsd)
+        return 'sessionCostCap'
+      return undefined
+    },
+    newId: session.newId,
+  }
+}
