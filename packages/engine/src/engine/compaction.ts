@@ -1,4 +1,9 @@
-import { estimateMessagesTokens, estimateSystemTokens, estimateToolsTokens } from '@z-engine/context'
+import {
+  estimateMessagesTokens,
+  estimateMessageTokens,
+  estimateSystemTokens,
+  estimateToolsTokens,
+} from '@z-engine/context'
 import { compactPrompt } from '@z-engine/prompts'
 import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
 import { runSummaryJob, type SummaryJobResult } from '../context/compaction-job.js'
@@ -18,6 +23,26 @@ export interface CompactionDeps {
   spill: (content: string, hint: string) => Promise<string>
   /** Runs PreCompact hooks before summarizing. */
   preCompact: (trigger: CompactionTrigger, focus: string) => Promise<void>
+}
+
+/**
+ * Token estimates of messages already measured. Messages are never edited in place (clears and
+ * summaries make new ones), so each is estimated once instead of once a round: re-estimating the
+ * whole working set before every request made a long turn quadratic (bench/engine-rounds.ts).
+ */
+const messageTokens = new WeakMap<Message, number>()
+
+function estimateWorkingSet(messages: readonly Message[]): number {
+  let total = 0
+  for (const message of messages) {
+    let tokens = messageTokens.get(message)
+    if (tokens === undefined) {
+      tokens = estimateMessageTokens(message)
+      messageTokens.set(message, tokens)
+    }
+    total += tokens
+  }
+  return total
 }
 
 /**
@@ -120,7 +145,7 @@ export class SessionCompaction {
     const session = this.deps.session()
     const window = this.deps.models.info(session.state.modelRef).contextWindow
     const overhead = await this.#overhead()
-    const measure = (messages: readonly Message[]) => overhead + estimateMessagesTokens(messages)
+    const measure = (messages: readonly Message[]) => overhead + estimateWorkingSet(messages)
     let summary: SummaryJobResult | null = null
     const result = await relieveContext({
       messages: workingSet,
