@@ -9,7 +9,16 @@ describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
       { blocks: [{ type: 'text', text: 'never reached' }] },
     ])
     const child = spawnCli(
-      ['exec', '--model', `scripted:${script}`, '--permission-mode', 'bypass', '--output-format', 'stream-json', 'wait'],
+      [
+        'exec',
+        '--model',
+        `scripted:${script}`,
+        '--permission-mode',
+        'bypass',
+        '--output-format',
+        'stream-json',
+        'wait',
+      ],
       { cwd: box.project, env: box.env, stdin: '' },
     )
     await until(() => child.stdout().includes('"tool_call"'))
@@ -32,7 +41,11 @@ describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
     const version = spawnCli(['--version'], { cwd: box.project, env: box.env, stdin: '' })
     expect(await version.exited).toBe(0)
     expect(version.stdout()).toMatch(/^\d+\.\d+\.\d+\n$/)
-    const run = spawnCli(['exec', '--model', `scripted:${script}`, 'hello'], { cwd: box.project, env: box.env, stdin: '' })
+    const run = spawnCli(['exec', '--model', `scripted:${script}`, 'hello'], {
+      cwd: box.project,
+      env: box.env,
+      stdin: '',
+    })
     expect(await run.exited).toBe(0)
     expect(run.stdout()).toBe('hi there\n')
   })

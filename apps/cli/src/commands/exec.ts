@@ -148,7 +148,8 @@ async function readPrompt(
     return parsed.prompt
   }
   if (fromArgs) return { text: positionals.join(' '), images: [] }
-  if (stdinIsTerminal)
+  // An explicit '-' reads stdin even from a terminal (until Ctrl-D).
+  if (stdinIsTerminal && positionals[0] !== '-')
     throw new UsageError('Give a prompt: z-engine exec "fix the failing test" (or pipe it on stdin).')
   const text = await readAll(io.stdin)
   if (text.trim() === '')
