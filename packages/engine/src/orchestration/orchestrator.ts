@@ -136,7 +136,7 @@ export class Orchestrator {
     this.jobs.add(entry)
     await session.commit({ type: 'jobUpdated', job }, undefined)
     entry.running = this.#run(entry, request.prompt, entry.job.controller.signal)
-    void entry.running.then((result) => this.#jobEnded(entry, result))
+    void entry.running.then((result) => this.#jobEnded(entry, result)).catch(() => undefined)
     return { type: 'background' as const, jobId: job.id, agentId: entry.info.id }
   }
 
@@ -261,7 +261,8 @@ export class Orchestrator {
     if (finished.state.type === 'empty') delete entry.worktree
     const result = finished.problem !== undefined ? `${finalMessage}\n\n${finished.problem}` : finalMessage
     delete entry.running
-    await this.#update(entry, { status, result, worktree: finished.state }, true)
+    // The session may be closing under a background agent; its end is still reported to the caller.
+    await this.#update(entry, { status, result, worktree: finished.state }, true).catch(() => undefined)
     return {
       agentId: entry.info.id,
       finalMessage: result,

@@ -1,0 +1,124 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { buggyProject, cleanupTempDirs, engineWith } from '../../test/engine-harness.js'
+import type { ModelRequest } from '../model/types.js'
+import {
+  agentInfos,
+  agentOf,
+  call,
+  changes,
+  lastToolResult,
+  perAgent,
+  text,
+  until,
+  untilIdle,
+} from './orchestration.test-util.js'
+
+cleanupTempDirs()
+
+describe('agent lifecycle', () => {
+  it('cancels a foreground agent with the turn that started it', async () => {
+    const project = buggyProject()
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Wait', prompt: 'Sleep.', subagent_type: 'general' }),
+        text('unreached'),
+      ],
+      general: [call('Bash', { command: 'sleep 20', description: 'Sleep' }), text('unreached')],
+    })
+    const { engine, envelopes, events, waitFor } = await engineWith(script)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await waitFor(session, 'toolStarted', 2)
+    const started = Date.now()
+    session.send({ type: 'cancel' })
+    await untilIdle(session, envelopes)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(agentInfos(events(session)).at(-1)).toMatchObject({ status: 'cancelled' })
+    const finished = events(session, 'turnFinished').at(-1)
+    expect(finished).toMatchObject({ outcome: { type: 'cancelled' } })
+    await session.close()
+  })
+
+  it('JobKill cancels a background agent; the job ends killed and the parent is told', async () => {
+    const project = buggyProject()
+    const afterKill: ModelRequest[] = []
+    let jobId = ''
+    const script = perAgent({
+      main: [
+        call('Agent', {
+          description: 'Sleeper',
+          prompt: 'Sleep.',
+          subagent_type: 'general',
+          run_in_background: true,
+        }),
+        (request) => {
+          jobId = /as job (\S+)\./.exec(lastToolResult(request).text)?.[1] ?? ''
+          return text('waiting')
+        },
+        (request) => {
+          afterKill.push(request)
+          return text('It was stopped.')
+        },
+      ],
+      general: [call('Bash', { command: 'sleep 20', description: 'Sleep' }), text('unreached')],
+    })
+    const { engine, envelopes, events, waitFor } = await engineWith(script)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    // The turn ended while the agent keeps running: jobs belong to the session.
+    await waitFor(session, 'toolStarted', 2)
+    expect(agentInfos(events(session)).at(-1)).toMatchObject({ status: 'running', background: true })
+    session.send({ type: 'killJob', jobId })
+    await until(() => agentInfos(events(session)).at(-1)?.status === 'cancelled')
+    await until(() => events(session).some((e) => e.type === 'jobUpdated' && e.job.status === 'killed'))
+    expect(
+      changes(events(session).flatMap((event) => (event.type === 'jobUpdated' ? [event.job.status] : []))),
+    ).toEqual(['running', 'killed'])
+    // The next turn carries the "job finished" reminder.
+    session.send({ type: 'submit', text: 'and now?' })
+    await untilIdle(session, envelopes, 2)
+    expect(JSON.stringify(afterKill[0]!.messages.at(-1))).toContain(`Background job ${jobId}`)
+    await session.close()
+  })
+
+  it('resumes a finished agent with its whole transcript', async () => {
+    const project = buggyProject()
+    let agentId = ''
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Look', prompt: 'What does add do?', subagent_type: 'explore' }),
+        (request) => {
+          agentId = /agent_id: (\S+)/.exec(lastToolResult(request).text)?.[1] ?? ''
+          return call('Agent', {
+            description: 'Follow up',
+            prompt: 'And which file is it in?',
+            subagent_type: 'explore',
+            resume: agentId,
+          })
+        },
+        text('done'),
+      ],
+      explore: [
+        call('Read', { file_path: join(project, 'math.js') }),
+        text('add subtracts.'),
+        text('It is in math.js.'),
+      ],
+    })
+    const { engine, client, envelopes, events } = await engineWith(script)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    const explore = client.requests.filter((request) => agentOf(request) === 'explore')
+    expect(explore).toHaveLength(3)
+    const resumed = explore[2]!.messages
+    expect(resumed.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
+    expect(JSON.stringify(resumed.at(-1))).toContain('And which file is it in?')
+    const last = client.requests.at(-1)!
+    expect(lastToolResult(last).text).toMatch(/^It is in math\.js\./)
+    // One agent, run twice.
+    expect(new Set(agentInfos(events(session)).map((info) => info.id))).toEqual(new Set([agentId]))
+    await session.close()
+  })
+})
