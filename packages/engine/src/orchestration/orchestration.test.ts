@@ -132,6 +132,54 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     await nested.close()
   })
 
+  it("runs in its definition's mode, except that a chat in bypass overrides it", async () => {
+    const project = buggyProject()
+    mkdirSync(join(project, '.z-engine', 'agents'), { recursive: true })
+    writeFileSync(
+      join(project, '.z-engine', 'agents', 'writer.md'),
+      '---\nname: writer\ndescription: Writes.\ntools: Write\npermissionMode: plan\n---\nYou are a reader who writes.\n',
+    )
+    const results: ModelRequest[] = []
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Write', prompt: 'Write out.txt.', subagent_type: 'writer' }),
+        text('ok'),
+      ],
+      reader: [
+        call('Write', { file_path: join(project, 'out.txt'), content: 'x\n' }),
+        (request) => {
+          results.push(request)
+          return text('done')
+        },
+      ],
+    })
+    // In an acceptEdits chat the writer still runs in plan mode: its write is refused.
+    const planned = await engineWith(script)
+    const first = await planned.engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
+    first.send({ type: 'submit', text: 'go' })
+    await untilIdle(first, planned.envelopes)
+    expect(lastToolResult(results[0]!).isError).toBe(true)
+    expect(existsSync(join(project, 'out.txt'))).toBe(false)
+    await first.close()
+
+    // In a bypass chat every agent bypasses too.
+    const bypassed = await engineWith(script)
+    const second = await bypassed.engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'bypass',
+    })
+    second.send({ type: 'submit', text: 'go' })
+    await untilIdle(second, bypassed.envelopes)
+    expect(lastToolResult(results[1]!).isError).toBe(false)
+    expect(readFileSync(join(project, 'out.txt'), 'utf8')).toBe('x\n')
+    await second.close()
+  })
+
   it("labels a subagent's approval with its agent id and answers it through resolveApproval", async () => {
     const project = buggyProject()
     const script = perAgent({
