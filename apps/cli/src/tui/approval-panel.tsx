@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest, Preview } from '@z-engine/protocol'
-import { Box, type Key, Text } from 'ink'
+import { Box, type Key, Text, useStdout } from 'ink'
 import type { ReactNode } from 'react'
 import { keyed } from './keyed.js'
 import { editLine } from './line-edit.js'
@@ -110,7 +110,7 @@ function diffColor(line: string): string {
   return 'white'
 }
 
-function PreviewView({ preview }: { preview: Preview }): ReactNode {
+function PreviewView({ preview, maxLines }: { preview: Preview; maxLines: number }): ReactNode {
   switch (preview.type) {
     case 'command':
       return (
@@ -120,7 +120,8 @@ function PreviewView({ preview }: { preview: Preview }): ReactNode {
         </Box>
       )
     case 'diff': {
-      const lines = preview.unifiedDiff.split('\n').slice(0, 40)
+      const all = preview.unifiedDiff.split('\n')
+      const lines = all.slice(0, maxLines)
       return (
         <Box flexDirection="column">
           <Text bold>{preview.path}</Text>
@@ -129,6 +130,9 @@ function PreviewView({ preview }: { preview: Preview }): ReactNode {
               {line === '' ? ' ' : line}
             </Text>
           ))}
+          {all.length > lines.length ? (
+            <Text dimColor>{`… ${all.length - lines.length} more lines`}</Text>
+          ) : null}
         </Box>
       )
     }
@@ -149,6 +153,9 @@ export function ApprovalPanel({
   requests: readonly ApprovalRequest[]
   ui: ApprovalUi
 }): ReactNode {
+  const { stdout } = useStdout()
+  // A card taller than the terminal makes every redraw clear the screen: the diff gets what is left.
+  const maxLines = Math.max(6, (stdout.rows ?? 40) - 16)
   const focus = Math.min(ui.focus, requests.length - 1)
   const request = requests[focus]
   if (!request) return null
@@ -165,7 +172,7 @@ export function ApprovalPanel({
         ) : null}
       </Text>
       <Text dimColor>{request.reason}</Text>
-      {request.preview ? <PreviewView preview={request.preview} /> : null}
+      {request.preview ? <PreviewView preview={request.preview} maxLines={maxLines} /> : null}
       {ui.feedback !== undefined ? (
         <Box flexDirection="column">
           <Text>Tell the agent what to do instead (Enter to send, empty to just deny, Esc to go back):</Text>

@@ -53,6 +53,25 @@ function progressLines(previous: string[], text: string): string[] {
 }
 
 /**
+ * Splits streaming text after its last paragraph break outside a code fence: the part before can
+ * no longer change. Returns `['', text]` when nothing is settled yet.
+ */
+export function splitSettled(text: string): [string, string] {
+  let fenceOpen = false
+  let splitAt = -1
+  let offset = 0
+  const lines = text.split('\n')
+  for (const [index, line] of lines.entries()) {
+    if (/^\s*```/.test(line)) fenceOpen = !fenceOpen
+    else if (line.trim() === '' && !fenceOpen && index < lines.length - 1) splitAt = offset + line.length + 1
+    offset += line.length + 1
+  }
+  if (splitAt < 0) return ['', text]
+  const settled = text.slice(0, splitAt).trimEnd()
+  return settled.trim() === '' ? ['', text] : [settled, text.slice(splitAt)]
+}
+
+/**
  * Folds one event into the chat screen's state. Pure, so the whole screen is testable from event
  * lists; events the screen does not show are listed explicitly so a new event type is a compile error.
  */
@@ -99,7 +118,12 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     case 'thinkingDelta': {
       const part = state.live.parts.get(event.id)
       if (fromSubagent || !part) return state
-      return withLive(state, (live) => live.parts.set(event.id, { ...part, text: part.text + event.delta }))
+      const text = part.text + event.delta
+      const [settled, rest] = part.kind === 'assistant' ? splitSettled(text) : ['', text]
+      const next = withLive(state, (live) => live.parts.set(event.id, { ...part, text: rest }))
+      // Finished paragraphs leave the live area at once: a live area taller than the terminal
+      // makes Ink clear and redraw the whole screen on every delta, which is the flicker we avoid.
+      return settled === '' ? next : append(next, { kind: 'assistant', text: settled })
     }
     case 'textEnd':
     case 'thinkingEnd':

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { KEYS, renderChat, scriptedEngine } from './harness.js'
 
@@ -131,5 +133,30 @@ describe('question and plan prompts', () => {
     expect(card).toContain('[n] No')
     await chat.type('y')
     await chat.waitFor((frame) => frame.includes('done'), 'the end of the turn')
+  })
+
+  it('shows the diff of a file change and applies it when allowed', async () => {
+    const setup = await scriptedEngine([
+      {
+        blocks: [
+          {
+            type: 'tool_use' as const,
+            id: 'w-1',
+            name: 'Write',
+            input: { file_path: 'notes.md', content: 'first line\nsecond line\n' },
+          },
+        ],
+      },
+      text('Written.'),
+    ])
+    const chat = await renderChat(setup)
+    await chat.type('write notes', KEYS.enter)
+    const card = await chat.waitFor((frame) => frame.includes('[y] Yes, once'), 'the card')
+    expect(card).toContain('notes.md')
+    expect(card).toContain('+first line')
+    expect(card).toContain('+second line')
+    await chat.type('y')
+    await chat.waitFor((frame) => frame.includes('Written.'), 'the end of the turn')
+    expect(readFileSync(join(setup.project, 'notes.md'), 'utf8')).toBe('first line\nsecond line\n')
   })
 })

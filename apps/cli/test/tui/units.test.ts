@@ -2,7 +2,7 @@ import type { ApprovalRequest, EngineEvent, EventEnvelope } from '@z-engine/prot
 import { describe, expect, it } from 'vitest'
 import { approvalKey, approvalOptions, INITIAL_APPROVAL_UI } from '../../src/tui/approval-panel.js'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
-import { reduceEvent } from '../../src/tui/reduce-event.js'
+import { reduceEvent, splitSettled } from '../../src/tui/reduce-event.js'
 import { CLI_COMMANDS, completions, parseLine } from '../../src/tui/slash-commands.js'
 import { nextMode } from '../../src/tui/status-line.js'
 import { contextPercent, initialChatState, visibleProgress } from '../../src/tui/view-model.js'
@@ -215,5 +215,28 @@ describe('mode cycling', () => {
     expect(nextMode('plan', false)).toBe('default')
     expect(nextMode('plan', true)).toBe('bypass')
     expect(nextMode('bypass', true)).toBe('default')
+  })
+})
+
+describe('settled paragraphs', () => {
+  it('settles text before the last paragraph break, never inside a code fence', () => {
+    expect(splitSettled('one\n\ntwo')).toEqual(['one', 'two'])
+    expect(splitSettled('one\n\ntwo\n\nthr')).toEqual(['one\n\ntwo', 'thr'])
+    expect(splitSettled('no break yet')).toEqual(['', 'no break yet'])
+    expect(splitSettled('intro\n\n```ts\na\n\nb')).toEqual(['intro', '```ts\na\n\nb'])
+    expect(splitSettled('```ts\na\n```\n\nafter')).toEqual(['```ts\na\n```', 'after'])
+  })
+  it('moves settled paragraphs of a streaming answer to the transcript while the rest streams', () => {
+    const start = initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+    let state = reduceEvent(start, envelope({ type: 'textStart', id: 'p1' }))
+    state = reduceEvent(state, envelope({ type: 'textDelta', id: 'p1', delta: 'First paragraph.\n\nSec' }))
+    expect(state.finished).toMatchObject([{ kind: 'assistant', text: 'First paragraph.' }])
+    expect(state.live.parts.get('p1')?.text).toBe('Sec')
+    state = reduceEvent(state, envelope({ type: 'textDelta', id: 'p1', delta: 'ond.' }))
+    state = reduceEvent(state, envelope({ type: 'textEnd', id: 'p1' }))
+    expect(state.finished.map((entry) => (entry.kind === 'assistant' ? entry.text : ''))).toEqual([
+      'First paragraph.',
+      'Second.',
+    ])
   })
 })
