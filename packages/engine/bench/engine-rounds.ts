@@ -32,12 +32,12 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 
 /**
  * `stock`: the ScriptedClient as tests use it, which keeps a deep copy of every request (O(messages)
- * per round, the mock's own cost). `lean`: the same ScriptedClient shown only the newest message, so
- * what remains per round is the engine's.
+ * per round, the mock's own cost). `lean`: the same ScriptedClient shown only the newest message
+ * (no system prompt, no tools, no history), so what remains per round is the engine's.
  */
 type Variant = 'stock' | 'lean'
 
-async function session(rounds: number, variant: Variant, onRound?: () => void) {
+async function session(rounds: number, variant: Variant, onRound?: () => void, onFinished?: () => void) {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'ze-bench-home-')))
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'ze-bench-proj-')))
   const file = join(project, 'one.txt')
@@ -61,7 +61,10 @@ async function session(rounds: number, variant: Variant, onRound?: () => void) {
       : {
           provider: 'scripted',
           stream: (request, signal) =>
-            scripted.stream({ ...request, messages: request.messages.slice(-1) }, signal),
+            scripted.stream(
+              { ...request, system: [], tools: [], messages: request.messages.slice(-1) },
+              signal,
+            ),
         }
   const finishedAt: number[] = []
   const toolMs: number[] = []
@@ -92,6 +95,7 @@ async function session(rounds: number, variant: Variant, onRound?: () => void) {
   const cpuBefore = process.cpuUsage()
   opened.send({ type: 'submit', text: 'Read the file many times.' })
   await finished
+  onFinished?.()
   const total = performance.now() - started
   const cpu = process.cpuUsage(cpuBefore)
   const cpuPerRound = (cpu.user + cpu.system) / rounds
@@ -115,10 +119,27 @@ if (mode === 'profile') {
     peakRss = Math.max(peakRss, usage.rss)
     peakHeap = Math.max(peakHeap, usage.heapUsed)
   }
-  sample()
+  // With --expose-gc: the baseline after a 10-round warm-up session, and the heap still held when
+  // the 500-round turn is over (before the session closes), both after a full collection.
+  const gc = (globalThis as { gc?: () => void }).gc
+  await session(10, variantArg)
+  gc?.()
   const before = process.memoryUsage()
-  await session(ROUNDS, variantArg, sample)
-  console.log(JSON.stringify({ baselineRss: before.rss, baselineHeap: before.heapUsed, peakRss, peakHeap }))
+  sample()
+  let retainedHeap = 0
+  await session(ROUNDS, variantArg, sample, () => {
+    gc?.()
+    retainedHeap = process.memoryUsage().heapUsed
+  })
+  console.log(
+    JSON.stringify({
+      baselineRss: before.rss,
+      baselineHeap: before.heapUsed,
+      peakRss,
+      peakHeap,
+      retainedHeap,
+    }),
+  )
 } else {
   const percentile = (values: number[], p: number) =>
     [...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!
@@ -136,13 +157,21 @@ if (mode === 'profile') {
   for (const variant of ['lean', 'stock'] as const) {
     const child = spawnSync(
       process.execPath,
-      ['--conditions=@z-engine/source', '--import', 'tsx', fileURLToPath(import.meta.url), 'memory', variant],
+      [
+        '--expose-gc',
+        '--conditions=@z-engine/source',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        'memory',
+        variant,
+      ],
       { encoding: 'utf8' },
     )
     if (child.status !== 0) throw new Error(`memory run failed:\n${child.stderr}`)
     const memory = JSON.parse(child.stdout.trim().split('\n').at(-1)!)
     console.log(
-      `engine memory [${variant}]: 500-round session, fresh process: peak RSS ${mb(memory.peakRss)} MB (after import ${mb(memory.baselineRss)} MB), peak heap used ${mb(memory.peakHeap)} MB (after import ${mb(memory.baselineHeap)} MB)`,
+      `engine memory [${variant}]: 500-round session, fresh process: peak RSS ${mb(memory.peakRss)} MB (after a warm-up session ${mb(memory.baselineRss)} MB), peak heap used ${mb(memory.peakHeap)} MB (warm baseline ${mb(memory.baselineHeap)} MB), heap held at the end of the turn ${mb(memory.retainedHeap)} MB`,
     )
   }
 }
