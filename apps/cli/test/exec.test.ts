@@ -160,6 +160,31 @@ describe('exec exit codes', () => {
     expect(result.stderr).toContain('ANTHROPIC_API_KEY')
   })
 
+  it('stream-json before a session opens: an error line and run_end, both valid', async () => {
+    const box = await sandbox()
+    const result = await runInProcess(
+      ['exec', '--model', 'openai/gpt-5', '--output-format', 'stream-json', 'hi'],
+      { cwd: box.project, env: box.env },
+    )
+    expect(result.code).toBe(1)
+    const schema = JSON.parse(await readFile(schemaPath, 'utf8')) as object
+    const validate = new Ajv({ strict: true }).compile(schema)
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    for (const line of lines) expect(validate(line), JSON.stringify(validate.errors)).toBe(true)
+    expect(lines).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        session_id: '',
+        code: 'modelUnavailable',
+        message: expect.stringContaining('OPENAI_API_KEY'),
+      }),
+      expect.objectContaining({ type: 'run_end', session_id: '', exit_code: 1 }),
+    ])
+  })
+
   it('1 when the turn fails, with the error in json output', async () => {
     const box = await sandbox()
     const script = await box.script('fail.jsonl', [

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HAVE_DIST, runChild, runInProcess, sandbox } from './helpers.js'
@@ -155,6 +155,44 @@ describe('sessions (in process)', () => {
       transcript: Array<{ kind: string }>
     }
     expect(after.transcript.filter((item) => item.kind === 'message')).toHaveLength(0)
+  })
+
+  it('--continue and sessions list find the session through a symlinked project folder', async () => {
+    const box = await sandbox()
+    const link = join(box.root, 'link')
+    await symlink(box.project, link)
+    const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const first = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'one'],
+      {
+        cwd: box.project,
+        env: box.env,
+      },
+    )
+    const id = (JSON.parse(first.stdout) as JsonResult).session_id
+    const listed = await runInProcess(['sessions', 'list', '--json', '--cwd', link], {
+      cwd: box.root,
+      env: box.env,
+    })
+    expect(
+      (JSON.parse(listed.stdout) as Array<{ sessionId: string }>).map((session) => session.sessionId),
+    ).toEqual([id])
+    const again = await runInProcess(
+      [
+        'exec',
+        '--model',
+        `scripted:${script}`,
+        '--output-format',
+        'json',
+        '--continue',
+        '--cwd',
+        link,
+        'two',
+      ],
+      { cwd: box.root, env: box.env },
+    )
+    expect(again.code, again.stderr).toBe(0)
+    expect((JSON.parse(again.stdout) as JsonResult).session_id).toBe(id)
   })
 
   it('fails clearly on unknown ids and bad arguments', async () => {
