@@ -1,4 +1,4 @@
-import { Box, type Key, Static, useInput } from 'ink'
+import { Box, type Key, Static, Text, useInput, useStdout } from 'ink'
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
 import { ApprovalPanel, type ApprovalUi, approvalKey, INITIAL_APPROVAL_UI } from './approval-panel.js'
 import type { ChatController } from './chat-controller.js'
@@ -7,6 +7,7 @@ import { Composer } from './composer.js'
 import { EntryView, ToolCardView } from './entry-view.js'
 import { helpMarkdown } from './help-text.js'
 import { editLine } from './line-edit.js'
+import { liveTail } from './live-tail.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
 import { INITIAL_QUESTION_UI, QuestionPanel, type QuestionUi, questionKey } from './question-panel.js'
 import { completions, parseLine } from './slash-commands.js'
@@ -53,6 +54,7 @@ export function ChatApp({
   now = Date.now,
 }: ChatAppProps): ReactNode {
   const [state, dispatch] = useReducer(chatReducer, initial)
+  const { stdout } = useStdout()
   const [, rerender] = useState(0)
   const [staticKey, setStaticKey] = useState(0)
   const stateRef = useRef(state)
@@ -219,6 +221,9 @@ export function ChatApp({
 
   const liveParts = [...state.live.parts.values()]
   const liveTools = [...state.live.tools.values()]
+  // Rows left for streaming text once the composer, status line and running tool cards are drawn.
+  const textRows = Math.max(3, (stdout.rows ?? 40) - 8 - 6 * liveTools.length)
+  const textColumns = (stdout.columns ?? 100) - 4
   return (
     <Box flexDirection="column">
       <Static key={`static-${staticKey}`} items={state.finished}>
@@ -229,9 +234,15 @@ export function ChatApp({
         )}
       </Static>
       <Box flexDirection="column" paddingX={1}>
-        {liveParts.map((part) => (
-          <EntryView key={part.key} entry={part} />
-        ))}
+        {liveParts.map((part) => {
+          const tail = part.kind === 'assistant' ? liveTail(part.text, textRows, textColumns) : part.text
+          return (
+            <Box key={part.key} flexDirection="column">
+              {tail !== part.text ? <Text dimColor>…</Text> : null}
+              <EntryView entry={{ ...part, text: tail }} />
+            </Box>
+          )
+        })}
         {liveTools.map((card) => (
           <ToolCardView key={card.toolUseId} card={card} />
         ))}

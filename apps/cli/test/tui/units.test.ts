@@ -1,6 +1,7 @@
 import type { ApprovalRequest, EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import { approvalKey, approvalOptions, INITIAL_APPROVAL_UI } from '../../src/tui/approval-panel.js'
+import { liveTail } from '../../src/tui/live-tail.js'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
 import { reduceEvent, splitSettled } from '../../src/tui/reduce-event.js'
 import { CLI_COMMANDS, completions, parseLine } from '../../src/tui/slash-commands.js'
@@ -238,5 +239,25 @@ describe('settled paragraphs', () => {
       'First paragraph.',
       'Second.',
     ])
+  })
+})
+
+describe('live tail', () => {
+  it('keeps a short text whole and a long one to the rows it may use', () => {
+    expect(liveTail('a\nb', 5, 80)).toBe('a\nb')
+    const long = Array.from({ length: 50 }, (_, index) => `line ${index}`).join('\n')
+    const tail = liveTail(long, 10, 80).split('\n')
+    expect(tail.length).toBeLessThanOrEqual(10)
+    expect(tail.at(-1)).toBe('line 49')
+  })
+  it('counts wrapped rows and reopens a fence the cut falls inside', () => {
+    const wide = `${'x'.repeat(200)}\nend`
+    expect(liveTail(wide, 2, 80)).toBe('end')
+    const code = ['```ts', ...Array.from({ length: 30 }, (_, index) => `const v${index} = ${index}`)].join(
+      '\n',
+    )
+    const tail = liveTail(code, 5, 80)
+    expect(tail.startsWith('```\n')).toBe(true)
+    expect(tail.endsWith('const v29 = 29')).toBe(true)
   })
 })
