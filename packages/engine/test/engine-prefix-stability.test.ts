@@ -95,46 +95,150 @@ function expectStableOutsideMessages(requests: readonly RecordedRequest[], conve
   for (const [index, request] of requests.entries()) expect(outside(request), `request ${index}`).toBe(first)
 }
 
+/** Spec 003's breakpoints and the extension rule on recorded Anthropic requests; returns messages without markers. */
+function expectAnthropicPrefixStable(
+  requests: readonly RecordedRequest[],
+): Array<Array<{ role: string; content: Json[] }>> {
+  expectStableOutsideMessages(requests, 'messages')
+  const first = requests[0]!.body as { system: Json[]; tools: Json[] }
+
+  // "on the last cacheable system section, the tool list": exactly one marker each, at the end.
+  expect(first.system.length).toBeGreaterThanOrEqual(2)
+  expect(first.system.map((section) => section.cache_control !== undefined)).toEqual(
+    first.system.map((_, index) => index === first.system.length - 1),
+  )
+  expect(first.tools.map((tool) => tool.cache_control !== undefined)).toEqual(
+    first.tools.map((_, index) => index === first.tools.length - 1),
+  )
+
+  // "and the last two user messages (tool-result rounds included)": on the last block of each.
+  const stripped = requests.map((request, index) => {
+    const messages = request.body.messages as Array<{ role: string; content: Json[] }>
+    const marked: string[] = []
+    const withoutMarkers = messages.map((message, m) => ({
+      ...message,
+      content: message.content.map((block, b) => {
+        if (block.cache_control === undefined) return block
+        expect(block.cache_control).toEqual({ type: 'ephemeral' })
+        marked.push(`${m}.${b}`)
+        const { cache_control: _marker, ...rest } = block
+        return rest
+      }),
+    }))
+    const userIndexes = messages.flatMap((message, m) => (message.role === 'user' ? [m] : []))
+    const expected = userIndexes.slice(-2).map((m) => `${m}.${messages[m]!.content.length - 1}`)
+    expect(marked, `cache markers of request ${index}`).toEqual(expected)
+    return withoutMarkers
+  })
+  expectEachExtendsThePrevious(stripped)
+  return stripped
+}
+
 describe('prefix stability (issue 7; spec 003 "Prompt caching")', () => {
   it('Anthropic Messages: the system prompt and tools never change, messages extend the previous request, markers sit on the last two user messages', async () => {
     const requests = await recordSession(WIRE_MODELS.anthropic)
-    expectStableOutsideMessages(requests, 'messages')
-    const first = requests[0]!.body as { system: Json[]; tools: Json[] }
-
-    // "on the last cacheable system section, the tool list": exactly one marker each, at the end.
-    expect(first.system.length).toBeGreaterThanOrEqual(2)
-    expect(first.system.map((section) => section.cache_control !== undefined)).toEqual(
-      first.system.map((_, index) => index === first.system.length - 1),
-    )
-    expect(first.tools.map((tool) => tool.cache_control !== undefined)).toEqual(
-      first.tools.map((_, index) => index === first.tools.length - 1),
-    )
-
-    // "and the last two user messages (tool-result rounds included)": on the last block of each.
-    const stripped = requests.map((request, index) => {
-      const messages = request.body.messages as Array<{ role: string; content: Json[] }>
-      const marked: string[] = []
-      const withoutMarkers = messages.map((message, m) => ({
-        ...message,
-        content: message.content.map((block, b) => {
-          if (block.cache_control === undefined) return block
-          expect(block.cache_control).toEqual({ type: 'ephemeral' })
-          marked.push(`${m}.${b}`)
-          const { cache_control: _marker, ...rest } = block
-          return rest
-        }),
-      }))
-      const userIndexes = messages.flatMap((message, m) => (message.role === 'user' ? [m] : []))
-      const expected = userIndexes.slice(-2).map((m) => `${m}.${messages[m]!.content.length - 1}`)
-      expect(marked, `cache markers of request ${index}`).toEqual(expected)
-      return withoutMarkers
-    })
-    expectEachExtendsThePrevious(stripped)
+    const stripped = expectAnthropicPrefixStable(requests)
     // The tool results went out as tool-result rounds, never as errors.
     const last = stripped.at(-1)!
     const results = last.flatMap((message) => message.content.filter((block) => block.type === 'tool_result'))
     expect(results).toHaveLength(35)
     expect(results.every((block) => block.is_error === false)).toBe(true)
+  }, 120_000)
+
+  it('Anthropic Messages: steering, todos, nested instructions, a glob rule, a finished background job, mode changes, a user shell command and an external edit all travel as reminders on the newest user message; the prefix never changes', async () => {
+    const root = project()
+    mkdirSync(join(root, 'src', 'nested'))
+    writeFileSync(join(root, 'src', 'nested', 'AGENTS.md'), 'Nested rule: keep files tiny.\n')
+    mkdirSync(join(root, '.z-engine', 'rules'), { recursive: true })
+    writeFileSync(
+      join(root, '.z-engine', 'rules', 'js.md'),
+      '---\nglobs: ["src/**/*.js"]\n---\nJS rule: no semicolons.\n',
+    )
+    const tool = (name: string, input: Record<string, unknown>) => ({
+      type: 'tool_use' as const,
+      name,
+      input,
+    })
+    const turnOne: ServerStep[] = [
+      {
+        blocks: [
+          tool('TodoWrite', {
+            todos: [{ content: 'Look around', status: 'in_progress', activeForm: 'Looking around' }],
+          }),
+        ],
+      },
+      { blocks: [tool('Read', { file_path: join(root, 'src', 'math.js') })] },
+      { blocks: [tool('Bash', { command: 'sleep 0.5; echo slow', description: 'Slow' })] },
+      {
+        blocks: [
+          tool('Write', {
+            file_path: join(root, 'src', 'nested', 'tiny.js'),
+            content: 'export const x = 1\n',
+          }),
+        ],
+      },
+      {
+        blocks: [
+          tool('Bash', { command: 'sleep 0.1; echo bg', description: 'Background', run_in_background: true }),
+        ],
+      },
+      { blocks: [tool('Bash', { command: 'sleep 0.6', description: 'Wait for the job' })] },
+      { blocks: [tool('Grep', { pattern: 'export', path: root })] },
+      { blocks: [{ type: 'text', text: 'Turn one done.' }] },
+    ]
+    const turnTwo = (index: number): ServerStep => {
+      if (index === ROUNDS - 1) return { blocks: [{ type: 'text', text: 'All done.' }] }
+      if (index === turnOne.length)
+        return { blocks: [tool('Read', { file_path: join(root, 'src', 'strings.js') })] }
+      if (index === turnOne.length + 1)
+        return {
+          blocks: [
+            tool('Edit', {
+              file_path: join(root, 'src', 'strings.js'),
+              old_string: 'toUpperCase',
+              new_string: 'toLocaleUpperCase',
+            }),
+          ],
+        }
+      // The first test's script, without its end of turn in the middle.
+      return step(root, index === FIRST_TURN - 1 ? 0 : index)
+    }
+    const t = await sdkEngine((_request, index) => (index < turnOne.length ? turnOne[index] : turnTwo(index)))
+    const session = await t.engine.openSession({
+      projectRoot: root,
+      mode: 'bypass',
+      model: WIRE_MODELS.anthropic,
+    })
+    session.send({ type: 'submit', text: 'Look around the project.' })
+    // Steering while the slow Bash runs (the third tool call).
+    await t.waitFor(session, 'toolStarted', 3)
+    session.send({ type: 'steer', text: 'Also check the strings module.' })
+    await t.waitFor(session, 'turnFinished', 1, 60_000)
+    // Between turns: two mode changes, a user shell command, and an edit made outside the agent.
+    session.send({ type: 'setMode', mode: 'acceptEdits' })
+    session.send({ type: 'setMode', mode: 'bypass' })
+    session.send({ type: 'runShell', command: 'echo from-the-user' })
+    await t.waitFor(session, 'commandOutput')
+    writeFileSync(join(root, 'src', 'math.js'), 'export function add(a, b) {\n  return b + a\n}\n')
+    session.send({ type: 'submit', text: 'Continue.' })
+    const finished = await t.waitFor(session, 'turnFinished', 2, 60_000)
+    expect(finished).toMatchObject({ outcome: { type: 'done' } })
+    await t.engine.shutdown()
+
+    const requests = t.server.requests
+    expect(requests).toHaveLength(ROUNDS)
+    const stripped = expectAnthropicPrefixStable(requests)
+    // Each of those reached the model (so the test proves they did not disturb the prefix).
+    const everything = JSON.stringify(stripped.at(-1))
+    for (const expected of [
+      'Also check the strings module.',
+      'Nested rule: keep files tiny.',
+      'JS rule: no semicolons.',
+      'from-the-user',
+      'The permission mode is now acceptEdits.',
+    ])
+      expect(everything, expected).toContain(expected)
+    expect(everything).toContain('Background job bash_1 (Background) finished')
   }, 120_000)
 
   it('Chat Completions: the system message and tools never change and messages extend the previous request', async () => {
