@@ -16,7 +16,7 @@ async function fixture(trusted: boolean): Promise<Sandbox> {
   await put(
     p,
     '.z-engine/agents/tester.md',
-    '---\nname: tester\ndescription: Runs the tests\ntools: [Bash, Read]\nmodel: fast\n---\nRun the tests.\n',
+    '---\nname: tester\ndescription: Runs the tests\ntools: [Bash, Read]\nmodel: fast\ncolour: blue\n---\nRun the tests.\n',
   )
   await put(p, '.z-engine/agents/broken.md', '---\nname: [unclosed\n---\nbody\n')
   await put(
@@ -112,6 +112,8 @@ describe('inspection commands', () => {
     const text = await runInProcess(['agents', 'list', '--cwd', box.project], { cwd: box.root, env: box.env })
     expect(text.stdout).toMatch(/tester\s+project/)
     expect(text.stdout).toContain('error:')
+    expect(text.stdout).toMatch(/warning: .*tester\.md: unknown field "colour"/)
+    expect(tester?.warnings).toEqual([expect.stringContaining('colour')])
   })
 
   it('commands expand shows the prompt without starting a turn; allowed shell lines run, files inline', async () => {

@@ -50,6 +50,8 @@ export async function main(io: CommandIo): Promise<number> {
       `${`/${entry.name}`.padEnd(width)}  ${origin(entry).padEnd(14)}  ${oneLine(entry.description, 70)}`,
   )
   for (const warning of catalog.warnings) lines.push(`warning: ${warning}`)
+  for (const definition of loaded.definitions)
+    for (const warning of definition.warnings) lines.push(`warning: ${definition.source.path}: ${warning}`)
   for (const error of loaded.errors)
     lines.push(
       `error: ${error.path}${error.line !== undefined ? `:${error.line}` : ''} [${error.layer}]: ${error.message}`,

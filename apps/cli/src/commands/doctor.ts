@@ -86,13 +86,21 @@ export async function main(io: CommandIo): Promise<number> {
       required: false,
       why: 'Grep and Glob are slower without it',
     },
-    {
-      name: 'bubblewrap',
-      bin: 'bwrap',
-      args: ['--version'],
-      required: settings.shell.sandbox.enabled,
-      why: 'the shell sandbox (shell.sandbox.enabled) needs it on Linux',
-    },
+    process.platform === 'darwin'
+      ? {
+          name: 'seatbelt',
+          bin: 'sandbox-exec',
+          args: [],
+          required: settings.shell.sandbox.enabled,
+          why: 'the shell sandbox (shell.sandbox.enabled) needs it on macOS',
+        }
+      : {
+          name: 'bubblewrap',
+          bin: 'bwrap',
+          args: ['--version'],
+          required: settings.shell.sandbox.enabled,
+          why: 'the shell sandbox (shell.sandbox.enabled) needs it on Linux',
+        },
     {
       name: 'typescript-language-server',
       bin: 'typescript-language-server',
@@ -118,7 +126,10 @@ export async function main(io: CommandIo): Promise<number> {
       })
       continue
     }
-    const version = tool.bin === 'pyright-langserver' ? undefined : await firstLine(path, tool.args, env)
+    const version =
+      tool.args.length === 0 || tool.bin === 'pyright-langserver'
+        ? undefined
+        : await firstLine(path, tool.args, env)
     checks.push({ name: tool.name, status: 'ok', detail: version ? `${version} (${path})` : path })
   }
   for (const [label, folder] of [

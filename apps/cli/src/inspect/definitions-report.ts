@@ -8,6 +8,7 @@ interface Listed {
   name: string
   description: string
   source: { layer: DefinitionLayer; path: string }
+  warnings: readonly string[]
 }
 
 /**
@@ -36,6 +37,8 @@ export function reportDefinitions<D extends Listed>(
       `${definition.name.padEnd(width)}  ${definition.source.layer.padEnd(13)}  ${oneLine(definition.description, 60)}  (${definition.source.path})`,
   )
   if (lines.length === 0) lines.push(`No ${kind} found for ${context.projectRoot}.`)
+  for (const definition of loaded.definitions)
+    for (const warning of definition.warnings) lines.push(`warning: ${definition.source.path}: ${warning}`)
   for (const shadowed of loaded.shadowed)
     lines.push(`shadowed: ${shadowed.name} from ${shadowed.source.layer} (${shadowed.source.path})`)
   for (const error of loaded.errors)
