@@ -3,7 +3,7 @@
  * Engine: real settings files, real hook scripts run by /bin/sh, real tools, the real store on disk.
  * The model is the only script.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineEvent, Message } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
@@ -163,6 +163,142 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
     expect(stdins).toHaveLength(5)
     expect(stdins[0]).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false })
     expect(stdins[1]).toMatchObject({ stop_hook_active: true })
+    await t.engine.shutdown()
+  })
+
+  it('cancel mid-tool kills the running command and leaves a valid transcript on disk ("cancelled by user" for every call)', async () => {
+    const project = buggyProject()
+    const pidFile = join(project, 'sleeper.pid')
+    const t = await engineWith([
+      {
+        blocks: [
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: `echo $$ > ${pidFile}; exec sleep 30`, description: 'Slow' },
+          },
+          { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'Back again.' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, mode: 'bypass', model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Run the slow job.' })
+    await t.waitFor(session, 'toolStarted')
+    for (let waited = 0; !existsSync(pidFile) && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    const pid = Number(readFileSync(pidFile, 'utf8').trim())
+    const started = Date.now()
+    session.send({ type: 'cancel' })
+    const finished = await t.waitFor(session, 'turnFinished')
+    expect(finished).toMatchObject({ outcome: { type: 'cancelled' } })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    // The command's process is gone (signal 0 only probes).
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(() => process.kill(pid, 0)).toThrow()
+
+    const replayed = await t.engine.store.replay(session.id)
+    if (!replayed.ok) throw new Error(replayed.error.message)
+    const { snapshot } = replayed.value
+    expect(snapshot.turns).toMatchObject([{ interrupted: false, outcome: { type: 'cancelled' } }])
+    expectPaired(snapshot.workingSet)
+    const results = snapshot.workingSet.at(-1)!.content
+    expect(results.map((block) => (block.type === 'tool_result' ? block.content : undefined))).toEqual([
+      [{ type: 'text', text: 'cancelled by user' }],
+      [{ type: 'text', text: 'cancelled by user' }],
+    ])
+    session.send({ type: 'submit', text: 'Hello?' })
+    await t.waitFor(session, 'turnFinished', 2)
+    expectPaired(t.client.requests[1]!.messages)
+    await t.engine.shutdown()
+  })
+
+  it('two sessions in one process run concurrently without interfering (separate logs, cwd and policies)', async () => {
+    const a = buggyProject()
+    const b = buggyProject()
+    const t = await engineWith((request) => {
+      const first = JSON.stringify(request.messages[0])
+      const name = first.includes('session A') ? 'a' : 'b'
+      return request.messages.length === 1
+        ? {
+            blocks: [
+              {
+                type: 'tool_use',
+                name: 'Bash',
+                input: { command: `sleep 0.4; pwd; touch made-by-${name}`, description: 'Where am I' },
+              },
+            ],
+          }
+        : { blocks: [{ type: 'text', text: `session ${name.toUpperCase()} finished` }] }
+    })
+    const sa = await t.engine.openSession({ projectRoot: a, model: 'scripted:x' })
+    const sb = await t.engine.openSession({ projectRoot: b, model: 'scripted:x', mode: 'bypass' })
+    sa.send({ type: 'submit', text: 'This is session A.' })
+    sb.send({ type: 'submit', text: 'This is session B.' })
+    // A's policy asks (default mode) while B's runs without asking (bypass), at the same time.
+    const ask = await t.waitFor(sa, 'approvalRequested')
+    await t.waitFor(sb, 'toolStarted')
+    if (ask.type !== 'approvalRequested') throw new Error('unexpected')
+    sa.send({ type: 'resolveApproval', approvalId: ask.request.id, decision: { type: 'allowOnce' } })
+    await Promise.all([t.waitFor(sa, 'turnFinished'), t.waitFor(sb, 'turnFinished')])
+    expect(t.events(sb, 'approvalRequested')).toEqual([])
+    // Each ran in its own project.
+    expect(existsSync(join(a, 'made-by-a'))).toBe(true)
+    expect(existsSync(join(b, 'made-by-b'))).toBe(true)
+    expect(existsSync(join(a, 'made-by-b')) || existsSync(join(b, 'made-by-a'))).toBe(false)
+    // Separate logs: each replay holds only its own conversation, with its own cwd in the result.
+    for (const [session, own, other, root] of [
+      [sa, 'session A', 'session B', a],
+      [sb, 'session B', 'session A', b],
+    ] as const) {
+      const replayed = await t.engine.store.replay(session.id)
+      if (!replayed.ok) throw new Error(replayed.error.message)
+      const text = JSON.stringify(replayed.value.snapshot.workingSet)
+      expect(text).toContain(own)
+      expect(text).not.toContain(other)
+      expect(text).toContain(root)
+      expect(replayed.value.snapshot.mode).toBe(session === sa ? 'default' : 'bypass')
+    }
+    await t.engine.shutdown()
+  })
+
+  it('a context overflow from the provider forces relief (a summary) and exactly one retry', async () => {
+    const project = buggyProject()
+    const read = { type: 'tool_use' as const, name: 'Read', input: { file_path: join(project, 'math.js') } }
+    const t = await sdkEngine([
+      { blocks: [{ type: 'text', text: 'First answer.' }] },
+      { blocks: [read] },
+      { blocks: [read] },
+      { fault: { type: 'context_overflow' } },
+      { blocks: [{ type: 'text', text: 'SUMMARY: the user asked twice; add subtracts.' }] },
+      { blocks: [{ type: 'text', text: 'Answer after the summary.' }] },
+      { blocks: [{ type: 'text', text: 'Third turn.' }] },
+      { fault: { type: 'context_overflow' } },
+      { blocks: [{ type: 'text', text: 'SUMMARY again.' }] },
+      { fault: { type: 'context_overflow' } },
+    ])
+    const session = await t.engine.openSession({
+      projectRoot: project,
+      mode: 'bypass',
+      model: WIRE_MODELS.anthropic,
+    })
+    session.send({ type: 'submit', text: 'Turn one.' })
+    await t.waitFor(session, 'turnFinished', 1)
+    session.send({ type: 'submit', text: 'Turn two.' })
+    const second = await t.waitFor(session, 'turnFinished', 2)
+    expect(second).toMatchObject({ outcome: { type: 'done' } })
+    expect(t.events(session, 'compacted')).toHaveLength(1)
+    const retried = t.server.requests[5]!.body.messages as unknown[]
+    expect(JSON.stringify(retried)).toContain('SUMMARY: the user asked twice')
+    expect(retried.length).toBeLessThan((t.server.requests[3]!.body.messages as unknown[]).length)
+
+    session.send({ type: 'submit', text: 'Turn three.' })
+    await t.waitFor(session, 'turnFinished', 3)
+    session.send({ type: 'submit', text: 'Turn four.' })
+    const fourth = await t.waitFor(session, 'turnFinished', 4)
+    // Overflow, relief, retry, overflow again: the turn fails instead of looping.
+    expect(fourth).toMatchObject({ outcome: { type: 'failed' } })
+    expect(t.server.requests).toHaveLength(10)
     await t.engine.shutdown()
   })
 
