@@ -34,6 +34,11 @@ export function textWriter(io: CommandIo): ExecWriter {
           if (event.status !== 'ok')
             err(`  ${event.toolName} ${event.status}${event.summary ? `: ${event.summary}` : ''}`)
           break
+        case 'approvalRequested':
+          err(
+            `✗ ${event.request.title} — denied: no one to ask in headless mode (use --permission-mode or an allow rule)`,
+          )
+          break
         case 'notice':
           err(`${event.level}: ${event.message}`)
           break
