@@ -22,6 +22,7 @@ export {
   commitAgentWorktree,
   createAgentWorktree,
   findProjectRepository,
+  pruneAgentWorktrees,
   removeAgentWorktree,
 } from './git/worktree.js'
 export type { WorktreeMerge } from './git/worktree-merge.js'

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buggyProject, cleanupTempDirs, engineWith } from '../../test/engine-harness.js'
@@ -80,6 +81,37 @@ describe('agent lifecycle', () => {
     session.send({ type: 'submit', text: 'and now?' })
     await untilIdle(session, envelopes, 2)
     expect(JSON.stringify(afterKill[0]!.messages.at(-1))).toContain(`Background job ${jobId}`)
+    await session.close()
+  })
+
+  it('makes background agents wait for a free slot (agents.max_concurrent)', async () => {
+    const project = buggyProject()
+    const background = (description: string) => ({
+      type: 'tool_use' as const,
+      name: 'Agent',
+      input: { description, prompt: 'Sleep a little.', subagent_type: 'general', run_in_background: true },
+    })
+    const script = perAgent({
+      main: [{ blocks: [background('first'), background('second')] }, text('started both')],
+      general: [call('Bash', { command: 'sleep 0.3', description: 'Sleep' }), text('slept')],
+    })
+    const harness = await engineWith(script)
+    mkdirSync(join(harness.home, 'config'), { recursive: true })
+    writeFileSync(join(harness.home, 'config', 'settings.toml'), '[agents]\nmax_concurrent = 1\n')
+    const session = await harness.engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'bypass',
+    })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, harness.envelopes)
+    const infos = () => agentInfos(harness.events(session))
+    await until(() => infos().filter((info) => info.status === 'done').length === 2)
+    const [first, second] = [...new Set(infos().map((info) => info.id))]
+    const at = (id: string | undefined, status: string) =>
+      infos().findIndex((info) => info.id === id && info.status === status)
+    // The second starts only once the first is done.
+    expect(at(second, 'running')).toBeGreaterThan(at(first, 'done'))
     await session.close()
   })
 

@@ -1,3 +1,5 @@
+import { pruneAgentWorktrees } from '@z-engine/host'
+import { reminderText } from '@z-engine/prompts'
 import type { AgentPort, JobPort } from '@z-engine/tools'
 import { mergeJobPorts } from './agent-jobs.js'
 import { Orchestrator, type OrchestratorDeps } from './orchestrator.js'
@@ -16,6 +18,8 @@ export interface Orchestration {
 /** Builds a session's orchestration over its shell jobs. */
 export function createOrchestration(deps: OrchestratorDeps & { shellJobs: JobPort }): Orchestration {
   const orchestrator = new Orchestrator(deps)
+  // Git forgets worktrees whose folders are gone; pending ones stay for apply or discard.
+  void pruneAgentWorktrees(deps.projectRoot, deps.git)
   const notice = (level: 'info' | 'warning', message: string) =>
     deps.session().notice(level, message, 'agent')
   return {
@@ -25,9 +29,14 @@ export function createOrchestration(deps: OrchestratorDeps & { shellJobs: JobPor
     agentChanges: {
       apply: async (agentId) => {
         const applied = await orchestrator.applyChanges(agentId)
-        if (applied.ok)
+        if (applied.ok) {
           notice('info', `Applied agent ${agentId}'s changes (${applied.changedFiles.length} file(s)).`)
-        else
+          // Applied from the GUI, the merge is a change the model did not make: it hears of it next.
+          if (applied.changedFiles.length > 0)
+            deps
+              .session()
+              .state.reminders.push(reminderText('filesChanged', { files: applied.changedFiles.join('\n') }))
+        } else
           notice(
             'warning',
             `Could not apply agent ${agentId}'s changes: ${applied.message}${applied.conflicts.length > 0 ? ` (${applied.conflicts.join(', ')})` : ''}.`,

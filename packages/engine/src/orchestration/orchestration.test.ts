@@ -54,7 +54,7 @@ describe('subagents (real engine, real tools, scripted model)', () => {
 
     const infos = agentInfos(events(session))
     const done = infos.at(-1)!
-    expect(changes(infos.map((info) => info.status))).toEqual(['running', 'done'])
+    expect(changes(infos.map((info) => info.status))).toEqual(['pending', 'running', 'done'])
     expect(done).toMatchObject({
       agentType: 'explore',
       depth: 1,

@@ -11,6 +11,7 @@ import type { AgentCaller, AgentEntry } from './agent-entry.js'
 import { publishAgent } from './agent-events.js'
 import { AgentJobs } from './agent-jobs.js'
 import { agentModelRef } from './agent-model.js'
+import { AgentSlots } from './agent-slots.js'
 import { subagentSystem } from './agent-system.js'
 import { subagentTools } from './agent-tools.js'
 import { buildSubagentRunHost } from './subagent-run-host.js'
@@ -52,8 +53,11 @@ export class Orchestrator {
   /** Background agents as jobs (merged with background shells into the session's JobPort). */
   readonly jobs = new AgentJobs()
   readonly #entries = new Map<string, AgentEntry>()
+  readonly #slots: AgentSlots
 
-  constructor(private readonly deps: OrchestratorDeps) {}
+  constructor(private readonly deps: OrchestratorDeps) {
+    this.#slots = new AgentSlots(deps.settings.agents.max_concurrent)
+  }
 
   /** The AgentPort the main agent's calls see. */
   mainPort(): AgentPort {
@@ -116,7 +120,7 @@ export class Orchestrator {
       request.resume !== undefined
         ? await this.#resumed(request.resume, request, caller)
         : await this.#created(request, caller)
-    await this.#update(entry, { status: 'running', background: request.background }, true)
+    await this.#update(entry, { status: 'pending', background: request.background }, true)
     if (!request.background) {
       const running = this.#run(entry, request.prompt, signal)
       entry.running = running
@@ -243,12 +247,19 @@ export class Orchestrator {
       onChange: () => void publishAgent(session, entry.info, false),
     })
     let outcome: RunOutcome | { type: 'crashed'; message: string; changedFiles: string[] }
+    // Top-level and background agents wait for a slot; nested foreground ones use their caller's.
+    const needsSlot = entry.info.background || entry.caller.depth === 0
+    const release = needsSlot ? await this.#slots.acquire(signal) : () => {}
     try {
-      await host.append(
-        { id: session.newId('m'), role: 'user', content: [{ type: 'text', text: prompt }] },
-        'prompt',
-      )
-      outcome = await runAgent(host, signal)
+      if (!release) outcome = { type: 'cancelled', mutated: false, changedFiles: [], rounds: 0 }
+      else {
+        await this.#update(entry, { status: 'running' }, true)
+        await host.append(
+          { id: session.newId('m'), role: 'user', content: [{ type: 'text', text: prompt }] },
+          'prompt',
+        )
+        outcome = await runAgent(host, signal)
+      }
     } catch (error) {
       outcome = {
         type: 'crashed',
@@ -263,6 +274,8 @@ export class Orchestrator {
     delete entry.running
     // The session may be closing under a background agent; its end is still reported to the caller.
     await this.#update(entry, { status, result, worktree: finished.state }, true).catch(() => undefined)
+    // The slot is held until the worktree is committed and the end reported.
+    release?.()
     return {
       agentId: entry.info.id,
       finalMessage: result,

@@ -89,6 +89,37 @@ describe('worktree agents', () => {
     await session.close()
   })
 
+  it('applies from the GUI command and tells the model the files changed', async () => {
+    const project = buggyProject()
+    const script = perAgent({
+      main: [
+        call('Agent', {
+          description: 'Fix add',
+          prompt: 'Fix add.',
+          subagent_type: 'general',
+          isolation: 'worktree',
+        }),
+        text('Pending.'),
+      ],
+      general: editInWorktree(project),
+    })
+    const { engine, envelopes, events } = await engineWith(script)
+    const session = await engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    const agentId = agentInfos(events(session)).at(-1)!.id
+    expect(readFileSync(join(project, 'math.js'), 'utf8')).toContain('a - b')
+    session.send({ type: 'applyAgentChanges', agentId })
+    await until(() => agentInfos(events(session)).at(-1)!.worktree.type === 'applied')
+    expect(readFileSync(join(project, 'math.js'), 'utf8')).toContain('a + b')
+    expect(session.state.reminders.join('\n')).toContain(join(project, 'math.js'))
+    await session.close()
+  })
+
   it('reports a conflicting change as conflicted and leaves the project untouched; discard removes worktree and branch', async () => {
     const project = buggyProject()
     const script = perAgent({

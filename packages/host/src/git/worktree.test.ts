@@ -7,6 +7,7 @@ import {
   type AgentWorktree,
   commitAgentWorktree,
   createAgentWorktree,
+  pruneAgentWorktrees,
   removeAgentWorktree,
   type WorktreeResult,
 } from './worktree.js'
@@ -107,5 +108,17 @@ describe('agent worktrees', () => {
     expect(await exists(worktree.path)).toBe(false)
     expect(gitOut(project, ['branch', '--list', 'zengine/*'])).toBe('')
     expect(gitOut(project, ['worktree', 'list'])).not.toContain('ag3')
+  })
+
+  it('prunes worktrees whose folders are gone and keeps the others', async () => {
+    const gone = value(await createAgentWorktree(project, 'gone'))
+    const kept = value(await createAgentWorktree(project, 'kept'))
+    await rm(gone.path, { recursive: true, force: true })
+    value(await pruneAgentWorktrees(project))
+    const listed = gitOut(project, ['worktree', 'list'])
+    expect(listed).not.toContain('gone')
+    expect(listed).toContain(kept.path)
+    // Without agent worktrees nothing runs, even outside a repository.
+    expect(await pruneAgentWorktrees(join(scratch, 'nowhere'))).toEqual({ ok: true, value: undefined })
   })
 })

@@ -190,3 +190,25 @@ function isUnder(path: string, folder: string): boolean {
   const inside = relative(folder, path)
   return inside !== '' && !inside.startsWith(`..${sep}`) && inside !== '..'
 }
+
+/**
+ * Makes git forget agent worktrees whose folders are gone (a chat opening after a crash or a manual
+ * delete); worktrees still on disk, pending ones included, stay. A no-op without agent worktrees.
+ */
+export async function pruneAgentWorktrees(
+  projectRoot: string,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<void>> {
+  const folder = join(resolve(projectRoot), AGENT_WORKTREES_DIR)
+  const exists = await stat(folder).then(
+    () => true,
+    () => false,
+  )
+  if (!exists) return { ok: true, value: undefined }
+  const repo = await findProjectRepository(projectRoot, options)
+  if (!repo.ok) return repo
+  return failed(async () => {
+    await gitOk(repositoryContext(repo.value, options), ['worktree', 'prune'])
+    return { ok: true, value: undefined }
+  })
+}
