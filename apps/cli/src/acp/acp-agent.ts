@@ -14,6 +14,7 @@ import { type Engine, EngineError, type Session } from '@z-engine/engine'
 import type { ApprovalRequest, EventEnvelope, PermissionMode, TurnOutcome } from '@z-engine/protocol'
 import { decisionFor, permissionOptions } from './permission-options.js'
 import { previewContent, SessionUpdateMapper, toolKind } from './session-updates.js'
+import { transcriptUpdates } from './transcript-updates.js'
 
 /** Routes the engine's single event sink to per-session listeners. */
 export class SessionEventRouter {
@@ -108,6 +109,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const sessions = new Map<string, Session>()
   /** Sessions with a prompt running: their events reach the client through that prompt. */
   const prompting = new Set<string>()
+  /** Each session's out-of-prompt listener, replaced when `session/load` reopens it. */
+  const modeListeners = new Map<string, () => void>()
   const sessionOf = (sessionId: string): Session => {
     const session = sessions.get(sessionId)
     if (!session) throw RequestError.sessionNotFound(sessionId)
@@ -133,6 +136,42 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         () => decisionFor(request, { outcome: 'cancelled' }),
       )
       .then((decision) => session.send({ type: 'resolveApproval', approvalId: request.id, decision }))
+  }
+
+  /** Opens (or resumes) an engine session for the client and keeps it until the connection ends. */
+  const openSession = async (
+    client: AgentContext,
+    cwd: string,
+    resume: string | undefined,
+  ): Promise<Session> => {
+    let session: Session
+    try {
+      session = await options.engine.openSession({
+        projectRoot: cwd,
+        ...(resume !== undefined ? { resume } : {}),
+        ...(options.model !== undefined ? { model: options.model } : {}),
+        ...(options.mode !== undefined ? { mode: options.mode } : {}),
+      })
+    } catch (error) {
+      if (error instanceof EngineError && error.code === 'sessionNotFound')
+        throw RequestError.sessionNotFound(resume ?? '')
+      if (error instanceof EngineError) throw RequestError.internalError({ code: error.code }, error.message)
+      throw error
+    }
+    sessions.set(session.id, session)
+    // Outside a prompt, a mode change (session/set_mode, a plan approval) is still news to the client.
+    modeListeners.get(session.id)?.()
+    const stop = options.events.on(session.id, (envelope) => {
+      if (envelope.event.type !== 'modeChanged' || prompting.has(session.id)) return
+      void client
+        .notify(methods.client.session.update, {
+          sessionId: session.id,
+          update: { sessionUpdate: 'current_mode_update', currentModeId: envelope.event.mode },
+        })
+        .catch(() => {})
+    })
+    modeListeners.set(session.id, stop)
+    return session
   }
 
   const runPrompt = (client: AgentContext, session: Session, text: string): Promise<PromptResponse> =>
@@ -173,39 +212,23 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     .onRequest(methods.agent.initialize, () => ({
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
-        loadSession: false,
+        loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
       },
       agentInfo: { name: 'z-engine', version: '0.1.0' },
     }))
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
-      let session: Session
-      try {
-        session = await options.engine.openSession({
-          projectRoot: params.cwd,
-          ...(options.model !== undefined ? { model: options.model } : {}),
-          ...(options.mode !== undefined ? { mode: options.mode } : {}),
-        })
-      } catch (error) {
-        if (error instanceof EngineError)
-          throw RequestError.internalError({ code: error.code }, error.message)
-        throw error
-      }
-      sessions.set(session.id, session)
-      // Outside a prompt, a mode change (session/set_mode, a plan approval) is still news to the client.
-      options.events.on(session.id, (envelope) => {
-        if (envelope.event.type !== 'modeChanged' || prompting.has(session.id)) return
-        void client
-          .notify(methods.client.session.update, {
-            sessionId: session.id,
-            update: { sessionUpdate: 'current_mode_update', currentModeId: envelope.event.mode },
-          })
-          .catch(() => {})
-      })
-      return {
-        sessionId: session.id,
-        modes: { currentModeId: session.mode, availableModes: MODES },
-      }
+      const session = await openSession(client, params.cwd, undefined)
+      return { sessionId: session.id, modes: { currentModeId: session.mode, availableModes: MODES } }
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      await sessions.get(params.sessionId)?.close()
+      const session = await openSession(client, params.cwd, params.sessionId)
+      const replayed = await options.engine.store.replay(session.id)
+      if (replayed.ok)
+        for (const update of transcriptUpdates(replayed.value.snapshot.transcript))
+          await client.notify(methods.client.session.update, { sessionId: session.id, update })
+      return { modes: { currentModeId: session.mode, availableModes: MODES } }
     })
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       const mode = MODES.find((candidate) => candidate.id === params.modeId)

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { methods } from '@agentclientprotocol/sdk'
+import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
 import { connectAgent, drain, startSession } from './harness.js'
 
@@ -112,6 +112,53 @@ describe('z-engine acp', () => {
         sessionId: 'nope',
         prompt: [{ type: 'text', text: 'hi' }],
       }),
+    ).rejects.toThrow()
+  })
+
+  it('session/load replays the stored conversation, then continues it', async () => {
+    const first = await connectAgent(
+      [{ blocks: [bash('printf x > x.txt', 'call-x')] }, text('First reply.'), text('Second reply.')],
+      allowOnce,
+    )
+    const session = await startSession(first.agent, first.project)
+    void session.prompt('first question')
+    expect((await drain(session)).stopReason).toBe('end_turn')
+    const sessionId = session.sessionId
+    await first.engine.shutdown()
+
+    const second = await connectAgent(
+      [text('After load.')],
+      allowOnce,
+      {},
+      { home: first.home, project: first.project },
+    )
+    await second.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION })
+    const loaded = await second.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: second.project,
+      mcpServers: [],
+    })
+    expect(loaded.modes?.currentModeId).toBe('default')
+    const replayed = second.notifications.filter((notification) => notification.sessionId === sessionId)
+    const kinds = replayed.map((notification) => notification.update.sessionUpdate)
+    expect(kinds).toEqual(['user_message_chunk', 'tool_call', 'agent_message_chunk'])
+    expect(replayed[0]?.update).toMatchObject({ content: { type: 'text', text: 'first question' } })
+    expect(replayed[1]?.update).toMatchObject({ toolCallId: 'call-x', status: 'completed', kind: 'execute' })
+    expect(replayed[2]?.update).toMatchObject({ content: { type: 'text', text: 'First reply.' } })
+    const response = await second.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'and now?' }],
+    })
+    expect(response.stopReason).toBe('end_turn')
+    // The resumed model saw the earlier turn.
+    expect(JSON.stringify(second.model.requests.at(-1)?.messages)).toContain('first question')
+  })
+
+  it('session/load of an unknown session is an error', async () => {
+    const { agent, project } = await connectAgent([], allowOnce)
+    await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION })
+    await expect(
+      agent.request(methods.agent.session.load, { sessionId: 'missing', cwd: project, mcpServers: [] }),
     ).rejects.toThrow()
   })
 })

@@ -11,6 +11,7 @@ import {
   PROTOCOL_VERSION,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionNotification,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk'
@@ -43,9 +44,10 @@ export async function connectAgent(
   script: ScriptSource,
   answer: PermissionAnswer,
   options: ScriptedClientOptions = {},
+  dirs: { home?: string; project?: string } = {},
 ) {
-  const home = tempDir('ze-acp-home-')
-  const project = tempDir('ze-acp-proj-')
+  const home = dirs.home ?? tempDir('ze-acp-home-')
+  const project = dirs.project ?? tempDir('ze-acp-proj-')
   const model = new ScriptedClient(script, options)
   const events = new SessionEventRouter()
   const engine = await Engine.create({
@@ -66,16 +68,19 @@ export async function connectAgent(
   )
   cleanups.push(() => agentConnection.close())
   const permissionRequests: RequestPermissionRequest[] = []
-  const app = client({ name: 'test-client' }).onRequest(
-    methods.client.session.requestPermission,
-    ({ params }) => {
+  /** Every session/update received, whichever session it is for. */
+  const notifications: SessionNotification[] = []
+  const app = client({ name: 'test-client' })
+    .onRequest(methods.client.session.requestPermission, ({ params }) => {
       permissionRequests.push(params)
       return answer(params)
-    },
-  )
+    })
+    .onNotification(methods.client.session.update, ({ params }) => {
+      notifications.push(params)
+    })
   const clientConnection = app.connect(ndJsonStream(toAgent.writable, toClient.readable))
   cleanups.push(() => clientConnection.close())
-  return { engine, model, project, home, agent: clientConnection.agent, permissionRequests }
+  return { engine, model, project, home, agent: clientConnection.agent, permissionRequests, notifications }
 }
 
 /** Starts a session in `cwd` after initializing. */

@@ -1,0 +1,52 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import { replayedToolTitle, type StoredTranscript } from '../tui/replay-transcript.js'
+import { toolKind } from './session-updates.js'
+
+/**
+ * A stored conversation as the session updates `session/load` replays to the client: user and
+ * agent messages, thoughts, and each tool call with how it ended.
+ */
+export function transcriptUpdates(items: StoredTranscript): SessionUpdate[] {
+  const updates: SessionUpdate[] = []
+  for (const item of items) {
+    switch (item.kind) {
+      case 'message':
+        for (const block of item.message.content) {
+          if (block.type === 'text' && block.text !== '')
+            updates.push({
+              sessionUpdate: item.message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
+              content: { type: 'text', text: block.text },
+            })
+          else if (block.type === 'thinking' && block.thinking !== '')
+            updates.push({
+              sessionUpdate: 'agent_thought_chunk',
+              content: { type: 'text', text: block.thinking },
+            })
+        }
+        break
+      case 'tool': {
+        const detail = replayedToolTitle(item.name, item.input)
+        updates.push({
+          sessionUpdate: 'tool_call',
+          toolCallId: item.toolUseId,
+          title: detail === item.name ? item.name : `${item.name} ${detail}`,
+          kind: toolKind(item.name),
+          status: item.status === 'ok' ? 'completed' : 'failed',
+          rawInput: item.input,
+        })
+        break
+      }
+      case 'turnEnded':
+      case 'compaction':
+      case 'taskView':
+      case 'notice':
+        // Bookkeeping of the engine's own; the conversation reads the same without it.
+        break
+      default: {
+        const unreachable: never = item
+        throw new Error(`unknown transcript item ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+  return updates
+}
