@@ -47,76 +47,94 @@ function expectPairedToolResults(messages: readonly Message[]): void {
   expect(new Set(resultIds).size).toBe(resultIds.length)
 }
 
+/** Starts the crash child and resolves with the session id once a stdout line matches `pattern`. */
+async function childUntil(
+  args: { home: string; project: string; script: string; mode?: string },
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; sessionId: string; stdout: () => string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@z-engine/source',
+      '--import',
+      'tsx',
+      'test/fixtures/crash-child.ts',
+      args.home,
+      args.project,
+      args.script,
+      args.mode ?? 'bypass',
+    ],
+    { cwd: engineRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  children.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stderr!.on('data', (chunk) => {
+    stderr += String(chunk)
+  })
+  const sessionId = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`child never printed ${pattern}:\n${stdout}\n${stderr}`)),
+      30_000,
+    )
+    child.stdout!.on('data', (chunk) => {
+      stdout += String(chunk)
+      const match = pattern.exec(stdout)
+      if (match) {
+        clearTimeout(timer)
+        resolvePromise(match[1]!)
+      }
+    })
+    child.on('exit', (code) => reject(new Error(`child exited early (${code}):\n${stdout}\n${stderr}`)))
+  })
+  return { child, sessionId, stdout: () => stdout }
+}
+
+/** SIGKILLs the child and waits until it is gone. */
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = new Promise((done) => child.on('exit', (_code, signal) => done(signal)))
+  child.kill('SIGKILL')
+  expect(await exited).toBe('SIGKILL')
+}
+
+/** Writes a JSONL script file. */
+function writeScript(path: string, steps: unknown[]): string {
+  writeFileSync(path, steps.map((step) => JSON.stringify(step)).join('\n'))
+  return path
+}
+
 describe('crash and resume (spec 000 "Persistence")', () => {
   it('SIGKILL of the process mid-turn, then resume shows the turn interrupted and a new turn works', async () => {
     const home = tempDir('ze-crash-home-')
     const project = tempDir('ze-crash-proj-')
     writeFileSync(join(project, 'notes.txt'), 'remember the milk\n')
     const pidFile = join(project, 'sleeper.pid')
-    const script = join(home, 'script.jsonl')
-    writeFileSync(
-      script,
-      [
-        { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'notes.txt') } }] },
-        {
-          blocks: [
-            { type: 'text', text: 'Running the slow job.' },
-            {
-              type: 'tool_use',
-              name: 'Bash',
-              input: { command: `echo $$ > ${pidFile}; sleep 30`, description: 'Slow job' },
-            },
-          ],
-        },
-        { blocks: [{ type: 'text', text: 'never reached' }] },
-      ]
-        .map((step) => JSON.stringify(step))
-        .join('\n'),
-    )
+    const script = writeScript(join(home, 'script.jsonl'), [
+      { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'notes.txt') } }] },
+      {
+        blocks: [
+          { type: 'text', text: 'Running the slow job.' },
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: `echo $$ > ${pidFile}; sleep 30`, description: 'Slow job' },
+          },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'never reached' }] },
+    ])
 
     // A real second process runs the turn; it is killed without warning while Bash sleeps.
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=@z-engine/source',
-        '--import',
-        'tsx',
-        'test/fixtures/crash-child.ts',
-        home,
-        project,
-        script,
-      ],
-      { cwd: engineRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    const { child, sessionId, stdout } = await childUntil(
+      { home, project, script },
+      /TOOL_STARTED (\S+) Bash/,
     )
-    children.push(child)
-    let stdout = ''
-    let stderr = ''
-    child.stderr.on('data', (chunk) => {
-      stderr += String(chunk)
-    })
-    const sessionId = await new Promise<string>((resolvePromise, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`child never started Bash:\n${stdout}\n${stderr}`)),
-        30_000,
-      )
-      child.stdout.on('data', (chunk) => {
-        stdout += String(chunk)
-        const match = /TOOL_STARTED (\S+) Bash/.exec(stdout)
-        if (match) {
-          clearTimeout(timer)
-          resolvePromise(match[1]!)
-        }
-      })
-      child.on('exit', (code) => reject(new Error(`child exited early (${code}):\n${stdout}\n${stderr}`)))
-    })
     // Wait until the shell really runs the command, then kill the engine mid-tool.
     for (let waited = 0; !existsSync(pidFile) && waited < 10_000; waited += 10)
       await new Promise((done) => setTimeout(done, 10))
     sleepers.push(Number(readFileSync(pidFile, 'utf8').trim()))
-    const exited = new Promise((done) => child.on('exit', (_code, signal) => done(signal)))
-    child.kill('SIGKILL')
-    expect(await exited).toBe('SIGKILL')
-    expect(stdout).not.toContain('TURN_FINISHED')
+    await kill(child)
+    expect(stdout()).not.toContain('TURN_FINISHED')
 
     const t = await engineWith(
       [{ blocks: [{ type: 'text', text: 'The slow job was cut off; notes say milk.' }] }],
@@ -157,5 +175,43 @@ describe('crash and resume (spec 000 "Persistence")', () => {
       ['done', false],
     ])
     expectPairedToolResults(after.value.snapshot.workingSet)
+  }, 60_000)
+  it('SIGKILL while an approval card waits: resume shows the turn interrupted, the call answered, and no card left open', async () => {
+    const home = tempDir('ze-crash-home-')
+    const project = tempDir('ze-crash-proj-')
+    writeFileSync(join(project, 'math.js'), 'export const add = (a, b) => a - b\n')
+    const script = writeScript(join(home, 'script.jsonl'), [
+      {
+        blocks: [
+          { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } },
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: 'touch should-not-exist', description: 'Needs approval' },
+          },
+        ],
+      },
+    ])
+    const { child, sessionId, stdout } = await childUntil(
+      { home, project, script, mode: 'default' },
+      /APPROVAL (\S+) Bash/,
+    )
+    await kill(child)
+    expect(stdout()).not.toContain('TURN_FINISHED')
+    expect(existsSync(join(project, 'should-not-exist'))).toBe(false)
+
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'Starting over.' }] }], home)
+    const replayed = await t.engine.store.replay(sessionId)
+    if (!replayed.ok) throw new Error(replayed.error.message)
+    const { snapshot } = replayed.value
+    expect(snapshot.turns).toMatchObject([{ interrupted: true, outcome: { type: 'interrupted' } }])
+    expectPairedToolResults(snapshot.workingSet)
+    const session = await t.engine.openSession({ projectRoot: project, resume: sessionId })
+    session.send({ type: 'submit', text: 'Try again later.' })
+    expect(await t.waitFor(session, 'turnFinished')).toMatchObject({ outcome: { type: 'done' } })
+    expect(t.events(session, 'approvalRequested')).toEqual([])
+    expectPairedToolResults(t.client.requests[0]!.messages)
+    expect(existsSync(join(project, 'should-not-exist'))).toBe(false)
+    await t.engine.shutdown()
   }, 60_000)
 })
