@@ -89,6 +89,26 @@ e2e('sessions across CLI processes (built dist)', () => {
       (JSON.parse((await run(['sessions', 'show', id, '--json'])).stdout) as { turns: unknown[] }).turns,
     ).toHaveLength(3)
 
+    // --resume from another folder continues in the session's own project.
+    const elsewhere = await runChild(
+      [
+        'exec',
+        '--model',
+        `scripted:${second}`,
+        '--output-format',
+        'stream-json',
+        '--resume',
+        id,
+        'from elsewhere',
+      ],
+      { cwd: box.root, env: box.env },
+    )
+    expect(elsewhere.code, elsewhere.stderr).toBe(0)
+    expect(JSON.parse(elsewhere.stdout.split('\n')[0] ?? '{}')).toMatchObject({
+      project_root: box.project,
+      resumed: true,
+    })
+
     const listed = JSON.parse((await run(['sessions', 'list', '--json'])).stdout) as Array<{
       sessionId: string
     }>

@@ -96,6 +96,7 @@ export async function main(io: CommandIo): Promise<number> {
   return runExec(
     {
       projectRoot,
+      explicitRoot: values.cwd !== undefined,
       prompt,
       env: io.env,
       ...(mode !== undefined ? { mode } : {}),

@@ -8,6 +8,8 @@ import type { ExecWriter } from './writer.js'
 /** Everything `exec` decided from its flags and input. */
 export interface ExecPlan {
   projectRoot: string
+  /** False when the folder is just the process cwd: a resumed or forked session then keeps its own. */
+  explicitRoot: boolean
   prompt: ExecPrompt
   env: NodeJS.ProcessEnv
   mode?: PermissionMode
@@ -91,9 +93,15 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
       }
       resume = latest.sessionId
     }
+    let projectRoot = plan.projectRoot
+    const storedId = resume ?? (plan.session.kind === 'fork' ? plan.session.id : undefined)
+    if (storedId !== undefined && !plan.explicitRoot) {
+      const meta = await engine.store.readMeta(storedId)
+      if (meta.ok) projectRoot = meta.value.projectRoot
+    }
     try {
       session = await engine.openSession({
-        projectRoot: plan.projectRoot,
+        projectRoot,
         ...(resume !== undefined ? { resume } : {}),
         ...(plan.session.kind === 'fork' ? { fork: { sessionId: plan.session.id } } : {}),
         ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
