@@ -4,11 +4,12 @@ import type { AgentEntry } from './agent-entry.js'
 
 /** Background agents seen as jobs: JobOutput shows the latest message, JobKill cancels the agent. */
 export class AgentJobs {
-  readonly #byJob = new Map<string, AgentEntry>()
+  // A resumed background agent gets a new job; its earlier jobs stay readable.
+  readonly #byJob = new Map<string, { entry: AgentEntry; job: NonNullable<AgentEntry['job']> }>()
 
-  /** Starts tracking an agent's job. */
+  /** Starts tracking an agent's current job. */
   add(entry: AgentEntry): void {
-    if (entry.job) this.#byJob.set(entry.job.info.id, entry)
+    if (entry.job) this.#byJob.set(entry.job.info.id, { entry, job: entry.job })
   }
 
   /** Whether `jobId` is an agent job. */
@@ -22,9 +23,9 @@ export class AgentJobs {
     options: { filter?: string; waitMs?: number },
     signal: AbortSignal,
   ): Promise<{ output: string; info: JobInfo } | undefined> {
-    const entry = this.#byJob.get(jobId)
-    const job = entry?.job
-    if (!entry || !job) return undefined
+    const tracked = this.#byJob.get(jobId)
+    if (!tracked) return undefined
+    const { entry, job } = tracked
     if (job.info.status === 'running' && entry.running && (options.waitMs ?? 0) > 0)
       await settledWithin(entry.running, options.waitMs ?? 0, signal)
     const latest = entry.latestText
@@ -42,26 +43,26 @@ export class AgentJobs {
 
   /** Cancels a running agent and waits for it to wind down (its transcript stays valid). */
   async kill(jobId: string): Promise<JobInfo | undefined> {
-    const entry = this.#byJob.get(jobId)
-    const job = entry?.job
-    if (!entry || !job) return undefined
+    const tracked = this.#byJob.get(jobId)
+    if (!tracked) return undefined
+    const { entry, job } = tracked
     if (job.info.status === 'running') {
       job.controller.abort()
       await entry.running?.catch(() => undefined)
     }
-    return entry.job?.info
+    return job.info
   }
 
   /** Every agent job, oldest first. */
   list(): JobInfo[] {
-    return [...this.#byJob.values()].flatMap((entry) => (entry.job ? [entry.job.info] : []))
+    return [...this.#byJob.values()].map(({ job }) => job.info)
   }
 
   /** Cancels every running agent (session shutdown). */
   async shutdown(): Promise<void> {
-    const running = [...this.#byJob.values()].filter((entry) => entry.job?.info.status === 'running')
-    for (const entry of running) entry.job?.controller.abort()
-    await Promise.all(running.map((entry) => entry.running?.catch(() => undefined)))
+    const running = [...this.#byJob.values()].filter(({ job }) => job.info.status === 'running')
+    for (const { job } of running) job.controller.abort()
+    await Promise.all(running.map(({ entry }) => entry.running?.catch(() => undefined)))
   }
 }
 

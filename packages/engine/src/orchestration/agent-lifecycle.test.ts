@@ -153,4 +153,52 @@ describe('agent lifecycle', () => {
     expect(new Set(agentInfos(events(session)).map((info) => info.id))).toEqual(new Set([agentId]))
     await session.close()
   })
+
+  it('resumes an agent of an earlier run of the chat from its stored transcript', async () => {
+    const project = buggyProject()
+    let agentId = ''
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Look', prompt: 'What does add do?', subagent_type: 'explore' }),
+        (request) => {
+          agentId = /agent_id: (\S+)/.exec(lastToolResult(request).text)?.[1] ?? ''
+          return text('first done')
+        },
+        () =>
+          call('Agent', {
+            description: 'More',
+            prompt: 'Which file?',
+            subagent_type: 'explore',
+            resume: agentId,
+          }),
+        text('second done'),
+      ],
+      explore: [
+        call('Read', { file_path: join(project, 'math.js') }),
+        text('add subtracts.'),
+        text('In math.js.'),
+      ],
+    })
+    const { engine, client, envelopes } = await engineWith(script)
+    const first = await engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    first.send({ type: 'submit', text: 'go' })
+    await untilIdle(first, envelopes)
+    await first.close()
+
+    const second = await engine.openSession({ projectRoot: project, resume: first.id })
+    second.send({ type: 'submit', text: 'more' })
+    // A resumed chat keeps its id: this is its second finished turn.
+    await untilIdle(second, envelopes, 2)
+    const explore = client.requests.filter((request) => agentOf(request) === 'explore')
+    expect(explore).toHaveLength(3)
+    expect(explore[2]!.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ])
+    expect(lastToolResult(client.requests.at(-1)!).text).toMatch(/^In math\.js\./)
+    await second.close()
+  })
 })

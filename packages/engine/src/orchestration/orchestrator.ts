@@ -136,15 +136,17 @@ export class Orchestrator {
       agentId: entry.info.id,
     }
     // Background agents belong to the session, not the turn: Esc leaves them running.
-    entry.job = { info: job, controller: new AbortController() }
+    const record = { info: job, controller: new AbortController() }
+    entry.job = record
     this.jobs.add(entry)
     await session.commit({ type: 'jobUpdated', job }, undefined)
-    entry.running = this.#run(entry, request.prompt, entry.job.controller.signal)
-    void entry.running.then((result) => this.#jobEnded(entry, result)).catch(() => undefined)
+    entry.running = this.#run(entry, request.prompt, record.controller.signal)
+    void entry.running.then((result) => this.#jobEnded(record, result)).catch(() => undefined)
     return { type: 'background' as const, jobId: job.id, agentId: entry.info.id }
   }
 
-  async #created(request: AgentSpawnRequest, caller: AgentCaller): Promise<AgentEntry> {
+  /** A new agent (`id` given when a stored one is resumed: it never gets a new worktree then). */
+  async #created(request: AgentSpawnRequest, caller: AgentCaller, storedId?: string): Promise<AgentEntry> {
     const session = this.deps.session()
     const definition = this.deps.definitions().find((candidate) => candidate.name === request.agentType)
     if (!definition) throw new Error(`no agent type '${request.agentType}'`)
@@ -155,8 +157,9 @@ export class Orchestrator {
     })
     const resolved = session.services.models.resolve(modelRef)
     if (!resolved.ok) throw new Error(`the agent's model ${modelRef} is unavailable: ${resolved.message}`)
-    const id = session.newId('agent')
-    const isolated = request.isolation === 'worktree' || definition.isolation === 'worktree'
+    const id = storedId ?? session.newId('agent')
+    const isolated =
+      storedId === undefined && (request.isolation === 'worktree' || definition.isolation === 'worktree')
     const worktree = isolated
       ? await createAgentWorktree(this.deps.projectRoot, id, this.deps.git)
       : undefined
@@ -207,12 +210,9 @@ export class Orchestrator {
     }
     const messages = await this.deps.transcript.replay(agentId)
     if (messages === undefined) throw new Error(`there is no finished agent '${agentId}' to resume`)
-    const entry = await this.#created({ ...request, background: request.background }, caller)
-    // The stored transcript is the agent's; it keeps its id so the transcript file continues.
-    this.#entries.delete(entry.info.id)
-    entry.info = { ...entry.info, id: agentId }
+    // It keeps its id, so its transcript file continues.
+    const entry = await this.#created(request, caller, agentId)
     entry.messages = messages
-    this.#entries.set(agentId, entry)
     return entry
   }
 
@@ -284,9 +284,7 @@ export class Orchestrator {
     }
   }
 
-  async #jobEnded(entry: AgentEntry, result: AgentRunResult): Promise<void> {
-    const job = entry.job
-    if (!job) return
+  async #jobEnded(job: NonNullable<AgentEntry['job']>, result: AgentRunResult): Promise<void> {
     const status: JobInfo['status'] =
       result.info.status === 'done' ? 'exited' : result.info.status === 'cancelled' ? 'killed' : 'failed'
     job.info = {
