@@ -164,4 +164,30 @@ describe('interactive chat', () => {
     expect(frame).toContain('First answer.')
     expect(frame).toContain('Resumed')
   })
+
+  it("/sessions lists this project's sessions and /clear starts a new one", async () => {
+    const setup = await scriptedEngine([text('One.'), text('Two.')])
+    const chat = await renderChat(setup)
+    const firstId = chat.session.id
+    await chat.type('first', KEYS.enter)
+    await chat.waitFor((frame) => frame.includes('One.') && !frame.includes('working'), 'the first turn')
+    await chat.type('/sessions', KEYS.enter)
+    await chat.waitFor(
+      (frame) => frame.includes(`${firstId}`) && frame.includes('(this one)'),
+      'the session list',
+    )
+    await chat.type('/clear', KEYS.enter)
+    await chat.waitFor(() => chat.controller.session.id !== firstId, 'a new session')
+    await chat.type('second', KEYS.enter)
+    await chat.waitFor((frame) => frame.includes('Two.'), 'the answer in the new session')
+    const secondId = chat.controller.session.id
+    const prompts = (id: string) =>
+      setup.envelopes
+        .filter((envelope) => envelope.sessionId === id && envelope.event.type === 'turnStarted')
+        .map((envelope) => envelope.sessionId)
+    expect(prompts(firstId)).toHaveLength(1)
+    expect(prompts(secondId)).toHaveLength(1)
+    // The second session's model request does not carry the first conversation.
+    expect(JSON.stringify(setup.client.requests.at(-1)?.messages)).not.toContain('first')
+  })
 })
