@@ -154,6 +154,12 @@ async function open(engine: Engine, io: CommandIo, request: OpenRequest): Promis
       return unknownWordError('mode', request.mode, ['default', 'acceptEdits', 'plan', 'bypass']).message
   }
   let resume = request.resume
+  const storedId = request.resume ?? request.fork
+  if (storedId !== undefined && request.cwd === undefined) {
+    // Without a folder, a resumed or forked session continues in its own project.
+    const meta = await engine.store.readMeta(storedId)
+    if (meta.ok) root = meta.value.projectRoot
+  }
   if (request.continue) {
     resume = (await engine.listSessions(root))[0]?.sessionId
     if (resume === undefined) return `No stored session for ${root} to continue.`
