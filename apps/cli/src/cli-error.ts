@@ -8,9 +8,16 @@ export class UsageError extends Error {
   readonly code = 'usage'
 }
 
-/** A usage error for an unknown word, naming the closest valid one when there is one. */
+/**
+ * A usage error for an unknown word: names the closest valid one when there is a plausible typo,
+ * otherwise lists the valid ones (up to a dozen) so the user always sees what to type instead.
+ */
 export function unknownWordError(kind: string, word: string, candidates: readonly string[]): UsageError {
   const suggestion = closestMatch(word, candidates)
-  const hint = suggestion ? ` Did you mean '${suggestion}'?` : ''
-  return new UsageError(`Unknown ${kind} '${word}'.${hint} Run 'z-engine --help' for the list.`)
+  if (suggestion) return new UsageError(`Unknown ${kind} '${word}'. Did you mean '${suggestion}'?`)
+  const shown = candidates.slice(0, 12).join(', ')
+  const more = candidates.length > 12 ? ', …' : ''
+  return new UsageError(
+    `Unknown ${kind} '${word}'. Valid ${kind}s: ${shown}${more}. Run 'z-engine --help' for details.`,
+  )
 }

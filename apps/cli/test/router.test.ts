@@ -14,12 +14,22 @@ describe('router', () => {
     const run = memoryIo(['nosuch'])
     expect(await runCli(run.io)).toBe(2)
     expect(run.stderr()).toContain("Unknown command 'nosuch'")
+    // No plausible typo: the valid commands are listed instead.
+    expect(run.stderr()).toMatch(/Valid commands: .*exec/)
   })
 
   it('lists commands in --help', async () => {
     const run = memoryIo(['--help'])
     expect(await runCli(run.io)).toBe(0)
     expect(run.stdout()).toContain('Usage: z-engine')
+  })
+})
+
+describe('unknown words', () => {
+  it('suggests the closest command for a typo', async () => {
+    const run = memoryIo(['sesions'])
+    expect(await runCli(run.io)).toBe(2)
+    expect(run.stderr()).toContain("Did you mean 'sessions'?")
   })
 })
 
