@@ -1,6 +1,9 @@
 import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { AsyncQueue } from '../util/async-queue.js'
 
+/** How many early events the first subscriber can catch up on. */
+const BACKLOG_LIMIT = 1_000
+
 /** Where an event came from within the session. */
 export interface EventScope {
   turnId?: string
@@ -14,6 +17,11 @@ export interface EventScope {
 export class EventHub {
   #seq = 0
   readonly #subscribers = new Set<AsyncQueue<EventEnvelope>>()
+  /**
+   * Events published before anyone subscribed (sessionOpened, settings notices, trustRequired), so
+   * the first `events()` iterator still sees the session from its first event. Bounded.
+   */
+  #backlog: EventEnvelope[] | undefined = []
 
   constructor(
     private readonly sessionId: string,
@@ -30,6 +38,7 @@ export class EventHub {
       ...(scope.turnId !== undefined ? { turnId: scope.turnId } : {}),
       ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}),
     }
+    if (this.#backlog && this.#backlog.length < BACKLOG_LIMIT) this.#backlog.push(envelope)
     for (const subscriber of this.#subscribers) subscriber.push(envelope)
     try {
       this.sink?.(envelope)
@@ -39,9 +48,11 @@ export class EventHub {
     return envelope
   }
 
-  /** Events published from now on, until `close`. */
+  /** Events published from now on, until `close`; the first subscriber also gets the backlog. */
   subscribe(): AsyncQueue<EventEnvelope> {
     const queue = new AsyncQueue<EventEnvelope>()
+    for (const envelope of this.#backlog ?? []) queue.push(envelope)
+    this.#backlog = undefined
     this.#subscribers.add(queue)
     return queue
   }
