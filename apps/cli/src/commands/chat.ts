@@ -121,6 +121,7 @@ export async function main(io: CommandIo): Promise<number> {
     return EXIT.failed
   }
   const commands = await loadSlashCommands(engine, plan.projectRoot)
+  const contextWindow = (await engine.settings(plan.projectRoot)).settings.model.context_window
   const controller = new ChatController(
     engine,
     feed,
@@ -129,6 +130,7 @@ export async function main(io: CommandIo): Promise<number> {
       projectRoot: plan.projectRoot,
       ...(plan.model !== undefined ? { model: plan.model } : {}),
       ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
     },
     commands,
   )

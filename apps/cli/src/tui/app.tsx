@@ -262,7 +262,11 @@ export function ChatApp({
         />
       )}
       <Box paddingX={1}>
-        <StatusLine state={state} {...(warning !== undefined ? { warning } : {})} />
+        <StatusLine
+          state={state}
+          contextWindow={controller.contextWindowOf(state.model)}
+          {...(warning !== undefined ? { warning } : {})}
+        />
       </Box>
     </Box>
   )

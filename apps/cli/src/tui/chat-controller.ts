@@ -1,4 +1,11 @@
-import { ENGINE_BUILTIN_COMMANDS, type Engine, loadCommandDefinitions, type Session } from '@z-engine/engine'
+import {
+  ENGINE_BUILTIN_COMMANDS,
+  type Engine,
+  loadCommandDefinitions,
+  parseModelRef,
+  resolveModelInfo,
+  type Session,
+} from '@z-engine/engine'
 import type { Command, PermissionMode } from '@z-engine/protocol'
 import type { EventFeed, EventListener } from './event-feed.js'
 import { replayTranscript } from './replay-transcript.js'
@@ -10,6 +17,8 @@ export interface ChatSessionOptions {
   projectRoot: string
   model?: string
   mode?: PermissionMode
+  /** `model.context_window` from settings, which overrides the catalog. */
+  contextWindow?: number
 }
 
 /**
@@ -28,6 +37,16 @@ export class ChatController {
     readonly commands: readonly SlashCommand[],
   ) {
     this.#session = session
+  }
+
+  /**
+   * The context window of a model for the status line's meter, when the engine's usage events do
+   * not carry one: the settings override (`model.context_window`), else the model catalog's.
+   */
+  contextWindowOf(model: string): number {
+    if (this.options.contextWindow !== undefined) return this.options.contextWindow
+    const parsed = parseModelRef(model)
+    return resolveModelInfo(parsed.ok ? parsed.ref.model : model).contextWindow
   }
 
   /** The session the screen shows. */

@@ -1,3 +1,4 @@
+import { promptTokensOf } from '@z-engine/engine'
 import type { EngineEvent, EventEnvelope, Message } from '@z-engine/protocol'
 import type { ChatState, LiveRows, ToolCard, TranscriptEntry } from './view-model.js'
 
@@ -101,13 +102,18 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         ? next
         : append(next, { kind: 'turnEnded', outcome: event.outcome })
     }
-    case 'usageUpdated':
+    case 'usageUpdated': {
+      // The meter is the main agent's prompt size: the engine's when it reports one, else the
+      // last request's prompt tokens. A subagent's requests say nothing about the main context.
+      const contextTokens =
+        event.contextTokens ?? (fromSubagent ? state.contextTokens : promptTokensOf(event.usage))
       return {
         ...state,
         costUsd: event.sessionCost.totalUsd,
-        ...(event.contextTokens !== undefined ? { contextTokens: event.contextTokens } : {}),
+        ...(contextTokens !== undefined ? { contextTokens } : {}),
         ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
       }
+    }
     case 'textStart':
     case 'thinkingStart': {
       if (fromSubagent) return state

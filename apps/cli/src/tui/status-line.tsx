@@ -26,9 +26,18 @@ export function modelLabel(model: string): string {
 }
 
 /** Model, mode, context use and cost; plus what is running and the Ctrl-C warning. */
-export function StatusLine({ state, warning }: { state: ChatState; warning?: string }): ReactNode {
+export function StatusLine({
+  state,
+  warning,
+  contextWindow,
+}: {
+  state: ChatState
+  warning?: string
+  /** The window to measure against when the engine's events carry none. */
+  contextWindow?: number
+}): ReactNode {
   const mode = MODE_LABEL[state.mode]
-  const percent = contextPercent(state)
+  const percent = contextPercent(state, contextWindow)
   return (
     <Box flexDirection="column">
       {keyed(state.queued, 'queued').map(({ key, item: text }) => (

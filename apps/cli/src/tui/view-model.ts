@@ -91,10 +91,11 @@ export function initialChatState(init: {
   }
 }
 
-/** The context meter as a whole percentage, when the engine reported one. */
-export function contextPercent(state: ChatState): number | undefined {
-  if (state.contextTokens === undefined || !state.contextWindow) return undefined
-  return Math.min(100, Math.round((state.contextTokens / state.contextWindow) * 100))
+/** The context meter as a whole percentage, once a request reported its prompt size. */
+export function contextPercent(state: ChatState, fallbackWindow?: number): number | undefined {
+  const window = state.contextWindow ?? fallbackWindow
+  if (state.contextTokens === undefined || !window) return undefined
+  return Math.min(100, Math.round((state.contextTokens / window) * 100))
 }
 
 /** The output lines a running card shows: the tail, without an empty line still being written. */

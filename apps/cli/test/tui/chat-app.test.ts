@@ -190,4 +190,17 @@ describe('interactive chat', () => {
     // The second session's model request does not carry the first conversation.
     expect(JSON.stringify(setup.client.requests.at(-1)?.messages)).not.toContain('first')
   })
+
+  it('shows context use and cost in the status line after a request', async () => {
+    const setup = await scriptedEngine([
+      { ...text('Counted.'), usage: { inputTokens: 40_000, outputTokens: 10 } },
+    ])
+    const chat = await renderChat(setup)
+    expect(chat.frame()).not.toContain('context')
+    await chat.type('count', KEYS.enter)
+    await chat.waitFor((frame) => frame.includes('Counted.') && !frame.includes('working'), 'the turn')
+    const window = chat.controller.contextWindowOf(chat.session.model)
+    expect(chat.frame()).toContain(`context ${Math.round((40_000 / window) * 100)}%`)
+    expect(chat.frame()).toMatch(/\$\d+\.\d{4}/)
+  })
 })
