@@ -1,4 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import { isReminder } from '../tui/reduce-event.js'
 import { replayedToolTitle, type StoredTranscript } from '../tui/replay-transcript.js'
 import { toolKind } from './session-updates.js'
 
@@ -11,8 +12,9 @@ export function transcriptUpdates(items: StoredTranscript): SessionUpdate[] {
   for (const item of items) {
     switch (item.kind) {
       case 'message':
+        if (item.origin === 'reminder' || item.origin === 'summary') break
         for (const block of item.message.content) {
-          if (block.type === 'text' && block.text !== '')
+          if (block.type === 'text' && block.text !== '' && !isReminder(block.text))
             updates.push({
               sessionUpdate: item.message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
               content: { type: 'text', text: block.text },

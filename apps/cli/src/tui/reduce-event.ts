@@ -5,11 +5,17 @@ import type { ChatState, LiveRows, ToolCard, TranscriptEntry } from './view-mode
 /** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
 const PROGRESS_LINES = 4
 
+/** Whether a text block is a reminder the engine adds for the model (never shown as the user's words). */
+export function isReminder(text: string): boolean {
+  return text.trimStart().startsWith('<system-reminder>')
+}
+
 /** The plain text of a user message, or undefined when it holds none (tool results). */
 export function userText(message: Message): string | undefined {
   if (message.role !== 'user') return undefined
   const parts: string[] = []
-  for (const block of message.content) if (block.type === 'text') parts.push(block.text)
+  for (const block of message.content)
+    if (block.type === 'text' && !isReminder(block.text)) parts.push(block.text)
   return parts.length > 0 ? parts.join('\n') : undefined
 }
 

@@ -1,4 +1,5 @@
 import type { Engine } from '@z-engine/engine'
+import { isReminder } from './reduce-event.js'
 import type { TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
@@ -25,8 +26,9 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
   for (const item of items) {
     switch (item.kind) {
       case 'message': {
+        if (item.origin === 'reminder' || item.origin === 'summary') break
         for (const block of item.message.content) {
-          if (block.type === 'text' && block.text.trim() !== '')
+          if (block.type === 'text' && block.text.trim() !== '' && !isReminder(block.text))
             push({ kind: item.message.role === 'user' ? 'user' : 'assistant', text: block.text })
           else if (block.type === 'thinking' && block.thinking.trim() !== '')
             push({ kind: 'thinking', text: block.thinking })

@@ -261,3 +261,26 @@ describe('live tail', () => {
     expect(tail.endsWith('const v29 = 29')).toBe(true)
   })
 })
+
+describe('user messages', () => {
+  it('shows steering delivered with tool results but never the reminders beside it', () => {
+    const start = initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+    const state = reduceEvent(
+      { ...start, queued: ['also the docs'] },
+      envelope({
+        type: 'messageRecorded',
+        message: {
+          id: 'm2',
+          role: 'user',
+          content: [
+            { type: 'tool_result', toolUseId: 't1', content: [{ type: 'text', text: 'ok' }], isError: false },
+            { type: 'text', text: 'also the docs' },
+            { type: 'text', text: '<system-reminder>\nThe todo list changed.\n</system-reminder>' },
+          ],
+        },
+      }),
+    )
+    expect(state.finished).toMatchObject([{ kind: 'user', text: 'also the docs' }])
+    expect(state.queued).toEqual([])
+  })
+})
