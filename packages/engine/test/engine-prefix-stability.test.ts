@@ -55,9 +55,14 @@ function step(root: string, index: number): ServerStep {
 }
 
 /** Runs the two-turn, 30-request session against one wire format; returns the recorded requests. */
-async function recordSession(model: string): Promise<RecordedRequest[]> {
+async function recordSession(model: string, userSettings?: string): Promise<RecordedRequest[]> {
   const root = project()
-  const t = await sdkEngine((_request, index) => step(root, index))
+  const home = tempDir('ze-home-')
+  if (userSettings !== undefined) {
+    mkdirSync(join(home, 'config'))
+    writeFileSync(join(home, 'config', 'settings.toml'), userSettings)
+  }
+  const t = await sdkEngine((_request, index) => step(root, index), { home })
   const session = await t.engine.openSession({ projectRoot: root, mode: 'bypass', model })
   session.send({ type: 'submit', text: 'Look around the project.' })
   const first = await t.waitFor(session, 'turnFinished', 1, 60_000)
@@ -250,6 +255,47 @@ describe('prefix stability (issue 7; spec 003 "Prompt caching")', () => {
     // No provider.cache_control here: no markers at all.
     expect(requests.some((request) => bytes(request.body).includes('cache_control'))).toBe(false)
     expect(lists.at(-1)!.filter((message) => message.role === 'tool')).toHaveLength(35)
+  }, 120_000)
+
+  it('Chat Completions with provider.openai_chat.cache_control: markers on the last cacheable system part and the last two user turns, and nothing else moves', async () => {
+    const requests = await recordSession(
+      WIRE_MODELS['openai-chat'],
+      '[provider.openai_chat]\ncache_control = true\n',
+    )
+    expectStableOutsideMessages(requests, 'messages')
+    type ChatMessage = { role: string; content: string | Json[] | null }
+    const systems = requests.map((request) => bytes((request.body.messages as ChatMessage[])[0]))
+    expect(new Set(systems).size).toBe(1)
+    const system = (requests[0]!.body.messages as ChatMessage[])[0]!.content as Json[]
+    expect(system.map((part) => part.cache_control !== undefined)).toEqual(
+      system.map((_, index) => index === system.length - 1),
+    )
+    // A marked message carries its text as one part; unmarked, as a plain string. That shape and the
+    // marker are the only things allowed to differ from one request to the next.
+    const normalized = requests.map((request, index) => {
+      const messages = (request.body.messages as ChatMessage[]).slice(1)
+      const marked: number[] = []
+      const plain = messages.map((message, m) => {
+        if (!Array.isArray(message.content)) return message
+        const parts = message.content.map((part) => {
+          if (part.cache_control === undefined) return part
+          marked.push(m)
+          const { cache_control: _marker, ...rest } = part
+          return rest
+        })
+        const onlyText = parts.length === 1 && parts[0]!.type === 'text'
+        return { ...message, content: onlyText && marked.includes(m) ? (parts[0]!.text as string) : parts }
+      })
+      // The last message of each of the last two user turns (a user message or its tool results).
+      const turnEnds = messages.flatMap((message, m) =>
+        message.role !== 'assistant' && messages[m + 1]?.role !== 'tool' && messages[m + 1]?.role !== 'user'
+          ? [m]
+          : [],
+      )
+      expect(marked, `cache markers of request ${index}`).toEqual(turnEnds.slice(-2))
+      return plain
+    })
+    expectEachExtendsThePrevious(normalized)
   }, 120_000)
 
   it('Responses: the instructions and tools never change and the input items extend the previous request', async () => {
