@@ -375,6 +375,39 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
     await t.engine.shutdown()
   })
 
+  it('steering (or a submit) that arrives while the final answer streams continues the same turn at the stop boundary', async () => {
+    const project = buggyProject()
+    const t = await sdkEngine(
+      [
+        { blocks: [{ type: 'text', text: 'A long final answer. '.repeat(60) }] },
+        { blocks: [{ type: 'text', text: 'Also done with the README.' }] },
+      ],
+      { chunkDelayMs: 5 },
+    )
+    const session = await t.engine.openSession({
+      projectRoot: project,
+      mode: 'bypass',
+      model: WIRE_MODELS.anthropic,
+    })
+    session.send({ type: 'submit', text: 'Explain math.js.' })
+    await t.waitFor(session, 'textDelta')
+    session.send({ type: 'submit', text: 'And the README too.' })
+    const finished = await t.waitFor(session, 'turnFinished')
+    expect(finished).toMatchObject({ outcome: { type: 'done' } })
+    expect(t.events(session, 'turnStarted')).toHaveLength(1)
+    expect(t.events(session, 'steeringQueued')).toHaveLength(1)
+    expect(t.server.requests).toHaveLength(2)
+    const second = t.server.requests[1]!.body.messages as Array<{ role: string; content: unknown }>
+    expect(second.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(JSON.stringify(second[2])).toContain('And the README too.')
+    // On disk too: one turn, the steering as its own user message.
+    const replayed = await t.engine.store.replay(session.id)
+    if (!replayed.ok) throw new Error(replayed.error.message)
+    expect(replayed.value.snapshot.turns).toHaveLength(1)
+    expect(JSON.stringify(replayed.value.snapshot.workingSet.at(-1))).toContain('Also done with the README.')
+    await t.engine.shutdown()
+  })
+
   it('cancel mid-stream leaves a valid transcript on disk: replay pairs every call, keeps no partial message, and a new turn works', async () => {
     const project = buggyProject()
     const long = 'I am explaining at length. '.repeat(400)
