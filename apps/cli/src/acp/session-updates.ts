@@ -174,9 +174,47 @@ export class SessionUpdateMapper {
                 content: { type: 'text', text: `\n⚠ ${event.message}\n` },
               },
             ]
-      default:
-        // Every other event is bookkeeping an editor does not show (usage, journal, decisions…).
+      // Bookkeeping an editor does not show: whole parts (their deltas stream above), the journal,
+      // approvals (asked through request_permission), usage, agents, jobs and decision events.
+      case 'sessionOpened':
+      case 'turnStarted':
+      case 'turnFinished':
+      case 'usageUpdated':
+      case 'retrying':
+      case 'textStart':
+      case 'textEnd':
+      case 'thinkingStart':
+      case 'thinkingEnd':
+      case 'messageRecorded':
+      case 'steeringQueued':
+      case 'approvalRequested':
+      case 'approvalResolved':
+      case 'questionAsked':
+      case 'questionAnswered':
+      case 'planProposed':
+      case 'planResolved':
+      case 'modelChanged':
+      case 'titleChanged':
+      case 'agentUpdated':
+      case 'jobUpdated':
+      case 'checkRecorded':
+      case 'checkpointCreated':
+      case 'rewound':
+      case 'compactionStarted':
+      case 'compacted':
+      case 'trustRequired':
+      case 'routeChosen':
+      case 'taskViewApplied':
+      case 'completionClaimUnchecked':
+      case 'suggested':
+      case 'suggestionResolved':
+      case 'turnToneJudged':
+      case 'urgencyScored':
         return []
+      default: {
+        const unreachable: never = event
+        return unreachable
+      }
     }
   }
 }
