@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buggyProject, cleanupTempDirs, engineWith } from '../../test/engine-harness.js'
+import { buggyProject, cleanupTempDirs, engineWith, tempDir } from '../../test/engine-harness.js'
 import type { ModelRequest } from '../model/types.js'
 import {
   agentInfos,
@@ -200,5 +200,46 @@ describe('agent lifecycle', () => {
     ])
     expect(lastToolResult(client.requests.at(-1)!).text).toMatch(/^In math\.js\./)
     await second.close()
+  })
+
+  it('SubagentStop hooks (a real script exiting 2) send the agent back to work', async () => {
+    const project = buggyProject()
+    const hooks = tempDir('ze-hooks-')
+    const hook = join(hooks, 'subagent-stop.sh')
+    writeFileSync(
+      hook,
+      `#!/bin/sh\ncat >> ${hooks}/calls.jsonl\necho >> ${hooks}/calls.jsonl\n[ -f ${hooks}/seen ] && exit 0\ntouch ${hooks}/seen\necho 'cite the line' >&2\nexit 2\n`,
+    )
+    chmodSync(hook, 0o755)
+    const home = tempDir('ze-home-')
+    mkdirSync(join(home, 'config'), { recursive: true })
+    writeFileSync(join(home, 'config', 'settings.toml'), `[[hooks.SubagentStop]]\ncommand = "${hook}"\n`)
+    const results: ModelRequest[] = []
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Look', prompt: 'What does add do?', subagent_type: 'explore' }),
+        (request) => {
+          results.push(request)
+          return text('ok')
+        },
+      ],
+      explore: [text('add subtracts.'), text('add subtracts (math.js:2).')],
+    })
+    const { engine, client, envelopes } = await engineWith(script, home)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    const explore = client.requests.filter((request) => agentOf(request) === 'explore')
+    expect(JSON.stringify(explore[1]!.messages.at(-1))).toContain('SubagentStop hook feedback: cite the line')
+    expect(lastToolResult(results[0]!).text).toMatch(/^add subtracts \(math\.js:2\)\./)
+    const stdins = readFileSync(join(hooks, 'calls.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line))
+    expect(stdins.map((stdin) => [stdin.hook_event_name, stdin.stop_hook_active])).toEqual([
+      ['SubagentStop', false],
+      ['SubagentStop', true],
+    ])
+    await session.close()
   })
 })

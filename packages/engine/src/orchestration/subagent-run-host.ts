@@ -1,5 +1,6 @@
 import type {
   ApprovalDecision,
+  ContentBlock,
   Cost,
   EngineEvent,
   LogRecord,
@@ -15,6 +16,7 @@ import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { SystemSection } from '../model/types.js'
 import type { RunHost } from '../run/agent-run.js'
+import { MAX_STOP_HOOK_CONTINUATIONS } from '../session/main-run-host.js'
 import type { Session } from '../session/session.js'
 import type { AgentEntry } from './agent-entry.js'
 
@@ -50,6 +52,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   const scope = { agentId }
   const tools = new Map(input.tools.map((tool) => [tool.name, tool]))
   let cwd = entry.root
+  let stopContinuations = 0
 
   const record = <R extends Record<string, unknown>>(body: R) =>
     ({ ...body, id: session.newId('r'), at: new Date().toISOString(), agentId }) as unknown as LogRecord
@@ -159,7 +162,15 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     relievePressure: async () => {},
     runBatch: (calls, signal) => runBatch(calls, batchDeps, signal),
     takeFollowUps: () => [],
-    stopBoundary: async () => ({ type: 'end' }),
+    stopBoundary: async () => {
+      // SubagentStop hooks may send the agent back to work, as Stop hooks do the main agent.
+      if (stopContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return { type: 'end' }
+      const hook = await services.hooks.stop(stopContinuations > 0, 'SubagentStop')
+      if (hook.blocked === undefined) return { type: 'end' }
+      stopContinuations += 1
+      const content: ContentBlock[] = [{ type: 'text', text: `SubagentStop hook feedback: ${hook.blocked}` }]
+      return { type: 'continue', content, origin: 'reminder' }
+    },
     budgetExceeded: (roundsDone) => {
       if (roundsDone >= input.maxTurns) return 'maxTurns'
       if (session.limits.costCapUsd > 0 && state.cost.totalUsd >= session.limits.costCapUsd)

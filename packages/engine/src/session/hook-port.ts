@@ -81,12 +81,12 @@ export function createHookPort(options: HookPortOptions): HookPort {
       const context = joined(outcome.additionalContext)
       return context !== undefined ? { additionalContext: context } : {}
     },
-    async stop(stopHookActive) {
-      if (!hasHooks('Stop')) return {}
+    async stop(stopHookActive, event = 'Stop') {
+      if (!hasHooks(event)) return {}
       const outcome = report(
-        await runHooks('Stop', { ...common(), stopHookActive }, options.config(), hookOptions),
+        await runHooks(event, { ...common(), stopHookActive }, options.config(), hookOptions),
       )
-      return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a Stop hook' } : {}
+      return outcome.blocked ? { blocked: outcome.blockReason ?? `blocked by a ${event} hook` } : {}
     },
     async preCompact(trigger, customInstructions) {
       if (!hasHooks('PreCompact')) return

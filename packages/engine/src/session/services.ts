@@ -40,7 +40,7 @@ export interface HookPort {
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
   /** Stop (main) / SubagentStop: may block with a reason the run continues with. */
-  stop(stopHookActive: boolean): Promise<{ blocked?: string }>
+  stop(stopHookActive: boolean, event?: 'Stop' | 'SubagentStop'): Promise<{ blocked?: string }>
   sessionStart(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** PreCompact: runs before a summary; its output only informs (it cannot stop compaction). */
   preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<void>
