@@ -26,12 +26,14 @@ export function createInteractionPort(session: Session, scope: InteractionScope)
         questions,
         ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}),
       }
+      // Wait first, announce second: a host may answer from inside its event callback.
+      const answered = session.questions.wait(question.id, signal)
       await session.commit(
         { type: 'questionAsked', question },
         { type: 'questionAsked', question, ...eventScope },
         eventScope,
       )
-      const outcome = await session.questions.wait(question.id, signal)
+      const outcome = await answered
       const response: QuestionResponse = outcome.type === 'answered' ? outcome.answer : { type: 'dismissed' }
       await session.commit(
         { type: 'questionAnswered', questionId: question.id, response },
@@ -51,12 +53,13 @@ export function createInteractionPort(session: Session, scope: InteractionScope)
     },
     async proposePlan(markdown: string, signal: AbortSignal) {
       const plan = { id: session.newId('pl'), toolUseId: scope.toolUseId, markdown }
+      const reviewed = session.plans.wait(plan.id, signal)
       await session.commit(
         { type: 'planProposed', plan },
         { type: 'planProposed', plan, ...eventScope },
         eventScope,
       )
-      const outcome = await session.plans.wait(plan.id, signal)
+      const outcome = await reviewed
       const decision: PlanDecision =
         outcome.type === 'answered'
           ? outcome.answer

@@ -20,6 +20,8 @@ export function buildMainRunHost(
   turn: ActiveTurn,
   input: TurnInput,
   totals: TurnTotals,
+  /** Resolves once the turn's checkpoint is taken; no tool runs before it. */
+  beforeTools: Promise<void> = Promise.resolve(),
 ): RunHost {
   const scope = { turnId: turn.id }
   const { state, services } = session
@@ -65,11 +67,13 @@ export function buildMainRunHost(
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
     decide: (name, action) => services.gate.decide(name, action, state.mode),
     requestApprovals: async (requests, signal) => {
+      // Wait first, announce second: a host may answer from inside its event callback.
+      const waits = requests.map((request) => session.approvals.wait(request.id, signal))
       for (const request of requests) await emit({ type: 'approvalRequested', request })
       const answers = new Map<string, ApprovalDecision>()
       await Promise.all(
-        requests.map(async (request) => {
-          const outcome = await session.approvals.wait(request.id, signal)
+        requests.map(async (request, index) => {
+          const outcome = await waits[index]!
           const decision: ApprovalDecision =
             outcome.type === 'answered'
               ? outcome.answer
@@ -117,6 +121,7 @@ export function buildMainRunHost(
       state.usage = addUsage(state.usage, usage)
       state.cost = addCost(state.cost, cost)
       state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
+      const window = services.models.contextWindow?.(modelRef())
       const event = {
         type: 'usageUpdated' as const,
         usage,
@@ -124,12 +129,16 @@ export function buildMainRunHost(
         sessionUsage: state.usage,
         sessionCost: state.cost,
         model,
+        ...(window !== undefined
+          ? { contextTokens: state.lastPromptTokens + usage.outputTokens, contextWindow: window }
+          : {}),
       }
       await session.commit(event, { type: 'usage', usage, cost, model, turnId: turn.id }, scope)
       return cost
     },
     relievePressure: (force) => services.relievePressure(state.workingSet, force),
     runBatch: async (calls, signal) => {
+      await beforeTools
       const outcome = await runBatch(calls, batchDeps, signal)
       if (services.afterBatch && !signal.aborted) {
         const reminders = await services

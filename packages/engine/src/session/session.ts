@@ -247,12 +247,26 @@ export class Session {
 
   async #handle(command: Command): Promise<void> {
     switch (command.type) {
-      case 'submit':
+      case 'submit': {
+        const attachments = command.attachments ?? []
         if (this.state.activeTurn) {
+          if (attachments.length > 0) {
+            this.notice(
+              'warning',
+              'Attachments cannot be added while a turn runs; only the text was queued.',
+              'steering',
+            )
+          }
           this.state.steering.push(command.text)
           this.#hub.publish({ type: 'steeringQueued', text: command.text })
+        } else if (attachments.length > 0) {
+          this.#startTurn({
+            text: command.text,
+            content: [{ type: 'text', text: command.text }, ...attachments],
+          })
         } else this.#startTurn({ text: command.text })
         return
+      }
       case 'steer':
         this.state.steering.push(command.text)
         this.#hub.publish({ type: 'steeringQueued', text: command.text })

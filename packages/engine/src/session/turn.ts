@@ -104,14 +104,22 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
     turnId,
   )
 
-  // A checkpoint of the tree before any tool may run, so rewind can restore it.
-  const checkpoint = await session.services.checkpoints.create(messageId, turnId).catch(() => undefined)
-  if (checkpoint) {
-    session.state.checkpoints.push(checkpoint)
-    await session.commit({ type: 'checkpointCreated', checkpoint }, { type: 'checkpoint', checkpoint }, scope)
-  }
+  // A checkpoint of the tree before any tool may run, so rewind can restore it. It runs alongside
+  // the first request (which needs no tool) and the first batch waits for it.
+  const checkpointed = session.services.checkpoints
+    .create(messageId, turnId)
+    .catch(() => undefined)
+    .then(async (checkpoint) => {
+      if (!checkpoint) return
+      session.state.checkpoints.push(checkpoint)
+      await session.commit(
+        { type: 'checkpointCreated', checkpoint },
+        { type: 'checkpoint', checkpoint },
+        scope,
+      )
+    })
 
-  const host = buildMainRunHost(session, turn, input, totals)
+  const host = buildMainRunHost(session, turn, input, totals, checkpointed)
   let run: RunOutcome
   try {
     run = await runAgent(host, turn.controller.signal)
@@ -126,6 +134,7 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
       rounds: 0,
     }
   }
+  await checkpointed
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
 }
