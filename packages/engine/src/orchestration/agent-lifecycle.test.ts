@@ -115,6 +115,42 @@ describe('agent lifecycle', () => {
     await session.close()
   })
 
+  it('nests a foreground agent under a subagent on its slot, up to the depth limit', async () => {
+    const project = buggyProject()
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Delegate', prompt: 'Ask explore.', subagent_type: 'general' }),
+        text('ok'),
+      ],
+      general: [
+        call('Agent', { description: 'Look', prompt: 'What does add do?', subagent_type: 'explore' }),
+        (request) => text(`general heard: ${lastToolResult(request).text.split('\n')[0]}`),
+      ],
+      explore: [text('add subtracts.')],
+    })
+    const harness = await engineWith(script)
+    // One slot: the nested foreground agent must run on its caller's, or this would deadlock.
+    mkdirSync(join(harness.home, 'config'), { recursive: true })
+    writeFileSync(join(harness.home, 'config', 'settings.toml'), '[agents]\nmax_concurrent = 1\n')
+    const session = await harness.engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'bypass',
+    })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, harness.envelopes)
+    const last = new Map(agentInfos(harness.events(session)).map((info) => [info.agentType, info]))
+    expect(last.get('general')).toMatchObject({
+      depth: 1,
+      status: 'done',
+      result: 'general heard: add subtracts.',
+    })
+    expect(last.get('explore')).toMatchObject({ depth: 2, status: 'done', parentId: last.get('general')!.id })
+    const explore = harness.client.requests.find((request) => agentOf(request) === 'explore')!
+    expect(explore.tools.map((tool) => tool.name)).not.toContain('Agent')
+    await session.close()
+  })
+
   it('resumes a finished agent with its whole transcript', async () => {
     const project = buggyProject()
     let agentId = ''
