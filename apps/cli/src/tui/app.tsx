@@ -26,7 +26,29 @@ interface InputUi {
   plan: PlanUi
   /** Cards answered here whose `approvalResolved` has not arrived yet. */
   answered: Set<string>
+  /** The request each prompt's state belongs to: a new request starts its prompt afresh. */
+  owners: { plan?: string; question?: string; approval?: string }
   ctrlCAt: number | undefined
+}
+
+/**
+ * Starts a prompt's keyboard state afresh when the request it belonged to is gone (answered
+ * elsewhere, or cancelled with its turn), so half-typed feedback never lands on another request.
+ */
+function syncOwners(
+  ui: InputUi,
+  plan: string | undefined,
+  question: string | undefined,
+  approval: string | undefined,
+) {
+  if (ui.owners.plan !== plan) ui.plan = INITIAL_PLAN_UI
+  if (ui.owners.question !== question) ui.question = INITIAL_QUESTION_UI
+  if (ui.owners.approval !== approval) ui.approval = { focus: ui.approval.focus, option: 0 }
+  ui.owners = {
+    ...(plan !== undefined ? { plan } : {}),
+    ...(question !== undefined ? { question } : {}),
+    ...(approval !== undefined ? { approval } : {}),
+  }
 }
 
 /** What the chat screen is given: the controller and where it starts. */
@@ -66,6 +88,7 @@ export function ChatApp({
     question: INITIAL_QUESTION_UI,
     plan: INITIAL_PLAN_UI,
     answered: new Set(),
+    owners: {},
     ctrlCAt: undefined,
   })
 
@@ -74,6 +97,12 @@ export function ChatApp({
   const approvals = state.approvals.filter((request) => !ui.current.answered.has(request.id))
   const question = state.questions[0]
   const plan = state.plans[0]
+  syncOwners(
+    ui.current,
+    plan?.id,
+    question?.id,
+    approvals[Math.min(ui.current.approval.focus, approvals.length - 1)]?.id,
+  )
   const matches = completions(ui.current.text, controller.commands)
   const warning =
     ui.current.ctrlCAt !== undefined && now() - ui.current.ctrlCAt < CTRL_C_WINDOW_MS
@@ -194,6 +223,8 @@ export function ChatApp({
     const pendingApprovals = chat.approvals.filter((request) => !current.answered.has(request.id))
     const pendingPlan = chat.plans[0]
     const pendingQuestion = chat.questions[0]
+    const focused = pendingApprovals[Math.min(current.approval.focus, pendingApprovals.length - 1)]
+    syncOwners(current, pendingPlan?.id, pendingQuestion?.id, focused?.id)
     if (pendingPlan) {
       const result = planKey(pendingPlan, current.plan, input, key)
       if (result.type === 'resolve') {

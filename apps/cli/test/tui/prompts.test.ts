@@ -159,4 +159,35 @@ describe('question and plan prompts', () => {
     await chat.waitFor((frame) => frame.includes('Written.'), 'the end of the turn')
     expect(readFileSync(join(setup.project, 'notes.md'), 'utf8')).toBe('first line\nsecond line\n')
   })
+
+  it('starts a new question request afresh after the previous one was cancelled mid-way', async () => {
+    const question = (text: string, labels: [string, string]) => ({
+      question: text,
+      header: 'Q',
+      options: labels.map((label) => ({ label, description: label })),
+      multiSelect: false,
+    })
+    const ask = (id: string, questions: unknown[]) => ({
+      blocks: [{ type: 'tool_use' as const, id, name: 'AskUserQuestion', input: { questions } }],
+    })
+    const setup = await scriptedEngine([
+      ask('ask-1', [question('First?', ['a', 'b']), question('Second?', ['c', 'd'])]),
+      ask('ask-2', [question('Color?', ['red', 'blue'])]),
+      text('Red it is.'),
+    ])
+    const chat = await renderChat(setup)
+    await chat.type('go', KEYS.enter)
+    await chat.waitFor((frame) => frame.includes('First?'), 'the first question')
+    await chat.type('1')
+    await chat.waitFor((frame) => frame.includes('Second?'), 'the second question')
+    chat.controller.send({ type: 'interrupt' })
+    await chat.waitFor((frame) => frame.includes('Interrupted'), 'the interrupted turn')
+    await chat.type('again', KEYS.enter)
+    await chat.waitFor(
+      (frame) => frame.includes('Color?') && frame.includes('2. blue'),
+      'the new question from its start',
+    )
+    await chat.type('1')
+    await chat.waitFor((frame) => frame.includes('Red it is.'), 'the answer')
+  })
 })
