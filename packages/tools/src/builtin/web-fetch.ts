@@ -5,9 +5,7 @@ import { errorMessage, errorResult, textResult } from '../results.js'
 import type { Tool, ToolResult } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
 import { createWebAdmission } from '../web/admission.js'
-import { fetchPage } from '../web/fetch-page.js'
 import { type CachedPage, PageCache } from '../web/page-cache.js'
-import { pageText } from '../web/page-text.js'
 import { type HostResolver, systemResolver } from '../web/resolver.js'
 
 /** WebFetch's input (Claude Code's shape). */
@@ -72,6 +70,11 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
   /** Downloads and converts a page, or says why not. */
   async function load(url: string, ctx: ToolCtx, signal: AbortSignal): Promise<CachedPage | ToolResult> {
     ctx.progress({ message: `Fetching ${url}` })
+    // The HTTP stack and the HTML converter load on the first fetch, not at engine startup.
+    const [{ fetchPage }, { pageText }] = await Promise.all([
+      import('../web/fetch-page.js'),
+      import('../web/page-text.js'),
+    ])
     const outcome = await fetchPage(url, fetchOptions, signal)
     switch (outcome.type) {
       case 'refused':
