@@ -9,7 +9,7 @@ import type { EngineEvent, Message } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../src/index.js'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
-import { cleanupServers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
+import { cleanupServers, eventHelpers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
 
 cleanupTempDirs()
 cleanupServers()
@@ -405,6 +405,46 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
     if (!replayed.ok) throw new Error(replayed.error.message)
     expect(replayed.value.snapshot.turns).toHaveLength(1)
     expect(JSON.stringify(replayed.value.snapshot.workingSet.at(-1))).toContain('Also done with the README.')
+    await t.engine.shutdown()
+  })
+
+  it('interrupt keeps queued steering for the next turn; cancel drops it', async () => {
+    const project = buggyProject()
+    const slow = {
+      type: 'tool_use' as const,
+      name: 'Bash',
+      input: { command: 'sleep 20', description: 'Slow' },
+    }
+    const t = await engineWith([
+      { blocks: [slow] },
+      { blocks: [{ type: 'text', text: 'Next turn after the interrupt.' }] },
+      { blocks: [slow] },
+      { blocks: [{ type: 'text', text: 'Next turn after the cancel.' }] },
+    ])
+    const { waitFor } = eventHelpers(t.envelopes)
+    const session = await t.engine.openSession({ projectRoot: project, mode: 'bypass', model: 'scripted:x' })
+    for (const [stop, steering, turn] of [
+      ['interrupt', 'kept: look at test.js', 1],
+      ['cancel', 'dropped: look at package.json', 3],
+    ] as const) {
+      session.send({ type: 'submit', text: `Run the slow job (${stop}).` })
+      await waitFor(session, 'toolStarted', turn === 1 ? 1 : 2, 10_000)
+      session.send({ type: 'steer', text: steering })
+      await waitFor(session, 'steeringQueued', turn === 1 ? 1 : 2)
+      session.send({ type: stop })
+      const finished = await waitFor(session, 'turnFinished', turn, 10_000)
+      expect(finished).toMatchObject({
+        outcome: { type: stop === 'interrupt' ? 'interrupted' : 'cancelled' },
+      })
+      session.send({ type: 'submit', text: 'Go on.' })
+      await waitFor(session, 'turnFinished', turn + 1, 10_000)
+    }
+    const afterInterrupt = JSON.stringify(t.client.requests[1]!.messages.at(-1))
+    expect(afterInterrupt).toContain('kept: look at test.js')
+    expect(afterInterrupt).toContain('Go on.')
+    const afterCancel = JSON.stringify(t.client.requests.at(-1)!.messages)
+    expect(afterCancel).not.toContain('dropped: look at package.json')
+    expectPaired(t.client.requests.at(-1)!.messages)
     await t.engine.shutdown()
   })
 
