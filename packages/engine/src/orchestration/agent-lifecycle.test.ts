@@ -151,6 +151,33 @@ describe('agent lifecycle', () => {
     await session.close()
   })
 
+  it('closing the chat stops its background agents', async () => {
+    const project = buggyProject()
+    const script = perAgent({
+      main: [
+        call('Agent', {
+          description: 'Sleeper',
+          prompt: 'Sleep.',
+          subagent_type: 'general',
+          run_in_background: true,
+        }),
+        text('started'),
+      ],
+      general: [call('Bash', { command: 'sleep 20', description: 'Sleep' }), text('unreached')],
+    })
+    const { engine, envelopes, events, waitFor } = await engineWith(script)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    await waitFor(session, 'toolStarted', 2)
+    const started = Date.now()
+    await session.close()
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(
+      events(session).some((event) => event.type === 'jobUpdated' && event.job.status === 'killed'),
+    ).toBe(true)
+  })
+
   it('resumes a finished agent with its whole transcript', async () => {
     const project = buggyProject()
     let agentId = ''

@@ -261,11 +261,14 @@ export class Orchestrator {
         outcome = await runAgent(host, signal)
       }
     } catch (error) {
-      outcome = {
-        type: 'crashed',
-        message: error instanceof Error ? error.message : String(error),
-        changedFiles: [],
-      }
+      // A stopped agent may fail on its way out (the chat closing its logs): it was still cancelled.
+      outcome = signal.aborted
+        ? { type: 'cancelled', mutated: false, changedFiles: [], rounds: 0 }
+        : {
+            type: 'crashed',
+            message: error instanceof Error ? error.message : String(error),
+            changedFiles: [],
+          }
     }
     const { status, finalMessage } = ending(outcome, entry.latestText)
     const finished = await finishWorktree(entry, this.deps.projectRoot, this.deps.git)
