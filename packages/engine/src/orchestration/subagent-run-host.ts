@@ -84,11 +84,13 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
     decide: (name, action) => services.gate.decide(name, action, input.mode(), entry.root),
     requestApprovals: async (requests, signal) => {
+      // Wait first, announce second: a host may answer from inside its event callback.
+      const waits = requests.map((request) => session.approvals.wait(request.id, signal))
       for (const request of requests) await emit({ type: 'approvalRequested', request })
       const answers = new Map<string, ApprovalDecision>()
       await Promise.all(
-        requests.map(async (request) => {
-          const outcome = await session.approvals.wait(request.id, signal)
+        requests.map(async (request, index) => {
+          const outcome = await waits[index]!
           const decision: ApprovalDecision =
             outcome.type === 'answered'
               ? outcome.answer
