@@ -1,15 +1,18 @@
+import { createRequire } from 'node:module'
 import type { JsonSchema } from '@z-engine/protocol'
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv'
 
 /** Validates tool input against each tool's JSON Schema; validators are compiled once per schema. */
 export class InputValidator {
-  readonly #ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false })
+  // ajv takes ~100 ms to load; it is needed at the first tool call, not at startup.
+  #ajv: AjvInstance | undefined
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>()
 
   /** `undefined` when valid, else a message the model can act on. */
   check(toolName: string, schema: JsonSchema, input: unknown): string | undefined {
     let validate = this.#compiled.get(schema)
     if (!validate) {
+      this.#ajv ??= newAjv()
       validate = this.#ajv.compile(schema)
       this.#compiled.set(schema, validate)
     }
@@ -29,4 +32,9 @@ function describeErrors(errors: ErrorObject[]): string {
       return `${where} ${error.message ?? 'is invalid'}`
     })
     .join('; ')
+}
+
+function newAjv(): AjvInstance {
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
+  return new Ajv({ allErrors: false, strict: false, coerceTypes: false })
 }
