@@ -81,7 +81,7 @@ export async function renderChat(
   const app = render(createElement(ChatApp, { controller, initial, onExit: () => exits++ }))
   cleanups.push(() => app.unmount())
   const frame = () => app.lastFrame() ?? ''
-  const waitFor = async (predicate: (text: string) => boolean, what: string, timeoutMs = 5000) => {
+  const waitFor = async (predicate: (text: string) => boolean, what: string, timeoutMs = 10_000) => {
     const started = Date.now()
     while (!predicate(frame())) {
       if (Date.now() - started > timeoutMs)
