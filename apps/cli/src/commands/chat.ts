@@ -9,6 +9,7 @@ import { projectDir } from '../cwd.js'
 import { ChatApp } from '../tui/app.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
+import { cliVersion } from '../version.js'
 
 const HELP = `Usage: z-engine [options]
 
@@ -131,6 +132,7 @@ export async function main(io: CommandIo): Promise<number> {
       ...(plan.model !== undefined ? { model: plan.model } : {}),
       ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
       ...(contextWindow !== undefined ? { contextWindow } : {}),
+      version: cliVersion(),
     },
     commands,
   )

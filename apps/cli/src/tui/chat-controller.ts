@@ -10,7 +10,7 @@ import type { Command, PermissionMode } from '@z-engine/protocol'
 import type { EventFeed, EventListener } from './event-feed.js'
 import { replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
-import { type ChatState, initialChatState } from './view-model.js'
+import { type ChatState, initialChatState, type TranscriptEntry } from './view-model.js'
 
 /** How the chat opens its sessions (the flags of `z-engine`). */
 export interface ChatSessionOptions {
@@ -19,6 +19,8 @@ export interface ChatSessionOptions {
   mode?: PermissionMode
   /** `model.context_window` from settings, which overrides the catalog. */
   contextWindow?: number
+  /** The CLI version the banner shows. */
+  version?: string
 }
 
 /**
@@ -69,11 +71,18 @@ export class ChatController {
     const session = this.#session
     const replayed = await this.engine.store.replay(session.id)
     const snapshot = replayed.ok ? replayed.value.snapshot : undefined
+    const banner: TranscriptEntry = {
+      kind: 'banner',
+      key: 'banner',
+      version: this.options.version ?? '',
+      projectRoot: session.projectRoot,
+      sessionId: session.id,
+    }
     return initialChatState({
       sessionId: session.id,
       mode: session.mode,
       model: session.model,
-      finished: snapshot ? replayTranscript(snapshot.transcript) : [],
+      finished: [banner, ...(snapshot ? replayTranscript(snapshot.transcript) : [])],
       costUsd: snapshot?.cost.totalUsd ?? 0,
     })
   }

@@ -119,6 +119,19 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
       )
     case 'divider':
       return <Text dimColor>{`── ${entry.text} ──`}</Text>
+    case 'banner':
+      return (
+        <Box flexDirection="column" borderStyle="round" borderColor="blue" paddingX={1}>
+          <Text>
+            <Text bold color="blue">
+              z-engine
+            </Text>
+            <Text dimColor>{` ${entry.version}`}</Text>
+          </Text>
+          <Text dimColor>{entry.projectRoot}</Text>
+          <Text dimColor>{`session ${entry.sessionId} · /help for keys and commands`}</Text>
+        </Box>
+      )
     default: {
       const unreachable: never = entry
       return unreachable

@@ -37,6 +37,8 @@ export type TranscriptEntry =
   | { kind: 'commandOutput'; key: string; name: string; markdown: string }
   | { kind: 'turnEnded'; key: string; outcome: TurnOutcome }
   | { kind: 'divider'; key: string; text: string }
+  /** The first row of a chat: what is running where, and where help is. */
+  | { kind: 'banner'; key: string; version: string; projectRoot: string; sessionId: string }
 
 /** The rows still changing: streaming text and thinking parts, and running tool cards. */
 export interface LiveRows {

@@ -109,7 +109,7 @@ describe('interactive chat', () => {
     const list = await chat.waitFor((frame) => frame.includes('/compact'), 'completions')
     expect(list).toContain('/context')
     expect(list).toContain('/cost')
-    expect(list).not.toContain('/help')
+    expect(list).not.toContain('Show keys and commands')
     await chat.type(KEYS.down, KEYS.tab)
     await chat.waitFor((frame) => frame.includes('› /context '), 'the completed name')
     await chat.type('\u0015', '/he', KEYS.enter)
