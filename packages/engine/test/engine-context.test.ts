@@ -75,4 +75,59 @@ describe('context wiring (spec 003 "Instruction files", "Glob-scoped rules")', (
     expect(JSON.stringify(t.client.requests[0]!.messages[0])).toMatch(/plan mode/i)
     await t.engine.shutdown()
   })
+
+  it('tells the model at the next turn which files it read changed outside its tools', async () => {
+    const project = buggyProject()
+    const t = await engineWith([
+      { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } }] },
+      { blocks: [{ type: 'text', text: 'read it' }] },
+      { blocks: [{ type: 'text', text: 'noted' }] },
+      { blocks: [{ type: 'text', text: 'again' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'read math.js' })
+    await session.idle()
+    writeFileSync(join(project, 'math.js'), 'export function add(a, b) {\n  return a + b + 0\n}\n')
+    session.send({ type: 'submit', text: 'I changed it' })
+    await session.idle()
+    expect(JSON.stringify(t.client.requests[2]!.messages.at(-1))).toContain(join(project, 'math.js'))
+    // Reported once: the next turn does not repeat it.
+    session.send({ type: 'submit', text: 'anything else?' })
+    await session.idle()
+    expect(JSON.stringify(t.client.requests[3]!.messages.at(-1))).not.toContain('changed outside')
+    await t.engine.shutdown()
+  })
+
+  it('nudges about an unfinished todo list after ten batches without TodoWrite', async () => {
+    const project = buggyProject()
+    let round = 0
+    const t = await engineWith(() => {
+      round += 1
+      if (round === 1) {
+        return {
+          blocks: [
+            {
+              type: 'tool_use',
+              name: 'TodoWrite',
+              input: { todos: [{ content: 'fix add', status: 'in_progress', activeForm: 'Fixing add' }] },
+            },
+          ],
+        }
+      }
+      if (round <= 12)
+        return {
+          blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } }],
+        }
+      return { blocks: [{ type: 'text', text: 'done' }] }
+    })
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'work' })
+    await t.waitFor(session, 'turnFinished')
+    const nudged = t.client.requests.map((request) =>
+      JSON.stringify(request.messages.at(-1)).includes('todo list for a while'),
+    )
+    expect(nudged.filter(Boolean)).toHaveLength(1)
+    expect(nudged.indexOf(true)).toBe(11)
+    await t.engine.shutdown()
+  })
 })

@@ -19,6 +19,8 @@ export interface FileTracker {
   lastRead(path: string): FileSnapshot | undefined
   /** Forgets a path (deleted, or rewound). */
   forget(path: string): void
+  /** Every path with a recorded read. */
+  paths(): string[]
 }
 
 /** Serializes writes to the same path across concurrent agents. */

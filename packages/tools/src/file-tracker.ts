@@ -11,5 +11,6 @@ export function createFileTracker(): FileTracker {
     forget: (path) => {
       reads.delete(path)
     },
+    paths: () => [...reads.keys()],
   }
 }

@@ -156,6 +156,10 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
         const replayed = await input.store.replayAgent(input.sessionId, agentId)
         return replayed.ok ? replayed.value.snapshot.workingSet : undefined
       },
+      agents: async () => {
+        const replayed = await input.store.replay(input.sessionId)
+        return replayed.ok ? replayed.value.snapshot.agents : []
+      },
     },
     git: { env },
     shellJobs: jobs,
@@ -229,6 +233,12 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     toolCtx: (params) => toolContext.build(params),
     system: () => system.sections(),
     relievePressure: (workingSet, force) => compaction.relieve(workingSet, force),
+    turnReminders: async () => {
+      const changed = await toolContext.changedSinceRead('main')
+      return changed.length === 0
+        ? []
+        : [reminderText('filesChanged', { files: changed.map((path) => `- ${path}`).join('\n') })]
+    },
     afterBatch: (calls, changedFiles, cwd) =>
       contextTracker.afterBatch(touchedPaths(calls, changedFiles, cwd)),
     home: paths.home,

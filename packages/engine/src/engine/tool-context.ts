@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { childEnvironment, type EnvPolicy } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
 import {
@@ -54,8 +55,27 @@ export function createToolContextFactory(options: ToolContextFactoryOptions) {
   const pathLocks = createPathLocks()
   const trackers = new Map<string, FileTracker>()
   const limits = toolLimitsOf(options.settings)
+  // What was already reported per path (mtime), so each outside change is reported once.
+  const reported = new Map<string, number>()
   return {
     env,
+    /** Files the agent read that changed on disk since (edited by the user or another process). */
+    async changedSinceRead(agentId: string): Promise<string[]> {
+      const tracker = trackers.get(agentId)
+      if (!tracker) return []
+      const changed: string[] = []
+      for (const path of tracker.paths()) {
+        const seen = tracker.lastRead(path)
+        if (!seen) continue
+        const now = await stat(path).catch(() => undefined)
+        const mtime = now?.mtimeMs ?? -1
+        if (now && now.mtimeMs === seen.mtimeMs && now.size === seen.size) continue
+        if (reported.get(path) === mtime) continue
+        reported.set(path, mtime)
+        changed.push(path)
+      }
+      return changed
+    },
     build(params: {
       agentId: string
       toolUseId: string

@@ -1,3 +1,4 @@
+import { reminderText } from '@z-engine/prompts'
 import type { ApprovalDecision, ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
 import type { BatchDeps } from '../batch/batch-types.js'
@@ -8,6 +9,9 @@ import { createInteractionPort } from './interaction-port.js'
 import type { Session } from './session.js'
 import type { ActiveTurn } from './state.js'
 import type { TurnInput, TurnTotals } from './turn.js'
+
+/** Tool batches without a TodoWrite before an unfinished todo list earns a nudge. */
+export const TODO_NUDGE_AFTER_BATCHES = 10
 
 /** Stop-hook continuations allowed per turn (spec 000 "Stop boundary"). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5
@@ -28,6 +32,7 @@ export function buildMainRunHost(
   const tools = new Map(services.tools.map((tool) => [tool.name, tool]))
   let cwd = session.projectRoot
   let stopContinuations = 0
+  let batchesSinceTodoWrite = 0
   const modelRef = () => input.modelRef ?? state.modelRef
 
   const emit = async (event: EngineEvent) => {
@@ -149,6 +154,15 @@ export function buildMainRunHost(
           )
           .catch(() => [])
         state.reminders.push(...reminders)
+      }
+      batchesSinceTodoWrite = calls.some((call) => call.block.name === 'TodoWrite')
+        ? 0
+        : batchesSinceTodoWrite + 1
+      const unfinished = state.todos.filter((todo) => todo.status !== 'completed')
+      if (unfinished.length > 0 && batchesSinceTodoWrite >= TODO_NUDGE_AFTER_BATCHES) {
+        batchesSinceTodoWrite = 0
+        const todos = state.todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n')
+        state.reminders.push(reminderText('todoNudge', { todos }))
       }
       return outcome
     },

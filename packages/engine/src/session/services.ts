@@ -82,6 +82,8 @@ export interface SessionServices {
   system(modelRef: string): Promise<SystemSection[]>
   /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
   relievePressure(workingSet: Message[], force: boolean): Promise<void>
+  /** Reminders due when a user turn starts (files changed outside the agent's tools). */
+  turnReminders?(): Promise<string[]>
   /** Reminders for what a batch touched first (nested instructions, glob rules); none when absent. */
   afterBatch?(calls: readonly ToolUseBlock[], changedFiles: readonly string[], cwd: string): Promise<string[]>
   /** The user's home folder (for `~` in tool input). */

@@ -89,6 +89,8 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
     return
   }
 
+  const due = (await session.services.turnReminders?.().catch(() => [])) ?? []
+  session.state.reminders.push(...due)
   // In plan mode every turn reminds the model that it may only read and plan.
   const planReminder = reminderText('planMode', {})
   if (session.state.mode === 'plan' && !session.state.reminders.includes(planReminder)) {
