@@ -75,6 +75,7 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     home: paths.home,
     settings,
     ruleLayers: ruleLayersOf(loaded.layers),
+    trusted: input.trusted,
     onNotice: notice,
   })
   const models = new SessionModels(input.clientFactory, () => settings)

@@ -18,6 +18,8 @@ export interface SessionGateOptions {
   settings: Settings
   /** Rule layers from settings files, lowest first, each tagged with its source. */
   ruleLayers: RuleLayer[]
+  /** Whether the workspace is trusted; an untrusted one ignores its own saved allow rules. */
+  trusted: boolean
   /** Reported when a rule cannot be persisted to settings.local.toml. */
   onNotice: (level: 'warning' | 'error', message: string) => void
 }
@@ -95,6 +97,12 @@ export class SessionGate implements GatePort {
       this.#options.onNotice(
         'warning',
         `The rule ${rule} holds for this chat but could not be saved: ${persisted.error}`,
+      )
+    } else if (!this.#options.trusted) {
+      // Allow rules in project files are trust-gated: say so, rather than let the next session ask again silently.
+      this.#options.onNotice(
+        'warning',
+        `Saved ${rule} to ${persisted.file}. This workspace is not trusted yet, so later sessions apply it only after you trust the workspace.`,
       )
     }
   }
