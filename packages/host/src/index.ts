@@ -22,6 +22,7 @@ export {
   commitAgentWorktree,
   createAgentWorktree,
   findProjectRepository,
+  openAgentWorktree,
   pruneAgentWorktrees,
   removeAgentWorktree,
 } from './git/worktree.js'

@@ -14,6 +14,7 @@ import { agentModelRef } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
 import { subagentSystem } from './agent-system.js'
 import { subagentTools } from './agent-tools.js'
+import { restoreAgent } from './restore-agent.js'
 import { buildSubagentRunHost } from './subagent-run-host.js'
 import { type ApplyOutcome, applyWorktree, discardWorktree, finishWorktree } from './worktree-changes.js'
 
@@ -33,6 +34,8 @@ export interface OrchestratorDeps {
     append(agentId: string, record: LogRecord): Promise<void>
     /** A stored agent's messages, for resuming one this process has not run. */
     replay(agentId: string): Promise<Message[] | undefined>
+    /** The latest info of every agent in the chat's log (earlier runs of the chat included). */
+    agents(): Promise<AgentInfo[]>
   }
   git: WorktreeGitOptions
 }
@@ -84,7 +87,7 @@ export class Orchestrator {
 
   /** Merges a worktree agent's committed changes into the project (three-way). */
   async applyChanges(agentId: string): Promise<ApplyOutcome> {
-    const entry = this.#entries.get(agentId)
+    const entry = await this.#known(agentId)
     if (!entry) return { ok: false, conflicts: [], message: `there is no agent '${agentId}' in this chat` }
     if (entry.running)
       return { ok: false, conflicts: [], message: `agent ${agentId} is still running; wait for it to finish` }
@@ -98,7 +101,7 @@ export class Orchestrator {
 
   /** Removes a worktree agent's worktree and branch without applying them. */
   async discardChanges(agentId: string): Promise<{ ok: true } | { ok: false; message: string }> {
-    const entry = this.#entries.get(agentId)
+    const entry = await this.#known(agentId)
     if (!entry) return { ok: false, message: `there is no agent '${agentId}' in this chat` }
     if (entry.running) return { ok: false, message: `agent ${agentId} is still running; stop it first` }
     const discarded = await discardWorktree(entry, this.deps.projectRoot, this.deps.git)
@@ -193,7 +196,7 @@ export class Orchestrator {
 
   /** A finished agent continued with its whole transcript; a worktree agent re-enters its worktree. */
   async #resumed(agentId: string, request: AgentSpawnRequest, caller: AgentCaller): Promise<AgentEntry> {
-    const known = this.#entries.get(agentId)
+    const known = await this.#known(agentId)
     if (known?.running)
       throw new Error(`agent ${agentId} is still running; wait for it (JobOutput) before resuming it`)
     if (known) {
@@ -214,6 +217,16 @@ export class Orchestrator {
     const entry = await this.#created(request, caller, agentId)
     entry.messages = messages
     return entry
+  }
+
+  /** An agent of this chat: in memory, or restored from the log of an earlier run of the chat. */
+  async #known(agentId: string): Promise<AgentEntry | undefined> {
+    const known = this.#entries.get(agentId)
+    if (known) return known
+    const info = (await this.deps.transcript.agents()).find((candidate) => candidate.id === agentId)
+    const restored = info ? await restoreAgent(info, this.deps, this.deps.session().state) : undefined
+    if (restored) this.#entries.set(agentId, restored)
+    return restored
   }
 
   /** Runs one prompt of an agent to its end; never rejects (failures become a failed status). */

@@ -120,6 +120,36 @@ describe('worktree agents', () => {
     await session.close()
   })
 
+  it('keeps a pending worktree across a chat reopen: it can still be applied', async () => {
+    const project = buggyProject()
+    const script = perAgent({
+      main: [
+        call('Agent', {
+          description: 'Fix add',
+          prompt: 'Fix add.',
+          subagent_type: 'general',
+          isolation: 'worktree',
+        }),
+        text('Pending.'),
+      ],
+      general: editInWorktree(project),
+    })
+    const { engine, envelopes, events } = await engineWith(script)
+    const first = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'acceptEdits' })
+    first.send({ type: 'submit', text: 'go' })
+    await untilIdle(first, envelopes)
+    const agentId = agentInfos(events(first)).at(-1)!.id
+    await first.close()
+
+    const second = await engine.openSession({ projectRoot: project, resume: first.id })
+    const seen = events(second).length
+    second.send({ type: 'applyAgentChanges', agentId })
+    await until(() => agentInfos(events(second).slice(seen)).some((info) => info.worktree.type === 'applied'))
+    expect(readFileSync(join(project, 'math.js'), 'utf8')).toContain('a + b')
+    expect(git(project, 'branch', '--list', 'zengine/*')).toBe('')
+    await second.close()
+  })
+
   it('reports a conflicting change as conflicted and leaves the project untouched; discard removes worktree and branch', async () => {
     const project = buggyProject()
     const script = perAgent({

@@ -7,6 +7,7 @@ import {
   type AgentWorktree,
   commitAgentWorktree,
   createAgentWorktree,
+  openAgentWorktree,
   pruneAgentWorktrees,
   removeAgentWorktree,
   type WorktreeResult,
@@ -120,5 +121,15 @@ describe('agent worktrees', () => {
     expect(listed).toContain(kept.path)
     // Without agent worktrees nothing runs, even outside a repository.
     expect(await pruneAgentWorktrees(join(scratch, 'nowhere'))).toEqual({ ok: true, value: undefined })
+  })
+
+  it('re-opens a recorded worktree with its base, and refuses one whose folder is gone', async () => {
+    const created = value(await createAgentWorktree(project, 'again'))
+    await writeFile(join(created.path, 'b.txt'), 'changed\n')
+    value(await commitAgentWorktree(created, 'agent again'))
+    const reopened = value(await openAgentWorktree(project, { path: created.path, branch: created.branch }))
+    expect(reopened).toEqual(created)
+    await rm(created.path, { recursive: true, force: true })
+    expect(await openAgentWorktree(project, created)).toMatchObject({ ok: false })
   })
 })

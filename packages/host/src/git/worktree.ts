@@ -135,6 +135,29 @@ export async function createAgentWorktree(
   })
 }
 
+/**
+ * Re-opens an agent worktree recorded earlier (a chat reopened with a pending worktree): its base is
+ * where its branch left the current HEAD. Refuses when the folder or branch is gone.
+ */
+export async function openAgentWorktree(
+  projectRoot: string,
+  recorded: { path: string; branch: string },
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<AgentWorktree>> {
+  const repo = await findProjectRepository(projectRoot, options)
+  if (!repo.ok) return repo
+  return failed(async () => {
+    await stat(recorded.path)
+    const context = repositoryContext(repo.value, options)
+    const base = (await gitOk(context, ['merge-base', 'HEAD', recorded.branch])).toString('utf8').trim()
+    const inside = relative(repo.value.toplevel, repo.value.projectRoot)
+    return {
+      ok: true,
+      value: { ...recorded, base, root: inside === '' ? recorded.path : join(recorded.path, inside) },
+    }
+  })
+}
+
 /** Commits everything the agent left in its worktree and summarizes its branch against `base`. */
 export async function commitAgentWorktree(
   worktree: AgentWorktree,
