@@ -179,6 +179,8 @@ export class Engine {
       if (resumeId === undefined) await this.store.delete(sessionId).catch(() => {})
       throw new EngineError('modelUnavailable', client.error)
     }
+    // Start loading the provider SDK now: it overlaps with the file reads of session assembly.
+    void client.client.warm?.().catch(() => {})
 
     const hub = new EventHub(sessionId, this.#onEvent)
     const session = await assembleSession({
