@@ -42,7 +42,7 @@ export function StatusLine({
     <Box flexDirection="column">
       {keyed(state.queued, 'queued').map(({ key, item: text }) => (
         <Text key={key} dimColor>
-          {`⏎ queued: ${text}`}
+          {state.busy ? `⏎ queued: ${text}` : `⏎ queued, sent with your next message: ${text}`}
         </Text>
       ))}
       <Text wrap="truncate-end">

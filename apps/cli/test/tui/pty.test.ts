@@ -68,6 +68,14 @@ function startCli(args: string[], env: Record<string, string>) {
         await new Promise((resolve) => setTimeout(resolve, key.length > 1 ? 60 : 25))
       }
     },
+    /** Waits until the newest status line no longer says a turn is running. */
+    async idle(what: string) {
+      await this.waitFor((out) => {
+        const status = out.split('\n').filter((line) => line.includes('(shift+tab)'))
+        const last = status.at(-1)
+        return last !== undefined && !last.includes('working')
+      }, what)
+    },
     async typeText(text: string) {
       for (const character of text) await this.type(character)
     },
@@ -124,6 +132,7 @@ describe('z-engine in a pseudo-terminal', () => {
     const answer = await cli.waitFor((out) => out.includes('• second point'), 'the streamed answer')
     expect(answer).toContain('› say hello')
     expect(answer).toContain('Hello from the scripted model.')
+    await cli.idle('the first turn to finish')
 
     // 2. Approve a Bash call; its output streams into the card while it runs.
     cli.mark()
@@ -137,6 +146,7 @@ describe('z-engine in a pseudo-terminal', () => {
     expect(live).not.toContain('Approved and ran.')
     await cli.waitFor((out) => out.includes('Approved and ran.'), 'the answer after the approved call')
     expect(existsSync(join(project, 'approved.txt'))).toBe(true)
+    await cli.idle('the second turn to finish')
 
     // 3. Deny a Bash call with feedback.
     cli.mark()
@@ -151,6 +161,7 @@ describe('z-engine in a pseudo-terminal', () => {
     const denied = await cli.waitFor((out) => out.includes('Understood, I will not delete it.'), 'the answer')
     expect(denied).toContain('denied')
     expect(existsSync(join(project, 'build'))).toBe(true)
+    await cli.idle('the third turn to finish')
 
     // 4. Approve a slow call, then interrupt it with Esc.
     cli.mark()
