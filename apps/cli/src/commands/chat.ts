@@ -1,12 +1,9 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
 import { type PermissionMode, parsePermissionMode } from '@z-engine/protocol'
-import { render } from 'ink'
-import { createElement } from 'react'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
-import { ChatApp } from '../tui/app.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
 import { cliVersion } from '../version.js'
@@ -111,6 +108,10 @@ export async function main(io: CommandIo): Promise<number> {
       "The interactive chat needs a terminal. Without one, run a turn with 'z-engine exec \"…\"' (see 'z-engine exec --help').",
     )
   }
+  // The terminal UI library compiles its layout engine on load (most of the start-up time), so it
+  // loads while the engine opens the session instead of before.
+  const ui = Promise.all([import('ink'), import('react'), import('../tui/app.js')])
+  ui.catch(() => {})
   const feed = new EventFeed()
   const engine = await Engine.create({ env: io.env, onEvent: feed.publish })
   let session: Session
@@ -141,6 +142,7 @@ export async function main(io: CommandIo): Promise<number> {
   const exited = new Promise<void>((resolve) => {
     exit = resolve
   })
+  const [{ render }, { createElement }, { ChatApp }] = await ui
   const instance = render(
     createElement(ChatApp, {
       controller,
