@@ -24,6 +24,8 @@ export interface AgentEntry {
   modelRef: string
   /** The transcript (also the working set sent to its model). */
   messages: Message[]
+  /** Reminders for its next user message (its own background agents finishing). */
+  followUps: string[]
   /** Where its tools work: the project, or its worktree. */
   root: string
   worktree?: AgentWorktree

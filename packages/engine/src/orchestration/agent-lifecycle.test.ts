@@ -178,6 +178,43 @@ describe('agent lifecycle', () => {
     ).toBe(true)
   })
 
+  it('tells the subagent that started a background agent when it finishes, not the main agent', async () => {
+    const project = buggyProject()
+    const generalRequests: ModelRequest[] = []
+    let jobId = ''
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Delegate', prompt: 'Delegate.', subagent_type: 'general' }),
+        text('ok'),
+      ],
+      general: [
+        call('Agent', {
+          description: 'Look',
+          prompt: 'Look.',
+          subagent_type: 'explore',
+          run_in_background: true,
+        }),
+        (request) => {
+          jobId = /as job (\S+)\./.exec(lastToolResult(request).text)?.[1] ?? ''
+          return call('JobOutput', { job_id: jobId, wait_ms: 10_000 })
+        },
+        (request) => {
+          generalRequests.push(request)
+          return text('general done')
+        },
+      ],
+      explore: [text('looked')],
+    })
+    const { engine, client, envelopes } = await engineWith(script)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    expect(JSON.stringify(generalRequests[0]!.messages.at(-1))).toContain(`Background job ${jobId}`)
+    const mainRequests = client.requests.filter((request) => agentOf(request) === 'main')
+    expect(JSON.stringify(mainRequests.at(-1)!.messages)).not.toContain(`Background job ${jobId}`)
+    await session.close()
+  })
+
   it('resumes a finished agent with its whole transcript', async () => {
     const project = buggyProject()
     let agentId = ''

@@ -25,3 +25,8 @@ export function agentModelRef(
       return choice
   }
 }
+
+/** Whether a model choice names a role (its model comes from settings) rather than an id. */
+export function isModelRole(choice: string): boolean {
+  return choice === 'main' || choice === 'fast' || choice === 'review'
+}

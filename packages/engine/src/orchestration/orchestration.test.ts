@@ -249,4 +249,24 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     expect(agentInfos(events(session)).at(-1)).toMatchObject({ status: 'done', background: true })
     await session.close()
   })
+
+  it('falls back to the caller model, with a warning, when a role names an unusable model', async () => {
+    const project = buggyProject()
+    const script = perAgent({
+      main: [call('Agent', { description: 'Look', prompt: 'Look.', subagent_type: 'explore' }), text('ok')],
+      explore: [text('looked')],
+    })
+    const harness = await engineWith(script)
+    mkdirSync(join(harness.home, 'config'), { recursive: true })
+    writeFileSync(join(harness.home, 'config', 'settings.toml'), '[model]\nfast = "nope/x"\n')
+    const session = await harness.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, harness.envelopes)
+    expect(agentInfos(harness.events(session)).at(-1)).toMatchObject({ status: 'done', result: 'looked' })
+    const warned = harness
+      .events(session, 'notice')
+      .map((event) => (event.type === 'notice' ? event.message : ''))
+    expect(warned.some((message) => /fast model nope\/x is unavailable/.test(message))).toBe(true)
+    await session.close()
+  })
 })

@@ -10,7 +10,7 @@ import type { Session } from '../session/session.js'
 import type { AgentCaller, AgentEntry } from './agent-entry.js'
 import { publishAgent } from './agent-events.js'
 import { AgentJobs } from './agent-jobs.js'
-import { agentModelRef } from './agent-model.js'
+import { agentModelRef, isModelRole } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
 import { subagentSystem } from './agent-system.js'
 import { subagentTools } from './agent-tools.js'
@@ -144,7 +144,7 @@ export class Orchestrator {
     this.jobs.add(entry)
     await session.commit({ type: 'jobUpdated', job }, undefined)
     entry.running = this.#run(entry, request.prompt, record.controller.signal)
-    void entry.running.then((result) => this.#jobEnded(record, result)).catch(() => undefined)
+    void entry.running.then((result) => this.#jobEnded(entry, record, result)).catch(() => undefined)
     return { type: 'background' as const, jobId: job.id, agentId: entry.info.id }
   }
 
@@ -153,12 +153,23 @@ export class Orchestrator {
     const session = this.deps.session()
     const definition = this.deps.definitions().find((candidate) => candidate.name === request.agentType)
     if (!definition) throw new Error(`no agent type '${request.agentType}'`)
-    const modelRef = agentModelRef(request.model, definition.model, {
+    const choice = request.model ?? definition.model
+    let modelRef = agentModelRef(request.model, definition.model, {
       callerModel: caller.model(),
       sessionModel: session.state.modelRef,
       settings: this.deps.settings,
     })
-    const resolved = session.services.models.resolve(modelRef)
+    let resolved = session.services.models.resolve(modelRef)
+    if (!resolved.ok && isModelRole(choice) && modelRef !== caller.model()) {
+      // A role whose configured model cannot be used must not make the agent type unusable.
+      session.notice(
+        'warning',
+        `The ${choice} model ${modelRef} is unavailable (${resolved.message}); agent ${definition.name} uses ${caller.model()} instead.`,
+        'agent',
+      )
+      modelRef = caller.model()
+      resolved = session.services.models.resolve(modelRef)
+    }
     if (!resolved.ok) throw new Error(`the agent's model ${modelRef} is unavailable: ${resolved.message}`)
     const id = storedId ?? session.newId('agent')
     const isolated =
@@ -186,6 +197,7 @@ export class Orchestrator {
       caller,
       modelRef,
       messages: [],
+      followUps: [],
       root: worktree ? worktree.value.root : this.deps.projectRoot,
       latestText: '',
       ...(worktree ? { worktree: worktree.value } : {}),
@@ -300,7 +312,11 @@ export class Orchestrator {
     }
   }
 
-  async #jobEnded(job: NonNullable<AgentEntry['job']>, result: AgentRunResult): Promise<void> {
+  async #jobEnded(
+    entry: AgentEntry,
+    job: NonNullable<AgentEntry['job']>,
+    result: AgentRunResult,
+  ): Promise<void> {
     const status: JobInfo['status'] =
       result.info.status === 'done' ? 'exited' : result.info.status === 'cancelled' ? 'killed' : 'failed'
     job.info = {
@@ -310,14 +326,16 @@ export class Orchestrator {
       ...(status === 'exited' ? { exitCode: 0 } : {}),
     }
     const session = this.deps.session()
-    // Queued before anything awaits, so a JobOutput that waited for this agent carries the reminder back.
-    session.state.reminders.push(
-      reminderText('jobFinished', {
-        jobId: job.info.id,
-        description: job.info.description,
-        status: result.info.status,
-      }),
-    )
+    const reminder = reminderText('jobFinished', {
+      jobId: job.info.id,
+      description: job.info.description,
+      status: result.info.status,
+    })
+    // The agent that started it hears of it; once that agent has ended, the main agent does.
+    // Queued before anything awaits, so a JobOutput that waited for this agent carries it back.
+    const parent = entry.caller.agentId !== undefined ? this.#entries.get(entry.caller.agentId) : undefined
+    if (parent?.running) parent.followUps.push(reminder)
+    else session.state.reminders.push(reminder)
     await session.commit({ type: 'jobUpdated', job: job.info }, undefined)
   }
 

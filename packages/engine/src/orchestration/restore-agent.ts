@@ -56,6 +56,7 @@ export async function restoreAgent(
       settings: deps.settings,
     }),
     messages: (await deps.transcript.replay(info.id)) ?? [],
+    followUps: [],
     root: worktree?.ok ? worktree.value.root : deps.projectRoot,
     latestText: info.result ?? '',
     ...(worktree?.ok ? { worktree: worktree.value } : {}),

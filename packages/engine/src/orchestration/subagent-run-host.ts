@@ -1,3 +1,4 @@
+import { wrapReminder } from '@z-engine/prompts'
 import type {
   ApprovalDecision,
   ContentBlock,
@@ -163,7 +164,8 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     // Subagent transcripts are short-lived; the store keeps every message for a resume (spec 003).
     relievePressure: async () => {},
     runBatch: (calls, signal) => runBatch(calls, batchDeps, signal),
-    takeFollowUps: () => [],
+    takeFollowUps: () =>
+      entry.followUps.splice(0).map((text): ContentBlock => ({ type: 'text', text: wrapReminder(text) })),
     stopBoundary: async () => {
       // SubagentStop hooks may send the agent back to work, as Stop hooks do the main agent.
       if (stopContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return { type: 'end' }
