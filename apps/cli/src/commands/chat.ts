@@ -114,6 +114,9 @@ export async function main(io: CommandIo): Promise<number> {
   ui.catch(() => {})
   const feed = new EventFeed()
   const engine = await Engine.create({ env: io.env, onEvent: feed.publish })
+  // Completion and the context window need only settings and files: read them beside the open.
+  const extras = Promise.all([loadSlashCommands(engine, plan.projectRoot), engine.settings(plan.projectRoot)])
+  extras.catch(() => {})
   let session: Session
   try {
     session = await openChatSession(engine, plan)
@@ -122,8 +125,8 @@ export async function main(io: CommandIo): Promise<number> {
     io.stderr.write(`z-engine: ${error.message}\n`)
     return EXIT.failed
   }
-  const commands = await loadSlashCommands(engine, plan.projectRoot)
-  const contextWindow = (await engine.settings(plan.projectRoot)).settings.model.context_window
+  const [commands, loaded] = await extras
+  const contextWindow = loaded.settings.model.context_window
   const controller = new ChatController(
     engine,
     feed,
