@@ -199,10 +199,18 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     if (asked.type !== 'approvalRequested') throw new Error('unexpected event')
     const agentId = agentInfos(events(session))[0]!.id
     expect(asked.request.agentId).toBe(agentId)
+    expect(agentInfos(events(session)).at(-1)).toMatchObject({ id: agentId, status: 'waiting' })
     expect(existsSync(join(project, 'NOTES.md'))).toBe(false)
     session.send({ type: 'resolveApproval', approvalId: asked.request.id, decision: { type: 'allowOnce' } })
     await untilIdle(session, envelopes)
     expect(readFileSync(join(project, 'NOTES.md'), 'utf8')).toBe('notes\n')
+    expect(changes(agentInfos(events(session)).map((info) => info.status))).toEqual([
+      'pending',
+      'running',
+      'waiting',
+      'running',
+      'done',
+    ])
     const scoped = envelopes.find((envelope) => envelope.event.type === 'approvalRequested')
     expect(scoped?.agentId).toBe(agentId)
     await session.close()

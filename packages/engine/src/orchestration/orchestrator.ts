@@ -80,11 +80,6 @@ export class Orchestrator {
     }
   }
 
-  /** The info of every agent of this session, oldest first. */
-  list(): AgentInfo[] {
-    return [...this.#entries.values()].map((entry) => entry.info)
-  }
-
   /** Merges a worktree agent's committed changes into the project (three-way). */
   async applyChanges(agentId: string): Promise<ApplyOutcome> {
     const entry = await this.#known(agentId)

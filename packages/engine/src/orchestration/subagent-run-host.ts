@@ -87,6 +87,9 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     requestApprovals: async (requests, signal) => {
       // Wait first, announce second: a host may answer from inside its event callback.
       const waits = requests.map((request) => session.approvals.wait(request.id, signal))
+      // The GUI shows the agent as waiting on the user until every ask is answered.
+      entry.info = { ...entry.info, status: 'waiting' }
+      input.onChange()
       for (const request of requests) await emit({ type: 'approvalRequested', request })
       const answers = new Map<string, ApprovalDecision>()
       await Promise.all(
@@ -104,6 +107,8 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
           if (outcome.type === 'answered') answers.set(request.id, outcome.answer)
         }),
       )
+      entry.info = { ...entry.info, status: 'running' }
+      input.onChange()
       return answers
     },
     grantRule: async (rule, ruleScope) => {
