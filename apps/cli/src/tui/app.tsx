@@ -6,6 +6,7 @@ import { chatReducer } from './chat-reducer.js'
 import { Composer } from './composer.js'
 import { EntryView, ToolCardView } from './entry-view.js'
 import { helpMarkdown } from './help-text.js'
+import { EMPTY_HISTORY, type InputHistory, recall, remember } from './input-history.js'
 import { editLine } from './line-edit.js'
 import { liveTail } from './live-tail.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
@@ -20,6 +21,7 @@ export const CTRL_C_WINDOW_MS = 2000
 /** The keyboard state of the screen, kept in a ref so keys arriving between renders never race. */
 interface InputUi {
   text: string
+  history: InputHistory
   completion: number
   approval: ApprovalUi
   question: QuestionUi
@@ -83,6 +85,7 @@ export function ChatApp({
   stateRef.current = state
   const ui = useRef<InputUi>({
     text: '',
+    history: EMPTY_HISTORY,
     completion: 0,
     approval: INITIAL_APPROVAL_UI,
     question: INITIAL_QUESTION_UI,
@@ -180,6 +183,12 @@ export function ChatApp({
       current.completion = (current.completion + step + options.length) % options.length
       return
     }
+    if (key.upArrow || key.downArrow) {
+      const recalled = recall(current.history, current.text, key.upArrow ? -1 : 1)
+      current.history = recalled.history
+      current.text = recalled.text
+      return
+    }
     if (options.length > 0 && key.tab && !key.shift) {
       const chosen = options[Math.min(current.completion, options.length - 1)]
       if (chosen) current.text = `/${chosen.name} `
@@ -198,6 +207,7 @@ export function ChatApp({
     const line = !exact && chosen ? `/${chosen.name}` : edit.value
     current.text = ''
     current.completion = 0
+    current.history = remember(current.history, line)
     submit(line)
   }
 

@@ -7,7 +7,7 @@ export function helpMarkdown(commands: readonly SlashCommand[]): string {
     '- `Enter` send (while a turn runs, the message is queued as steering)',
     '- `Esc` interrupt the running turn',
     '- `Shift+Tab` cycle the permission mode',
-    '- `Tab` complete a `/` command, `↑`/`↓` choose one',
+    '- `Tab` complete a `/` command, `↑`/`↓` choose one (otherwise `↑`/`↓` recall earlier prompts)',
     '- `Ctrl+C` twice to quit',
     '- approvals: `y` once, `a` always in this chat, `p` always in this project, `n` deny with feedback, `←`/`→` switch card',
     '',

@@ -203,4 +203,14 @@ describe('interactive chat', () => {
     expect(chat.frame()).toContain(`context ${Math.round((40_000 / window) * 100)}%`)
     expect(chat.frame()).toMatch(/\$\d+\.\d{4}/)
   })
+
+  it('recalls sent prompts with ↑', async () => {
+    const setup = await scriptedEngine([text('Done.')])
+    const chat = await renderChat(setup)
+    await chat.type('run the tests', KEYS.enter)
+    await chat.waitFor((frame) => frame.includes('Done.') && !frame.includes('working'), 'the turn')
+    expect(chat.frame()).not.toMatch(/│ › run the tests\s+│/)
+    await chat.type(KEYS.up)
+    await chat.waitFor((frame) => /│ › run the tests\s+│/.test(frame), 'the recalled prompt in the composer')
+  })
 })

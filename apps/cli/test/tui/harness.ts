@@ -32,6 +32,7 @@ export const KEYS = {
   tab: '\t',
   right: '\u001b[C',
   down: '\u001b[B',
+  up: '\u001b[A',
   ctrlC: '\u0003',
   backspace: '\u007f',
 } as const

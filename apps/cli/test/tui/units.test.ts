@@ -1,6 +1,7 @@
 import type { ApprovalRequest, EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import { approvalKey, approvalOptions, INITIAL_APPROVAL_UI } from '../../src/tui/approval-panel.js'
+import { EMPTY_HISTORY, recall, remember } from '../../src/tui/input-history.js'
 import { liveTail } from '../../src/tui/live-tail.js'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
 import { reduceEvent, splitSettled } from '../../src/tui/reduce-event.js'
@@ -282,5 +283,22 @@ describe('user messages', () => {
     )
     expect(state.finished).toMatchObject([{ kind: 'user', text: 'also the docs' }])
     expect(state.queued).toEqual([])
+  })
+})
+
+describe('input history', () => {
+  it('recalls older lines with ↑, comes back to the draft with ↓, and skips repeats', () => {
+    let history = remember(remember(remember(EMPTY_HISTORY, 'one'), 'two'), 'two')
+    expect(history.entries).toEqual(['one', 'two'])
+    let step = recall(history, 'draft', -1)
+    expect(step.text).toBe('two')
+    step = recall(step.history, step.text, -1)
+    expect(step.text).toBe('one')
+    expect(recall(step.history, step.text, -1).text).toBe('one')
+    step = recall(step.history, step.text, 1)
+    step = recall(step.history, step.text, 1)
+    expect(step.text).toBe('draft')
+    history = remember(step.history, 'three')
+    expect(history.index).toBe(3)
   })
 })
