@@ -61,6 +61,8 @@ describe('agent worktrees', () => {
     expect(worktree.path).toBe(join(project, '.z-engine', 'worktrees', 'ag1'))
     expect(worktree.branch).toBe('zengine/ag1')
     expect(gitOut(worktree.path, ['rev-parse', '--abbrev-ref', 'HEAD'])).toBe('zengine/ag1')
+    // The checkout is invisible to the project's own git.
+    expect(gitOut(project, ['status', '--porcelain', '--untracked-files=all'])).toBe('')
     await writeFile(join(worktree.path, 'a.txt'), 'one\ntwo\nthree\nfour\n')
     await writeFile(join(worktree.path, 'new.txt'), 'new\n')
     // The user edits another line of the same file meanwhile: both changes must survive.
@@ -131,5 +133,24 @@ describe('agent worktrees', () => {
     expect(reopened).toEqual(created)
     await rm(created.path, { recursive: true, force: true })
     expect(await openAgentWorktree(project, created)).toMatchObject({ ok: false })
+  })
+
+  it('roots the agent in the project folder of a worktree when the project is a subfolder of its repository', async () => {
+    const app = join(project, 'app')
+    await writeFiles(app, { 'main.txt': 'main\n' })
+    git(project, 'add', '-A')
+    git(project, 'commit', '-qm', 'app')
+    const worktree = value(await createAgentWorktree(app, 'sub'))
+    expect(worktree.path).toBe(join(app, '.z-engine', 'worktrees', 'sub'))
+    expect(worktree.root).toBe(join(worktree.path, 'app'))
+    await writeFile(join(worktree.root, 'main.txt'), 'main changed\n')
+    expect(value(await commitAgentWorktree(worktree, 'agent sub'))).toMatchObject({
+      changedFiles: ['app/main.txt'],
+    })
+    expect(value(await mergeAgentBranch(app, worktree.branch))).toEqual({
+      type: 'applied',
+      changedFiles: [join(app, 'main.txt')],
+    })
+    expect(await readFile(join(app, 'main.txt'), 'utf8')).toBe('main changed\n')
   })
 })

@@ -1,4 +1,4 @@
-import { mkdir, rm, stat } from 'node:fs/promises'
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 
@@ -128,7 +128,11 @@ export async function createAgentWorktree(
     const base = head.stdout.toString('utf8').trim()
     const path = join(repo.value.projectRoot, AGENT_WORKTREES_DIR, agentId)
     const branch = `zengine/${agentId}`
-    await mkdir(join(repo.value.projectRoot, AGENT_WORKTREES_DIR), { recursive: true })
+    const folder = join(repo.value.projectRoot, AGENT_WORKTREES_DIR)
+    await mkdir(folder, { recursive: true })
+    // Agent checkouts are copies of the project: the project's git status, searches and checkpoints
+    // skip them. (Git inside a worktree reads no .gitignore above its own root.)
+    await writeFile(join(folder, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined)
     await gitOk(context, ['worktree', 'add', '--quiet', '-b', branch, path, base])
     const inside = relative(repo.value.toplevel, repo.value.projectRoot)
     return { ok: true, value: { path, branch, base, root: inside === '' ? path : join(path, inside) } }
