@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { type GitContext, gitOk, runGit } from './git-runner.js'
@@ -90,7 +90,13 @@ async function snapshotWorkingTree(
   context: GitContext,
   worktreesDir: string,
 ): Promise<{ tree: string; commit: string }> {
-  await gitOk(context, ['read-tree', 'HEAD'])
+  // A copy of the user's index (read, never written) lets git reuse its stat data instead of
+  // hashing every file; without one, start from HEAD.
+  const copied = await copyFile(join(context.gitDir, 'index'), context.indexFile ?? '').then(
+    () => true,
+    () => false,
+  )
+  if (!copied) await gitOk(context, ['read-tree', 'HEAD'])
   await gitOk(context, ['add', '-A', '--', '.', `:(exclude)${worktreesDir}`])
   const tree = (await gitOk(context, ['write-tree'])).toString('utf8').trim()
   const commit = (await gitOk(context, ['commit-tree', tree, '-p', 'HEAD', '-m', 'z-engine: working tree']))

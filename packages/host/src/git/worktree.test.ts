@@ -56,7 +56,6 @@ describe('agent worktrees', () => {
   })
 
   it('creates a branch worktree, commits the agent changes and merges them into the working tree', async () => {
-    const indexBefore = await readFile(join(project, '.git', 'index'))
     const worktree = value(await createAgentWorktree(project, 'ag1'))
     expect(worktree.path).toBe(join(project, '.z-engine', 'worktrees', 'ag1'))
     expect(worktree.branch).toBe('zengine/ag1')
@@ -73,15 +72,21 @@ describe('agent worktrees', () => {
     expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('ONE\ntwo\nthree\n')
     expect(await exists(join(project, 'new.txt'))).toBe(false)
 
+    // A staged change of the user's stays staged, and the index stays byte for byte the same.
+    await writeFile(join(project, 'b.txt'), 'bee staged\n')
+    git(project, 'add', 'b.txt')
+    const stagedIndex = await readFile(join(project, '.git', 'index'))
     const merged = value(await mergeAgentBranch(project, worktree.branch))
     expect(merged).toEqual({
       type: 'applied',
       changedFiles: [join(project, 'a.txt'), join(project, 'new.txt')],
     })
+    expect(await readFile(join(project, '.git', 'index'))).toEqual(stagedIndex)
+    expect(await readFile(join(project, 'b.txt'), 'utf8')).toBe('bee staged\n')
+    expect(gitOut(project, ['diff', '--cached', '--name-only'])).toBe('b.txt')
     expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('ONE\ntwo\nthree\nfour\n')
     expect(await readFile(join(project, 'new.txt'), 'utf8')).toBe('new\n')
-    // The user's index and branch are untouched.
-    expect(await readFile(join(project, '.git', 'index'))).toEqual(indexBefore)
+    // The user's branch is untouched.
     expect(gitOut(project, ['rev-parse', '--abbrev-ref', 'HEAD'])).toBe('main')
   })
 
