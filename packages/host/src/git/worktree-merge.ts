@@ -90,14 +90,20 @@ async function snapshotWorkingTree(
   context: GitContext,
   worktreesDir: string,
 ): Promise<{ tree: string; commit: string }> {
+  const addAll = () => gitOk(context, ['add', '-A', '--', '.', `:(exclude)${worktreesDir}`])
   // A copy of the user's index (read, never written) lets git reuse its stat data instead of
-  // hashing every file; without one, start from HEAD.
-  const copied = await copyFile(join(context.gitDir, 'index'), context.indexFile ?? '').then(
-    () => true,
-    () => false,
-  )
-  if (!copied) await gitOk(context, ['read-tree', 'HEAD'])
-  await gitOk(context, ['add', '-A', '--', '.', `:(exclude)${worktreesDir}`])
+  // hashing every file. When there is none, or git cannot use the copy (a split index), start
+  // from HEAD.
+  const copied = await copyFile(join(context.gitDir, 'index'), context.indexFile ?? '')
+    .then(
+      () => addAll().then(() => true),
+      () => false,
+    )
+    .catch(() => false)
+  if (!copied) {
+    await gitOk(context, ['read-tree', 'HEAD'])
+    await addAll()
+  }
   const tree = (await gitOk(context, ['write-tree'])).toString('utf8').trim()
   const commit = (await gitOk(context, ['commit-tree', tree, '-p', 'HEAD', '-m', 'z-engine: working tree']))
     .toString('utf8')
