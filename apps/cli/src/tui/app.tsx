@@ -269,7 +269,9 @@ export function ChatApp({
     <Box flexDirection="column">
       <Static key={`static-${staticKey}`} items={state.finished}>
         {(entry) => (
-          <Box key={entry.key} paddingX={1}>
+          // Static rows are laid out apart from the screen, unbounded: without the terminal's width a
+          // bordered row would be as wide as the terminal plus its padding, and wrap.
+          <Box key={entry.key} paddingX={1} width={stdout.columns ?? 100}>
             <EntryView entry={entry} />
           </Box>
         )}

@@ -124,7 +124,10 @@ function Block({ block }: { block: MarkdownBlock }): ReactNode {
     case 'bullet':
       return (
         <Box paddingLeft={block.indent}>
-          <Text>{`${block.marker} `}</Text>
+          {/* The marker keeps its width when the item wraps (a shrunk marker loses its space). */}
+          <Box flexShrink={0} width={block.marker.length + 1}>
+            <Text>{block.marker}</Text>
+          </Box>
           <Inline text={block.text} />
         </Box>
       )

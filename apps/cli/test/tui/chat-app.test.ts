@@ -213,4 +213,15 @@ describe('interactive chat', () => {
     await chat.type(KEYS.up)
     await chat.waitFor((frame) => /│ › run the tests\s+│/.test(frame), 'the recalled prompt in the composer')
   })
+
+  it('keeps every row, bordered ones included, within the terminal width', async () => {
+    const setup = await scriptedEngine([])
+    const chat = await renderChat(setup)
+    await chat.type('/help', KEYS.enter)
+    const frame = await chat.waitFor((current) => current.includes('switch card'), 'the help box')
+    // ink-testing-library's terminal is 100 columns wide.
+    const widest = Math.max(...frame.split('\n').map((line) => [...line].length))
+    expect(widest).toBeLessThanOrEqual(100)
+    expect(frame).toMatch(/• approvals:/)
+  })
 })
