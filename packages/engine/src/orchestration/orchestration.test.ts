@@ -78,7 +78,7 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     await session.close()
   })
 
-  it('refuses tools outside the definition and removes Agent at the depth limit', async () => {
+  it('refuses tools outside the definition, removes Agent at the depth limit, and max_depth 0 turns subagents off', async () => {
     const project = buggyProject()
     mkdirSync(join(project, '.z-engine', 'agents'), { recursive: true })
     writeFileSync(
@@ -130,6 +130,18 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     expect(general[0]!.tools.map((tool) => tool.name)).not.toContain('Agent')
     expect(shallow.client.requests[0]!.tools.map((tool) => tool.name)).toContain('Agent')
     await nested.close()
+
+    // max_depth 0 turns subagents off: the main agent is offered neither Agent nor ApplyAgentChanges.
+    const off = await engineWith(perAgent({ main: [text('alone')] }))
+    mkdirSync(join(off.home, 'config'), { recursive: true })
+    writeFileSync(join(off.home, 'config', 'settings.toml'), '[agents]\nmax_depth = 0\n')
+    const alone = await off.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    alone.send({ type: 'submit', text: 'go' })
+    await untilIdle(alone, off.envelopes)
+    const offered = off.client.requests[0]!.tools.map((tool) => tool.name)
+    expect(offered).not.toContain('Agent')
+    expect(offered).not.toContain('ApplyAgentChanges')
+    await alone.close()
   })
 
   it("runs in its definition's mode, except that a chat in bypass overrides it", async () => {
