@@ -13,7 +13,12 @@ const server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'hi' 
 const dir = mkdtempSync(join(tmpdir(), 'ze-first-request-'))
 writeFileSync(join(dir, 'a.ts'), 'export const a = 1\n')
 const env = { PATH: process.env.PATH, HOME: dir, ANTHROPIC_API_KEY: 'x', ANTHROPIC_BASE_URL: server.url }
-const engine = await Engine.create({ home: dir, dataDir: join(dir, 'data'), configDir: join(dir, 'config'), env })
+const engine = await Engine.create({
+  home: dir,
+  dataDir: join(dir, 'data'),
+  configDir: join(dir, 'config'),
+  env,
+})
 const session = await engine.openSession({ projectRoot: dir, model: 'anthropic/claude-sonnet-4-6' })
 mark('session opened')
 const events = session.events()[Symbol.asyncIterator]()
