@@ -145,6 +145,16 @@ export async function main(io: CommandIo): Promise<number> {
   const exited = new Promise<void>((resolve) => {
     exit = resolve
   })
+  // A closed terminal or a kill ends the chat the same way /exit does: the journal is flushed.
+  // `on`, not `once`: Ink's exit hook re-raises a signal when no other listener is left for it.
+  let hungUp = false
+  const onSignal = () => exit()
+  const onHangup = () => {
+    hungUp = true
+    exit()
+  }
+  process.on('SIGHUP', onHangup)
+  process.on('SIGTERM', onSignal)
   const [{ render }, { createElement }, { ChatApp }] = await ui
   const instance = render(
     createElement(ChatApp, {
@@ -161,11 +171,15 @@ export async function main(io: CommandIo): Promise<number> {
     },
   )
   await Promise.race([exited, instance.waitUntilExit()])
+  process.off('SIGHUP', onHangup)
+  process.off('SIGTERM', onSignal)
   // Leave the transcript on screen, not the composer and status line of a chat that has ended.
   instance.clear()
   instance.unmount()
   const sessionId = controller.session.id
   await controller.close()
-  io.stdout.write(`\nSession ${sessionId} saved. Resume it with: z-engine --resume ${sessionId}\n`)
+  // After a hang-up there is no terminal left to tell.
+  if (!hungUp)
+    io.stdout.write(`\nSession ${sessionId} saved. Resume it with: z-engine --resume ${sessionId}\n`)
   return EXIT.ok
 }

@@ -52,6 +52,7 @@ function startCli(args: string[], env: Record<string, string>) {
     since,
     all: () => plain(output),
     exitCode: () => exitCode,
+    kill: (signal: string) => pty.kill(signal),
     async waitFor(predicate: (text: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
       const started = Date.now()
       while (!predicate(since())) {
@@ -205,7 +206,17 @@ describe('z-engine in a pseudo-terminal', () => {
     expect(replay).toContain('Hello from the scripted model.')
     expect(replay).toContain('Understood, I will not delete it.')
     expect(replay).toContain('Resumed')
-    await resumed.type(CTRL_C)
-    await resumed.type(CTRL_C)
+
+    // 7. SIGTERM ends the chat like /exit: the session is flushed and the exit code is 0.
+    resumed.mark()
+    resumed.kill('SIGTERM')
+    await resumed.waitFor(
+      (out) => out.includes(`Resume it with: z-engine --resume ${sessionId}`),
+      'the exit line',
+    )
+    const stopped = Date.now()
+    while (resumed.exitCode() === undefined && Date.now() - stopped < 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    expect(resumed.exitCode()).toBe(0)
   }, 90_000)
 })
