@@ -5,7 +5,7 @@ import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../src/index.js'
 import type { ScriptSource } from '../src/testing.js'
-import { buggyProject, cleanupTempDirs, engineWith } from './engine-harness.js'
+import { buggyProject, cleanupTempDirs, engineWith, fixTheBugResponses } from './engine-harness.js'
 
 cleanupTempDirs()
 
@@ -19,29 +19,7 @@ async function untilFinished(session: Session, envelopes: EventEnvelope[], count
   }
 }
 
-const fixScript = (project: string): ScriptSource => [
-  {
-    blocks: [
-      { type: 'text', text: 'Reading the code.' },
-      { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } },
-    ],
-  },
-  {
-    blocks: [
-      {
-        type: 'tool_use',
-        name: 'Edit',
-        input: { file_path: join(project, 'math.js'), old_string: 'a - b', new_string: 'a + b' },
-      },
-    ],
-  },
-  {
-    blocks: [
-      { type: 'tool_use', name: 'Bash', input: { command: 'node test.js', description: 'Run the test' } },
-    ],
-  },
-  { blocks: [{ type: 'text', text: 'Fixed: add now adds, and the test passes.' }] },
-]
+const fixScript = (project: string): ScriptSource => fixTheBugResponses(project)
 
 describe('Engine end to end (scripted model, real tools, real git)', () => {
   it('fixes the bug: Read, Edit, Bash runs the test, and the test passes afterwards', async () => {

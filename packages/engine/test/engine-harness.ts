@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { afterEach } from 'vitest'
 import { Engine, type Session } from '../src/index.js'
-import { ScriptedClient, type ScriptSource } from '../src/testing.js'
+import { ScriptedClient, type ScriptedResponse, type ScriptSource } from '../src/testing.js'
 
 const dirs: string[] = []
 
@@ -66,4 +66,31 @@ export async function engineWith(script: ScriptSource, home = tempDir('ze-home-'
     }
   }
   return { engine, client, envelopes, home, events, waitFor }
+}
+
+/** The model's side of fixing `buggyProject`: Read, Edit, Bash runs the test, then a final answer. */
+export function fixTheBugResponses(project: string): ScriptedResponse[] {
+  return [
+    {
+      blocks: [
+        { type: 'text', text: 'Reading the code.' },
+        { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } },
+      ],
+    },
+    {
+      blocks: [
+        {
+          type: 'tool_use',
+          name: 'Edit',
+          input: { file_path: join(project, 'math.js'), old_string: 'a - b', new_string: 'a + b' },
+        },
+      ],
+    },
+    {
+      blocks: [
+        { type: 'tool_use', name: 'Bash', input: { command: 'node test.js', description: 'Run the test' } },
+      ],
+    },
+    { blocks: [{ type: 'text', text: 'Fixed: add now adds, and the test passes.' }] },
+  ]
 }

@@ -8,34 +8,14 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type RecordedRequest, type ServerStep, startScriptedServer } from '../src/testing.js'
-import { buggyProject, cleanupTempDirs } from './engine-harness.js'
+import { buggyProject, cleanupTempDirs, fixTheBugResponses } from './engine-harness.js'
 import { cleanupServers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
 
 cleanupTempDirs()
 cleanupServers()
 
 const fixSteps = (project: string): ServerStep[] => [
-  {
-    blocks: [
-      { type: 'text', text: 'Reading the code.' },
-      { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } },
-    ],
-  },
-  {
-    blocks: [
-      {
-        type: 'tool_use',
-        name: 'Edit',
-        input: { file_path: join(project, 'math.js'), old_string: 'a - b', new_string: 'a + b' },
-      },
-    ],
-  },
-  {
-    blocks: [
-      { type: 'tool_use', name: 'Bash', input: { command: 'node test.js', description: 'Run the test' } },
-    ],
-  },
-  { blocks: [{ type: 'text', text: 'Fixed: add now adds, and the test passes.' }] },
+  ...fixTheBugResponses(project),
   { blocks: [{ type: 'text', text: 'Yes, it was the subtraction.' }] },
 ]
 
