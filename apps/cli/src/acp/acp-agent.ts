@@ -117,25 +117,44 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return session
   }
 
-  const askPermission = (client: AgentContext, session: Session, request: ApprovalRequest): void => {
+  /**
+   * Asks the client about one approval card. `asking` holds the cards still waiting on the client:
+   * when the engine settles one itself (the turn was cancelled), the request is withdrawn with
+   * `$/cancel_request` and its late answer is dropped.
+   */
+  const askPermission = (
+    client: AgentContext,
+    session: Session,
+    request: ApprovalRequest,
+    asking: Map<string, AbortController>,
+  ): void => {
+    const withdraw = new AbortController()
+    asking.set(request.id, withdraw)
     void client
-      .request(methods.client.session.requestPermission, {
-        sessionId: session.id,
-        toolCall: {
-          toolCallId: request.toolUseId,
-          title: request.title,
-          kind: toolKind(request.toolName),
-          status: 'pending',
-          content: previewContent(request.preview),
+      .request(
+        methods.client.session.requestPermission,
+        {
+          sessionId: session.id,
+          toolCall: {
+            toolCallId: request.toolUseId,
+            title: request.title,
+            kind: toolKind(request.toolName),
+            status: 'pending',
+            content: previewContent(request.preview),
+          },
+          options: permissionOptions(request),
         },
-        options: permissionOptions(request),
-      })
+        { cancellationSignal: withdraw.signal },
+      )
       .then(
         (response) => decisionFor(request, response.outcome),
         // No answer (the client failed or went away) denies: approvals fail closed.
         () => decisionFor(request, { outcome: 'cancelled' }),
       )
-      .then((decision) => session.send({ type: 'resolveApproval', approvalId: request.id, decision }))
+      .then((decision) => {
+        if (!asking.delete(request.id)) return
+        session.send({ type: 'resolveApproval', approvalId: request.id, decision })
+      })
   }
 
   /** Opens (or resumes) an engine session for the client and keeps it until the connection ends. */
@@ -185,13 +204,23 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         )
       }
       let turnId: string | undefined
+      const asking = new Map<string, AbortController>()
+      const settled = new Set<string>()
       const unsubscribe = options.events.on(session.id, (envelope) => {
         const event = envelope.event
         if (event.type === 'turnStarted' && envelope.agentId === undefined) turnId ??= event.turnId
         if (event.type === 'approvalRequested') {
           for (const update of mapper.announceApproval(event.request)) notify(update)
           const request = event.request
-          void sent.then(() => askPermission(client, session, request))
+          void sent.then(() => {
+            if (!settled.has(request.id)) askPermission(client, session, request, asking)
+          })
+        }
+        if (event.type === 'approvalResolved') {
+          settled.add(event.approvalId)
+          const withdraw = asking.get(event.approvalId)
+          asking.delete(event.approvalId)
+          withdraw?.abort()
         }
         for (const update of mapper.map(envelope)) notify(update)
         if (event.type === 'turnFinished' && envelope.agentId === undefined && event.turnId === turnId) {

@@ -161,4 +161,35 @@ describe('z-engine acp', () => {
       agent.request(methods.agent.session.load, { sessionId: 'missing', cwd: project, mcpServers: [] }),
     ).rejects.toThrow()
   })
+
+  it('withdraws a pending permission request when the turn is cancelled', async () => {
+    let withdrawn = false
+    let asked: () => void = () => {}
+    const askedOnce = new Promise<void>((resolve) => {
+      asked = resolve
+    })
+    const { agent, project, envelopes } = await connectAgent(
+      [{ blocks: [bash('printf never > never.txt', 'call-w')] }],
+      (_request, signal) =>
+        new Promise((resolve) => {
+          asked()
+          signal.addEventListener('abort', () => {
+            withdrawn = true
+            resolve({ outcome: { outcome: 'cancelled' } })
+          })
+        }),
+    )
+    const session = await startSession(agent, project)
+    void session.prompt('make it')
+    await askedOnce
+    await agent.notify(methods.agent.session.cancel, { sessionId: session.sessionId })
+    const { stopReason } = await drain(session)
+    expect(stopReason).toBe('cancelled')
+    expect(withdrawn).toBe(true)
+    expect(existsSync(join(project, 'never.txt'))).toBe(false)
+    // The late "cancelled" answer is not sent to the engine as an answer to a settled card.
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    const notices = envelopes.filter((envelope) => envelope.event.type === 'notice')
+    expect(JSON.stringify(notices)).not.toContain('No pending approval')
+  })
 })

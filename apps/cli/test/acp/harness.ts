@@ -17,6 +17,7 @@ import {
 } from '@agentclientprotocol/sdk'
 import { Engine } from '@z-engine/engine'
 import { ScriptedClient, type ScriptedClientOptions, type ScriptSource } from '@z-engine/engine/testing'
+import type { EventEnvelope } from '@z-engine/protocol'
 import { afterEach } from 'vitest'
 import { createAcpAgent, SessionEventRouter } from '../../src/acp/acp-agent.js'
 
@@ -34,7 +35,10 @@ export function tempDir(prefix: string): string {
 }
 
 /** How the test client answers permission requests (it records every request it gets). */
-export type PermissionAnswer = (request: RequestPermissionRequest) => RequestPermissionResponse
+export type PermissionAnswer = (
+  request: RequestPermissionRequest,
+  signal: AbortSignal,
+) => RequestPermissionResponse | Promise<RequestPermissionResponse>
 
 /**
  * An ACP agent over a real engine with a scripted model, connected to the SDK's client side through
@@ -50,6 +54,8 @@ export async function connectAgent(
   const project = dirs.project ?? tempDir('ze-acp-proj-')
   const model = new ScriptedClient(script, options)
   const events = new SessionEventRouter()
+  /** Every engine event, for checks the client cannot see. */
+  const envelopes: EventEnvelope[] = []
   const engine = await Engine.create({
     home,
     dataDir: join(home, 'data'),
@@ -58,7 +64,10 @@ export async function connectAgent(
     clientFactory: {
       createClient: () => ({ ok: true, client: model, provider: 'scripted', model: 'scripted' }),
     },
-    onEvent: events.publish,
+    onEvent: (envelope) => {
+      envelopes.push(envelope)
+      events.publish(envelope)
+    },
   })
   cleanups.push(() => engine.shutdown())
   const toClient = new TransformStream<Uint8Array, Uint8Array>()
@@ -71,16 +80,25 @@ export async function connectAgent(
   /** Every session/update received, whichever session it is for. */
   const notifications: SessionNotification[] = []
   const app = client({ name: 'test-client' })
-    .onRequest(methods.client.session.requestPermission, ({ params }) => {
+    .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
       permissionRequests.push(params)
-      return answer(params)
+      return answer(params, signal)
     })
     .onNotification(methods.client.session.update, ({ params }) => {
       notifications.push(params)
     })
   const clientConnection = app.connect(ndJsonStream(toAgent.writable, toClient.readable))
   cleanups.push(() => clientConnection.close())
-  return { engine, model, project, home, agent: clientConnection.agent, permissionRequests, notifications }
+  return {
+    engine,
+    model,
+    project,
+    home,
+    agent: clientConnection.agent,
+    permissionRequests,
+    notifications,
+    envelopes,
+  }
 }
 
 /** Starts a session in `cwd` after initializing. */
