@@ -1,6 +1,5 @@
 import { wrapReminder } from '@z-engine/prompts'
 import type {
-  ApprovalDecision,
   ContentBlock,
   Cost,
   EngineEvent,
@@ -18,6 +17,7 @@ import { runBatch } from '../batch/run-batch.js'
 import type { SystemSection } from '../model/types.js'
 import type { RunHost } from '../run/agent-run.js'
 import { MAX_STOP_HOOK_CONTINUATIONS } from '../session/main-run-host.js'
+import { requestApprovals } from '../session/request-approvals.js'
 import type { Session } from '../session/session.js'
 import type { AgentEntry } from './agent-entry.js'
 
@@ -85,28 +85,13 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
     decide: (name, action) => services.gate.decide(name, action, input.mode(), entry.root),
     requestApprovals: async (requests, signal) => {
-      // Wait first, announce second: a host may answer from inside its event callback.
-      const waits = requests.map((request) => session.approvals.wait(request.id, signal))
       // The GUI shows the agent as waiting on the user until every ask is answered.
       entry.info = { ...entry.info, status: 'waiting' }
       input.onChange()
-      for (const request of requests) await emit({ type: 'approvalRequested', request })
-      const answers = new Map<string, ApprovalDecision>()
-      await Promise.all(
-        requests.map(async (request, index) => {
-          const outcome = await waits[index]!
-          const decision: ApprovalDecision =
-            outcome.type === 'answered'
-              ? outcome.answer
-              : { type: 'deny', feedback: 'cancelled with the agent' }
-          await session.commit(
-            { type: 'approvalResolved', approvalId: request.id, decision },
-            { type: 'approvalResolved', approvalId: request.id, decision, agentId },
-            scope,
-          )
-          if (outcome.type === 'answered') answers.set(request.id, outcome.answer)
-        }),
-      )
+      const answers = await requestApprovals(session, requests, signal, {
+        scope,
+        cancelledFeedback: 'cancelled with the agent',
+      })
       entry.info = { ...entry.info, status: 'running' }
       input.onChange()
       return answers

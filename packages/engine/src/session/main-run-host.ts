@@ -1,11 +1,12 @@
 import { reminderText } from '@z-engine/prompts'
-import type { ApprovalDecision, ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
+import type { ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
 import type { BatchDeps } from '../batch/batch-types.js'
 import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
 import { createInteractionPort } from './interaction-port.js'
+import { requestApprovals } from './request-approvals.js'
 import type { Session } from './session.js'
 import type { ActiveTurn } from './state.js'
 import type { TurnInput, TurnTotals } from './turn.js'
@@ -71,28 +72,8 @@ export function buildMainRunHost(
     validate: (name, schema, value) => validator.check(name, schema, value),
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
     decide: (name, action) => services.gate.decide(name, action, state.mode),
-    requestApprovals: async (requests, signal) => {
-      // Wait first, announce second: a host may answer from inside its event callback.
-      const waits = requests.map((request) => session.approvals.wait(request.id, signal))
-      for (const request of requests) await emit({ type: 'approvalRequested', request })
-      const answers = new Map<string, ApprovalDecision>()
-      await Promise.all(
-        requests.map(async (request, index) => {
-          const outcome = await waits[index]!
-          const decision: ApprovalDecision =
-            outcome.type === 'answered'
-              ? outcome.answer
-              : { type: 'deny', feedback: 'cancelled with the turn' }
-          await session.commit(
-            { type: 'approvalResolved', approvalId: request.id, decision },
-            { type: 'approvalResolved', approvalId: request.id, decision, turnId: turn.id },
-            scope,
-          )
-          if (outcome.type === 'answered') answers.set(request.id, outcome.answer)
-        }),
-      )
-      return answers
-    },
+    requestApprovals: (requests, signal) =>
+      requestApprovals(session, requests, signal, { scope, cancelledFeedback: 'cancelled with the turn' }),
     grantRule: async (rule, ruleScope) => {
       state.sessionRules.push(rule)
       await services.gate.grant(rule, ruleScope)
