@@ -4,7 +4,7 @@ import { ApprovalPanel, type ApprovalUi, approvalKey, INITIAL_APPROVAL_UI } from
 import type { ChatController } from './chat-controller.js'
 import { chatReducer } from './chat-reducer.js'
 import { Composer } from './composer.js'
-import { EntryView, ToolCardView } from './entry-view.js'
+import { AgentLine, EntryView, ToolCardView } from './entry-view.js'
 import { helpMarkdown } from './help-text.js'
 import { EMPTY_HISTORY, type InputHistory, recall, remember } from './input-history.js'
 import { editLine } from './line-edit.js'
@@ -263,7 +263,7 @@ export function ChatApp({
   const liveParts = [...state.live.parts.values()]
   const liveTools = [...state.live.tools.values()]
   // Rows left for streaming text once the composer, status line and running tool cards are drawn.
-  const textRows = Math.max(3, (stdout.rows ?? 40) - 8 - 6 * liveTools.length)
+  const textRows = Math.max(3, (stdout.rows ?? 40) - 8 - 6 * liveTools.length - state.live.agents.size)
   const textColumns = (stdout.columns ?? 100) - 4
   return (
     <Box flexDirection="column">
@@ -288,6 +288,9 @@ export function ChatApp({
         })}
         {liveTools.map((card) => (
           <ToolCardView key={card.toolUseId} card={card} />
+        ))}
+        {[...state.live.agents.values()].map((agent) => (
+          <AgentLine key={agent.id} agent={agent} />
         ))}
       </Box>
       {plan ? (

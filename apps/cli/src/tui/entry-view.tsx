@@ -1,4 +1,4 @@
-import type { TurnOutcome } from '@z-engine/protocol'
+import type { AgentInfo, TurnOutcome } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { keyed } from './keyed.js'
@@ -47,6 +47,28 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
           ))
         : null}
     </Box>
+  )
+}
+
+const AGENT_MARK: Record<AgentInfo['status'], { mark: string; color: string }> = {
+  pending: { mark: '◌', color: 'gray' },
+  running: { mark: '⋯', color: 'yellow' },
+  waiting: { mark: '…', color: 'yellow' },
+  done: { mark: '✓', color: 'green' },
+  failed: { mark: '✗', color: 'red' },
+  cancelled: { mark: '■', color: 'gray' },
+}
+
+/** One subagent: its type, what it was asked, and its state. */
+export function AgentLine({ agent }: { agent: AgentInfo }): ReactNode {
+  const mark = AGENT_MARK[agent.status]
+  return (
+    <Text wrap="truncate-end">
+      <Text color={mark.color}>{`${mark.mark} `}</Text>
+      <Text bold>{agent.agentType}</Text>
+      <Text>{` ${agent.description}`}</Text>
+      <Text dimColor>{` ${agent.status}${agent.background ? ' (background)' : ''}`}</Text>
+    </Text>
   )
 }
 
@@ -119,6 +141,8 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
       )
     case 'divider':
       return <Text dimColor>{`── ${entry.text} ──`}</Text>
+    case 'agent':
+      return <AgentLine agent={entry.agent} />
     case 'banner':
       return (
         <Box flexDirection="column" borderStyle="round" borderColor="blue" paddingX={1}>

@@ -28,7 +28,11 @@ function append(state: ChatState, ...entries: Array<DistributiveOmit<TranscriptE
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
 function withLive(state: ChatState, change: (live: LiveRows) => void): ChatState {
-  const live: LiveRows = { parts: new Map(state.live.parts), tools: new Map(state.live.tools) }
+  const live: LiveRows = {
+    parts: new Map(state.live.parts),
+    tools: new Map(state.live.tools),
+    agents: new Map(state.live.agents),
+  }
   change(live)
   return { ...state, live }
 }
@@ -57,6 +61,30 @@ function progressLines(previous: string[], text: string): string[] {
   // The last element is the line still being written ('' after a newline); keep it besides the tail.
   const partial = lines.pop() ?? ''
   return [...lines.filter((line) => line !== '').slice(-PROGRESS_LINES), partial]
+}
+
+/** Longest error text a row shows (the model gets the whole result). */
+const ERROR_CHARS = 300
+
+/** Shows why a call failed when its card had no summary: the first lines of its error result. */
+function explainErrors(state: ChatState, message: Message): ChatState {
+  if (state.unexplained.size === 0 || message.role !== 'user') return state
+  let next = state
+  for (const block of message.content) {
+    if (block.type !== 'tool_result' || !block.isError) continue
+    const toolName = next.unexplained.get(block.toolUseId)
+    if (toolName === undefined) continue
+    const unexplained = new Map(next.unexplained)
+    unexplained.delete(block.toolUseId)
+    const detail = block.content
+      .map((part) => (part.type === 'text' ? part.text : ''))
+      .join(' ')
+      .trim()
+      .slice(0, ERROR_CHARS)
+    next = { ...next, unexplained }
+    if (detail !== '') next = append(next, { kind: 'notice', level: 'error', text: `${toolName}: ${detail}` })
+  }
+  return next
 }
 
 /**
@@ -141,11 +169,12 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     case 'thinkingEnd':
       return fromSubagent ? state : finishPart(state, event.id)
     case 'messageRecorded': {
+      const explained = explainErrors(state, event.message)
       const text = fromSubagent ? undefined : userText(event.message)
-      if (text === undefined) return state
+      if (text === undefined) return explained
       // Steering is delivered as a user message: it leaves the queue and joins the transcript.
-      const queued = state.queued.filter((item) => !text.includes(item))
-      return append({ ...state, queued }, { kind: 'user', text })
+      const queued = explained.queued.filter((item) => !text.includes(item))
+      return append({ ...explained, queued }, { kind: 'user', text })
     }
     case 'steeringQueued':
       return fromSubagent ? state : { ...state, queued: [...state.queued, event.text] }
@@ -186,6 +215,9 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         ...(event.summary !== undefined ? { summary: event.summary } : {}),
       }
       const next = withLive(state, (live) => live.tools.delete(event.toolUseId))
+      if (event.status === 'error' && (event.summary ?? '') === '') {
+        next.unexplained = new Map(next.unexplained).set(event.toolUseId, event.toolName)
+      }
       return append(
         { ...next, approvals: next.approvals.filter((request) => request.toolUseId !== event.toolUseId) },
         { kind: 'tool', card: done },
@@ -246,8 +278,17 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         level: 'warning',
         text: 'The answer claims completion that no check backs.',
       })
+    case 'agentUpdated': {
+      const agent = event.agent
+      const working = agent.status === 'pending' || agent.status === 'running' || agent.status === 'waiting'
+      if (working) return withLive(state, (live) => live.agents.set(agent.id, agent))
+      if (!state.live.agents.has(agent.id)) return state
+      return append(
+        withLive(state, (live) => live.agents.delete(agent.id)),
+        { kind: 'agent', agent },
+      )
+    }
     case 'titleChanged':
-    case 'agentUpdated':
     case 'jobUpdated':
     case 'checkRecorded':
     case 'checkpointCreated':

@@ -1,4 +1,5 @@
 import type {
+  AgentInfo,
   ApprovalRequest,
   PermissionMode,
   PlanProposal,
@@ -37,6 +38,8 @@ export type TranscriptEntry =
   | { kind: 'commandOutput'; key: string; name: string; markdown: string }
   | { kind: 'turnEnded'; key: string; outcome: TurnOutcome }
   | { kind: 'divider'; key: string; text: string }
+  /** A subagent that finished, failed or was cancelled. */
+  | { kind: 'agent'; key: string; agent: AgentInfo }
   /** The first row of a chat: what is running where, and where help is. */
   | { kind: 'banner'; key: string; version: string; projectRoot: string; sessionId: string }
 
@@ -46,6 +49,8 @@ export interface LiveRows {
   parts: Map<string, Extract<TranscriptEntry, { kind: 'assistant' | 'thinking' }>>
   /** Tool use id → card, in start order. */
   tools: Map<string, ToolCard>
+  /** Subagents still working (pending, running or waiting), by id. */
+  agents: Map<string, AgentInfo>
 }
 
 /** Everything the chat screen shows, rebuilt from events by `reduceEvent`. */
@@ -65,6 +70,8 @@ export interface ChatState {
   contextTokens?: number
   contextWindow?: number
   costUsd: number
+  /** Calls that ended in error without a summary: their result's text is shown when it is recorded. */
+  unexplained: Map<string, string>
   /** Monotonic counter for row keys. */
   nextKey: number
 }
@@ -79,11 +86,12 @@ export function initialChatState(init: {
 }): ChatState {
   return {
     finished: init.finished ?? [],
-    live: { parts: new Map(), tools: new Map() },
+    live: { parts: new Map(), tools: new Map(), agents: new Map() },
     approvals: [],
     questions: [],
     plans: [],
     queued: [],
+    unexplained: new Map(),
     busy: false,
     mode: init.mode,
     model: init.model,

@@ -224,4 +224,29 @@ describe('interactive chat', () => {
     expect(widest).toBeLessThanOrEqual(100)
     expect(frame).toMatch(/• approvals:/)
   })
+
+  it('shows a subagent while it works and a line when it is done', async () => {
+    const agentCall = {
+      type: 'tool_use' as const,
+      id: 'agent-call',
+      name: 'Agent',
+      input: {
+        description: 'find the config',
+        prompt: 'Find the config file.',
+        subagent_type: 'general',
+      },
+    }
+    // One scripted client serves both agents, in request order; the subagent streams slowly.
+    const setup = await scriptedEngine(
+      [{ blocks: [agentCall] }, text(`Found it. ${'detail '.repeat(60)}`), text('The config is found.')],
+      { chunkSize: 8, delayMs: 5 },
+    )
+    const chat = await renderChat(setup)
+    await chat.type('where is the config?', KEYS.enter)
+    await chat.waitFor((frame) => /⋯ general find the config running/.test(frame), 'the running subagent')
+    await chat.waitFor((frame) => frame.includes('The config is found.'), 'the final answer')
+    expect(chat.frame()).toMatch(/✓ general find the config done/)
+    // The subagent's own text stays in its transcript.
+    expect(chat.frame()).not.toContain('Found it.')
+  })
 })

@@ -302,3 +302,60 @@ describe('input history', () => {
     expect(history.index).toBe(3)
   })
 })
+
+describe('subagents', () => {
+  it('keeps a working subagent live and prints it once it ends', () => {
+    const agent = {
+      id: 'a1',
+      agentType: 'Explore',
+      description: 'look around',
+      status: 'running' as const,
+      background: false,
+      depth: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
+      worktree: { type: 'none' as const },
+    }
+    const start = initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+    let state = reduceEvent(start, envelope({ type: 'agentUpdated', agent }))
+    expect(state.live.agents.get('a1')?.status).toBe('running')
+    state = reduceEvent(state, envelope({ type: 'agentUpdated', agent: { ...agent, status: 'done' } }))
+    expect(state.live.agents.size).toBe(0)
+    expect(state.finished).toMatchObject([{ kind: 'agent', agent: { status: 'done' } }])
+  })
+})
+
+describe('tool errors', () => {
+  it("shows the error result's text for a card that ended in error without a summary", () => {
+    const start = initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+    let state = reduceEvent(
+      start,
+      envelope({ type: 'toolFinished', toolUseId: 't1', toolName: 'Agent', status: 'error', durationMs: 0 }),
+    )
+    state = reduceEvent(
+      state,
+      envelope({
+        type: 'messageRecorded',
+        message: {
+          id: 'm1',
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              toolUseId: 't1',
+              content: [{ type: 'text', text: 'Unknown agent type "x"; use one of: general, explore.' }],
+              isError: true,
+            },
+          ],
+        },
+      }),
+    )
+    expect(state.finished.at(-1)).toEqual({
+      kind: 'notice',
+      key: expect.any(String),
+      level: 'error',
+      text: 'Agent: Unknown agent type "x"; use one of: general, explore.',
+    })
+    expect(state.unexplained.size).toBe(0)
+  })
+})
