@@ -64,6 +64,8 @@ export function testSession(options: {
   mode?: PermissionMode
   maxTurns?: number
   clientDelayMs?: number
+  /** Makes each journal sync slow (the turn's end waits for it). */
+  syncDelayMs?: number
 }) {
   const records: LogRecord[] = []
   const envelopes: EventEnvelope[] = []
@@ -76,7 +78,9 @@ export function testSession(options: {
       append: async (record) => {
         records.push(record)
       },
-      sync: async () => {},
+      sync: async () => {
+        if (options.syncDelayMs) await new Promise((resolve) => setTimeout(resolve, options.syncDelayMs))
+      },
       close: async () => {},
     },
     gate: {

@@ -221,3 +221,20 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     await t.session.close()
   })
 })
+
+describe('steering that arrives as a turn ends', () => {
+  it('starts the next turn instead of waiting for another message', async () => {
+    const t = testSession({
+      script: (_request, index) => ({ blocks: [text(`answer ${index}`)] }),
+      syncDelayMs: 100,
+    })
+    t.session.send({ type: 'submit', text: 'first' })
+    // turnFinished is published before the journal sync ends the turn: the message is steering.
+    await t.waitFor('turnFinished')
+    t.session.send({ type: 'submit', text: 'second' })
+    const second = await t.waitFor('turnFinished', 2)
+    expect(second).toMatchObject({ outcome: { type: 'done' } })
+    expect(JSON.stringify(t.client.requests[1]!.messages.at(-1))).toContain('second')
+    await t.session.close()
+  })
+})

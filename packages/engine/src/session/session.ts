@@ -241,6 +241,14 @@ export class Session {
       })
       .finally(() => {
         if (this.state.activeTurn === turn) this.state.activeTurn = undefined
+        // A message typed after the stop boundary looked for steering starts the next turn; after
+        // an interrupt it waits for the user's next message instead (spec: steering is kept).
+        if (!this.#closed && turn.stopReason === undefined && this.state.steering.length > 0) {
+          const text = this.state.steering.join('\n\n')
+          this.state.steering = []
+          this.#startTurn({ text })
+          return
+        }
         this.#notifyIdle()
       })
   }
