@@ -1,11 +1,12 @@
 import { Readable, Writable } from 'node:stream'
 import { ndJsonStream } from '@agentclientprotocol/sdk'
 import { Engine } from '@z-engine/engine'
-import { type PermissionMode, parsePermissionMode } from '@z-engine/protocol'
+import type { PermissionMode } from '@z-engine/protocol'
 import { createAcpAgent, SessionEventRouter } from '../acp/acp-agent.js'
 import { parseCommandArgs } from '../args.js'
-import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
+import { parseModeFlag } from '../mode-flag.js'
 
 const HELP = `Usage: z-engine acp [options]
 
@@ -32,18 +33,7 @@ export async function main(io: CommandIo): Promise<number> {
   }
   if (positionals.length > 0)
     throw new UsageError(`z-engine acp takes no arguments (got '${positionals[0]}').`)
-  let mode: PermissionMode | undefined
-  if (values['permission-mode'] !== undefined) {
-    mode = parsePermissionMode(values['permission-mode'])
-    if (mode === undefined)
-      throw unknownWordError('--permission-mode value', values['permission-mode'], [
-        'default',
-        'acceptEdits',
-        'plan',
-        'bypass',
-        'bypassPermissions',
-      ])
-  }
+  const mode: PermissionMode | undefined = parseModeFlag(values['permission-mode'])
   const events = new SessionEventRouter()
   const engine = await Engine.create({ env: io.env, onEvent: events.publish })
   const app = createAcpAgent({

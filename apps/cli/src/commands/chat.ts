@@ -1,9 +1,10 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
-import { type PermissionMode, parsePermissionMode } from '@z-engine/protocol'
+import type { PermissionMode } from '@z-engine/protocol'
 import { parseCommandArgs } from '../args.js'
-import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
+import { parseModeFlag } from '../mode-flag.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
 import { cliVersion } from '../version.js'
@@ -48,18 +49,7 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
     throw new UsageError(
       `The chat takes no prompt argument (got '${positionals[0]}'); type it inside, or use 'z-engine exec "…"'.`,
     )
-  let mode: PermissionMode | undefined
-  if (values['permission-mode'] !== undefined) {
-    mode = parsePermissionMode(values['permission-mode'])
-    if (mode === undefined)
-      throw unknownWordError('--permission-mode value', values['permission-mode'], [
-        'default',
-        'acceptEdits',
-        'plan',
-        'bypass',
-        'bypassPermissions',
-      ])
-  }
+  const mode: PermissionMode | undefined = parseModeFlag(values['permission-mode'])
   if (values.resume !== undefined && values.continue)
     throw new UsageError('Use only one of --resume and --continue.')
   return {

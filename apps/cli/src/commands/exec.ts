@@ -1,4 +1,3 @@
-import { parsePermissionMode } from '@z-engine/protocol'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -9,6 +8,7 @@ import { type ExecPlan, runExec } from '../exec/run-exec.js'
 import { streamJsonWriter } from '../exec/stream-json-writer.js'
 import { textWriter } from '../exec/text-writer.js'
 import type { ExecWriter } from '../exec/writer.js'
+import { parseModeFlag } from '../mode-flag.js'
 
 const HELP = `Usage: z-engine exec [options] [prompt]
 
@@ -68,18 +68,7 @@ export async function main(io: CommandIo): Promise<number> {
   }
   const outputFormat = oneOf('--output-format', values['output-format'], OUTPUT_FORMATS, 'text')
   const inputFormat = oneOf('--input-format', values['input-format'], INPUT_FORMATS, 'text')
-  let mode: ExecPlan['mode']
-  if (values['permission-mode'] !== undefined) {
-    mode = parsePermissionMode(values['permission-mode'])
-    if (mode === undefined)
-      throw unknownWordError('--permission-mode value', values['permission-mode'], [
-        'default',
-        'acceptEdits',
-        'plan',
-        'bypass',
-        'bypassPermissions',
-      ])
-  }
+  const mode: ExecPlan['mode'] = parseModeFlag(values['permission-mode'])
   const chosen = [values.resume !== undefined, values.continue === true, values.fork !== undefined]
   if (chosen.filter(Boolean).length > 1)
     throw new UsageError('Use only one of --resume, --continue and --fork.')
