@@ -3,7 +3,7 @@ import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
-import { type Session, stoppedOutcome } from './session.js'
+import type { Session } from './session.js'
 import type { ActiveTurn } from './state.js'
 
 /** What starts a turn: the user's text, or a prompt command's expansion. */
@@ -139,4 +139,9 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
   await checkpointed
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
+}
+
+/** The outcome for a turn stopped by a command. */
+export function stoppedOutcome(reason: 'cancel' | 'interrupt' | 'close' | undefined): TurnOutcome {
+  return reason === 'interrupt' || reason === 'close' ? { type: 'interrupted' } : { type: 'cancelled' }
 }
