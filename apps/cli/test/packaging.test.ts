@@ -68,5 +68,5 @@ describe.runIf(BUILT)('packaging (needs pnpm build)', () => {
       result: 'installed and running',
       exit_code: 0,
     })
-  }, 120_000)
+  }, 300_000) // a cold npm cache downloads the dependencies from the registry
 })
