@@ -72,6 +72,15 @@ describe('compaction wiring (spec 003 "Compaction")', () => {
     const started = t.events(session, 'compactionStarted')
     expect(started.length).toBeGreaterThanOrEqual(1)
     expect(t.events(session, 'compacted')).toHaveLength(started.length)
+    // Never on consecutive rounds: after a summary, at least three rounds pass before the next,
+    // and the user is told once that the window is too small for the work.
+    const summaries = t.client.requests.filter(isSummaryRequest).length
+    expect(summaries).toBe(started.length)
+    expect(summaries).toBeLessThanOrEqual(3)
+    if (summaries > 1) {
+      const notices = t.events(session, 'notice').map((event) => (event.type === 'notice' ? event.code : ''))
+      expect(notices.filter((code) => code === 'compaction_thrash')).toHaveLength(1)
+    }
     const compacted = t.events(session, 'compacted')[0]
     if (compacted?.type !== 'compacted') throw new Error('no compacted event')
     expect(compacted.marker.tokensAfter).toBeLessThan(compacted.marker.tokensBefore)

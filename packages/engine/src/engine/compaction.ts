@@ -13,6 +13,9 @@ import type { Session } from '../session/session.js'
 import type { SessionModels } from './model-port.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
 
+/** Rounds that must pass after an automatic summary before another one (overflow excepted). */
+export const MIN_ROUNDS_BETWEEN_SUMMARIES = 3
+
 /** What compaction needs from the session around it. */
 export interface CompactionDeps {
   session: () => Session
@@ -52,6 +55,9 @@ function estimateWorkingSet(messages: readonly Message[]): number {
  * rebuilds the same working set.
  */
 export class SessionCompaction {
+  #reliefsSinceSummary = Number.POSITIVE_INFINITY
+  #warnedThrash = false
+
   constructor(private readonly deps: CompactionDeps) {}
 
   /** The fast model reference (falls back to the main model). */
@@ -143,6 +149,7 @@ export class SessionCompaction {
   /** Relieves pressure before a request; `force` after the provider said the prompt is too long. */
   async relieve(workingSet: Message[], force: boolean): Promise<void> {
     const session = this.deps.session()
+    this.#reliefsSinceSummary += 1
     const window = this.deps.models.info(session.state.modelRef).contextWindow
     const overhead = await this.#overhead()
     const measure = (messages: readonly Message[]) => overhead + estimateWorkingSet(messages)
@@ -156,7 +163,21 @@ export class SessionCompaction {
       overflow: force,
       spill: (clear) => this.deps.spill(clear.original, `${clear.toolName}-${clear.toolUseId}`),
       summarize: async (messages, tokensBefore) => {
+        // Still above the threshold right after a summary: summarizing every round would only burn
+        // the fast model. Wait a few rounds (a provider overflow still forces one).
+        if (!force && this.#reliefsSinceSummary <= MIN_ROUNDS_BETWEEN_SUMMARIES) {
+          if (!this.#warnedThrash) {
+            this.#warnedThrash = true
+            session.notice(
+              'warning',
+              'The context is still nearly full right after compacting. Raise model.context_window if the model allows it, or start a new session for unrelated work.',
+              'compaction_thrash',
+            )
+          }
+          return { ok: false, reason: 'nothing_to_summarize', message: 'summarized moments ago' }
+        }
         summary = await this.#summarize(messages, tokensBefore, 'auto')
+        if (summary.ok) this.#reliefsSinceSummary = 0
         return summary
       },
     })
