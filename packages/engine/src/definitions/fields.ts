@@ -1,3 +1,4 @@
+import { parseFrontmatter } from '@z-engine/prompts'
 import { type PermissionMode, parsePermissionMode } from '@z-engine/protocol'
 
 /** Collects per-field warnings while reading frontmatter values of uncertain type. */
@@ -82,4 +83,24 @@ export function splitList(text: string): string[] {
   }
   items.push(current)
   return items.map((item) => item.trim()).filter((item) => item !== '')
+}
+
+/** A definition file's frontmatter and body, or why it cannot be read (with the line when known). */
+export type FrontmatterRead =
+  | { ok: true; data: Record<string, unknown>; body: string }
+  | { ok: false; error: string; line?: number }
+
+/**
+ * Reads a definition's frontmatter. `missing` is the error for a file without one; without it a
+ * file may have none (commands), and its data is empty.
+ */
+export function readFrontmatter(text: string, missing?: string): FrontmatterRead {
+  const parsed = parseFrontmatter(text)
+  if (!parsed.ok) {
+    return parsed.line === undefined
+      ? { ok: false, error: parsed.error }
+      : { ok: false, error: parsed.error, line: parsed.line }
+  }
+  if (!parsed.hasFrontmatter && missing !== undefined) return { ok: false, error: missing, line: 1 }
+  return { ok: true, data: parsed.data, body: parsed.body }
 }

@@ -1,5 +1,4 @@
-import { parseFrontmatter } from '@z-engine/prompts'
-import { FieldReader } from './fields.js'
+import { FieldReader, readFrontmatter } from './fields.js'
 import type { AgentDefinition, DefinitionSource } from './types.js'
 
 /** A parsed definition, or why the file was skipped. */
@@ -26,18 +25,11 @@ export function parseAgentDefinition(
   source: DefinitionSource,
   fallbackName: string,
 ): ParseResult<AgentDefinition> {
-  const parsed = parseFrontmatter(text)
-  if (!parsed.ok)
-    return parsed.line === undefined
-      ? { ok: false, error: parsed.error }
-      : { ok: false, error: parsed.error, line: parsed.line }
-  if (!parsed.hasFrontmatter) {
-    return {
-      ok: false,
-      error: 'has no frontmatter; start the file with --- then name: and description: lines, then ---',
-      line: 1,
-    }
-  }
+  const parsed = readFrontmatter(
+    text,
+    'has no frontmatter; start the file with --- then name: and description: lines, then ---',
+  )
+  if (!parsed.ok) return parsed
   const fields = new FieldReader(parsed.data, AGENT_FIELDS)
   const description = fields.string('description')
   if (description === undefined)

@@ -1,5 +1,4 @@
-import { parseFrontmatter } from '@z-engine/prompts'
-import { FieldReader } from './fields.js'
+import { FieldReader, readFrontmatter } from './fields.js'
 import type { ParseResult } from './parse-agent.js'
 import type { CommandDefinition, DefinitionSource, SkillDefinition } from './types.js'
 
@@ -19,11 +18,8 @@ export function parseCommandDefinition(
   source: DefinitionSource,
   name: string,
 ): ParseResult<CommandDefinition> {
-  const parsed = parseFrontmatter(text)
-  if (!parsed.ok)
-    return parsed.line === undefined
-      ? { ok: false, error: parsed.error }
-      : { ok: false, error: parsed.error, line: parsed.line }
+  const parsed = readFrontmatter(text)
+  if (!parsed.ok) return parsed
   const fields = new FieldReader(parsed.data, COMMAND_FIELDS)
   const body = parsed.body.trim()
   if (body === '') return { ok: false, error: 'has an empty body; the body is the prompt the command sends' }
@@ -51,18 +47,11 @@ export function parseSkillDefinition(
   folderName: string,
   baseDir: string,
 ): ParseResult<SkillDefinition> {
-  const parsed = parseFrontmatter(text)
-  if (!parsed.ok)
-    return parsed.line === undefined
-      ? { ok: false, error: parsed.error }
-      : { ok: false, error: parsed.error, line: parsed.line }
-  if (!parsed.hasFrontmatter) {
-    return {
-      ok: false,
-      error: 'SKILL.md has no frontmatter; start it with --- then name: and description: lines, then ---',
-      line: 1,
-    }
-  }
+  const parsed = readFrontmatter(
+    text,
+    'SKILL.md has no frontmatter; start it with --- then name: and description: lines, then ---',
+  )
+  if (!parsed.ok) return parsed
   const fields = new FieldReader(parsed.data, SKILL_FIELDS)
   const description = fields.string('description')
   if (description === undefined)
