@@ -62,6 +62,16 @@ describe('subagents (real engine, real tools, scripted model)', () => {
       worktree: { type: 'none' },
     })
     expect(done.usage.inputTokens).toBeGreaterThan(0)
+    // The turn's usage is what the session spent during it: the subagent's rounds included.
+    const finished = envelopes
+      .map((envelope) => envelope.event)
+      .find((event) => event.type === 'turnFinished')
+    if (finished?.type !== 'turnFinished') throw new Error('no turnFinished')
+    const ownRounds = client.requests.filter((request) => agentOf(request) === 'main').length
+    expect(client.requests.length).toBeGreaterThan(ownRounds)
+    expect(finished.usage.inputTokens).toBeGreaterThan(done.usage.inputTokens)
+    // One turn so far: it spent everything the session spent.
+    expect(finished.usage).toEqual(session.state.usage)
     // Its transcript is in its own file, not in the main log.
     const stored = await engine.store.replayAgent(session.id, done.id)
     if (!stored.ok) throw new Error(stored.error.message)

@@ -9,7 +9,7 @@ import { createInteractionPort } from './interaction-port.js'
 import { requestApprovals } from './request-approvals.js'
 import type { Session } from './session.js'
 import type { ActiveTurn } from './state.js'
-import type { TurnInput, TurnTotals } from './turn.js'
+import type { TurnInput } from './turn.js'
 
 /** Tool batches without a TodoWrite before an unfinished todo list earns a nudge. */
 export const TODO_NUDGE_AFTER_BATCHES = 10
@@ -24,7 +24,6 @@ export function buildMainRunHost(
   session: Session,
   turn: ActiveTurn,
   input: TurnInput,
-  totals: TurnTotals,
   /** Resolves once the turn's checkpoint is taken; no tool runs before it. */
   beforeTools: Promise<void> = Promise.resolve(),
 ): RunHost {
@@ -102,8 +101,6 @@ export function buildMainRunHost(
     emit,
     recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
       const cost = services.costOf(usage, modelRef())
-      totals.usage = addUsage(totals.usage, usage)
-      totals.cost = addCost(totals.cost, cost)
       state.usage = addUsage(state.usage, usage)
       state.cost = addCost(state.cost, cost)
       state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens

@@ -1,6 +1,5 @@
 import { reminderText } from '@z-engine/prompts'
 import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
-import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
 import type { Session } from './session.js'
@@ -16,12 +15,6 @@ export interface TurnInput {
   turnRules?: string[]
   /** A model for this turn only (a command's `model`). */
   modelRef?: string
-}
-
-/** Per-turn accumulators the run host updates. */
-export interface TurnTotals {
-  usage: Usage
-  cost: Cost
 }
 
 function outcomeOf(run: RunOutcome, turn: ActiveTurn): TurnOutcome {
@@ -54,7 +47,9 @@ function badgeOf(run: RunOutcome): VerificationBadge {
 export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInput): Promise<void> {
   const turnId = turn.id
   const scope = { turnId }
-  const totals: TurnTotals = { usage: { ...ZERO_USAGE }, cost: { ...ZERO_COST } }
+  // The turn's usage is what the session spent during it, its subagents included.
+  const usageAtStart = { ...session.state.usage }
+  const costAtStart = { ...session.state.cost }
   const messageId = session.newId('m')
   await session.commit(
     {
@@ -73,7 +68,9 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
   )
 
   const finish = async (outcome: TurnOutcome, badge: VerificationBadge, mutated: boolean) => {
-    const finished = { turnId, outcome, usage: totals.usage, cost: totals.cost, badge, mutated }
+    const usage = subtractUsage(session.state.usage, usageAtStart)
+    const cost = subtractCost(session.state.cost, costAtStart)
+    const finished = { turnId, outcome, usage, cost, badge, mutated }
     await session.commit({ type: 'turnFinished', ...finished }, { type: 'turnFinished', ...finished }, scope)
     await session.services.log.sync().catch(() => {})
   }
@@ -121,7 +118,7 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
       )
     })
 
-  const host = buildMainRunHost(session, turn, input, totals, checkpointed)
+  const host = buildMainRunHost(session, turn, input, checkpointed)
   let run: RunOutcome
   try {
     run = await runAgent(host, turn.controller.signal)
@@ -144,4 +141,23 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
 /** The outcome for a turn stopped by a command. */
 export function stoppedOutcome(reason: 'cancel' | 'interrupt' | 'close' | undefined): TurnOutcome {
   return reason === 'interrupt' || reason === 'close' ? { type: 'interrupted' } : { type: 'cancelled' }
+}
+
+function subtractUsage(total: Usage, before: Usage): Usage {
+  return {
+    inputTokens: total.inputTokens - before.inputTokens,
+    outputTokens: total.outputTokens - before.outputTokens,
+    cacheReadTokens: total.cacheReadTokens - before.cacheReadTokens,
+    cacheWriteTokens: total.cacheWriteTokens - before.cacheWriteTokens,
+  }
+}
+
+function subtractCost(total: Cost, before: Cost): Cost {
+  return {
+    inputUsd: total.inputUsd - before.inputUsd,
+    outputUsd: total.outputUsd - before.outputUsd,
+    cacheReadUsd: total.cacheReadUsd - before.cacheReadUsd,
+    cacheWriteUsd: total.cacheWriteUsd - before.cacheWriteUsd,
+    totalUsd: total.totalUsd - before.totalUsd,
+  }
 }
