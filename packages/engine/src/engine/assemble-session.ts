@@ -240,6 +240,16 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
         ? []
         : [reminderText('filesChanged', { files: changed.map((path) => `- ${path}`).join('\n') })]
     },
+    agentContext: (root) => {
+      const tracker = new ContextTracker({
+        root,
+        home: paths.home,
+        compatClaude: settings.compat.claude,
+        rules: rules.rules,
+        repoMap: undefined,
+      })
+      return (calls, changedFiles, cwd) => tracker.afterBatch(touchedPaths(calls, changedFiles, cwd))
+    },
     afterBatch: (calls, changedFiles, cwd) =>
       contextTracker.afterBatch(touchedPaths(calls, changedFiles, cwd)),
     home: paths.home,

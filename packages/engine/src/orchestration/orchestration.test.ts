@@ -299,4 +299,25 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     expect(warned.some((message) => /fast model nope\/x is unavailable/.test(message))).toBe(true)
     await session.close()
   })
+
+  it('announces a nested AGENTS.md to a subagent on its own first touch', async () => {
+    const project = buggyProject()
+    mkdirSync(join(project, 'lib'), { recursive: true })
+    writeFileSync(join(project, 'lib', 'AGENTS.md'), 'Files in lib use snake_case.\n')
+    writeFileSync(join(project, 'lib', 'util.js'), 'export const x = 1\n')
+    const script = perAgent({
+      main: [
+        call('Agent', { description: 'Look', prompt: 'Read lib/util.js.', subagent_type: 'explore' }),
+        text('ok'),
+      ],
+      explore: [call('Read', { file_path: join(project, 'lib', 'util.js') }), text('it exports x')],
+    })
+    const { engine, client, envelopes } = await engineWith(script)
+    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await untilIdle(session, envelopes)
+    const explore = client.requests.filter((request) => agentOf(request) === 'explore')
+    expect(JSON.stringify(explore[1]!.messages.at(-1))).toContain('Files in lib use snake_case.')
+    await session.close()
+  })
 })

@@ -53,6 +53,8 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   const scope = { agentId }
   const tools = new Map(input.tools.map((tool) => [tool.name, tool]))
   let cwd = entry.root
+  // Nested AGENTS.md files and glob rules are announced to each agent on its own first touch.
+  const afterBatch = services.agentContext?.(entry.root)
   let stopContinuations = 0
 
   const record = <R extends Record<string, unknown>>(body: R) =>
@@ -153,7 +155,18 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     },
     // Subagent transcripts are short-lived; the store keeps every message for a resume (spec 003).
     relievePressure: async () => {},
-    runBatch: (calls, signal) => runBatch(calls, batchDeps, signal),
+    runBatch: async (calls, signal) => {
+      const outcome = await runBatch(calls, batchDeps, signal)
+      if (afterBatch && !signal.aborted) {
+        const reminders = await afterBatch(
+          calls.map((call) => call.block),
+          outcome.changedFiles,
+          cwd,
+        ).catch(() => [])
+        entry.followUps.push(...reminders)
+      }
+      return outcome
+    },
     takeFollowUps: () =>
       entry.followUps.splice(0).map((text): ContentBlock => ({ type: 'text', text: wrapReminder(text) })),
     stopBoundary: async () => {

@@ -84,6 +84,10 @@ export interface SessionServices {
   relievePressure(workingSet: Message[], force: boolean): Promise<void>
   /** Reminders due when a user turn starts (files changed outside the agent's tools). */
   turnReminders?(): Promise<string[]>
+  /** A fresh first-touch tracker for a subagent rooted at `root` (nested instructions, glob rules). */
+  agentContext?(
+    root: string,
+  ): (calls: readonly ToolUseBlock[], changedFiles: readonly string[], cwd: string) => Promise<string[]>
   /** Reminders for what a batch touched first (nested instructions, glob rules); none when absent. */
   afterBatch?(calls: readonly ToolUseBlock[], changedFiles: readonly string[], cwd: string): Promise<string[]>
   /** The user's home folder (for `~` in tool input). */
