@@ -3,23 +3,18 @@ import type Anthropic from '@anthropic-ai/sdk'
 import { lazySdk } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
+import { type SdkConnection, sdkClientOptions } from '../sdk-options.js'
 import type { ModelClient, ModelRequest, StreamEvent } from '../types.js'
 import { toAnthropicRequest } from './request.js'
 import { anthropicEvents } from './stream.js'
 
 /** Connection settings for {@link createAnthropicClient}. */
-export interface AnthropicClientOptions {
-  apiKey: string
+export interface AnthropicClientOptions extends SdkConnection {
   /** Without `/v1`; the SDK appends `/v1/messages`. */
   baseUrl?: string
-  headers?: Record<string, string>
   retry?: RetryOptions
-  /** A fetch implementation (proxies, tests, benchmarks); default the global fetch. */
-  fetch?: typeof fetch
   /** Prompt-cache breakpoints (default on; `provider.cache_control = false` turns them off). */
   cacheControl?: boolean
-  /** Per-request timeout (default 10 minutes). */
-  timeoutMs?: number
 }
 
 /** A Messages API client. The SDK loads on the first request, so startup does not pay for it. */
@@ -28,15 +23,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   const { load, warm } = lazySdk<Anthropic>(
     () =>
       import('@anthropic-ai/sdk').then(
-        ({ default: AnthropicSdk }) =>
-          new AnthropicSdk({
-            apiKey: options.apiKey,
-            ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
-            ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
-            ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-            maxRetries: 0,
-            timeout: options.timeoutMs ?? 600_000,
-          }),
+        ({ default: AnthropicSdk }) => new AnthropicSdk(sdkClientOptions(options)),
       ),
     'Anthropic',
   )

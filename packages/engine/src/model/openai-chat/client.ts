@@ -1,22 +1,18 @@
 /** The Chat Completions client: the `openai` SDK (imported lazily) with its retries off. */
 import type OpenAI from 'openai'
-import { lazySdk } from '../lazy-sdk.js'
+import { lazyOpenAi } from '../openai-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
+import type { SdkConnection } from '../sdk-options.js'
 import type { ModelClient, ModelRequest, ProviderName, StreamEvent } from '../types.js'
 import { type ChatDialect, toChatRequest } from './request.js'
 import { type ChatChunk, chatEvents } from './stream.js'
 
 /** Connection settings for {@link createChatClient}. */
-export interface ChatClientOptions {
-  apiKey: string
+export interface ChatClientOptions extends SdkConnection {
   /** Including `/v1` (e.g. `http://localhost:8000/v1`). */
   baseUrl?: string
-  headers?: Record<string, string>
   retry?: RetryOptions
-  /** A fetch implementation (proxies, tests, benchmarks); default the global fetch. */
-  fetch?: typeof fetch
-  timeoutMs?: number
   /** Defaults: no cache_control, `max_tokens`, `reasoning_effort`. */
   dialect?: Partial<ChatDialect>
   /** Reported as the client's provider (`openai-chat` or `openrouter`). */
@@ -31,21 +27,7 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
     maxTokensField: options.dialect?.maxTokensField ?? 'max_tokens',
     reasoningField: options.dialect?.reasoningField ?? 'reasoning_effort',
   }
-  const { load, warm } = lazySdk<OpenAI>(
-    () =>
-      import('openai').then(
-        ({ default: OpenAISdk }) =>
-          new OpenAISdk({
-            apiKey: options.apiKey,
-            ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
-            ...(options.headers !== undefined ? { defaultHeaders: options.headers } : {}),
-            ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-            maxRetries: 0,
-            timeout: options.timeoutMs ?? 600_000,
-          }),
-      ),
-    'OpenAI',
-  )
+  const { load, warm } = lazyOpenAi(options)
   const provider = options.provider ?? 'openai-chat'
   const label = provider === 'openrouter' ? 'OpenRouter' : 'OpenAI-compatible'
   return {
