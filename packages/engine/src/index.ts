@@ -48,6 +48,7 @@ export type {
 } from './definitions/types.js'
 export type { EngineOptions, OpenSessionOptions } from './engine/engine.js'
 export { Engine, EngineError } from './engine/engine.js'
+export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './engine/model-port.js'
 export type { EnginePaths } from './engine/paths.js'
 export type { RunOptions } from './engine/run.js'
 export { run } from './engine/run.js'

@@ -1,4 +1,9 @@
-import { createDefaultClientFactory, parseModelRef } from '@z-engine/engine'
+import {
+  createDefaultClientFactory,
+  modelRefFromSettings,
+  parseModelRef,
+  providerSettingsOf,
+} from '@z-engine/engine'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext } from '../inspect/inspect-context.js'
@@ -20,9 +25,6 @@ interface Check {
   detail: string
 }
 
-/** Mirrors the engine's default when settings name no model (engine/model-port.ts DEFAULT_MODEL_REF). */
-const DEFAULT_MODEL = 'anthropic/claude-sonnet-4-5'
-
 const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'] as const
 
 /** `z-engine doctor`: what is configured and installed, and what is missing. */
@@ -33,35 +35,23 @@ export async function main(io: CommandIo): Promise<number> {
   const settings = context.loaded.settings
   const checks: Check[] = []
 
-  const name = settings.model.name
-  const provider = settings.model.provider
-  const ref =
-    name === undefined
-      ? DEFAULT_MODEL
-      : provider === undefined || name.includes('/') || name.startsWith('scripted:')
-        ? name
-        : `${provider === 'openai_chat' ? 'openai-chat' : provider}/${name}`
+  const ref = modelRefFromSettings(settings)
   const parsed = parseModelRef(ref)
   if (!parsed.ok) checks.push({ name: 'model', status: 'fail', detail: `${ref}: ${parsed.error}` })
   else {
-    const providerKey = parsed.ref.provider === 'openai-chat' ? 'openai_chat' : parsed.ref.provider
-    const providerSettings =
-      parsed.ref.provider === 'scripted'
-        ? {}
-        : ((settings.provider as Record<string, { base_url?: string; api_key_env?: string } | undefined>)[
-            providerKey
-          ] ?? {})
-    const created = createDefaultClientFactory({ env }).createClient(ref, {
-      ...(providerSettings.base_url !== undefined ? { baseUrl: providerSettings.base_url } : {}),
-      ...(providerSettings.api_key_env !== undefined ? { apiKeyEnv: providerSettings.api_key_env } : {}),
-    })
+    const providerSettings = providerSettingsOf(settings, parsed.ref.provider)
+    const created = createDefaultClientFactory({ env }).createClient(ref, providerSettings)
     checks.push(
       created.ok
         ? { name: 'model', status: 'ok', detail: `${ref} (provider ${created.provider}) is usable` }
         : { name: 'model', status: 'fail', detail: `${ref}: ${created.error}` },
     )
-    if (providerSettings.base_url !== undefined)
-      checks.push({ name: 'base url', status: 'ok', detail: `${providerKey}: ${providerSettings.base_url}` })
+    if (providerSettings?.baseUrl !== undefined)
+      checks.push({
+        name: 'base url',
+        status: 'ok',
+        detail: `${parsed.ref.provider}: ${providerSettings.baseUrl}`,
+      })
   }
   for (const variable of KEY_VARIABLES) {
     const set = (env[variable] ?? '').trim() !== ''

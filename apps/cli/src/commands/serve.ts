@@ -15,7 +15,7 @@ answerQuestion and resolvePlan commands.
 The session opens when the first line arrives. If that line is an open request it chooses the
 session, otherwise the flags do and the line is the first command:
   {"type":"open","cwd":"/repo","resume":"<id>","fork":"<id>","continue":true,
-   "model":"anthropic/claude-sonnet-4-5","mode":"acceptEdits"}      (every field optional)
+   "model":"anthropic/claude-sonnet-4-6","mode":"acceptEdits"}      (every field optional)
 
 A line that is not a valid command gets {"error":{"line":N,"path":"…","message":"…"}} and the
 server keeps going. At end of input the server waits for the running turn, then exits.

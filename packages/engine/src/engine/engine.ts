@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { normalizeMode } from '@z-engine/policy'
-import type { EventEnvelope, PermissionMode, Settings } from '@z-engine/protocol'
+import type { EventEnvelope, PermissionMode } from '@z-engine/protocol'
 import {
   openStore,
   type SessionLog,
@@ -18,7 +18,7 @@ import { type LoadedSettings, loadSettings } from '../settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../settings/trust-store.js'
 import { newId } from '../util/ids.js'
 import { assembleSession } from './assemble-session.js'
-import { DEFAULT_MODEL_REF, providerSettingsOf } from './model-port.js'
+import { modelRefFromSettings, providerSettingsOf } from './model-port.js'
 import { type EnginePaths, resolveEnginePaths } from './paths.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
@@ -101,12 +101,16 @@ export class Engine {
   /** Loads the effective settings of a project (for `settings explain`, `hooks list`, …). */
   async settings(projectRoot: string): Promise<LoadedSettings> {
     const root = await canonicalRoot(projectRoot)
+    return this.#loadSettings(root, await this.#trust.isTrusted(root))
+  }
+
+  #loadSettings(projectRoot: string, trusted: boolean): Promise<LoadedSettings> {
     return loadSettings({
       home: this.paths.home,
       configDir: this.paths.configDir,
-      projectRoot: root,
+      projectRoot,
       env: this.#env,
-      trusted: await this.#trust.isTrusted(root),
+      trusted,
     })
   }
 
@@ -119,13 +123,7 @@ export class Engine {
   async openSession(options: OpenSessionOptions): Promise<Session> {
     const projectRoot = await canonicalRoot(options.projectRoot)
     const trusted = await this.#trust.isTrusted(projectRoot)
-    const loaded = await loadSettings({
-      home: this.paths.home,
-      configDir: this.paths.configDir,
-      projectRoot,
-      env: this.#env,
-      trusted,
-    })
+    const loaded = await this.#loadSettings(projectRoot, trusted)
     const settings = loaded.settings
 
     let log: SessionLog
@@ -156,7 +154,7 @@ export class Engine {
     }
     const state = new SessionState({
       mode: explicitMode ?? snapshot?.mode ?? settings.permissions.mode,
-      modelRef: options.model ?? snapshot?.model ?? modelFromSettings(settings),
+      modelRef: options.model ?? snapshot?.model ?? modelRefFromSettings(settings),
       ...((options.title ?? snapshot?.title) !== undefined
         ? { title: (options.title ?? snapshot?.title) as string }
         : {}),
@@ -197,14 +195,7 @@ export class Engine {
       resumed: snapshot !== undefined,
       trusted,
       newId,
-      reloadSettings: async () =>
-        loadSettings({
-          home: this.paths.home,
-          configDir: this.paths.configDir,
-          projectRoot,
-          env: this.#env,
-          trusted: await this.#trust.isTrusted(projectRoot),
-        }),
+      reloadSettings: () => this.settings(projectRoot),
       trust: () => this.#trust.trust(projectRoot),
     })
     // The mode and model in effect are journaled so a resume continues with them.
@@ -236,14 +227,6 @@ export class Engine {
     if (!forked.ok) throw new EngineError('sessionNotFound', forked.error.message)
     return forked.value
   }
-}
-
-function modelFromSettings(settings: Settings): string {
-  const name = settings.model.name
-  if (name === undefined) return DEFAULT_MODEL_REF
-  const provider = settings.model.provider
-  if (provider === undefined || name.includes('/') || name.startsWith('scripted:')) return name
-  return `${provider === 'openai_chat' ? 'openai-chat' : provider}/${name}`
 }
 
 async function canonicalRoot(projectRoot: string): Promise<string> {

@@ -10,6 +10,15 @@ import type { ModelPort } from '../session/services.js'
 /** The model used when settings name none. */
 export const DEFAULT_MODEL_REF = 'anthropic/claude-sonnet-4-6'
 
+/** The model reference settings name (`model.name`, qualified by `model.provider`), else the default. */
+export function modelRefFromSettings(settings: Settings): string {
+  const name = settings.model.name
+  if (name === undefined) return DEFAULT_MODEL_REF
+  const provider = settings.model.provider
+  if (provider === undefined || name.includes('/') || name.startsWith('scripted:')) return name
+  return `${provider === 'openai_chat' ? 'openai-chat' : provider}/${name}`
+}
+
 /** Provider settings from the `[provider.*]` tables, in the client factory's terms. */
 export function providerSettingsOf(settings: Settings, provider: ProviderName): ProviderSettings | undefined {
   const key = provider === 'openai-chat' ? 'openai_chat' : provider
