@@ -15,6 +15,7 @@ import { loadInstructions } from '../context/instructions-load.js'
 import { appendMemoryNote } from '../context/memory.js'
 import { builtinCommandDefinitions, loadCommandDefinitions } from '../definitions/load.js'
 import type { AgentDefinition } from '../definitions/types.js'
+import { toolSpecsOf } from '../run/tool-specs.js'
 import type { CommandAction, Session } from '../session/session.js'
 import { persistAdditionalDirectory } from '../settings/persist.js'
 import type { SessionGate } from './gate.js'
@@ -150,11 +151,7 @@ export class CommandRunner {
         const breakdown = contextBreakdown({
           windowTokens: info.contextWindow,
           system: await this.deps.system.layers(),
-          tools: session.services.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description(),
-            inputSchema: tool.inputSchema,
-          })),
+          tools: toolSpecsOf(session.services.tools),
           messages: state.workingSet,
         })
         const rows = breakdown.layers.map((layer) => `| ${layer.layer} | ${tokens(layer.tokens)} |`)

@@ -9,6 +9,8 @@ import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
 import { runSummaryJob, type SummaryJobResult } from '../context/compaction-job.js'
 import { relieveContext } from '../context/relieve.js'
 import { collectStream } from '../model/collect.js'
+import type { SystemSection } from '../model/types.js'
+import { toolSpecsOf } from '../run/tool-specs.js'
 import type { Session } from '../session/session.js'
 import type { SessionModels } from './model-port.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
@@ -57,6 +59,8 @@ function estimateWorkingSet(messages: readonly Message[]): number {
 export class SessionCompaction {
   #reliefsSinceSummary = Number.POSITIVE_INFINITY
   #warnedThrash = false
+  #toolTokens: number | undefined
+  #overheadOf: { system: readonly SystemSection[]; tokens: number } | undefined
 
   constructor(private readonly deps: CompactionDeps) {}
 
@@ -88,15 +92,14 @@ export class SessionCompaction {
     return result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
   }
 
+  /** Tokens of the system prompt and tool list, estimated once per system prompt (both are stable). */
   async #overhead(): Promise<number> {
-    const session = this.deps.session()
     const system = await this.deps.system.sections()
-    const tools = session.services.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description(),
-      inputSchema: tool.inputSchema,
-    }))
-    return estimateSystemTokens(system) + estimateToolsTokens(tools)
+    if (this.#overheadOf?.system !== system) {
+      this.#toolTokens ??= estimateToolsTokens(toolSpecsOf(this.deps.session().services.tools))
+      this.#overheadOf = { system, tokens: estimateSystemTokens(system) + this.#toolTokens }
+    }
+    return this.#overheadOf.tokens
   }
 
   async #summarize(

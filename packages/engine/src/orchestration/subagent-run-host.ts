@@ -16,6 +16,7 @@ import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { SystemSection } from '../model/types.js'
 import type { RunHost } from '../run/agent-run.js'
+import { toolSpecsOf } from '../run/tool-specs.js'
 import { MAX_STOP_HOOK_CONTINUATIONS } from '../session/main-run-host.js'
 import { requestApprovals } from '../session/request-approvals.js'
 import type { Session } from '../session/session.js'
@@ -52,6 +53,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   const agentId = entry.info.id
   const scope = { agentId }
   const tools = new Map(input.tools.map((tool) => [tool.name, tool]))
+  const toolSpecs = toolSpecsOf(input.tools)
   let cwd = entry.root
   // Nested AGENTS.md files and glob rules are announced to each agent on its own first touch.
   const afterBatch = services.agentContext?.(entry.root)
@@ -116,12 +118,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
       return resolved.model
     },
     system: async () => input.system,
-    tools: () =>
-      input.tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description(),
-        inputSchema: tool.inputSchema,
-      })),
+    tools: () => toolSpecs,
     workingSet: () => entry.messages,
     append: async (message: Message, origin: MessageOrigin) => {
       await input.journal(record({ type: 'message', message, origin }))

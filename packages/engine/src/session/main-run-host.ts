@@ -5,6 +5,7 @@ import type { BatchDeps } from '../batch/batch-types.js'
 import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
+import { toolSpecsOf } from '../run/tool-specs.js'
 import { createInteractionPort } from './interaction-port.js'
 import { requestApprovals } from './request-approvals.js'
 import type { Session } from './session.js'
@@ -30,6 +31,8 @@ export function buildMainRunHost(
   const scope = { turnId: turn.id }
   const { state, services } = session
   const tools = new Map(services.tools.map((tool) => [tool.name, tool]))
+  // The tool list is fixed for the session: describe it once, not every round.
+  const toolSpecs = toolSpecsOf(services.tools)
   let cwd = session.projectRoot
   let stopContinuations = 0
   let batchesSinceTodoWrite = 0
@@ -90,12 +93,7 @@ export function buildMainRunHost(
       return resolved.model
     },
     system: () => services.system(modelRef()),
-    tools: () =>
-      services.tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description(),
-        inputSchema: tool.inputSchema,
-      })),
+    tools: () => toolSpecs,
     workingSet: () => state.workingSet,
     append: (message, origin) => session.appendMessage(message, origin, turn.id),
     emit,
