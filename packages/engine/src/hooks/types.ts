@@ -1,30 +1,11 @@
+import { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS } from '@z-engine/protocol'
+
 /** The events a command hook can subscribe to (spec 000 "Hooks"), in Claude Code's spelling. */
-export type HookEvent =
-  | 'PreToolUse'
-  | 'PostToolUse'
-  | 'UserPromptSubmit'
-  | 'SessionStart'
-  | 'SessionEnd'
-  | 'Stop'
-  | 'SubagentStop'
-  | 'PreCompact'
-  | 'Notification'
+export type HookEvent = (typeof HOOK_EVENTS)[number]
 
-/** Every hook event, in the order settings and `hooks list` show them. */
-export const HOOK_EVENTS: readonly HookEvent[] = [
-  'PreToolUse',
-  'PostToolUse',
-  'UserPromptSubmit',
-  'SessionStart',
-  'SessionEnd',
-  'Stop',
-  'SubagentStop',
-  'PreCompact',
-  'Notification',
-]
-
+/** Every hook event, in the order settings and `hooks list` show them (the settings schema's list). */
 /** Seconds a hook may run before its process tree is killed, unless it sets its own timeout. */
-export const DEFAULT_HOOK_TIMEOUT_SECS = 60
+export { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS }
 
 /** One configured command hook (`[[hooks.<Event>]]` in settings, or a `.claude/settings.json` entry). */
 export interface HookCommand {
