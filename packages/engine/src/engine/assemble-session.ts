@@ -10,6 +10,7 @@ import { loadAgentDefinitions, loadSkillDefinitions } from '../definitions/load.
 import { createSkillPort } from '../definitions/skill-port.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { ClientFactory } from '../model/client-factory.js'
+import type { ModelClient } from '../model/types.js'
 import { createOrchestration } from '../orchestration/create-orchestration.js'
 import type { EventHub } from '../session/event-hub.js'
 import { createHookPort } from '../session/hook-port.js'
@@ -44,6 +45,8 @@ export interface AssembleInput {
   state: SessionState
   hub: EventHub
   clientFactory: ClientFactory
+  /** The main model's client, created (and already warming) when the session was opened. */
+  client: { client: ModelClient; model: string }
   resumed: boolean
   trusted: boolean
   newId: (prefix: string) => string
@@ -79,6 +82,7 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     onNotice: notice,
   })
   const models = new SessionModels(input.clientFactory, () => settings)
+  models.adopt(state.modelRef, input.client.client, input.client.model)
   const spill = async (content: string, hint: string) => {
     const written = await input.store.writeArtifact(input.sessionId, content, 'txt')
     if (!written.ok) throw new Error(`${hint}: ${written.error.message}`)
@@ -316,10 +320,6 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       },
     },
   })
-
-  // Start loading the provider SDK now so the first request does not pay for the import.
-  const resolved = models.resolve(state.modelRef)
-  if (resolved.ok) void resolved.model.client.warm?.().catch(() => {})
 
   hub.publish({
     type: 'sessionOpened',

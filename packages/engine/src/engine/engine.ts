@@ -192,6 +192,7 @@ export class Engine {
       state,
       hub,
       clientFactory: this.#clientFactory,
+      client: { client: client.client, model: client.model },
       resumed: snapshot !== undefined,
       trusted,
       newId,

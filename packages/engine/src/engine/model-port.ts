@@ -117,6 +117,11 @@ export class SessionModels implements ModelPort {
     }
   }
 
+  /** Reuses a client already created for `modelRef` (the one `openSession` checked and warmed). */
+  adopt(modelRef: string, client: ModelClient, model: string): void {
+    this.#clients.set(modelRef, { client, model })
+  }
+
   /** The context window of a reference, with settings overrides. */
   contextWindow(modelRef: string): number {
     return this.info(modelRef).contextWindow
