@@ -1,5 +1,5 @@
-import type { WebSearchBackend, WebSearchHit } from '../search-backend.js'
-import { type FetchFunction, record, requestJson, text, withSiteOperators } from './search-http.js'
+import type { WebSearchBackend } from '../search-backend.js'
+import { type FetchFunction, hitsFrom, record, requestJson, text, withSiteOperators } from './search-http.js'
 
 /** The Brave Search API's default base URL. */
 export const BRAVE_BASE_URL = 'https://api.search.brave.com/res/v1'
@@ -27,18 +27,13 @@ export function braveSearchBackend(
       )
       if (!answer.ok) return answer
       const results = record(record(answer.json)?.web)?.results
-      const hits: WebSearchHit[] = []
-      for (const item of Array.isArray(results) ? results : []) {
-        const fields = record(item)
-        const link = text(fields?.url)
-        if (fields === undefined || link === undefined) continue
-        const hit: WebSearchHit = { title: text(fields.title) ?? link, url: link }
-        const snippet = text(fields.description)
-        if (snippet !== undefined) hit.snippet = stripTags(snippet)
-        const published = text(fields.age) ?? text(fields.page_age)
-        if (published !== undefined) hit.published = published
-        hits.push(hit)
-      }
+      const hits = hitsFrom(results, (item) => {
+        const snippet = text(item.description)
+        return {
+          snippet: snippet === undefined ? undefined : stripTags(snippet),
+          published: text(item.age) ?? text(item.page_age),
+        }
+      })
       return { ok: true, hits }
     },
   }

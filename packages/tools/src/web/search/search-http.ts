@@ -1,3 +1,4 @@
+import type { WebSearchHit } from '../search-backend.js'
 /** `fetch` as the search backends use it; injectable for embedders with their own HTTP stack. */
 export type FetchFunction = typeof globalThis.fetch
 
@@ -71,4 +72,28 @@ export function record(value: unknown): Record<string, unknown> | undefined {
 /** Reads a string field, or undefined when absent or not a string. */
 export function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined
+}
+
+/**
+ * The hits in a backend's result list: items without a URL are skipped, the title falls back to
+ * the URL, and `fields` picks the backend's own snippet and date fields. At most `max` hits.
+ */
+export function hitsFrom(
+  results: unknown,
+  fields: (item: Record<string, unknown>) => { snippet?: string | undefined; published?: string | undefined },
+  max = Number.POSITIVE_INFINITY,
+): WebSearchHit[] {
+  const hits: WebSearchHit[] = []
+  for (const item of Array.isArray(results) ? results : []) {
+    const entry = record(item)
+    const link = text(entry?.url)
+    if (entry === undefined || link === undefined) continue
+    const hit: WebSearchHit = { title: text(entry.title) ?? link, url: link }
+    const { snippet, published } = fields(entry)
+    if (snippet !== undefined) hit.snippet = snippet
+    if (published !== undefined) hit.published = published
+    hits.push(hit)
+    if (hits.length >= max) break
+  }
+  return hits
 }

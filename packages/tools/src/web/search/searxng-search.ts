@@ -1,5 +1,5 @@
-import type { WebSearchBackend, WebSearchHit } from '../search-backend.js'
-import { type FetchFunction, record, requestJson, text, withSiteOperators } from './search-http.js'
+import type { WebSearchBackend } from '../search-backend.js'
+import { type FetchFunction, hitsFrom, record, requestJson, text, withSiteOperators } from './search-http.js'
 
 /** A WebSearchBackend over a SearXNG instance's JSON API (`format=json` must be enabled on it). */
 export function searxngSearchBackend(
@@ -29,19 +29,11 @@ export function searxngSearchBackend(
           : answer
       }
       const results = record(answer.json)?.results
-      const hits: WebSearchHit[] = []
-      for (const item of Array.isArray(results) ? results : []) {
-        const fields = record(item)
-        const link = text(fields?.url)
-        if (fields === undefined || link === undefined) continue
-        const hit: WebSearchHit = { title: text(fields.title) ?? link, url: link }
-        const snippet = text(fields.content)
-        if (snippet !== undefined) hit.snippet = snippet
-        const published = text(fields.publishedDate)
-        if (published !== undefined) hit.published = published
-        hits.push(hit)
-        if (hits.length >= request.maxResults) break
-      }
+      const hits = hitsFrom(
+        results,
+        (item) => ({ snippet: text(item.content), published: text(item.publishedDate) }),
+        request.maxResults,
+      )
       return { ok: true, hits }
     },
   }

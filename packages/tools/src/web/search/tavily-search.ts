@@ -1,5 +1,5 @@
-import type { WebSearchBackend, WebSearchHit } from '../search-backend.js'
-import { type FetchFunction, record, requestJson, text } from './search-http.js'
+import type { WebSearchBackend } from '../search-backend.js'
+import { type FetchFunction, hitsFrom, record, requestJson, text } from './search-http.js'
 
 /** Tavily's default base URL. */
 export const TAVILY_BASE_URL = 'https://api.tavily.com'
@@ -31,18 +31,10 @@ export function tavilySearchBackend(
       )
       if (!answer.ok) return answer
       const results = record(answer.json)?.results
-      const hits: WebSearchHit[] = []
-      for (const item of Array.isArray(results) ? results : []) {
-        const fields = record(item)
-        const link = text(fields?.url)
-        if (fields === undefined || link === undefined) continue
-        const hit: WebSearchHit = { title: text(fields.title) ?? link, url: link }
-        const snippet = text(fields.content)
-        if (snippet !== undefined) hit.snippet = snippet
-        const published = text(fields.published_date)
-        if (published !== undefined) hit.published = published
-        hits.push(hit)
-      }
+      const hits = hitsFrom(results, (item) => ({
+        snippet: text(item.content),
+        published: text(item.published_date),
+      }))
       return { ok: true, hits }
     },
   }
