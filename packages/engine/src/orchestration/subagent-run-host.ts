@@ -61,14 +61,8 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
 
   const record = <R extends Record<string, unknown>>(body: R) =>
     ({ ...body, id: session.newId('r'), at: new Date().toISOString(), agentId }) as unknown as LogRecord
-  const emit = async (event: EngineEvent) => {
-    // Approvals wait on the session's broker, so they are journaled in the main log like the main agent's.
-    if (event.type === 'approvalRequested') {
-      await session.commit(event, { type: 'approvalRequested', request: event.request, agentId }, scope)
-      return
-    }
-    await session.commit(event, undefined, scope)
-  }
+  // Live events of the run; approvals are journaled in the main log by `requestApprovals`.
+  const emit = (event: EngineEvent) => session.commit(event, undefined, scope)
 
   const batchDeps: BatchDeps = {
     tools,

@@ -38,19 +38,8 @@ export function buildMainRunHost(
   let batchesSinceTodoWrite = 0
   const modelRef = () => input.modelRef ?? state.modelRef
 
-  const emit = async (event: EngineEvent) => {
-    switch (event.type) {
-      case 'approvalRequested':
-        await session.commit(
-          event,
-          { type: 'approvalRequested', request: event.request, turnId: turn.id },
-          scope,
-        )
-        return
-      default:
-        await session.commit(event, undefined, scope)
-    }
-  }
+  // Live events of the run; persisted ones (messages, usage, approvals) are journaled where they arise.
+  const emit = (event: EngineEvent) => session.commit(event, undefined, scope)
 
   const batchDeps: BatchDeps = {
     tools,
