@@ -6,7 +6,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' }
+// Tests that commit in temp repositories need an identity; a fresh machine has none, and the user's
+// global git config is theirs, so it comes from the environment (only where none is set).
+const env = {
+  GIT_AUTHOR_NAME: 'z-engine tests',
+  GIT_AUTHOR_EMAIL: 'tests@z-engine.invalid',
+  GIT_COMMITTER_NAME: 'z-engine tests',
+  GIT_COMMITTER_EMAIL: 'tests@z-engine.invalid',
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+}
 const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
   stdio: 'inherit',
   env,

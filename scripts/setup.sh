@@ -20,7 +20,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 
-git config --global user.email >/dev/null 2>&1 || git config --global user.email "ci@z-engine.invalid"
-git config --global user.name >/dev/null 2>&1 || git config --global user.name "z-engine ci"
-
 pnpm install --frozen-lockfile --reporter=silent
