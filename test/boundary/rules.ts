@@ -11,7 +11,8 @@ export const ALLOWED_INTERNAL: Readonly<Record<string, readonly string[]>> = {
   host: ['protocol'],
   tools: ['protocol', 'policy', 'prompts', 'host'],
   engine: ['protocol', 'policy', 'context', 'prompts', 'store', 'host', 'tools'],
-  cli: ['engine', 'protocol'],
+  cli: ['engine', 'protocol', 'gateway'],
+  gateway: ['engine', 'protocol'],
 }
 
 /** Packages that must do no I/O. */

@@ -1,0 +1,19 @@
+export type { SseFeed, SseMessage } from './sse/parse-sse.js'
+export { SseDecoder } from './sse/parse-sse.js'
+export type { StorageOptions, StorageTarget } from './storage/open.js'
+export { openStorage, parseStorageUrl, redactUrl } from './storage/open.js'
+export type {
+  BackendName,
+  ItemPage,
+  ItemVisibility,
+  ListItemsOptions,
+  NewItem,
+  PersistResult,
+  Storage,
+  StoredConversation,
+  StoredItem,
+  StoredResponse,
+  TurnRecord,
+} from './storage/types.js'
+export type { CreateResponseRequest, Parsed } from './wire/request.js'
+export { parseCreateResponse } from './wire/request.js'

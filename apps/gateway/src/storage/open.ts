@@ -1,0 +1,98 @@
+/**
+ * A connection URL selects the backend: `sqlite:PATH` (or a bare path) for the embedded default,
+ * `postgres://…` / `postgresql://…` for Postgres. Opening migrates the schema.
+ */
+import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, resolve } from 'node:path'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { KyselyStorage } from './kysely-store.js'
+import { type Database, migrate } from './schema.js'
+import type { BackendName, Storage } from './types.js'
+
+/** A parsed storage URL. */
+export type StorageTarget = { backend: 'sqlite'; path: string } | { backend: 'postgres'; url: string }
+
+/** Tuning knobs of {@link openStorage}. */
+export interface StorageOptions {
+  /** SQLite: how long a writer waits for the lock (ms). Default 5000. */
+  busyTimeoutMs?: number
+  /** Postgres: per-statement ceiling (ms). Default 30000. */
+  statementTimeoutMs?: number
+  /** Postgres: how long a statement waits for a row lock (ms). Default 5000. */
+  lockTimeoutMs?: number
+  /** Postgres pool size. Default 10. */
+  poolSize?: number
+}
+
+/** Parses a `--db` value; an error message says which forms are accepted. */
+export function parseStorageUrl(value: string): StorageTarget | { error: string } {
+  if (value.startsWith('postgres://') || value.startsWith('postgresql://'))
+    return { backend: 'postgres', url: value }
+  if (value.startsWith('sqlite://'))
+    return { backend: 'sqlite', path: resolve(value.slice('sqlite://'.length)) }
+  if (value.startsWith('sqlite:')) return { backend: 'sqlite', path: resolve(value.slice('sqlite:'.length)) }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    return {
+      error: `Unsupported database URL scheme in '${redactUrl(value)}': use sqlite:PATH or postgres://…`,
+    }
+  if (value === '') return { error: 'The database URL is empty: use sqlite:PATH or postgres://…' }
+  return { backend: 'sqlite', path: resolve(value) }
+}
+
+/** A URL safe to log: the password (and any query string, which may carry one) removed. */
+export function redactUrl(value: string): string {
+  try {
+    const url = new URL(value)
+    if (url.password !== '') url.password = '***'
+    if (url.search !== '') url.search = '?***'
+    return url.toString()
+  } catch {
+    return value.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')
+  }
+}
+
+/** Opens (and migrates) the storage a target names. */
+export async function openStorage(target: StorageTarget, options: StorageOptions = {}): Promise<Storage> {
+  const db = await connect(target, options)
+  try {
+    await migrate(db)
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  const backend: BackendName = target.backend
+  return new KyselyStorage(db, backend)
+}
+
+async function connect(target: StorageTarget, options: StorageOptions): Promise<Kysely<Database>> {
+  switch (target.backend) {
+    case 'sqlite': {
+      // Loaded lazily (a Postgres deployment never loads the native module); it is CommonJS.
+      const BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3')
+      mkdirSync(dirname(target.path), { recursive: true })
+      const database = new BetterSqlite(target.path, { timeout: options.busyTimeoutMs ?? 5000 })
+      database.pragma('journal_mode = WAL')
+      database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+      database.pragma('synchronous = NORMAL')
+      return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+    }
+    case 'postgres': {
+      const { default: pg } = await import('pg')
+      const pool = new pg.Pool({
+        connectionString: target.url,
+        max: options.poolSize ?? 10,
+        statement_timeout: options.statementTimeoutMs ?? 30_000,
+        lock_timeout: options.lockTimeoutMs ?? 5000,
+        connectionTimeoutMillis: 10_000,
+      })
+      // An idle client losing its connection must not crash the process; the next query reconnects.
+      pool.on('error', () => {})
+      return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    }
+    default: {
+      const unreachable: never = target
+      throw new Error(`unknown backend ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
