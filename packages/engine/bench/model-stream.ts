@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url'
 import { createAnthropicClient } from '../src/model/anthropic/client.js'
 import { createChatClient } from '../src/model/openai-chat/client.js'
 import { createResponsesClient } from '../src/model/openai-responses/client.js'
+import { resolveResponse, type ScriptedResponse } from '../src/model/scripted/script.js'
+import { startScriptedServer } from '../src/model/scripted/scripted-server.js'
+import { anthropicFrames } from '../src/model/scripted/wire/anthropic.js'
+import { chatFrames } from '../src/model/scripted/wire/chat.js'
+import { responsesFrames } from '../src/model/scripted/wire/responses.js'
 import type { ModelClient, ModelRequest } from '../src/model/types.js'
-import { resolveResponse, type ScriptedResponse } from '../src/testing/script.js'
-import { startScriptedServer } from '../src/testing/scripted-server.js'
-import { anthropicFrames } from '../src/testing/wire/anthropic.js'
-import { chatFrames } from '../src/testing/wire/chat.js'
-import { responsesFrames } from '../src/testing/wire/responses.js'
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url))
 

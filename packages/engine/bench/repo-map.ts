@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { buildRepoMap } from '../src/context/index.js'
+import { buildRepoMap } from '../src/repo-map/repo-map-build.js'
 
 function moduleSource(index: number): string {
   const next = (index + 1) % 2_000

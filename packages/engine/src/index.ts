@@ -1,68 +1,15 @@
-export type { CatalogEntry, CommandCatalog, CommandResolution, McpPromptCommand } from './commands/catalog.js'
-export { buildCommandCatalog, resolveCommand } from './commands/catalog.js'
-export type { EngineBuiltinName } from './commands/engine-builtins.js'
-export { ENGINE_BUILTIN_COMMANDS } from './commands/engine-builtins.js'
-export type { ExpandCommandDeps, ExpandedCommand } from './commands/expand.js'
-export { expandCommand } from './commands/expand.js'
-export type { McpPromptArguments } from './commands/mcp-prompt-arguments.js'
-export { mapMcpPromptArguments } from './commands/mcp-prompt-arguments.js'
-export type {
-  CompletePrompt,
-  InstructionDiscoveryOptions,
-  LoadedInstructions,
-  LoadedRules,
-  MemoryTarget,
-  RelieveInput,
-  RelieveResult,
-  RepoMapBuild,
-  RepoMapBuildInput,
-  RepoMapServiceOptions,
-  SummaryJobInput,
-  SummaryJobResult,
-} from './context/index.js'
-export {
-  appendMemoryNote,
-  buildRepoMap,
-  loadInstructions,
-  loadNestedInstructions,
-  loadRules,
-  memoryFile,
-  RepoMapService,
-  relieveContext,
-  runSummaryJob,
-} from './context/index.js'
-export {
-  loadAgentDefinitions,
-  loadCommandDefinitions,
-  loadSkillDefinitions,
-} from './definitions/load.js'
-export type {
-  AgentDefinition,
-  CommandDefinition,
-  DefinitionIssue,
-  DefinitionLayer,
-  DefinitionRoots,
-  DefinitionSource,
-  LoadedDefinitions,
-  SkillDefinition,
-} from './definitions/types.js'
-export type { EngineOptions, OpenSessionOptions } from './engine/engine.js'
-export { Engine, EngineError } from './engine/engine.js'
-export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './engine/model-port.js'
-export type { EnginePaths } from './engine/paths.js'
-export type { RunOptions } from './engine/run.js'
-export { run } from './engine/run.js'
-export type { RunHooksOptions } from './hooks/run-hooks.js'
-export { runHooks } from './hooks/run-hooks.js'
-export type {
-  HookCommand,
-  HookEvent,
-  HookInput,
-  HookOutcome,
-  HookRunResult,
-  HookRunStatus,
-  HooksConfig,
-} from './hooks/types.js'
+export type { EngineOptions, OpenSessionOptions } from './api/engine.js'
+export { Engine, EngineError } from './api/engine.js'
+export type { EnginePaths } from './api/engine-paths.js'
+export type { RunOptions } from './api/run.js'
+export { run } from './api/run.js'
+export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './assembly/model-port.js'
+export type { CompletePrompt, SummaryJobInput, SummaryJobResult } from './compaction/compaction-job.js'
+export { runSummaryJob } from './compaction/compaction-job.js'
+export type { RelieveInput, RelieveResult } from './compaction/relieve.js'
+export { relieveContext } from './compaction/relieve.js'
+export type { PermissionCheckRequest, PermissionCheckResult } from './gate/check-permission.js'
+export { checkPermission } from './gate/check-permission.js'
 export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
@@ -109,19 +56,69 @@ export type {
   ToolCallEndEvent,
   ToolCallError,
 } from './model/types.js'
-export type { PermissionCheckRequest, PermissionCheckResult } from './permissions/check-permission.js'
-export { checkPermission } from './permissions/check-permission.js'
+export type { RepoMapBuild, RepoMapBuildInput } from './repo-map/repo-map-build.js'
+export { buildRepoMap } from './repo-map/repo-map-build.js'
+export type { RepoMapServiceOptions } from './repo-map/repo-map-service.js'
+export { RepoMapService } from './repo-map/repo-map-service.js'
 export type { SessionExtensions, SessionLimits } from './session/session.js'
 export { Session } from './session/session.js'
-export type { SettingsLayerName, SettingsNotice } from './settings/layers.js'
-export type { LoadedSettings, LoadSettingsOptions } from './settings/load-settings.js'
-export { loadSettings } from './settings/load-settings.js'
-export type { SettingExplanation, SettingSource } from './settings/merge.js'
-export type { SessionSettings, SettingsSourceOptions } from './settings/open-settings.js'
-export { readSettings, watchSettings } from './settings/open-settings.js'
-export { defaultConfigDir } from './settings/paths.js'
-export type { PersistResult } from './settings/persist.js'
-export { persistAdditionalDirectory, persistAllowRule } from './settings/persist.js'
-export type { TrustStore } from './settings/trust-store.js'
-export { createTrustStore } from './settings/trust-store.js'
-export type { Disposable } from './settings/watch.js'
+export type {
+  CatalogEntry,
+  CommandCatalog,
+  CommandResolution,
+  McpPromptCommand,
+} from './workspace/commands/catalog.js'
+export { buildCommandCatalog, resolveCommand } from './workspace/commands/catalog.js'
+export type { EngineBuiltinName } from './workspace/commands/engine-builtins.js'
+export { ENGINE_BUILTIN_COMMANDS } from './workspace/commands/engine-builtins.js'
+export type { ExpandCommandDeps, ExpandedCommand } from './workspace/commands/expand.js'
+export { expandCommand } from './workspace/commands/expand.js'
+export type { McpPromptArguments } from './workspace/commands/mcp-prompt-arguments.js'
+export { mapMcpPromptArguments } from './workspace/commands/mcp-prompt-arguments.js'
+export {
+  loadAgentDefinitions,
+  loadCommandDefinitions,
+  loadSkillDefinitions,
+} from './workspace/definitions/load.js'
+export type {
+  AgentDefinition,
+  CommandDefinition,
+  DefinitionIssue,
+  DefinitionLayer,
+  DefinitionRoots,
+  DefinitionSource,
+  LoadedDefinitions,
+  SkillDefinition,
+} from './workspace/definitions/types.js'
+export type { RunHooksOptions } from './workspace/hooks/run-hooks.js'
+export { runHooks } from './workspace/hooks/run-hooks.js'
+export type {
+  HookCommand,
+  HookEvent,
+  HookInput,
+  HookOutcome,
+  HookRunResult,
+  HookRunStatus,
+  HooksConfig,
+} from './workspace/hooks/types.js'
+export type {
+  InstructionDiscoveryOptions,
+  LoadedInstructions,
+} from './workspace/instructions/instructions-load.js'
+export { loadInstructions, loadNestedInstructions } from './workspace/instructions/instructions-load.js'
+export type { MemoryTarget } from './workspace/instructions/memory.js'
+export { appendMemoryNote, memoryFile } from './workspace/instructions/memory.js'
+export type { LoadedRules } from './workspace/instructions/rules-load.js'
+export { loadRules } from './workspace/instructions/rules-load.js'
+export type { SettingsLayerName, SettingsNotice } from './workspace/settings/layers.js'
+export type { LoadedSettings, LoadSettingsOptions } from './workspace/settings/load-settings.js'
+export { loadSettings } from './workspace/settings/load-settings.js'
+export type { SettingExplanation, SettingSource } from './workspace/settings/merge.js'
+export type { SessionSettings, SettingsSourceOptions } from './workspace/settings/open-settings.js'
+export { readSettings, watchSettings } from './workspace/settings/open-settings.js'
+export { defaultConfigDir } from './workspace/settings/paths.js'
+export type { PersistResult } from './workspace/settings/persist.js'
+export { persistAdditionalDirectory, persistAllowRule } from './workspace/settings/persist.js'
+export type { TrustStore } from './workspace/settings/trust-store.js'
+export { createTrustStore } from './workspace/settings/trust-store.js'
+export type { Disposable } from './workspace/settings/watch.js'

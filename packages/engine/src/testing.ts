@@ -4,10 +4,10 @@ export type {
   ScriptedResponse,
   ScriptFault,
   ScriptStep,
-} from './testing/script.js'
-export { parseScript } from './testing/script.js'
-export type { ScriptedClientOptions, ScriptSource } from './testing/scripted-client.js'
-export { ScriptedClient } from './testing/scripted-client.js'
+} from './model/scripted/script.js'
+export { parseScript } from './model/scripted/script.js'
+export type { ScriptedClientOptions, ScriptSource } from './model/scripted/scripted-client.js'
+export { ScriptedClient } from './model/scripted/scripted-client.js'
 export type {
   RecordedRequest,
   ReplayStep,
@@ -16,5 +16,5 @@ export type {
   ServerScript,
   ServerStep,
   WireFormat,
-} from './testing/scripted-server.js'
-export { startScriptedServer } from './testing/scripted-server.js'
+} from './model/scripted/scripted-server.js'
+export { startScriptedServer } from './model/scripted/scripted-server.js'

@@ -3,13 +3,13 @@
  * 127.0.0.1: the same scenarios in each wire format.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ScriptedServerOptions } from '../testing/scripted-server.js'
 import { type ScriptedServer, type ServerScript, startScriptedServer, type WireFormat } from '../testing.js'
 import { createAnthropicClient } from './anthropic/client.js'
 import { collectStream } from './collect.js'
 import { createChatClient } from './openai-chat/client.js'
 import { createResponsesClient } from './openai-responses/client.js'
 import type { RetryOptions } from './retry.js'
+import type { ScriptedServerOptions } from './scripted/scripted-server.js'
 import type { ModelClient, ModelRequest, StreamEvent } from './types.js'
 
 const FORMATS: WireFormat[] = ['anthropic', 'openai-chat', 'openai-responses']

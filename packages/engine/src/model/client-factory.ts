@@ -4,13 +4,13 @@
  * reads `process.env`). The SDKs are imported on the first request, not here.
  */
 import { readFileSync } from 'node:fs'
-import { parseScript } from '../testing/script.js'
-import { ScriptedClient } from '../testing/scripted-client.js'
 import { createAnthropicClient } from './anthropic/client.js'
 import { parseModelRef } from './model-ref.js'
 import { createChatClient } from './openai-chat/client.js'
 import { createResponsesClient } from './openai-responses/client.js'
 import type { RetryOptions } from './retry.js'
+import { parseScript } from './scripted/script.js'
+import { ScriptedClient } from './scripted/scripted-client.js'
 import type { ModelClient, ProviderName } from './types.js'
 
 /** Settings for one provider (the `[provider.<name>]` table of settings: base_url, api_key_env, cache_control). */

@@ -1,7 +1,7 @@
 import type { AgentWorktree } from '@z-engine/host'
 import type { AgentInfo, JobInfo, Message, PermissionMode } from '@z-engine/protocol'
 import type { AgentRunResult } from '@z-engine/tools'
-import type { AgentDefinition } from '../definitions/types.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
 
 /** Who starts an agent: the main agent (depth 0) or a subagent; the child inherits from it. */
 export interface AgentCaller {

@@ -1,5 +1,5 @@
 import type { Tool } from '@z-engine/tools'
-import type { AgentDefinition } from '../definitions/types.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
 
 /** Tools a subagent never gets: they talk to the user or act on the caller's behalf (spec 003). */
 const NEVER_FOR_SUBAGENTS: ReadonlySet<string> = new Set([

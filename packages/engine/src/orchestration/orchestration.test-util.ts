@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import type { AgentInfo, EngineEvent, EventEnvelope, Message } from '@z-engine/protocol'
 import type { Session } from '../index.js'
+import type { ScriptStep } from '../model/scripted/script.js'
+import type { ScriptSource } from '../model/scripted/scripted-client.js'
 import type { ModelRequest } from '../model/types.js'
-import type { ScriptStep } from '../testing/script.js'
-import type { ScriptSource } from '../testing/scripted-client.js'
 
 /** Test helpers for orchestration: per-agent scripts over a real engine. */
 export type Step = ScriptStep | ((request: ModelRequest) => ScriptStep)

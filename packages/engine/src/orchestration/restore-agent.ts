@@ -1,7 +1,7 @@
 import { openAgentWorktree, type WorktreeGitOptions } from '@z-engine/host'
 import type { AgentInfo, Message, Settings } from '@z-engine/protocol'
-import type { AgentDefinition } from '../definitions/types.js'
 import type { SessionState } from '../session/state.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { AgentEntry } from './agent-entry.js'
 import { agentModelRef } from './agent-model.js'
 

@@ -1,5 +1,5 @@
-import { runHooks } from '../hooks/run-hooks.js'
-import type { HookOutcome, HooksConfig } from '../hooks/types.js'
+import { runHooks } from '../workspace/hooks/run-hooks.js'
+import type { HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
 import type { HookPort } from './services.js'
 
 /** Where a session's hooks run. */

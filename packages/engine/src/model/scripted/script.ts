@@ -17,7 +17,7 @@
  * `{"error": …}` steps make the scripted client end with that error; the server takes `fault` steps.
  */
 import type { Usage } from '@z-engine/protocol'
-import type { ModelError, ModelErrorKind, StopReason } from '../model/types.js'
+import type { ModelError, ModelErrorKind, StopReason } from '../types.js'
 
 /** One block of a scripted assistant response. */
 export type ScriptBlock =

@@ -3,22 +3,22 @@ import { runShellCommand } from '@z-engine/host'
 import { resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
+import type { SessionGate } from '../gate/session-gate.js'
+import { toolSpecsOf } from '../run/tool-specs.js'
+import type { CommandAction, Session } from '../session/session.js'
 import {
   buildCommandCatalog,
   type CatalogEntry,
   type CommandCatalog,
   resolveCommand,
-} from '../commands/catalog.js'
-import type { EngineBuiltinName } from '../commands/engine-builtins.js'
-import { expandCommand } from '../commands/expand.js'
-import { loadInstructions } from '../context/instructions-load.js'
-import { appendMemoryNote } from '../context/memory.js'
-import { builtinCommandDefinitions, loadCommandDefinitions } from '../definitions/load.js'
-import type { AgentDefinition } from '../definitions/types.js'
-import { toolSpecsOf } from '../run/tool-specs.js'
-import type { CommandAction, Session } from '../session/session.js'
-import { persistAdditionalDirectory } from '../settings/persist.js'
-import type { SessionGate } from './gate.js'
+} from '../workspace/commands/catalog.js'
+import type { EngineBuiltinName } from '../workspace/commands/engine-builtins.js'
+import { expandCommand } from '../workspace/commands/expand.js'
+import { builtinCommandDefinitions, loadCommandDefinitions } from '../workspace/definitions/load.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
+import { loadInstructions } from '../workspace/instructions/instructions-load.js'
+import { appendMemoryNote } from '../workspace/instructions/memory.js'
+import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
 import type { SessionModels } from './model-port.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import * as testing from '../testing.js'
+import * as testing from './testing.js'
 
 describe('@z-engine/engine/testing entry', () => {
   it('exports the scripted client, the script parser and the scripted server', () => {

@@ -1,4 +1,4 @@
-import type { SkillDefinition } from '../definitions/types.js'
+import type { SkillDefinition } from '../workspace/definitions/types.js'
 
 /** The skills section of the system prompt: one line per skill, loaded on demand with the Skill tool. */
 export function renderSkillsList(skills: readonly SkillDefinition[]): string {

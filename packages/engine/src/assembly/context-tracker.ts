@@ -2,8 +2,8 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { AnnouncementTracker, nestedFolders, type Rule, renderRule } from '@z-engine/context'
 import { reminderText } from '@z-engine/prompts'
 import type { ToolUseBlock } from '@z-engine/protocol'
-import { loadNestedInstructions } from '../context/instructions-load.js'
-import type { RepoMapService } from '../context/repo-map-service.js'
+import type { RepoMapService } from '../repo-map/repo-map-service.js'
+import { loadNestedInstructions } from '../workspace/instructions/instructions-load.js'
 
 /** Input fields that name a file or folder a tool touches (Claude Code's names). */
 const PATH_FIELDS = ['file_path', 'notebook_path', 'path', 'filePath'] as const

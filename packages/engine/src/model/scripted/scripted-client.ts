@@ -2,11 +2,11 @@
  * A {@link ModelClient} that answers from a script instead of a provider: for engine tests, the
  * CLI's `scripted:<file>` model, and embedders testing their integrations. It records every request.
  */
-import { TypedModelError } from '../model/errors.js'
-import { resolveRetryOptions } from '../model/retry.js'
-import { type AttemptEvent, runStream } from '../model/run-stream.js'
-import { parseToolArgs } from '../model/tool-args.js'
-import type { ModelClient, ModelRequest, StreamEvent } from '../model/types.js'
+import { TypedModelError } from '../errors.js'
+import { resolveRetryOptions } from '../retry.js'
+import { type AttemptEvent, runStream } from '../run-stream.js'
+import { parseToolArgs } from '../tool-args.js'
+import type { ModelClient, ModelRequest, StreamEvent } from '../types.js'
 import { type ResolvedResponse, resolveResponse, type ScriptStep, splitText } from './script.js'
 
 /** Where the responses come from: a list consumed in order, or a function of the request. */

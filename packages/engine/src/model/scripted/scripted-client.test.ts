@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { collectStream } from '../model/collect.js'
-import type { ModelRequest, StreamEvent } from '../model/types.js'
+import { collectStream } from '../collect.js'
+import type { ModelRequest, StreamEvent } from '../types.js'
 import { parseScript } from './script.js'
 import { ScriptedClient } from './scripted-client.js'
 

@@ -6,14 +6,14 @@ import {
 } from '@z-engine/context'
 import { compactPrompt } from '@z-engine/prompts'
 import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
-import { runSummaryJob, type SummaryJobResult } from '../context/compaction-job.js'
-import { relieveContext } from '../context/relieve.js'
+import type { SessionModels } from '../assembly/model-port.js'
+import type { SessionSystemPrompt } from '../assembly/system-prompt.js'
 import { collectStream } from '../model/collect.js'
 import type { SystemSection } from '../model/types.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import type { Session } from '../session/session.js'
-import type { SessionModels } from './model-port.js'
-import type { SessionSystemPrompt } from './system-prompt.js'
+import { runSummaryJob, type SummaryJobResult } from './compaction-job.js'
+import { relieveContext } from './relieve.js'
 
 /** Rounds that must pass after an automatic summary before another one (overflow excepted). */
 export const MIN_ROUNDS_BETWEEN_SUMMARIES = 3

@@ -9,7 +9,7 @@ import {
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import type { GateVerdict } from '../batch/batch-types.js'
 import type { GatePort } from '../session/services.js'
-import { persistAllowRule } from '../settings/persist.js'
+import { persistAllowRule } from '../workspace/settings/persist.js'
 
 /** What the session gate is built from. */
 export interface SessionGateOptions {

@@ -1,5 +1,5 @@
 /** A scripted response in Anthropic Messages wire format: SSE frames or one JSON message. */
-import type { StopReason } from '../../model/types.js'
+import type { StopReason } from '../../types.js'
 import { type ResolvedResponse, splitText } from '../script.js'
 import { type EncodeOptions, sseFrame } from './sse.js'
 

@@ -1,5 +1,5 @@
 /** A scripted response in Chat Completions wire format: chunk frames ending in `[DONE]`, or one JSON body. */
-import type { StopReason } from '../../model/types.js'
+import type { StopReason } from '../../types.js'
 import { type ResolvedResponse, splitText } from '../script.js'
 import { type EncodeOptions, sseFrame } from './sse.js'
 

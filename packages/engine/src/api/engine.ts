@@ -9,17 +9,17 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '@z-engine/store'
+import { assembleSession } from '../assembly/assemble-session.js'
+import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
 import { parseModelRef } from '../model/model-ref.js'
 import { EventHub } from '../session/event-hub.js'
 import type { Session } from '../session/session.js'
 import { SessionState } from '../session/state.js'
-import { type LoadedSettings, loadSettings } from '../settings/load-settings.js'
-import { createTrustStore, type TrustStore } from '../settings/trust-store.js'
 import { newId } from '../util/ids.js'
-import { assembleSession } from './assemble-session.js'
-import { modelRefFromSettings, providerSettingsOf } from './model-port.js'
-import { type EnginePaths, resolveEnginePaths } from './paths.js'
+import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
+import { createTrustStore, type TrustStore } from '../workspace/settings/trust-store.js'
+import { type EnginePaths, resolveEnginePaths } from './engine-paths.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
 export interface EngineOptions {

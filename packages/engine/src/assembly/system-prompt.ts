@@ -7,9 +7,9 @@ import {
   renderInstructions,
 } from '@z-engine/context'
 import { BASE_PROMPT } from '@z-engine/prompts'
-import type { LoadedInstructions } from '../context/instructions-load.js'
-import type { RepoMapService } from '../context/repo-map-service.js'
 import type { SystemSection } from '../model/types.js'
+import type { RepoMapService } from '../repo-map/repo-map-service.js'
+import type { LoadedInstructions } from '../workspace/instructions/instructions-load.js'
 
 /** What the system prompt is built from; everything is fixed when the session opens. */
 export interface SystemPromptParts {
