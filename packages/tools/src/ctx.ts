@@ -1,6 +1,15 @@
 import type { ShellRunResult } from '@z-engine/host'
 import type { Ports } from './ports.js'
-import type { ActionCtx } from './tool.js'
+
+/** What `action()` and `title()` need: enough to resolve paths, nothing that does I/O. */
+export interface ActionCtx {
+  /** The agent's root (the project, or a worktree for worktree agents). */
+  projectRoot: string
+  /** The agent's persistent shell cwd; relative paths in input resolve against it. */
+  cwd: string
+  /** The user's home folder, for `~` in input. */
+  home: string
+}
 
 /** A file as the model last saw it: `hash` is the sha256 of the whole file's bytes. */
 export interface FileSnapshot {

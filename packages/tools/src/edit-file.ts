@@ -7,7 +7,7 @@ import { type ApplyOutcome, applyEdits, type EditSpec } from './edit-apply.js'
 import { changedMessage, checkFresh, notReadMessage, snapshotOf } from './file-snapshot.js'
 import { errorMessage, errorResult } from './results.js'
 import { decodeText, encodeText, type TextFile } from './text-file.js'
-import type { ToolResult } from './tool.js'
+import type { ToolResult } from './tool-result.js'
 
 /** Lines of the new text shown after an edit, at most. */
 const MAX_SNIPPET_LINES = 40

@@ -42,7 +42,15 @@ export type { WebSearchInput } from './builtin/web-search.js'
 export { createWebSearchTool } from './builtin/web-search.js'
 export type { WriteInput } from './builtin/write.js'
 export { writeTool } from './builtin/write.js'
-export type { FileSnapshot, FileTracker, PathLocks, ShellRunner, ToolCtx, ToolLimits } from './ctx.js'
+export type {
+  ActionCtx,
+  FileSnapshot,
+  FileTracker,
+  PathLocks,
+  ShellRunner,
+  ToolCtx,
+  ToolLimits,
+} from './ctx.js'
 export { DEFAULT_TOOL_LIMITS } from './ctx.js'
 export type { EditSpec } from './edit-apply.js'
 export { createFileTracker } from './file-tracker.js'
@@ -70,8 +78,9 @@ export type { BuiltinToolsOptions } from './registry.js'
 export { builtinTools } from './registry.js'
 export type { GrepEngine } from './search/grep-search.js'
 export { createShellRunner } from './shell-runner.js'
-export type { ActionCtx, Tool, ToolError, ToolOutput, ToolResult } from './tool.js'
+export type { Tool } from './tool.js'
 export { actionFor } from './tool-actions.js'
+export type { ToolError, ToolOutput, ToolResult } from './tool-result.js'
 export type { CachedPage } from './web/page-cache.js'
 export { PageCache } from './web/page-cache.js'
 export type { HostResolver, ResolvedAddress } from './web/resolver.js'

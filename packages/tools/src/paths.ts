@@ -1,5 +1,5 @@
 import { relativeTo, resolvePath } from '@z-engine/policy'
-import type { ActionCtx } from './tool.js'
+import type { ActionCtx } from './ctx.js'
 
 /**
  * Resolves a path from tool input the way `actionFor` does (so the policy decides on the file the

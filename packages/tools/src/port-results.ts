@@ -1,7 +1,7 @@
 import type { ToolCtx } from './ctx.js'
 import { budgetOutput, type OutputKind } from './output-budget.js'
 import { errorMessage, errorResult } from './results.js'
-import type { ToolResult } from './tool.js'
+import type { ToolResult } from './tool-result.js'
 
 /**
  * The result when a tool's port is off. The toolset leaves such tools out, so this only happens

@@ -1,5 +1,5 @@
 import type { AgentInfo, JobInfo, TodoItem } from '@z-engine/protocol'
-import type { ToolResult } from './tool.js'
+import type { ToolResult } from './tool-result.js'
 
 /**
  * Ports: engine services tools reach through interfaces, so `tools` never depends on `engine`.

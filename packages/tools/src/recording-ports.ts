@@ -13,7 +13,7 @@ import type {
   SkillPort,
   UserQuestion,
 } from './ports.js'
-import type { ToolResult } from './tool.js'
+import type { ToolResult } from './tool-result.js'
 
 /**
  * Fakes of the ports that record every call and answer from scripted values, for tests of the

@@ -1,4 +1,4 @@
-import type { ToolOutput, ToolResult } from './tool.js'
+import type { ToolOutput, ToolResult } from './tool-result.js'
 
 /** A successful result holding one text block. */
 export function textResult(text: string, extra: Omit<ToolOutput, 'content'> = {}): ToolResult {

@@ -7,7 +7,8 @@ import { createFileTracker } from './file-tracker.js'
 import { createPathLocks } from './path-locks.js'
 import type { Ports } from './ports.js'
 import { createShellRunner } from './shell-runner.js'
-import type { Tool, ToolResult } from './tool.js'
+import type { Tool } from './tool.js'
+import type { ToolResult } from './tool-result.js'
 
 /** Options of {@link makeTestCtx}. */
 export interface TestCtxOptions {

@@ -1,5 +1,5 @@
 import { type Action, resolvePath } from '@z-engine/policy'
-import type { ActionCtx } from './tool.js'
+import type { ActionCtx } from './ctx.js'
 
 /**
  * The one mapping from a tool call's raw input to the Action the policy decides on (each built-in

@@ -2,8 +2,9 @@ import { toolDescription } from '@z-engine/prompts'
 import { guardPort, portMissing } from '../port-results.js'
 import type { AgentRunResult, AgentSpawnRequest } from '../ports.js'
 import { errorResult, textResult } from '../results.js'
-import type { Tool, ToolResult } from '../tool.js'
+import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+import type { ToolResult } from '../tool-result.js'
 
 /** Agent's input (Claude Code's shape). */
 export interface AgentInput {

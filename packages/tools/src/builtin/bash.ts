@@ -5,8 +5,9 @@ import { stripAnsi } from '../ansi.js'
 import type { ToolCtx } from '../ctx.js'
 import { budgetOutput } from '../output-budget.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
-import type { Tool, ToolResult } from '../tool.js'
+import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+import type { ToolResult } from '../tool-result.js'
 
 async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(

@@ -8,8 +8,9 @@ import { cellIdOf, type Notebook, type NotebookCell, parseNotebook } from '../no
 import { displayPath, resolveInputPath } from '../paths.js'
 import { errorMessage, errorResult } from '../results.js'
 import { decodeText } from '../text-file.js'
-import type { Tool, ToolResult } from '../tool.js'
+import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+import type { ToolResult } from '../tool-result.js'
 
 /** NotebookEdit's input (Claude Code's shape). */
 export type NotebookEditInput = {

@@ -8,8 +8,9 @@ import { budgetOutput } from '../output-budget.js'
 import { displayPath, resolveInputPath } from '../paths.js'
 import { errorMessage, errorResult } from '../results.js'
 import { decodeText, looksBinary } from '../text-file.js'
-import type { Tool, ToolResult } from '../tool.js'
+import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+import type { ToolResult } from '../tool-result.js'
 
 /** Read's input (Claude Code's shape). */
 export type ReadInput = { file_path: string; offset?: number; limit?: number }
