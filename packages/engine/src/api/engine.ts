@@ -14,7 +14,8 @@ import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
 import { parseModelRef } from '../model/model-ref.js'
 import { EventHub } from '../session/event-hub.js'
-import type { Session } from '../session/session.js'
+import type { SessionCore } from '../session/session-core.js'
+import type { Session } from '../session/session-types.js'
 import { SessionState } from '../session/state.js'
 import { newId } from '../util/ids.js'
 import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
@@ -181,7 +182,7 @@ export class Engine {
     void client.client.warm?.().catch(() => {})
 
     const hub = new EventHub(sessionId, this.#onEvent)
-    const session = await assembleSession({
+    const { session, core } = await assembleSession({
       sessionId,
       projectRoot,
       paths: this.paths,
@@ -200,10 +201,10 @@ export class Engine {
       trust: () => this.#trust.trust(projectRoot),
     })
     // The mode and model in effect are journaled so a resume continues with them.
-    if (snapshot?.mode !== state.mode)
-      await session.commit(undefined, { type: 'modeChanged', mode: state.mode })
+    if (snapshot?.mode !== state.mode) await core.commit(undefined, { type: 'modeChanged', mode: state.mode })
     if (snapshot?.model !== state.modelRef)
-      await session.commit(undefined, { type: 'modelChanged', model: state.modelRef })
+      await core.commit(undefined, { type: 'modelChanged', model: state.modelRef })
+    cores.set(session, core)
     this.#sessions.add(session)
     session.onClose(() => this.#sessions.delete(session))
     return session
@@ -228,6 +229,16 @@ export class Engine {
     if (!forked.ok) throw new EngineError('sessionNotFound', forked.error.message)
     return forked.value
   }
+}
+
+// The cores of open sessions, for the engine's own tests; never reachable from the public handle.
+const cores = new WeakMap<Session, SessionCore>()
+
+/** The core behind a session this process opened (engine-internal; not exported from the package). */
+export function coreOf(session: Session): SessionCore {
+  const core = cores.get(session)
+  if (!core) throw new Error(`session ${session.id} was not opened by an Engine in this process`)
+  return core
 }
 
 async function canonicalRoot(projectRoot: string): Promise<string> {

@@ -15,7 +15,9 @@ import type { EventHub } from '../session/event-hub.js'
 import { createHookPort } from '../session/hook-port.js'
 import { createInteractionPort } from '../session/interaction-port.js'
 import type { SessionServices } from '../session/services.js'
-import { Session } from '../session/session.js'
+import { SessionActor } from '../session/session.js'
+import { SessionCore } from '../session/session-core.js'
+import type { Session } from '../session/session-types.js'
 import type { SessionState } from '../session/state.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
@@ -61,15 +63,12 @@ export interface AssembleInput {
  * clients, tools with their context and ports, the system prompt and compaction. Publishes
  * `sessionOpened`, then settings notices and `trustRequired` when the project withholds categories.
  */
-export async function assembleSession(input: AssembleInput): Promise<Session> {
+export async function assembleSession(
+  input: AssembleInput,
+): Promise<{ session: Session; core: SessionCore }> {
   const { projectRoot, paths, env, state, hub } = input
   let loaded = input.loaded
   const settings = loaded.settings
-  let sessionRef: Session | undefined
-  const session = () => {
-    if (!sessionRef) throw new Error('session used before it was assembled')
-    return sessionRef
-  }
   const notice = (level: 'info' | 'warning' | 'error', message: string, code?: string) =>
     hub.publish({ type: 'notice', level, message, ...(code !== undefined ? { code } : {}) })
 
@@ -120,14 +119,6 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     },
   })
   ports.jobs = jobs
-  // Calls get an interaction port bound to their call and turn; this one only marks the service on.
-  ports.interaction = {
-    ask: (questions, signal) =>
-      createInteractionPort(session(), { toolUseId: 'session' }).ask(questions, signal),
-    proposePlan: (plan, signal) =>
-      createInteractionPort(session(), { toolUseId: 'session' }).proposePlan(plan, signal),
-    updateTodos: (todos) => createInteractionPort(session(), { toolUseId: 'session' }).updateTodos(todos),
-  }
 
   const [instructions, environment, agents, rules, skills] = await Promise.all([
     loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),
@@ -146,32 +137,6 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
   for (const error of [...agents.errors, ...skills.errors])
     notice('warning', `${error.path}: ${error.message}`, 'definitions')
   if (skills.definitions.length > 0) ports.skills = createSkillPort(() => skills.definitions)
-  // Subagents and agent jobs (spec 003); the Agent tool is offered only when nesting is allowed.
-  const orchestration = createOrchestration({
-    session,
-    settings,
-    projectRoot,
-    definitions: () => agents.definitions,
-    tools: () => tools,
-    environment,
-    ports,
-    transcript: {
-      append: (agentId, record) => input.log.appendAgent(agentId, record),
-      replay: async (agentId) => {
-        const replayed = await input.store.replayAgent(input.sessionId, agentId)
-        return replayed.ok ? replayed.value.snapshot.workingSet : undefined
-      },
-      agents: async () => {
-        const replayed = await input.store.replay(input.sessionId)
-        return replayed.ok ? replayed.value.snapshot.agents : []
-      },
-    },
-    git: { env },
-    shellJobs: jobs,
-  })
-  ports.jobs = orchestration.jobs
-  if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
-  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
   const repoMap = settings.context.repo_map
     ? new RepoMapService({ root: projectRoot, maxChars: settings.context.repo_map_chars })
     : undefined
@@ -199,29 +164,6 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     env,
     onNotice: (level, message) => notice(level, message),
   })
-  const compaction = new SessionCompaction({
-    session,
-    settings,
-    models,
-    system,
-    spill,
-    preCompact: (trigger, focus) => hooks.preCompact(trigger, focus),
-  })
-
-  const commands = new CommandRunner({
-    session,
-    settings,
-    projectRoot,
-    home: paths.home,
-    configDir: paths.configDir,
-    trusted: input.trusted,
-    gate,
-    models,
-    system,
-    agents: agents.definitions,
-    childEnv: toolContext.env,
-  })
-
   const services: SessionServices = {
     log: input.log,
     gate,
@@ -234,10 +176,8 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       onNotice: notice,
     }),
     models,
-    tools,
     toolCtx: (params) => toolContext.build(params),
     system: () => system.sections(),
-    relievePressure: (workingSet, force) => compaction.relieve(workingSet, force),
     turnReminders: async () => {
       const changed = await toolContext.changedSinceRead('main')
       return changed.length === 0
@@ -259,7 +199,8 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
     home: paths.home,
     costOf: (usage, modelRef) => models.costOf(usage, modelRef),
   }
-  sessionRef = new Session({
+  // The core first: everything below that works for the session takes it, not the handle.
+  const core = new SessionCore({
     id: input.sessionId,
     projectRoot,
     state,
@@ -272,6 +213,64 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
       maxConcurrency: settings.agents.max_concurrent,
     },
     newId: input.newId,
+  })
+  // Calls get an interaction port bound to their call and turn; this one only marks the service on.
+  ports.interaction = createInteractionPort(core, { toolUseId: 'session' })
+  // Subagents and agent jobs (spec 003); the Agent tool is offered only when nesting is allowed.
+  const orchestration = createOrchestration({
+    session: core,
+    settings,
+    projectRoot,
+    definitions: () => agents.definitions,
+    tools: () => tools,
+    environment,
+    ports,
+    transcript: {
+      append: (agentId, record) => input.log.appendAgent(agentId, record),
+      replay: async (agentId) => {
+        const replayed = await input.store.replayAgent(input.sessionId, agentId)
+        return replayed.ok ? replayed.value.snapshot.workingSet : undefined
+      },
+      agents: async () => {
+        const replayed = await input.store.replay(input.sessionId)
+        return replayed.ok ? replayed.value.snapshot.agents : []
+      },
+    },
+    git: { env },
+    shellJobs: jobs,
+  })
+  ports.jobs = orchestration.jobs
+  if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
+  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
+  const compaction = new SessionCompaction({
+    session: core,
+    tools,
+    settings,
+    models,
+    system,
+    spill,
+    preCompact: (trigger, focus) => hooks.preCompact(trigger, focus),
+  })
+
+  const commands = new CommandRunner({
+    session: core,
+    tools,
+    settings,
+    projectRoot,
+    home: paths.home,
+    configDir: paths.configDir,
+    trusted: input.trusted,
+    gate,
+    models,
+    system,
+    agents: agents.definitions,
+    childEnv: toolContext.env,
+  })
+
+  const session: Session = new SessionActor({
+    core,
+    hub,
+    agent: { tools, relievePressure: (workingSet, force) => compaction.relieve(workingSet, force) },
     extensions: {
       compaction,
       gate,
@@ -346,5 +345,5 @@ export async function assembleSession(input: AssembleInput): Promise<Session> {
   }
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
-  return sessionRef
+  return { session, core }
 }

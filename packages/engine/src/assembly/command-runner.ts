@@ -3,9 +3,11 @@ import { runShellCommand } from '@z-engine/host'
 import { resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
+import type { Tool } from '@z-engine/tools'
 import type { SessionGate } from '../gate/session-gate.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
-import type { CommandAction, Session } from '../session/session.js'
+import type { SessionCore } from '../session/session-core.js'
+import type { CommandAction } from '../session/session-types.js'
 import {
   buildCommandCatalog,
   type CatalogEntry,
@@ -24,7 +26,9 @@ import type { SessionSystemPrompt } from './system-prompt.js'
 
 /** What the command runner reaches. */
 export interface CommandRunnerDeps {
-  session: () => Session
+  session: SessionCore
+  /** The main agent's toolset (for `/context` and `/status`). */
+  tools: readonly Tool[]
   settings: Settings
   projectRoot: string
   home: string
@@ -58,7 +62,7 @@ export class CommandRunner {
       configDir: this.deps.configDir,
       compatClaude: this.deps.settings.compat.claude,
     }).then((loaded) => {
-      const session = this.deps.session()
+      const session = this.deps.session
       for (const error of loaded.errors)
         session.notice('warning', `${error.path}: ${error.message}`, 'command_definition')
       const catalog = buildCommandCatalog({
@@ -84,7 +88,7 @@ export class CommandRunner {
         return this.#builtin(entry.name, args.trim())
       case 'custom':
       case 'prompt': {
-        const session = this.deps.session()
+        const session = this.deps.session
         const expanded = await expandCommand(entry.definition, args, {
           projectRoot: this.deps.projectRoot,
           home: this.deps.home,
@@ -130,7 +134,7 @@ export class CommandRunner {
   }
 
   #allowed(tool: string, action: Parameters<SessionGate['decide']>[1], granted: readonly string[]): boolean {
-    const mode = this.deps.session().state.mode
+    const mode = this.deps.session.state.mode
     this.deps.gate.setTurnRules(granted)
     try {
       return this.deps.gate.decide(tool, action, mode).decision === 'allow'
@@ -140,7 +144,7 @@ export class CommandRunner {
   }
 
   async #builtin(name: EngineBuiltinName, args: string): Promise<CommandAction> {
-    const session = this.deps.session()
+    const session = this.deps.session
     const { state } = session
     const output = (markdown: string): CommandAction => ({ type: 'output', name, markdown })
     switch (name) {
@@ -151,7 +155,7 @@ export class CommandRunner {
         const breakdown = contextBreakdown({
           windowTokens: info.contextWindow,
           system: await this.deps.system.layers(),
-          tools: toolSpecsOf(session.services.tools),
+          tools: toolSpecsOf(this.deps.tools),
           messages: state.workingSet,
         })
         const rows = breakdown.layers.map((layer) => `| ${layer.layer} | ${tokens(layer.tokens)} |`)
@@ -180,7 +184,7 @@ export class CommandRunner {
             `**Model:** ${state.modelRef}`,
             `**Mode:** ${state.mode}`,
             `**Project:** ${this.deps.projectRoot}${this.deps.trusted ? '' : ' (not trusted)'}`,
-            `**Tools:** ${session.services.tools.map((tool) => tool.name).join(', ')}`,
+            `**Tools:** ${this.deps.tools.map((tool) => tool.name).join(', ')}`,
             `**Instructions:** ${this.deps.system.instructions.files.map((file) => file.path).join(', ') || 'none'}`,
           ].join('\n'),
         )
@@ -250,7 +254,7 @@ export class CommandRunner {
         return output(
           [
             `**Model:** ${state.modelRef} (${this.deps.models.resolve(state.modelRef).ok ? 'ready' : 'unavailable'})`,
-            `**Tools:** ${session.services.tools.length} offered`,
+            `**Tools:** ${this.deps.tools.length} offered`,
             'Run `z-engine doctor` in a terminal for the full check (git, ripgrep, sandbox, language servers).',
           ].join('\n'),
         )

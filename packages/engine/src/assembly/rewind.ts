@@ -1,7 +1,17 @@
 import type { RewindScope } from '@z-engine/protocol'
+import type { SessionStore } from '@z-engine/store'
 import { planRewind } from '@z-engine/store'
-import type { CheckpointPort } from '../session/services.js'
-import type { AssembleInput } from './assemble-session.js'
+import type { CheckpointPort, SessionLogPort } from '../session/services.js'
+import type { SessionState } from '../session/state.js'
+
+/** What a rewind reads and rebuilds: the session's journal, its store and its state. */
+export interface RewindInput {
+  sessionId: string
+  log: { append: SessionLogPort['append']; sync: SessionLogPort['sync'] }
+  store: Pick<SessionStore, 'replay'>
+  state: Pick<SessionState, 'workingSet' | 'todos'>
+  newId: (prefix: string) => string
+}
 
 /**
  * Rewinds a session to the state before a user message (spec 004 "Session Storage and History"):
@@ -9,7 +19,7 @@ import type { AssembleInput } from './assemble-session.js'
  * was), then journal the rewind record and rebuild the working set from the log.
  */
 export async function rewindSession(
-  input: AssembleInput,
+  input: RewindInput,
   checkpoints: CheckpointPort,
   messageId: string,
   scope: RewindScope,

@@ -6,12 +6,13 @@ import {
 } from '@z-engine/context'
 import { compactPrompt } from '@z-engine/prompts'
 import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
+import type { Tool } from '@z-engine/tools'
 import type { SessionModels } from '../assembly/model-port.js'
 import type { SessionSystemPrompt } from '../assembly/system-prompt.js'
 import { collectStream } from '../model/collect.js'
 import type { SystemSection } from '../model/types.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
-import type { Session } from '../session/session.js'
+import type { SessionCore } from '../session/session-core.js'
 import { runSummaryJob, type SummaryJobResult } from './compaction-job.js'
 import { relieveContext } from './relieve.js'
 
@@ -20,7 +21,9 @@ export const MIN_ROUNDS_BETWEEN_SUMMARIES = 3
 
 /** What compaction needs from the session around it. */
 export interface CompactionDeps {
-  session: () => Session
+  session: SessionCore
+  /** The main agent's toolset (its descriptions count toward the prompt). */
+  tools: readonly Tool[]
   settings: Settings
   models: SessionModels
   system: SessionSystemPrompt
@@ -66,7 +69,7 @@ export class SessionCompaction {
 
   /** The fast model reference (falls back to the main model). */
   #fastModel(): string {
-    const session = this.deps.session()
+    const session = this.deps.session
     return this.deps.settings.model.fast ?? session.state.modelRef
   }
 
@@ -96,7 +99,7 @@ export class SessionCompaction {
   async #overhead(): Promise<number> {
     const system = await this.deps.system.sections()
     if (this.#overheadOf?.system !== system) {
-      this.#toolTokens ??= estimateToolsTokens(toolSpecsOf(this.deps.session().services.tools))
+      this.#toolTokens ??= estimateToolsTokens(toolSpecsOf(this.deps.tools))
       this.#overheadOf = { system, tokens: estimateSystemTokens(system) + this.#toolTokens }
     }
     return this.#overheadOf.tokens
@@ -108,7 +111,7 @@ export class SessionCompaction {
     trigger: CompactionTrigger,
     focus?: string,
   ) {
-    const session = this.deps.session()
+    const session = this.deps.session
     const window = this.deps.models.info(session.state.modelRef).contextWindow
     return runSummaryJob({
       messages,
@@ -129,7 +132,7 @@ export class SessionCompaction {
   }
 
   async #record(result: SummaryJobResult): Promise<void> {
-    const session = this.deps.session()
+    const session = this.deps.session
     if (!result.ok) {
       if (result.reason === 'failed') session.notice('warning', result.message, 'compaction_failed')
       return
@@ -151,7 +154,7 @@ export class SessionCompaction {
 
   /** Relieves pressure before a request; `force` after the provider said the prompt is too long. */
   async relieve(workingSet: Message[], force: boolean): Promise<void> {
-    const session = this.deps.session()
+    const session = this.deps.session
     this.#reliefsSinceSummary += 1
     const window = this.deps.models.info(session.state.modelRef).contextWindow
     const overhead = await this.#overhead()
@@ -191,7 +194,7 @@ export class SessionCompaction {
 
   /** `/compact [focus]`: summarizes now, whatever the pressure. */
   async compactNow(focus?: string): Promise<void> {
-    const session = this.deps.session()
+    const session = this.deps.session
     const messages = session.state.workingSet
     const result = await this.#summarize(
       messages,

@@ -20,8 +20,7 @@ export function createOrchestration(deps: OrchestratorDeps & { shellJobs: JobPor
   const orchestrator = new Orchestrator(deps)
   // Git forgets worktrees whose folders are gone; pending ones stay for apply or discard.
   void pruneAgentWorktrees(deps.projectRoot, deps.git)
-  const notice = (level: 'info' | 'warning', message: string) =>
-    deps.session().notice(level, message, 'agent')
+  const notice = (level: 'info' | 'warning', message: string) => deps.session.notice(level, message, 'agent')
   return {
     orchestrator,
     agents: orchestrator.mainPort(),
@@ -33,9 +32,9 @@ export function createOrchestration(deps: OrchestratorDeps & { shellJobs: JobPor
           notice('info', `Applied agent ${agentId}'s changes (${applied.changedFiles.length} file(s)).`)
           // Applied from the GUI, the merge is a change the model did not make: it hears of it next.
           if (applied.changedFiles.length > 0)
-            deps
-              .session()
-              .state.reminders.push(reminderText('filesChanged', { files: applied.changedFiles.join('\n') }))
+            deps.session.state.reminders.push(
+              reminderText('filesChanged', { files: applied.changedFiles.join('\n') }),
+            )
         } else
           notice(
             'warning',

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { sessionPaths } from '@z-engine/store'
 import { describe, expect, it } from 'vitest'
 import { buggyProject, cleanupTempDirs, engineWith } from '../../test/engine-harness.js'
+import { coreOf } from '../api/engine.js'
 import type { ModelRequest } from '../model/types.js'
 import {
   agentInfos,
@@ -71,7 +72,7 @@ describe('subagents (real engine, real tools, scripted model)', () => {
     expect(client.requests.length).toBeGreaterThan(ownRounds)
     expect(finished.usage.inputTokens).toBeGreaterThan(done.usage.inputTokens)
     // One turn so far: it spent everything the session spent.
-    expect(finished.usage).toEqual(session.state.usage)
+    expect(finished.usage).toEqual(coreOf(session).state.usage)
     // Its transcript is in its own file, not in the main log.
     const stored = await engine.store.replayAgent(session.id, done.id)
     if (!stored.ok) throw new Error(stored.error.message)

@@ -5,7 +5,7 @@ import type { AgentInfo, AgentStatus, JobInfo, LogRecord, Message, Settings } fr
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import type { AgentPort, AgentRunResult, AgentSpawnRequest, Ports, Tool } from '@z-engine/tools'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
-import type { Session } from '../session/session.js'
+import type { SessionCore } from '../session/session-core.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { AgentCaller, AgentEntry } from './agent-entry.js'
 import { publishAgent } from './agent-events.js'
@@ -18,9 +18,9 @@ import { restoreAgent } from './restore-agent.js'
 import { buildSubagentRunHost } from './subagent-run-host.js'
 import { type ApplyOutcome, applyWorktree, discardWorktree, finishWorktree } from './worktree-changes.js'
 
-/** What the orchestrator is built from; the session is reached lazily (it is assembled after). */
+/** What the orchestrator is built from. */
 export interface OrchestratorDeps {
-  session: () => Session
+  session: SessionCore
   settings: Settings
   projectRoot: string
   definitions: () => readonly AgentDefinition[]
@@ -64,7 +64,7 @@ export class Orchestrator {
 
   /** The AgentPort the main agent's calls see. */
   mainPort(): AgentPort {
-    const state = () => this.deps.session().state
+    const state = () => this.deps.session.state
     return this.port({ depth: 0, model: () => state().modelRef, mode: () => state().mode })
   }
 
@@ -124,7 +124,7 @@ export class Orchestrator {
       entry.running = running
       return { type: 'done' as const, result: await running }
     }
-    const session = this.deps.session()
+    const session = this.deps.session
     const job: JobInfo = {
       id: session.newId('job'),
       kind: 'agent',
@@ -145,7 +145,7 @@ export class Orchestrator {
 
   /** A new agent (`id` given when a stored one is resumed: it never gets a new worktree then). */
   async #created(request: AgentSpawnRequest, caller: AgentCaller, storedId?: string): Promise<AgentEntry> {
-    const session = this.deps.session()
+    const session = this.deps.session
     const definition = this.deps.definitions().find((candidate) => candidate.name === request.agentType)
     if (!definition) throw new Error(`no agent type '${request.agentType}'`)
     const choice = request.model ?? definition.model
@@ -231,14 +231,14 @@ export class Orchestrator {
     const known = this.#entries.get(agentId)
     if (known) return known
     const info = (await this.deps.transcript.agents()).find((candidate) => candidate.id === agentId)
-    const restored = info ? await restoreAgent(info, this.deps, this.deps.session().state) : undefined
+    const restored = info ? await restoreAgent(info, this.deps, this.deps.session.state) : undefined
     if (restored) this.#entries.set(agentId, restored)
     return restored
   }
 
   /** Runs one prompt of an agent to its end; never rejects (failures become a failed status). */
   async #run(entry: AgentEntry, prompt: string, signal: AbortSignal): Promise<AgentRunResult> {
-    const session = this.deps.session()
+    const session = this.deps.session
     const host = buildSubagentRunHost({
       session,
       entry,
@@ -320,7 +320,7 @@ export class Orchestrator {
       endedAt: new Date().toISOString(),
       ...(status === 'exited' ? { exitCode: 0 } : {}),
     }
-    const session = this.deps.session()
+    const session = this.deps.session
     const reminder = reminderText('jobFinished', {
       jobId: job.info.id,
       description: job.info.description,
@@ -336,7 +336,7 @@ export class Orchestrator {
 
   async #update(entry: AgentEntry, patch: Partial<AgentInfo>, journal: boolean): Promise<void> {
     entry.info = { ...entry.info, ...patch }
-    await publishAgent(this.deps.session(), entry.info, journal)
+    await publishAgent(this.deps.session, entry.info, journal)
   }
 }
 

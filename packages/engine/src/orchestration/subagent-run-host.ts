@@ -11,22 +11,18 @@ import type {
 } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
 import type { Ports, Tool } from '@z-engine/tools'
-import type { BatchDeps } from '../batch/batch-types.js'
-import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { SystemSection } from '../model/types.js'
 import type { RunHost } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
+import { buildAgentBatchDeps } from '../session/agent-batch-deps.js'
 import { MAX_STOP_HOOK_CONTINUATIONS } from '../session/main-run-host.js'
-import { requestApprovals } from '../session/request-approvals.js'
-import type { Session } from '../session/session.js'
+import type { SessionCore } from '../session/session-core.js'
 import type { AgentEntry } from './agent-entry.js'
-
-const validator = new InputValidator()
 
 /** What a subagent's run needs beyond its entry. */
 export interface SubagentRunInput {
-  session: Session
+  session: SessionCore
   entry: AgentEntry
   /** Its filtered toolset, in the caller's order. */
   tools: readonly Tool[]
@@ -52,7 +48,6 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   const { services, state } = session
   const agentId = entry.info.id
   const scope = { agentId }
-  const tools = new Map(input.tools.map((tool) => [tool.name, tool]))
   const toolSpecs = toolSpecsOf(input.tools)
   let cwd = entry.root
   // Nested AGENTS.md files and glob rules are announced to each agent on its own first touch.
@@ -64,46 +59,26 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   // Live events of the run; approvals are journaled in the main log by `requestApprovals`.
   const emit = (event: EngineEvent) => session.commit(event, undefined, scope)
 
-  const batchDeps: BatchDeps = {
-    tools,
-    actionCtx: () => ({ projectRoot: entry.root, cwd, home: services.home }),
-    toolCtx: (toolUseId, progress) => {
-      const ctx = services.toolCtx({
-        agentId,
-        toolUseId,
-        cwd: () => cwd,
-        setCwd: (next) => {
-          cwd = next
-        },
-        progress,
-      })
-      return { ...ctx, projectRoot: entry.root, ports: input.ports }
-    },
-    validate: (name, schema, value) => validator.check(name, schema, value),
-    preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
-    decide: (name, action) => services.gate.decide(name, action, input.mode(), entry.root),
-    requestApprovals: async (requests, signal) => {
-      // The GUI shows the agent as waiting on the user until every ask is answered.
-      entry.info = { ...entry.info, status: 'waiting' }
-      input.onChange()
-      const answers = await requestApprovals(session, requests, signal, {
-        scope,
-        cancelledFeedback: 'cancelled with the agent',
-      })
-      entry.info = { ...entry.info, status: 'running' }
-      input.onChange()
-      return answers
-    },
-    grantRule: async (rule, ruleScope) => {
-      state.sessionRules.push(rule)
-      await services.gate.grant(rule, ruleScope)
-    },
-    postToolUse: (name, value, result) => services.hooks.postToolUse(name, value, result),
-    emit,
-    maxConcurrency: session.limits.maxConcurrency,
+  const batchDeps = buildAgentBatchDeps(session, {
     agentId,
-    newId: session.newId,
-  }
+    root: entry.root,
+    tools: input.tools,
+    cwd: {
+      get: () => cwd,
+      set: (next) => {
+        cwd = next
+      },
+    },
+    mode: input.mode,
+    scope,
+    cancelledFeedback: 'cancelled with the agent',
+    bindCtx: (ctx) => ({ ...ctx, projectRoot: entry.root, ports: input.ports }),
+    // The GUI shows the agent as waiting on the user until every ask is answered.
+    onApprovalWait: (waiting) => {
+      entry.info = { ...entry.info, status: waiting ? 'waiting' : 'running' }
+      input.onChange()
+    },
+  })
 
   return {
     model: () => {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buggyProject, cleanupTempDirs, engineWith } from '../../test/engine-harness.js'
+import { coreOf } from '../api/engine.js'
 import type { ModelRequest } from '../model/types.js'
 import {
   agentInfos,
@@ -116,7 +117,7 @@ describe('worktree agents', () => {
     session.send({ type: 'applyAgentChanges', agentId })
     await until(() => agentInfos(events(session)).at(-1)!.worktree.type === 'applied')
     expect(readFileSync(join(project, 'math.js'), 'utf8')).toContain('a + b')
-    expect(session.state.reminders.join('\n')).toContain(join(project, 'math.js'))
+    expect(coreOf(session).state.reminders.join('\n')).toContain(join(project, 'math.js'))
     await session.close()
   })
 

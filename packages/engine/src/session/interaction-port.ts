@@ -1,6 +1,6 @@
 import type { PlanDecision, QuestionRequest, QuestionResponse, TodoItem } from '@z-engine/protocol'
 import type { InteractionPort, UserQuestion } from '@z-engine/tools'
-import type { Session } from './session.js'
+import type { SessionCore } from './session-core.js'
 
 /** Where an interaction happens: the call that asked, and its turn. */
 export interface InteractionScope {
@@ -13,7 +13,7 @@ export interface InteractionScope {
  * The engine's InteractionPort: questions and plan reviews are journaled, published, and wait on the
  * session's brokers (answered by `answerQuestion` / `resolvePlan`); todos are journaled and published.
  */
-export function createInteractionPort(session: Session, scope: InteractionScope): InteractionPort {
+export function createInteractionPort(session: SessionCore, scope: InteractionScope): InteractionPort {
   const eventScope = {
     ...(scope.turnId !== undefined ? { turnId: scope.turnId } : {}),
     ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}),

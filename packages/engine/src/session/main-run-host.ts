@@ -1,16 +1,14 @@
 import { reminderText } from '@z-engine/prompts'
 import type { ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
-import type { BatchDeps } from '../batch/batch-types.js'
-import { InputValidator } from '../batch/input-schema.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
+import { buildAgentBatchDeps } from './agent-batch-deps.js'
 import { createInteractionPort } from './interaction-port.js'
-import { requestApprovals } from './request-approvals.js'
-import type { Session } from './session.js'
+import type { SessionCore } from './session-core.js'
+import type { MainAgent, TurnInput } from './session-types.js'
 import type { ActiveTurn } from './state.js'
-import type { TurnInput } from './turn.js'
 
 /** Tool batches without a TodoWrite before an unfinished todo list earns a nudge. */
 export const TODO_NUDGE_AFTER_BATCHES = 10
@@ -18,11 +16,10 @@ export const TODO_NUDGE_AFTER_BATCHES = 10
 /** Stop-hook continuations allowed per turn (spec 000 "Stop boundary"). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5
 
-const validator = new InputValidator()
-
 /** Wires the main agent's run to its session: journal, gate, hooks, approvals, budgets. */
 export function buildMainRunHost(
-  session: Session,
+  session: SessionCore,
+  agent: MainAgent,
   turn: ActiveTurn,
   input: TurnInput,
   /** Resolves once the turn's checkpoint is taken; no tool runs before it. */
@@ -30,9 +27,8 @@ export function buildMainRunHost(
 ): RunHost {
   const scope = { turnId: turn.id }
   const { state, services } = session
-  const tools = new Map(services.tools.map((tool) => [tool.name, tool]))
   // The tool list is fixed for the session: describe it once, not every round.
-  const toolSpecs = toolSpecsOf(services.tools)
+  const toolSpecs = toolSpecsOf(agent.tools)
   let cwd = session.projectRoot
   let stopContinuations = 0
   let batchesSinceTodoWrite = 0
@@ -41,39 +37,25 @@ export function buildMainRunHost(
   // Live events of the run; persisted ones (messages, usage, approvals) are journaled where they arise.
   const emit = (event: EngineEvent) => session.commit(event, undefined, scope)
 
-  const batchDeps: BatchDeps = {
-    tools,
-    actionCtx: () => ({ projectRoot: session.projectRoot, cwd, home: services.home }),
-    toolCtx: (toolUseId, progress) => {
-      const ctx = services.toolCtx({
-        agentId: 'main',
-        toolUseId,
-        cwd: () => cwd,
-        setCwd: (next) => {
-          cwd = next
-        },
-        progress,
-      })
-      // Questions, plans and todos are the session's own: bind them to this call and turn.
-      return {
-        ...ctx,
-        ports: { ...ctx.ports, interaction: createInteractionPort(session, { toolUseId, turnId: turn.id }) },
-      }
+  const batchDeps = buildAgentBatchDeps(session, {
+    agentId: 'main',
+    root: session.projectRoot,
+    tools: agent.tools,
+    cwd: {
+      get: () => cwd,
+      set: (next) => {
+        cwd = next
+      },
     },
-    validate: (name, schema, value) => validator.check(name, schema, value),
-    preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
-    decide: (name, action) => services.gate.decide(name, action, state.mode),
-    requestApprovals: (requests, signal) =>
-      requestApprovals(session, requests, signal, { scope, cancelledFeedback: 'cancelled with the turn' }),
-    grantRule: async (rule, ruleScope) => {
-      state.sessionRules.push(rule)
-      await services.gate.grant(rule, ruleScope)
-    },
-    postToolUse: (name, value, result) => services.hooks.postToolUse(name, value, result),
-    emit,
-    maxConcurrency: session.limits.maxConcurrency,
-    newId: session.newId,
-  }
+    mode: () => state.mode,
+    scope,
+    cancelledFeedback: 'cancelled with the turn',
+    // Questions, plans and todos are the session's own: bind them to this call and turn.
+    bindCtx: (ctx, toolUseId) => ({
+      ...ctx,
+      ports: { ...ctx.ports, interaction: createInteractionPort(session, { toolUseId, turnId: turn.id }) },
+    }),
+  })
 
   return {
     model: () => {
@@ -106,7 +88,7 @@ export function buildMainRunHost(
       await session.commit(event, { type: 'usage', usage, cost, model, turnId: turn.id }, scope)
       return cost
     },
-    relievePressure: (force) => services.relievePressure(state.workingSet, force),
+    relievePressure: (force) => agent.relievePressure(state.workingSet, force),
     runBatch: async (calls, signal) => {
       await beforeTools
       const outcome = await runBatch(calls, batchDeps, signal)

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from '@z-engine/protocol'
 import type { EventScope } from './event-hub.js'
-import type { Session } from './session.js'
+import type { SessionCore } from './session-core.js'
 
 /**
  * Announces a batch's approvals together and waits until each is answered, in any order, through
@@ -9,7 +9,7 @@ import type { Session } from './session.js'
  * event callback.
  */
 export async function requestApprovals(
-  session: Session,
+  session: SessionCore,
   requests: ApprovalRequest[],
   signal: AbortSignal,
   options: {

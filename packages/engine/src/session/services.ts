@@ -8,7 +8,7 @@ import type {
   ToolUseBlock,
   Usage,
 } from '@z-engine/protocol'
-import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
+import type { ToolCtx, ToolResult } from '@z-engine/tools'
 import type { GateVerdict, PreToolUseVerdict } from '../batch/batch-types.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
@@ -68,8 +68,6 @@ export interface SessionServices {
   hooks: HookPort
   checkpoints: CheckpointPort
   models: ModelPort
-  /** The toolset for the main agent, in stable order. */
-  tools: Tool[]
   /** Builds one call's capability bundle. */
   toolCtx(params: {
     agentId: string
@@ -80,8 +78,6 @@ export interface SessionServices {
   }): ToolCtx
   /** The cache-stable system sections (base prompt, environment, instructions, skills, style, repo map). */
   system(modelRef: string): Promise<SystemSection[]>
-  /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
-  relievePressure(workingSet: Message[], force: boolean): Promise<void>
   /** Reminders due when a user turn starts (files changed outside the agent's tools). */
   turnReminders?(): Promise<string[]>
   /** A fresh first-touch tracker for a subagent rooted at `root` (nested instructions, glob rules). */

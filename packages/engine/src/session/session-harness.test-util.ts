@@ -8,7 +8,8 @@ import { ScriptedClient, type ScriptSource } from '../model/scripted/scripted-cl
 import { newId } from '../util/ids.js'
 import { EventHub } from './event-hub.js'
 import type { HookPort, SessionServices } from './services.js'
-import { Session } from './session.js'
+import { SessionActor } from './session.js'
+import { SessionCore } from './session-core.js'
 import { SessionState } from './state.js'
 
 /** A tool for session tests that records its calls; `delayMs` lets tests cancel it mid-call. */
@@ -92,7 +93,6 @@ export function testSession(options: {
     hooks: { ...noHooks, ...options.hooks },
     checkpoints: { create: async () => undefined, restore: async () => [] },
     models: { resolve: () => ({ ok: true, model: { client, id: 'scripted', maxOutputTokens: 4096 } }) },
-    tools: options.tools ?? [],
     toolCtx: (params) =>
       ({
         sessionId: id,
@@ -110,11 +110,10 @@ export function testSession(options: {
         ports: {},
       }) as unknown as ToolCtx,
     system: async () => [{ text: 'You are a test agent.', cacheable: true }],
-    relievePressure: async () => {},
     home: '/home/u',
     costOf: () => ({ ...ZERO_COST }),
   }
-  const session = new Session({
+  const core = new SessionCore({
     id,
     projectRoot: '/project',
     state: new SessionState({ mode: options.mode ?? 'default', modelRef: 'scripted' }),
@@ -122,6 +121,11 @@ export function testSession(options: {
     hub,
     limits: { maxTurns: options.maxTurns ?? 200, costCapUsd: 0, maxOutputTokens: 4096, maxConcurrency: 8 },
     newId,
+  })
+  const session = new SessionActor({
+    core,
+    hub,
+    agent: { tools: options.tools ?? [], relievePressure: async () => {} },
   })
   const events = (type?: EngineEvent['type']) =>
     envelopes.map((envelope) => envelope.event).filter((event) => type === undefined || event.type === type)
@@ -133,5 +137,5 @@ export function testSession(options: {
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
   }
-  return { session, client, records, envelopes, events, waitFor, granted }
+  return { session, core, client, records, envelopes, events, waitFor, granted }
 }

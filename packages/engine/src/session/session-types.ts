@@ -1,9 +1,57 @@
-import type { Command, RewindScope } from '@z-engine/protocol'
-import type { JobPort } from '@z-engine/tools'
-import type { EventHub } from './event-hub.js'
-import type { SessionServices } from './services.js'
-import type { SessionState } from './state.js'
-import type { TurnInput } from './turn.js'
+import type {
+  Command,
+  ContentBlock,
+  EventEnvelope,
+  Message,
+  PermissionMode,
+  RewindScope,
+} from '@z-engine/protocol'
+import type { JobPort, Tool } from '@z-engine/tools'
+
+/**
+ * One chat, as an embedder holds it: commands in, events out. Nothing internal is reachable from
+ * here; the engine's own modules work on the session's core.
+ */
+export interface Session {
+  readonly id: string
+  readonly projectRoot: string
+  /** Queues a command; it is handled in order without blocking on any running turn. */
+  send(command: Command): void
+  /** Every event published from now on, as envelopes. End the iteration to unsubscribe. */
+  events(): AsyncIterable<EventEnvelope>
+  /** Resolves when no turn is running and no command is queued. */
+  idle(): Promise<void>
+  /** Cancels the running turn, flushes the journal and ends every event stream. */
+  close(): Promise<void>
+  /** Registers a callback run once after the session closed. */
+  onClose(listener: () => void): void
+  /** The permission mode in effect. */
+  readonly mode: PermissionMode
+  /** The model reference in effect. */
+  readonly model: string
+  /** Whether a turn is running. */
+  readonly busy: boolean
+}
+
+/** What starts a turn: the user's text, or a prompt command's expansion. */
+export interface TurnInput {
+  text: string
+  /** For prompt commands: the blocks of the opening message (visible `/name args`, then the body). */
+  content?: ContentBlock[]
+  command?: string
+  /** Rules that hold for this turn only (a command's allowed-tools). */
+  turnRules?: string[]
+  /** A model for this turn only (a command's `model`). */
+  modelRef?: string
+}
+
+/** The main agent's own parts: its toolset and the context relief before each request. */
+export interface MainAgent {
+  /** The toolset, in stable order. */
+  tools: readonly Tool[]
+  /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
+  relievePressure(workingSet: Message[], force: boolean): Promise<void>
+}
 
 /** Limits a session enforces (settings `agents.*`). */
 export interface SessionLimits {
@@ -11,18 +59,6 @@ export interface SessionLimits {
   costCapUsd: number
   maxOutputTokens: number
   maxConcurrency: number
-}
-
-/** What a session is built from; the Engine assembles it. */
-export interface SessionInit {
-  id: string
-  projectRoot: string
-  state: SessionState
-  services: SessionServices
-  hub: EventHub
-  limits: SessionLimits
-  newId(prefix: string): string
-  extensions?: SessionExtensions
 }
 
 /** Engine services some commands need beyond the session's own (absent in bare test sessions). */

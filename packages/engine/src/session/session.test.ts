@@ -207,7 +207,7 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     await t.waitFor('turnFinished')
     expect(answers).toEqual([[['pg']]])
     expect(t.records.map((record) => record.type)).toContain('todos')
-    expect(t.session.state.todos).toEqual([{ content: 'use pg', status: 'pending' }])
+    expect(t.core.state.todos).toEqual([{ content: 'use pg', status: 'pending' }])
     await t.session.close()
   })
 

@@ -1,47 +1,30 @@
 import { reminderText } from '@z-engine/prompts'
-import type {
-  ApprovalDecision,
-  Command,
-  EngineEvent,
-  EventEnvelope,
-  LogRecord,
-  Message,
-  MessageOrigin,
-  PermissionMode,
-  PlanDecision,
-  QuestionResponse,
-} from '@z-engine/protocol'
-import { Broker } from '../broker/broker.js'
+import type { Command, EventEnvelope, PermissionMode } from '@z-engine/protocol'
 import { AsyncQueue } from '../util/async-queue.js'
-import type { EventHub, EventScope } from './event-hub.js'
-import type { SessionServices } from './services.js'
-import type {
-  CommandAction,
-  RecordBody,
-  SessionExtensions,
-  SessionInit,
-  SessionLimits,
-} from './session-types.js'
+import type { EventHub } from './event-hub.js'
+import type { SessionCore } from './session-core.js'
+import type { CommandAction, MainAgent, Session, SessionExtensions, TurnInput } from './session-types.js'
 import type { SessionState } from './state.js'
-import { runTurn, type TurnInput } from './turn.js'
+import { runTurn } from './turn.js'
 
-export type { CommandAction, SessionExtensions, SessionInit, SessionLimits }
+/** What a session handle is built from: its core (built first), the main agent and the extensions. */
+export interface SessionInit {
+  core: SessionCore
+  hub: EventHub
+  agent: MainAgent
+  extensions?: SessionExtensions
+}
 
 /**
  * One chat. The actor loop owns the command channel and never waits on the model or a tool: turns run
  * in their own tasks; approvals wait on the broker, so cancel, steering and mode changes keep working.
  */
-export class Session {
+export class SessionActor implements Session {
   readonly id: string
   readonly projectRoot: string
-  /** @internal */ readonly state: SessionState
-  /** @internal */ readonly services: SessionServices
-  /** @internal */ readonly limits: SessionLimits
-  /** @internal */ readonly approvals = new Broker<ApprovalDecision>()
-  /** @internal */ readonly questions = new Broker<QuestionResponse>()
-  /** @internal */ readonly plans = new Broker<PlanDecision>()
-  /** @internal */ readonly newId: (prefix: string) => string
-  /** @internal */ readonly extensions: SessionExtensions
+  readonly #core: SessionCore
+  readonly #agent: MainAgent
+  readonly #extensions: SessionExtensions
   #closeListeners: Array<() => void> = []
   readonly #hub: EventHub
   readonly #commands = new AsyncQueue<Command>()
@@ -52,15 +35,17 @@ export class Session {
   #idleWaiters: Array<() => void> = []
 
   constructor(init: SessionInit) {
-    this.id = init.id
-    this.projectRoot = init.projectRoot
-    this.state = init.state
-    this.services = init.services
-    this.limits = init.limits
-    this.newId = init.newId
-    this.extensions = init.extensions ?? {}
+    this.#core = init.core
+    this.id = init.core.id
+    this.projectRoot = init.core.projectRoot
+    this.#agent = init.agent
+    this.#extensions = init.extensions ?? {}
     this.#hub = init.hub
     this.#loop = this.#runLoop()
+  }
+
+  get #state(): SessionState {
+    return this.#core.state
   }
 
   /** Queues a command; it is handled in order without blocking on any running turn. */
@@ -86,7 +71,7 @@ export class Session {
 
   /** Resolves when no turn is running and no command is queued. */
   idle(): Promise<void> {
-    if (!this.state.activeTurn && this.#pendingCommands === 0) return Promise.resolve()
+    if (!this.#state.activeTurn && this.#pendingCommands === 0) return Promise.resolve()
     return new Promise((resolve) => this.#idleWaiters.push(resolve))
   }
 
@@ -94,20 +79,18 @@ export class Session {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    const turn = this.state.activeTurn
+    const turn = this.#state.activeTurn
     if (turn) {
       turn.stopReason = 'close'
       turn.controller.abort()
       await turn.done
     }
-    this.approvals.cancelAll()
-    this.questions.cancelAll()
-    this.plans.cancelAll()
+    this.#core.cancelWaits()
     this.#commands.close()
     await this.#loop
-    await this.services.log.sync().catch(() => {})
-    await this.services.log.close().catch(() => {})
-    await this.extensions.dispose?.().catch(() => {})
+    await this.#core.services.log.sync().catch(() => {})
+    await this.#core.services.log.close().catch(() => {})
+    await this.#extensions.dispose?.().catch(() => {})
     this.#hub.close()
     for (const listener of this.#closeListeners) listener()
   }
@@ -119,45 +102,21 @@ export class Session {
 
   /** The permission mode in effect. */
   get mode(): PermissionMode {
-    return this.state.mode
+    return this.#state.mode
   }
 
   /** The model reference in effect. */
   get model(): string {
-    return this.state.modelRef
+    return this.#state.modelRef
   }
 
   /** Whether a turn is running. */
   get busy(): boolean {
-    return this.state.activeTurn !== undefined
+    return this.#state.activeTurn !== undefined
   }
 
-  /** @internal Journals `record` (when given) and then publishes `event`: journal before publish. */
-  async commit(
-    event: EngineEvent | undefined,
-    record: RecordBody<LogRecord> | undefined,
-    scope: EventScope = {},
-  ): Promise<void> {
-    if (record) {
-      const full = { ...record, id: this.newId('r'), at: new Date().toISOString() } as LogRecord
-      await this.services.log.append(full)
-    }
-    if (event) this.#hub.publish(event, scope)
-  }
-
-  /** @internal Appends a message to the working set, journaled first. */
-  async appendMessage(message: Message, origin: MessageOrigin, turnId: string | undefined): Promise<void> {
-    await this.commit(
-      { type: 'messageRecorded', message },
-      { type: 'message', message, origin, ...(turnId !== undefined ? { turnId } : {}) },
-      turnId !== undefined ? { turnId } : {},
-    )
-    this.state.workingSet.push(message)
-  }
-
-  /** @internal Publishes a notice (not journaled). */
-  notice(level: 'info' | 'warning' | 'error', message: string, code?: string): void {
-    this.#hub.publish({ type: 'notice', level, message, ...(code !== undefined ? { code } : {}) })
+  #notice(level: 'info' | 'warning' | 'error', message: string, code?: string): void {
+    this.#core.notice(level, message, code)
   }
 
   async #runLoop(): Promise<void> {
@@ -165,7 +124,7 @@ export class Session {
       try {
         await this.#handle(command)
       } catch (error) {
-        this.notice(
+        this.#notice(
           'error',
           `Command ${command.type} failed: ${error instanceof Error ? error.message : String(error)}`,
         )
@@ -176,7 +135,7 @@ export class Session {
   }
 
   #notifyIdle(): void {
-    if (this.state.activeTurn || this.#pendingCommands > 0) return
+    if (this.#state.activeTurn || this.#pendingCommands > 0) return
     const waiters = this.#idleWaiters
     this.#idleWaiters = []
     for (const resolve of waiters) resolve()
@@ -184,23 +143,23 @@ export class Session {
 
   #startTurn(input: TurnInput): void {
     const controller = new AbortController()
-    const id = this.newId('t')
+    const id = this.#core.newId('t')
     const turn = { id, controller, done: Promise.resolve() } as NonNullable<SessionState['activeTurn']>
-    this.state.activeTurn = turn
-    turn.done = runTurn(this, turn, input)
+    this.#state.activeTurn = turn
+    turn.done = runTurn(this.#core, this.#agent, turn, input)
       .catch((error: unknown) => {
-        this.notice(
+        this.#notice(
           'error',
           `The turn failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
         )
       })
       .finally(() => {
-        if (this.state.activeTurn === turn) this.state.activeTurn = undefined
+        if (this.#state.activeTurn === turn) this.#state.activeTurn = undefined
         // A message typed after the stop boundary looked for steering starts the next turn; after
         // an interrupt it waits for the user's next message instead (spec: steering is kept).
-        if (!this.#closed && turn.stopReason === undefined && this.state.steering.length > 0) {
-          const text = this.state.steering.join('\n\n')
-          this.state.steering = []
+        if (!this.#closed && turn.stopReason === undefined && this.#state.steering.length > 0) {
+          const text = this.#state.steering.join('\n\n')
+          this.#state.steering = []
           this.#startTurn({ text })
           return
         }
@@ -212,15 +171,15 @@ export class Session {
     switch (command.type) {
       case 'submit': {
         const attachments = command.attachments ?? []
-        if (this.state.activeTurn) {
+        if (this.#state.activeTurn) {
           if (attachments.length > 0) {
-            this.notice(
+            this.#notice(
               'warning',
               'Attachments cannot be added while a turn runs; only the text was queued.',
               'steering',
             )
           }
-          this.state.steering.push(command.text)
+          this.#state.steering.push(command.text)
           this.#hub.publish({ type: 'steeringQueued', text: command.text })
         } else if (attachments.length > 0) {
           this.#startTurn({
@@ -231,21 +190,21 @@ export class Session {
         return
       }
       case 'steer':
-        this.state.steering.push(command.text)
+        this.#state.steering.push(command.text)
         this.#hub.publish({ type: 'steeringQueued', text: command.text })
         return
       case 'cancel':
       case 'interrupt': {
-        const turn = this.state.activeTurn
+        const turn = this.#state.activeTurn
         if (!turn) return
         turn.stopReason = command.type
-        if (command.type === 'cancel') this.state.steering = []
+        if (command.type === 'cancel') this.#state.steering = []
         turn.controller.abort()
         return
       }
       case 'resolveApproval': {
-        if (!this.approvals.resolve(command.approvalId, command.decision)) {
-          this.notice(
+        if (!this.#core.approvals.resolve(command.approvalId, command.decision)) {
+          this.#notice(
             'warning',
             `No pending approval '${command.approvalId}'; it was already answered or cancelled.`,
           )
@@ -253,70 +212,73 @@ export class Session {
         return
       }
       case 'setMode':
-        if (command.mode !== this.state.mode) {
+        if (command.mode !== this.#state.mode) {
           // The model learns of the new mode with its next user message.
-          this.state.reminders.push(
+          this.#state.reminders.push(
             command.mode === 'plan'
               ? reminderText('planMode', {})
-              : this.state.mode === 'plan'
+              : this.#state.mode === 'plan'
                 ? reminderText('planModeExited', { mode: command.mode })
                 : reminderText('modeChanged', { mode: command.mode }),
           )
         }
-        this.state.mode = command.mode
-        await this.commit(
+        this.#state.mode = command.mode
+        await this.#core.commit(
           { type: 'modeChanged', mode: command.mode },
           { type: 'modeChanged', mode: command.mode },
         )
         return
       case 'setModel': {
-        const resolved = this.services.models.resolve(command.model)
+        const resolved = this.#core.services.models.resolve(command.model)
         if (!resolved.ok) {
-          this.notice('error', resolved.message, 'unknown_model')
+          this.#notice('error', resolved.message, 'unknown_model')
           return
         }
-        this.state.modelRef = command.model
-        await this.commit(
+        this.#state.modelRef = command.model
+        await this.#core.commit(
           { type: 'modelChanged', model: command.model },
           { type: 'modelChanged', model: command.model },
         )
         return
       }
       case 'setTitle':
-        this.state.title = command.title
-        await this.commit(
+        this.#state.title = command.title
+        await this.#core.commit(
           { type: 'titleChanged', title: command.title },
           { type: 'titleChanged', title: command.title },
         )
         return
       case 'answerQuestion':
-        if (!this.questions.resolve(command.questionId, command.response)) {
-          this.notice(
+        if (!this.#core.questions.resolve(command.questionId, command.response)) {
+          this.#notice(
             'warning',
             `No pending question '${command.questionId}'; it was already answered or cancelled.`,
           )
         }
         return
       case 'resolvePlan':
-        if (!this.plans.resolve(command.planId, command.decision)) {
-          this.notice('warning', `No pending plan '${command.planId}'; it was already answered or cancelled.`)
+        if (!this.#core.plans.resolve(command.planId, command.decision)) {
+          this.#notice(
+            'warning',
+            `No pending plan '${command.planId}'; it was already answered or cancelled.`,
+          )
         }
         return
       case 'compact': {
-        const compaction = this.extensions.compaction
+        const compaction = this.#extensions.compaction
         if (!compaction) break
-        if (this.state.activeTurn) {
-          this.notice('warning', 'Wait for the turn to end (or interrupt it) before compacting.', 'busy')
+        if (this.#state.activeTurn) {
+          this.#notice('warning', 'Wait for the turn to end (or interrupt it) before compacting.', 'busy')
           return
         }
         this.#startTask(() => compaction.compactNow(command.focus))
         return
       }
       case 'rewind': {
-        const rewind = this.extensions.rewind
+        const rewind = this.#extensions.rewind
         if (!rewind) break
-        if (this.state.activeTurn) {
-          this.notice('warning', 'Interrupt the running turn before rewinding.', 'busy')
+        if (this.#state.activeTurn) {
+          this.#notice('warning', 'Interrupt the running turn before rewinding.', 'busy')
           return
         }
         this.#startTask(async () => {
@@ -331,11 +293,11 @@ export class Session {
         return
       }
       case 'killJob': {
-        const jobs = this.extensions.jobs
+        const jobs = this.#extensions.jobs
         if (!jobs) break
         const killed = await jobs.kill(command.jobId)
         if (!killed)
-          this.notice(
+          this.#notice(
             'warning',
             `No job '${command.jobId}'. Running jobs: ${
               jobs
@@ -347,33 +309,33 @@ export class Session {
         return
       }
       case 'runCommand': {
-        const run = this.extensions.runCommand
+        const run = this.#extensions.runCommand
         if (!run) break
-        if (this.state.activeTurn) {
-          this.notice('warning', `Wait for the turn to end before running /${command.name}.`, 'busy')
+        if (this.#state.activeTurn) {
+          this.#notice('warning', `Wait for the turn to end before running /${command.name}.`, 'busy')
           return
         }
         await this.#carryOut(await run(command.name, command.args))
         return
       }
       case 'trustWorkspace': {
-        const reload = this.extensions.reload
+        const reload = this.#extensions.reload
         if (!reload) break
         // Declining only dismisses the request; nothing changes.
         if (command.trusted) await reload(true)
         return
       }
       case 'reloadSettings': {
-        const reload = this.extensions.reload
+        const reload = this.#extensions.reload
         if (!reload) break
         await reload(false)
         return
       }
       case 'runShell': {
-        const runShell = this.extensions.runShell
+        const runShell = this.#extensions.runShell
         if (!runShell) break
-        if (this.state.activeTurn) {
-          this.notice('warning', 'Wait for the turn to end before running a shell command.', 'busy')
+        if (this.#state.activeTurn) {
+          this.#notice('warning', 'Wait for the turn to end before running a shell command.', 'busy')
           return
         }
         this.#startTask(async () => {
@@ -384,7 +346,7 @@ export class Session {
             markdown: `\`$ ${command.command}\` (exit ${exitCode ?? 'killed'})\n\n\`\`\`\n${output}\n\`\`\``,
           })
           // The model sees what the user ran with the next message.
-          this.state.reminders.push(
+          this.#state.reminders.push(
             `The user ran \`${command.command}\` (exit ${exitCode ?? 'killed'}):\n${output}`,
           )
         })
@@ -392,7 +354,7 @@ export class Session {
       }
       case 'resolveSuggestion':
       case 'includeFullHistory':
-        this.notice(
+        this.#notice(
           'info',
           `'${command.type}' belongs to the experimental decision features, which are off.`,
           'decisions_off',
@@ -400,7 +362,7 @@ export class Session {
         return
       case 'applyAgentChanges':
       case 'discardAgentChanges': {
-        const changes = this.extensions.agentChanges
+        const changes = this.#extensions.agentChanges
         if (!changes) break
         if (command.type === 'applyAgentChanges') await changes.apply(command.agentId)
         else await changes.discard(command.agentId)
@@ -411,7 +373,7 @@ export class Session {
         throw new Error(`unknown command ${JSON.stringify(unreachable)}`)
       }
     }
-    this.notice(
+    this.#notice(
       'warning',
       `The '${command.type}' command is not available in this session.`,
       'unsupported_command',
@@ -424,7 +386,7 @@ export class Session {
         this.#hub.publish({ type: 'commandOutput', name: action.name, markdown: action.markdown })
         return
       case 'notice':
-        this.notice(action.level, action.message, 'command')
+        this.#notice(action.level, action.message, 'command')
         return
       case 'turn':
         this.#startTurn(action.input)
@@ -446,16 +408,16 @@ export class Session {
   /** Runs session work that is not a turn (compaction, rewind) as the active task. */
   #startTask(work: () => Promise<void>): void {
     const controller = new AbortController()
-    const task = { id: this.newId('task'), controller, done: Promise.resolve() } as NonNullable<
+    const task = { id: this.#core.newId('task'), controller, done: Promise.resolve() } as NonNullable<
       SessionState['activeTurn']
     >
-    this.state.activeTurn = task
+    this.#state.activeTurn = task
     task.done = work()
       .catch((error: unknown) => {
-        this.notice('error', error instanceof Error ? error.message : String(error))
+        this.#notice('error', error instanceof Error ? error.message : String(error))
       })
       .finally(() => {
-        if (this.state.activeTurn === task) this.state.activeTurn = undefined
+        if (this.#state.activeTurn === task) this.#state.activeTurn = undefined
         this.#notifyIdle()
       })
   }

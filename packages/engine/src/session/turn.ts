@@ -2,20 +2,9 @@ import { reminderText } from '@z-engine/prompts'
 import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
-import type { Session } from './session.js'
+import type { SessionCore } from './session-core.js'
+import type { MainAgent, TurnInput } from './session-types.js'
 import type { ActiveTurn } from './state.js'
-
-/** What starts a turn: the user's text, or a prompt command's expansion. */
-export interface TurnInput {
-  text: string
-  /** For prompt commands: the blocks of the opening message (visible `/name args`, then the body). */
-  content?: ContentBlock[]
-  command?: string
-  /** Rules that hold for this turn only (a command's allowed-tools). */
-  turnRules?: string[]
-  /** A model for this turn only (a command's `model`). */
-  modelRef?: string
-}
 
 function outcomeOf(run: RunOutcome, turn: ActiveTurn): TurnOutcome {
   switch (run.type) {
@@ -44,7 +33,12 @@ function badgeOf(run: RunOutcome): VerificationBadge {
  * message, a checkpoint before any tool may run, the agent run, then `turnFinished` with outcome,
  * usage, cost and badge. The journal is synced at the turn boundary.
  */
-export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInput): Promise<void> {
+export async function runTurn(
+  session: SessionCore,
+  agent: MainAgent,
+  turn: ActiveTurn,
+  input: TurnInput,
+): Promise<void> {
   const turnId = turn.id
   const scope = { turnId }
   // The turn's usage is what the session spent during it, its subagents included.
@@ -118,7 +112,7 @@ export async function runTurn(session: Session, turn: ActiveTurn, input: TurnInp
       )
     })
 
-  const host = buildMainRunHost(session, turn, input, checkpointed)
+  const host = buildMainRunHost(session, agent, turn, input, checkpointed)
   let run: RunOutcome
   try {
     run = await runAgent(host, turn.controller.signal)
