@@ -70,6 +70,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/settings.js'),
   },
   {
+    name: 'gateway',
+    summary: 'serve the OpenAI Responses API statefully in front of an inference server',
+    // An optional peer: the gateway (and its database drivers) installs only for those who use it.
+    load: () =>
+      import('@z-engine/gateway').catch(() => {
+        throw new UsageError('the gateway is not installed: npm install @z-engine/gateway')
+      }),
+  },
+  {
     name: 'permissions',
     summary: 'check what the permission policy decides for tool calls (JSON lines)',
     load: () => import('./commands/permissions.js'),

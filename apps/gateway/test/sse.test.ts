@@ -40,6 +40,7 @@ describe('SseDecoder', () => {
     const decoder = new SseDecoder(16)
     expect(decoder.push(Buffer.from('data: 0123456789'))).toEqual({ ok: true, messages: [] })
     expect(decoder.push(Buffer.from('0123456789'))).toEqual({ ok: false, reason: 'line_too_long', limit: 16 })
+    expect(new SseDecoder(16).push(Buffer.from('data: 0123456789abcdef\n\n'))).toMatchObject({ ok: false })
   })
 
   it('dispatches a final event that lacks its blank line at end of stream', () => {

@@ -42,6 +42,8 @@ export class SseDecoder {
       }
       this.#skipLf = false
       if (byte !== LF && byte !== CR) continue
+      if (i - start > this.#maxLineBytes)
+        return { ok: false, reason: 'line_too_long', limit: this.#maxLineBytes }
       this.#line(bytes.subarray(start, i).toString('utf8'), messages)
       if (byte === CR) {
         if (i + 1 < bytes.length) {

@@ -1,0 +1,123 @@
+/** `z-engine gateway` / `z-engine-gateway`: flags → config → a running gateway until SIGINT/SIGTERM. */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startGateway } from './gateway.js'
+
+/** The process streams and environment the command uses (the CLI's CommandIo fits). */
+export interface GatewayCliIo {
+  argv: readonly string[]
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  env: NodeJS.ProcessEnv
+  /** Stops the gateway (default: SIGINT or SIGTERM). */
+  signal?: AbortSignal
+}
+
+const HELP = `Usage: z-engine gateway --upstream URL [options]
+
+A stateful OpenAI Responses API gateway in front of any OpenAI-compatible inference server.
+
+  --upstream URL          the inference server's OpenAI base URL, e.g. http://127.0.0.1:8000/v1 (required)
+  --db URL                sqlite:PATH (default: $XDG_DATA_HOME/z-engine/gateway.db) or postgres://…
+  --host HOST             address to bind (default 127.0.0.1)
+  --port N                port (default 8080; 0 picks a free one)
+  --api-key KEY           a client bearer token (repeatable; also Z_ENGINE_GATEWAY_API_KEYS=a,b)
+  --upstream-api-key KEY  bearer token for the upstream (also Z_ENGINE_GATEWAY_UPSTREAM_API_KEY)
+  --mcp-allow URL         an MCP server URL requests may declare as a type "mcp" tool (repeatable)
+  -h, --help              this help
+
+Without --api-key the gateway only binds to a loopback address.
+`
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+
+function defaultDb(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME
+    ? join(env.XDG_DATA_HOME, 'z-engine')
+    : join(homedir(), '.local', 'share', 'z-engine')
+  return `sqlite:${join(base, 'gateway.db')}`
+}
+
+/** Runs the gateway; resolves to the exit code once it has shut down (0) or failed to start (1, 2). */
+export async function main(io: GatewayCliIo): Promise<number> {
+  let values: ReturnType<typeof parse>
+  const parse = () =>
+    parseArgs({
+      args: [...io.argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        upstream: { type: 'string' },
+        db: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'api-key': { type: 'string', multiple: true },
+        'upstream-api-key': { type: 'string' },
+        'mcp-allow': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values
+  try {
+    values = parse()
+  } catch (error) {
+    io.stderr.write(`z-engine gateway: ${(error as Error).message}\n${HELP}`)
+    return 2
+  }
+  if (values.help) {
+    io.stdout.write(HELP)
+    return 0
+  }
+  const usage = (message: string): number => {
+    io.stderr.write(`z-engine gateway: ${message}\n`)
+    return 2
+  }
+  if (!values.upstream)
+    return usage('--upstream URL is required (the inference server, e.g. http://127.0.0.1:8000/v1).')
+  try {
+    new URL(values.upstream)
+  } catch {
+    return usage(`--upstream '${values.upstream}' is not a URL.`)
+  }
+  const port = Number(values.port ?? '8080')
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return usage(`--port '${values.port}' is not a port number.`)
+  const host = values.host ?? '127.0.0.1'
+  const apiKeys = [
+    ...(values['api-key'] ?? []),
+    ...(io.env.Z_ENGINE_GATEWAY_API_KEYS ?? '').split(',').map((key) => key.trim()),
+  ].filter((key) => key !== '')
+  if (apiKeys.length === 0 && !LOOPBACK.has(host))
+    return usage(`refusing to serve ${host} without authentication: pass --api-key, or bind to 127.0.0.1.`)
+  const upstreamApiKey = values['upstream-api-key'] ?? io.env.Z_ENGINE_GATEWAY_UPSTREAM_API_KEY
+  let gateway: Awaited<ReturnType<typeof startGateway>>
+  try {
+    gateway = await startGateway({
+      config: {
+        upstreamUrl: values.upstream,
+        apiKeys,
+        mcpServerUrls: values['mcp-allow'] ?? [],
+        ...(upstreamApiKey ? { upstreamApiKey } : {}),
+      },
+      db: values.db ?? defaultDb(io.env),
+      host,
+      port,
+      log: io.stderr as NodeJS.WritableStream & import('node:stream').Writable,
+    })
+  } catch (error) {
+    io.stderr.write(`z-engine gateway: could not start: ${(error as Error).message}\n`)
+    return 1
+  }
+  io.stdout.write(`gateway listening on ${gateway.url} (OpenAI base URL ${gateway.url}/v1)\n`)
+  await new Promise<void>((resolve) => {
+    if (io.signal) {
+      if (io.signal.aborted) resolve()
+      io.signal.addEventListener('abort', () => resolve(), { once: true })
+      return
+    }
+    process.once('SIGINT', () => resolve())
+    process.once('SIGTERM', () => resolve())
+  })
+  await gateway.close()
+  return 0
+}

@@ -1,0 +1,448 @@
+/**
+ * The executor: the only door into storage. HTTP handlers call these methods; each rehydrates,
+ * runs, persists (one turn, atomically, after the stream is accumulated) and returns public shapes.
+ */
+import type { GatewayConfig } from '../config.js'
+import type { NewItem, Storage, StoredConversation, StoredItem, TurnRecord } from '../storage/types.js'
+import type { GatewayToolset } from '../tools/gateway-tools.js'
+import type { Upstream } from '../upstream/upstream.js'
+import { type GatewayError, invalidRequest, notFound } from '../wire/errors.js'
+import { newId } from '../wire/ids.js'
+import { isObject, type JsonObject, jsonBytes } from '../wire/json.js'
+import type { CompactRequest, CreateResponseRequest } from '../wire/request.js'
+import { checkPendingCalls, encodeCompaction, modelInput, prefixFor, toInputItem } from './items.js'
+import { runTurn, type TurnItem, type TurnSink } from './turn.js'
+
+/** Builds the gateway tools a request declares (undefined when it declares none), or refuses them. */
+export type ToolsetFactory = (
+  request: CreateResponseRequest,
+  signal: AbortSignal,
+) => Promise<GatewayToolset | undefined | GatewayError>
+
+/** The result of creating a response. */
+export type CreateResult =
+  | { kind: 'response'; response: JsonObject }
+  | { kind: 'error'; error: GatewayError }
+  | { kind: 'aborted' }
+
+/** Options of `listItems`. */
+export interface ListOptions {
+  limit: number
+  order: 'asc' | 'desc'
+  after?: string
+}
+
+interface Rehydrated {
+  history: JsonObject[]
+  expect: TurnRecord['expect']
+}
+
+function now(): number {
+  return Math.floor(Date.now() / 1000)
+}
+
+function conflict(message: string): GatewayError {
+  return { status: 409, type: 'conflict_error', message, code: 'conflict' }
+}
+
+function publicConversation(conversation: StoredConversation): JsonObject {
+  return {
+    id: conversation.id,
+    object: 'conversation',
+    created_at: conversation.createdAt,
+    metadata: conversation.metadata,
+  }
+}
+
+function publicItem(stored: StoredItem): JsonObject {
+  return { ...stored.item, id: stored.id }
+}
+
+/** Gives an item an id (clients may send items without one). */
+function withId(item: JsonObject): JsonObject {
+  return typeof item.id === 'string' && item.id !== ''
+    ? item
+    : { ...item, id: newId(prefixFor(String(item.type))) }
+}
+
+function newItems(entries: TurnItem[]): NewItem[] {
+  return entries.map(({ item, visibility }) => {
+    const identified = withId(item)
+    return { id: String(identified.id), visibility, item: identified }
+  })
+}
+
+/** The gateway's request lifecycle and storage operations. */
+export class Executor {
+  readonly #storage: Storage
+  readonly #upstream: Upstream
+  readonly #config: GatewayConfig
+  readonly #toolsets: ToolsetFactory
+
+  constructor(storage: Storage, upstream: Upstream, config: GatewayConfig, toolsets: ToolsetFactory) {
+    this.#storage = storage
+    this.#upstream = upstream
+    this.#config = config
+    this.#toolsets = toolsets
+  }
+
+  /** The storage backend's name (for logs). */
+  get backend(): string {
+    return this.#storage.backend
+  }
+
+  /**
+   * True when a request needs the executor (stored, continued, in a conversation, or using a gateway
+   * tool); anything else is passed through to upstream unchanged.
+   */
+  isStateful(request: CreateResponseRequest): boolean {
+    return (
+      request.store ||
+      request.previousResponseId !== null ||
+      request.conversationId !== null ||
+      request.tools.some((tool) => tool.type !== 'function') ||
+      request.input.some((item) => item.type === 'compaction')
+    )
+  }
+
+  async #rehydrate(request: {
+    previousResponseId: string | null
+    conversationId?: string | null
+  }): Promise<Rehydrated | GatewayError> {
+    if (request.previousResponseId !== null) {
+      const id = request.previousResponseId
+      const chain = await this.#storage.responseChain(id, this.#config.limits.maxChainDepth)
+      if (!chain) {
+        const head = await this.#storage.getResponse(id)
+        return head
+          ? conflict(
+              `The history of ${id} is longer than ${this.#config.limits.maxChainDepth} responses (maxChainDepth); compact it or start a conversation.`,
+            )
+          : notFound('response', id)
+      }
+      const head = chain[chain.length - 1]
+      return {
+        history: chain.flatMap((response) => response.history),
+        expect: { kind: 'response', id, version: head?.version ?? 0 },
+      }
+    }
+    if (request.conversationId) {
+      const id = request.conversationId
+      const conversation = await this.#storage.getConversation(id)
+      if (!conversation) return notFound('conversation', id)
+      const page = await this.#storage.listItems(id, {
+        limit: this.#config.limits.maxConversationItems,
+        order: 'asc',
+        includeModelItems: true,
+      })
+      if (!page) return notFound('conversation', id)
+      if (page.hasMore)
+        return invalidRequest(
+          `Conversation ${id} holds more than ${this.#config.limits.maxConversationItems} items (maxConversationItems); compact it.`,
+          'conversation',
+        )
+      return {
+        history: page.items.filter((item) => item.visibility !== 'public').map((item) => item.item),
+        expect: { kind: 'conversation', id, version: conversation.version },
+      }
+    }
+    return { history: [], expect: { kind: 'none' } }
+  }
+
+  /** Runs a stateful response; with a sink it streams, and the terminal event follows persistence. */
+  async createResponse(
+    request: CreateResponseRequest,
+    sink: TurnSink | undefined,
+    signal: AbortSignal,
+  ): Promise<CreateResult> {
+    const rehydrated = await this.#rehydrate(request)
+    if ('status' in rehydrated) return { kind: 'error', error: rehydrated }
+    const history = rehydrated.history.flatMap((item) => {
+      const converted = toInputItem(item)
+      return converted ? [converted] : []
+    })
+    const pending = checkPendingCalls(history, request.input)
+    if (pending) return { kind: 'error', error: pending }
+    const checked = modelInput([...history, ...request.input])
+    if (!Array.isArray(checked)) return { kind: 'error', error: checked }
+    const tools = await this.#toolsets(request, signal)
+    if (isObject(tools) && 'status' in tools) return { kind: 'error', error: tools as GatewayError }
+    const toolset = tools as GatewayToolset | undefined
+    try {
+      const responseId = newId('resp')
+      const createdAt = now()
+      const result = await runTurn({
+        request,
+        responseId,
+        createdAt,
+        history,
+        tools: toolset,
+        upstream: this.#upstream,
+        config: this.#config,
+        sink,
+        signal,
+      })
+      if (result.kind !== 'finished') return result
+      let response = result.response
+      let sequence = result.sequence
+      const emit = async (type: string, body: JsonObject): Promise<void> => {
+        await sink?.send(type, { type, sequence_number: sequence++, response: body })
+      }
+      if (
+        sink &&
+        jsonBytes({ type: result.terminal, sequence_number: sequence, response }) >
+          this.#config.limits.maxStreamEventBytes
+      ) {
+        // Checked before persistence: a response the client cannot receive is not stored either.
+        response = {
+          ...response,
+          status: 'failed',
+          output: [],
+          error: {
+            code: 'max_stream_event_bytes',
+            message: `The final response event would exceed ${this.#config.limits.maxStreamEventBytes} bytes (maxStreamEventBytes); nothing was stored.`,
+          },
+        }
+        await emit('response.failed', response)
+        return { kind: 'response', response }
+      }
+      if (request.store && response.status !== 'failed') {
+        const persisted = await this.#persist(
+          request,
+          responseId,
+          createdAt,
+          response,
+          result.items,
+          rehydrated.expect,
+        )
+        if (persisted) {
+          if (!sink) return { kind: 'error', error: persisted }
+          response = {
+            ...response,
+            status: 'failed',
+            error: { code: persisted.code ?? 'conflict', message: persisted.message },
+          }
+          await emit('response.failed', response)
+          return { kind: 'response', response }
+        }
+      }
+      if (sink) {
+        await emit(result.terminal, response)
+      } else if (response.status === 'failed') {
+        const error = isObject(response.error) ? response.error : {}
+        return {
+          kind: 'error',
+          error: {
+            status: 502,
+            type: 'upstream_error',
+            message: String(error.message ?? 'The upstream model failed this response.'),
+            code: typeof error.code === 'string' ? error.code : 'upstream_failed',
+          },
+        }
+      }
+      return { kind: 'response', response }
+    } finally {
+      await toolset?.close()
+    }
+  }
+
+  async #persist(
+    request: CreateResponseRequest,
+    responseId: string,
+    createdAt: number,
+    response: JsonObject,
+    items: TurnItem[],
+    expect: TurnRecord['expect'],
+  ): Promise<GatewayError | undefined> {
+    const identified = newItems(items)
+    const result = await this.#storage.persistTurn({
+      response: {
+        id: responseId,
+        previousResponseId: request.previousResponseId,
+        conversationId: request.conversationId,
+        createdAt,
+        status: String(response.status),
+        snapshot: response,
+        history: identified.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
+      },
+      expect,
+      conversationItems: expect.kind === 'conversation' ? identified : [],
+    })
+    if (result.ok) return undefined
+    if (result.reason === 'missing') return notFound('conversation', request.conversationId ?? '')
+    return conflict(
+      expect.kind === 'conversation'
+        ? `Conversation ${expect.id} changed while this response ran (another turn or an item edit was stored first); nothing was stored — retry.`
+        : `Another continuation of ${request.previousResponseId} was stored while this one ran; nothing was stored — retry from the latest response.`,
+    )
+  }
+
+  /** `GET /v1/responses/{id}`. */
+  async getResponse(id: string): Promise<JsonObject | GatewayError> {
+    const stored = await this.#storage.getResponse(id)
+    return stored ? stored.snapshot : notFound('response', id)
+  }
+
+  /** `DELETE /v1/responses/{id}`. */
+  async deleteResponse(id: string): Promise<JsonObject | GatewayError> {
+    return (await this.#storage.deleteResponse(id))
+      ? { id, object: 'response', deleted: true }
+      : notFound('response', id)
+  }
+
+  /**
+   * `POST /v1/responses/compact`: the history (rehydrated and/or given) summarized by the model into
+   * one compaction item, after the user messages, as OpenAI's endpoint answers. Nothing is stored.
+   */
+  async compact(request: CompactRequest, signal: AbortSignal): Promise<JsonObject | GatewayError> {
+    const rehydrated = await this.#rehydrate({ previousResponseId: request.previousResponseId })
+    if ('status' in rehydrated) return rehydrated
+    const items = [...rehydrated.history, ...request.input]
+    const visible = modelInput(
+      items.flatMap((item) => {
+        const converted = toInputItem(item)
+        return converted ? [converted] : []
+      }),
+    )
+    if (!Array.isArray(visible)) return visible
+    const instructions = [
+      'Summarize the conversation so far for your own later use: the goal, decisions, facts learned, tool results that matter, and what remains to do. Be complete but brief.',
+      request.instructions ?? '',
+    ]
+      .filter((line) => line !== '')
+      .join('\n\n')
+    const reply = await this.#upstream.createResponse(
+      { model: request.model, input: visible, instructions, store: false, stream: false },
+      signal,
+    )
+    if (reply.kind === 'error') return reply.error
+    if (reply.kind !== 'json' || !isObject(reply.body) || !Array.isArray(reply.body.output))
+      return {
+        status: 502,
+        type: 'upstream_error',
+        message: 'The upstream summary has no output.',
+        code: 'upstream_protocol',
+      }
+    const summary = reply.body.output
+      .filter((item) => isObject(item) && item.type === 'message' && Array.isArray(item.content))
+      .flatMap((item) => (item as { content: unknown[] }).content)
+      .filter((part): part is JsonObject => isObject(part) && part.type === 'output_text')
+      .map((part) => String(part.text ?? ''))
+      .join('')
+    if (summary.trim() === '')
+      return {
+        status: 502,
+        type: 'upstream_error',
+        message: 'The upstream model returned an empty summary.',
+        code: 'empty_summary',
+      }
+    const users = items.filter((item) => item.type === 'message' && item.role === 'user').map(withId)
+    return {
+      id: newId('resp'),
+      object: 'response.compaction',
+      created_at: now(),
+      output: [
+        ...users,
+        { id: newId('cmp'), type: 'compaction', encrypted_content: encodeCompaction(summary) },
+      ],
+      usage: isObject(reply.body.usage)
+        ? reply.body.usage
+        : {
+            input_tokens: 0,
+            output_tokens: 0,
+            total_tokens: 0,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: 0 },
+          },
+    }
+  }
+
+  /** `POST /v1/conversations`. */
+  async createConversation(items: JsonObject[], metadata: Record<string, string>): Promise<JsonObject> {
+    const conversation = await this.#storage.createConversation(
+      { id: newId('conv'), createdAt: now(), metadata },
+      newItems(items.map((item) => ({ item, visibility: 'both' }))),
+    )
+    return publicConversation(conversation)
+  }
+
+  /** `GET /v1/conversations/{id}`. */
+  async getConversation(id: string): Promise<JsonObject | GatewayError> {
+    const conversation = await this.#storage.getConversation(id)
+    return conversation ? publicConversation(conversation) : notFound('conversation', id)
+  }
+
+  /** `POST /v1/conversations/{id}`. */
+  async updateConversation(id: string, metadata: Record<string, string>): Promise<JsonObject | GatewayError> {
+    const conversation = await this.#storage.updateConversation(id, metadata)
+    return conversation ? publicConversation(conversation) : notFound('conversation', id)
+  }
+
+  /** `DELETE /v1/conversations/{id}`. */
+  async deleteConversation(id: string): Promise<JsonObject | GatewayError> {
+    return (await this.#storage.deleteConversation(id))
+      ? { id, object: 'conversation.deleted', deleted: true }
+      : notFound('conversation', id)
+  }
+
+  /** `POST /v1/conversations/{id}/items`. */
+  async addItems(id: string, items: JsonObject[]): Promise<JsonObject | GatewayError> {
+    const added = await this.#storage.addItems(
+      id,
+      newItems(items.map((item) => ({ item, visibility: 'both' }))),
+      now(),
+    )
+    if (!added) return notFound('conversation', id)
+    const data = added.map(publicItem)
+    return {
+      object: 'list',
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: false,
+    }
+  }
+
+  /** `GET /v1/conversations/{id}/items`. */
+  async listItems(id: string, options: ListOptions): Promise<JsonObject | GatewayError> {
+    const page = await this.#storage.listItems(id, options)
+    if (!page) return notFound('conversation', id)
+    const data = page.items.map(publicItem)
+    return {
+      object: 'list',
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: page.hasMore,
+    }
+  }
+
+  /** `GET /v1/conversations/{id}/items/{item_id}`. */
+  async getItem(id: string, itemId: string): Promise<JsonObject | GatewayError> {
+    if (!(await this.#storage.getConversation(id))) return notFound('conversation', id)
+    const item = await this.#storage.getItem(id, itemId)
+    return item ? publicItem(item) : notFound('item', itemId)
+  }
+
+  /** `DELETE /v1/conversations/{id}/items/{item_id}`: answers with the conversation, as OpenAI does. */
+  async deleteItem(id: string, itemId: string): Promise<JsonObject | GatewayError> {
+    const conversation = await this.#storage.getConversation(id)
+    if (!conversation) return notFound('conversation', id)
+    if (!(await this.#storage.deleteItem(id, itemId))) return notFound('item', itemId)
+    return publicConversation(conversation)
+  }
+
+  /** Readiness: the database answers and the upstream is reachable. */
+  async ready(): Promise<{ storage: boolean; upstream: boolean }> {
+    const storage = await this.#storage.ping().then(
+      () => true,
+      () => false,
+    )
+    return { storage, upstream: await this.#upstream.reachable(2000) }
+  }
+
+  /** Closes the storage. */
+  async close(): Promise<void> {
+    await this.#storage.close()
+  }
+}

@@ -1,0 +1,69 @@
+/** Assembles a gateway from its config: storage (from the URL), upstream, executor, HTTP server. */
+import type { Writable } from 'node:stream'
+import { type GatewayConfig, gatewayConfig } from './config.js'
+import { Executor } from './executor/executor.js'
+import { jsonLogger, type Logger } from './http/log.js'
+import { type GatewayServer, startHttpServer } from './http/server.js'
+import { openStorage, parseStorageUrl, redactUrl, type StorageOptions } from './storage/open.js'
+import { createToolsets } from './tools/toolsets.js'
+import { Upstream } from './upstream/upstream.js'
+
+/** Options of {@link startGateway}. */
+export interface StartGatewayOptions {
+  config: Parameters<typeof gatewayConfig>[0]
+  /** `sqlite:PATH` or `postgres://…`. */
+  db: string
+  storage?: StorageOptions
+  host?: string
+  port?: number
+  /** Where log lines go (default stderr); or a logger of your own. */
+  log?: Writable | Logger
+}
+
+/** A running gateway and what it was started with. */
+export interface RunningGateway extends GatewayServer {
+  config: GatewayConfig
+}
+
+/** Opens storage, starts the server; throws with a message naming what to fix. */
+export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
+  const config = gatewayConfig(options.config)
+  const target = parseStorageUrl(options.db)
+  if ('error' in target) throw new Error(target.error)
+  const secrets = [...config.apiKeys, ...(config.upstreamApiKey ? [config.upstreamApiKey] : [])]
+  if (target.backend === 'postgres') {
+    const password = safePassword(target.url)
+    if (password) secrets.push(password)
+  }
+  const log: Logger =
+    typeof options.log === 'function' ? options.log : jsonLogger(options.log ?? process.stderr, secrets)
+  const storage = await openStorage(target, options.storage)
+  const upstream = new Upstream(config)
+  const executor = new Executor(storage, upstream, config, createToolsets(config))
+  const server = await startHttpServer({
+    executor,
+    upstream,
+    config,
+    log,
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+  })
+  log({
+    level: 'info',
+    msg: 'gateway listening',
+    url: server.url,
+    upstream: redactUrl(config.upstreamUrl),
+    db: target.backend === 'postgres' ? redactUrl(target.url) : `sqlite:${target.path}`,
+    auth: config.apiKeys.length > 0 ? 'bearer' : 'none',
+  })
+  return { ...server, config }
+}
+
+function safePassword(url: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(url).password)
+    return password === '' ? undefined : password
+  } catch {
+    return undefined
+  }
+}

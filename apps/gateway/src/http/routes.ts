@@ -1,0 +1,292 @@
+/** The HTTP routes: parse, call the executor (never storage), render JSON, SSE or OpenAI errors. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { GatewayConfig } from '../config.js'
+import type { Executor } from '../executor/executor.js'
+import type { Upstream } from '../upstream/upstream.js'
+import { type GatewayError, invalidRequest } from '../wire/errors.js'
+import {
+  parseAddItems,
+  parseCompactRequest,
+  parseCreateConversation,
+  parseCreateResponse,
+  parseUpdateConversation,
+} from '../wire/request.js'
+import { parseJson, readBody, sendError, sendJson } from './io.js'
+import type { Logger } from './log.js'
+import { sseSink } from './sse-sink.js'
+
+/** What a route handler gets. */
+export interface RouteContext {
+  req: IncomingMessage
+  res: ServerResponse
+  params: string[]
+  query: URLSearchParams
+  executor: Executor
+  upstream: Upstream
+  config: GatewayConfig
+  log: Logger
+  /** Aborted when the client goes away or shutdown gives up waiting. */
+  signal: AbortSignal
+}
+
+type Handler = (context: RouteContext) => Promise<void>
+
+/** A route: method, path pattern (`:id` segments), handler. */
+export interface Route {
+  method: string
+  pattern: string[]
+  handler: Handler
+  /** Open without a bearer token (probes). */
+  open?: boolean
+}
+
+function reply(res: ServerResponse, value: object | GatewayError, status = 200): void {
+  if ('status' in value && 'type' in value && typeof value.status === 'number' && 'message' in value)
+    sendError(res, value as GatewayError)
+  else sendJson(res, status, value)
+}
+
+async function jsonBody(
+  context: RouteContext,
+): Promise<{ ok: true; value: unknown; raw: Buffer } | { ok: false }> {
+  const body = await readBody(context.req, context.config.limits.maxRequestBytes)
+  if (body === 'too_large') {
+    sendError(context.res, {
+      status: 413,
+      type: 'invalid_request_error',
+      message: `The request body exceeds ${context.config.limits.maxRequestBytes} bytes (maxRequestBytes).`,
+      code: 'request_too_large',
+    })
+    return { ok: false }
+  }
+  const parsed = parseJson(body)
+  if (!parsed.ok) {
+    sendError(context.res, invalidRequest('The request body is not valid JSON.'))
+    return { ok: false }
+  }
+  return { ok: true, value: parsed.value, raw: body }
+}
+
+async function createResponse(context: RouteContext): Promise<void> {
+  const body = await jsonBody(context)
+  if (!body.ok) return
+  const parsed = parseCreateResponse(body.value)
+  if (!parsed.ok) return sendError(context.res, parsed.error)
+  const request = parsed.value
+  if (!context.executor.isStateful(request)) return passThrough(context, body.raw)
+  const sink = request.stream ? sseSink(context.res) : undefined
+  try {
+    const result = await context.executor.createResponse(request, sink, context.signal)
+    switch (result.kind) {
+      case 'aborted':
+        context.res.destroy()
+        return
+      case 'error':
+        return sendError(context.res, result.error)
+      case 'response':
+        if (sink) context.res.end()
+        else sendJson(context.res, 200, result.response)
+        return
+      default: {
+        const unreachable: never = result
+        throw new Error(`unknown result ${JSON.stringify(unreachable)}`)
+      }
+    }
+  } catch (error) {
+    context.log({ level: 'error', msg: 'response failed', error: (error as Error).message })
+    if (sink?.started()) {
+      await sink.send('response.failed', {
+        type: 'response.failed',
+        response: {
+          object: 'response',
+          status: 'failed',
+          error: { code: 'server_error', message: 'The gateway failed; nothing was stored.' },
+        },
+      })
+      context.res.end()
+      return
+    }
+    sendError(context.res, {
+      status: 500,
+      type: 'server_error',
+      message: 'The gateway failed; nothing was stored.',
+    })
+  }
+}
+
+/** The stateless path: the body goes upstream byte for byte and the answer streams back unchanged. */
+async function passThrough(context: RouteContext, raw: Buffer): Promise<void> {
+  const upstream = await context.upstream.forward(
+    '/responses',
+    raw,
+    { 'content-type': 'application/json', accept: String(context.req.headers.accept ?? '*/*') },
+    context.signal,
+  )
+  if (!(upstream instanceof Response)) return sendError(context.res, upstream)
+  const headers: Record<string, string> = {}
+  const type = upstream.headers.get('content-type')
+  if (type) headers['content-type'] = type
+  context.res.writeHead(upstream.status, headers)
+  if (!upstream.body) {
+    context.res.end()
+    return
+  }
+  try {
+    for await (const chunk of upstream.body) {
+      if (context.res.destroyed) break
+      if (!context.res.write(chunk))
+        await new Promise<void>((resolve) => {
+          context.res.once('drain', resolve)
+          context.res.once('close', resolve)
+        })
+    }
+    context.res.end()
+  } catch {
+    context.res.destroy()
+  }
+}
+
+async function compact(context: RouteContext): Promise<void> {
+  const body = await jsonBody(context)
+  if (!body.ok) return
+  const parsed = parseCompactRequest(body.value)
+  if (!parsed.ok) return sendError(context.res, parsed.error)
+  reply(context.res, await context.executor.compact(parsed.value, context.signal))
+}
+
+async function createConversation(context: RouteContext): Promise<void> {
+  const body = await jsonBody(context)
+  if (!body.ok) return
+  const parsed = parseCreateConversation(body.value)
+  if (!parsed.ok) return sendError(context.res, parsed.error)
+  reply(context.res, await context.executor.createConversation(parsed.value.items, parsed.value.metadata))
+}
+
+async function updateConversation(context: RouteContext): Promise<void> {
+  const body = await jsonBody(context)
+  if (!body.ok) return
+  const parsed = parseUpdateConversation(body.value)
+  if (!parsed.ok) return sendError(context.res, parsed.error)
+  reply(
+    context.res,
+    await context.executor.updateConversation(context.params[0] ?? '', parsed.value.metadata),
+  )
+}
+
+async function addItems(context: RouteContext): Promise<void> {
+  const body = await jsonBody(context)
+  if (!body.ok) return
+  const parsed = parseAddItems(body.value)
+  if (!parsed.ok) return sendError(context.res, parsed.error)
+  reply(context.res, await context.executor.addItems(context.params[0] ?? '', parsed.value))
+}
+
+async function listItems(context: RouteContext): Promise<void> {
+  const limitText = context.query.get('limit') ?? '20'
+  const limit = Number(limitText)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    return sendError(context.res, invalidRequest('limit must be an integer from 1 to 100.', 'limit'))
+  const order = context.query.get('order') ?? 'desc'
+  if (order !== 'asc' && order !== 'desc')
+    return sendError(context.res, invalidRequest("order must be 'asc' or 'desc'.", 'order'))
+  const after = context.query.get('after')
+  reply(
+    context.res,
+    await context.executor.listItems(context.params[0] ?? '', {
+      limit,
+      order,
+      ...(after ? { after } : {}),
+    }),
+  )
+}
+
+async function models(context: RouteContext): Promise<void> {
+  const result = await context.upstream.models(context.signal)
+  if (!result.ok) return sendError(context.res, result.error)
+  sendJson(context.res, 200, result.body)
+}
+
+async function ready(context: RouteContext): Promise<void> {
+  const state = await context.executor.ready()
+  const ok = state.storage && state.upstream
+  sendJson(context.res, ok ? 200 : 503, {
+    status: ok ? 'ready' : 'not_ready',
+    storage: state.storage ? 'ok' : 'unavailable',
+    upstream: state.upstream ? 'ok' : 'unreachable',
+  })
+}
+
+const p = (path: string): string[] => path.split('/').filter((segment) => segment !== '')
+
+/** Every route, in match order (literal segments before `:id`). */
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    pattern: p('/health'),
+    open: true,
+    handler: async ({ res }) => sendJson(res, 200, { status: 'ok' }),
+  },
+  { method: 'GET', pattern: p('/ready'), open: true, handler: ready },
+  { method: 'GET', pattern: p('/v1/models'), handler: models },
+  { method: 'POST', pattern: p('/v1/responses'), handler: createResponse },
+  { method: 'POST', pattern: p('/v1/responses/compact'), handler: compact },
+  {
+    method: 'GET',
+    pattern: p('/v1/responses/:id'),
+    handler: async (c) => reply(c.res, await c.executor.getResponse(c.params[0] ?? '')),
+  },
+  {
+    method: 'DELETE',
+    pattern: p('/v1/responses/:id'),
+    handler: async (c) => reply(c.res, await c.executor.deleteResponse(c.params[0] ?? '')),
+  },
+  { method: 'POST', pattern: p('/v1/conversations'), handler: createConversation },
+  {
+    method: 'GET',
+    pattern: p('/v1/conversations/:id'),
+    handler: async (c) => reply(c.res, await c.executor.getConversation(c.params[0] ?? '')),
+  },
+  { method: 'POST', pattern: p('/v1/conversations/:id'), handler: updateConversation },
+  {
+    method: 'DELETE',
+    pattern: p('/v1/conversations/:id'),
+    handler: async (c) => reply(c.res, await c.executor.deleteConversation(c.params[0] ?? '')),
+  },
+  { method: 'GET', pattern: p('/v1/conversations/:id/items'), handler: listItems },
+  { method: 'POST', pattern: p('/v1/conversations/:id/items'), handler: addItems },
+  {
+    method: 'GET',
+    pattern: p('/v1/conversations/:id/items/:item'),
+    handler: async (c) => reply(c.res, await c.executor.getItem(c.params[0] ?? '', c.params[1] ?? '')),
+  },
+  {
+    method: 'DELETE',
+    pattern: p('/v1/conversations/:id/items/:item'),
+    handler: async (c) => reply(c.res, await c.executor.deleteItem(c.params[0] ?? '', c.params[1] ?? '')),
+  },
+]
+
+/** The route for a request and its `:param` values; `method_not_allowed` when only the path matches. */
+export function matchRoute(
+  method: string,
+  path: string,
+): { route: Route; params: string[] } | 'not_found' | 'method_not_allowed' {
+  const segments = p(path).map((segment) => decodeURIComponent(segment))
+  let pathMatched = false
+  for (const route of ROUTES) {
+    if (route.pattern.length !== segments.length) continue
+    const params: string[] = []
+    const matches = route.pattern.every((part, index) => {
+      const segment = segments[index] ?? ''
+      if (part.startsWith(':')) {
+        params.push(segment)
+        return true
+      }
+      return part === segment
+    })
+    if (!matches) continue
+    pathMatched = true
+    if (route.method === method) return { route, params }
+  }
+  return pathMatched ? 'method_not_allowed' : 'not_found'
+}

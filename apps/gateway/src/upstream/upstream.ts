@@ -1,0 +1,216 @@
+/**
+ * HTTP to the inference server's Responses API: retries with backoff on 429/5xx and connection
+ * failures (only before a reply started), bounded JSON bodies, and upstream errors mapped to
+ * OpenAI-shaped gateway errors.
+ */
+import type { GatewayConfig } from '../config.js'
+import type { GatewayError } from '../wire/errors.js'
+import { isObject } from '../wire/json.js'
+
+/** A reply that started: an SSE byte stream, or a parsed JSON body. */
+export type UpstreamReply =
+  | { kind: 'stream'; body: AsyncIterable<Uint8Array> }
+  | { kind: 'json'; body: unknown }
+  | { kind: 'error'; error: GatewayError }
+
+function delayFor(attempt: number, retryAfter: string | null, config: GatewayConfig): number {
+  const { baseDelayMs, maxDelayMs } = config.retry
+  const seconds = retryAfter === null ? Number.NaN : Number(retryAfter)
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, maxDelayMs)
+  const exponential = baseDelayMs * 2 ** attempt
+  return Math.min(exponential / 2 + Math.random() * (exponential / 2), maxDelayMs)
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms)
+    function done(): void {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
+}
+
+/** Reads a body up to `limit` bytes; undefined when it is larger. */
+export async function readLimited(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += chunk.byteLength
+    if (size > limit) return undefined
+    chunks.push(Buffer.from(chunk))
+  }
+  return Buffer.concat(chunks)
+}
+
+async function errorOf(response: Response, config: GatewayConfig): Promise<GatewayError> {
+  const raw = response.body ? await readLimited(response.body, 64 * 1024).catch(() => undefined) : undefined
+  let message = `The upstream inference server answered HTTP ${response.status}.`
+  let code: string | null = null
+  let param: string | null = null
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw.toString('utf8')) : undefined
+    const error =
+      isObject(parsed) && isObject(parsed.error) ? parsed.error : isObject(parsed) ? parsed : undefined
+    if (error && typeof error.message === 'string') message = `Upstream: ${error.message}`
+    if (error && typeof error.code === 'string') code = error.code
+    if (error && typeof error.param === 'string') param = error.param
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  const status = response.status
+  if (status === 429)
+    return { status: 429, type: 'rate_limit_error', message, code: code ?? 'upstream_rate_limited' }
+  if (status >= 500)
+    return {
+      status: 502,
+      type: 'upstream_error',
+      message: `${message} (after ${config.retry.maxRetries} retries)`,
+      code,
+    }
+  // A 4xx is the client's request as the model server sees it: keep its status.
+  return { status, type: 'invalid_request_error', message, param, code }
+}
+
+/** The inference server, as the gateway calls it. */
+export class Upstream {
+  readonly #config: GatewayConfig
+
+  constructor(config: GatewayConfig) {
+    this.#config = config
+  }
+
+  #headers(extra: Record<string, string> = {}): Record<string, string> {
+    const headers: Record<string, string> = { ...extra }
+    if (this.#config.upstreamApiKey) headers.authorization = `Bearer ${this.#config.upstreamApiKey}`
+    return headers
+  }
+
+  /** Sends a request, retrying 429/5xx/connection failures; returns the first non-retryable answer. */
+  async fetchWithRetry(
+    path: string,
+    init: RequestInit,
+    signal?: AbortSignal,
+  ): Promise<Response | GatewayError> {
+    const { maxRetries } = this.#config.retry
+    for (let attempt = 0; ; attempt++) {
+      let response: Response
+      try {
+        response = await fetch(`${this.#config.upstreamUrl}${path}`, { ...init, signal: signal ?? null })
+      } catch (error) {
+        if (signal?.aborted) return { status: 499, type: 'server_error', message: 'The client went away.' }
+        if (attempt >= maxRetries)
+          return {
+            status: 502,
+            type: 'upstream_error',
+            message: `The upstream inference server is unreachable (${(error as Error).message}); check --upstream.`,
+            code: 'upstream_unreachable',
+          }
+        await sleep(delayFor(attempt, null, this.#config), signal)
+        continue
+      }
+      const retryable = response.status === 429 || response.status >= 500
+      if (!retryable || attempt >= maxRetries) return response
+      await response.body?.cancel().catch(() => {})
+      await sleep(delayFor(attempt, response.headers.get('retry-after'), this.#config), signal)
+      if (signal?.aborted) return { status: 499, type: 'server_error', message: 'The client went away.' }
+    }
+  }
+
+  /** `POST /responses` for one round. */
+  async createResponse(body: Record<string, unknown>, signal?: AbortSignal): Promise<UpstreamReply> {
+    const response = await this.fetchWithRetry(
+      '/responses',
+      {
+        method: 'POST',
+        headers: this.#headers({
+          'content-type': 'application/json',
+          accept: 'text/event-stream, application/json',
+        }),
+        body: JSON.stringify(body),
+      },
+      signal,
+    )
+    if (!(response instanceof Response)) return { kind: 'error', error: response }
+    if (!response.ok) return { kind: 'error', error: await errorOf(response, this.#config) }
+    if (!response.body)
+      return {
+        kind: 'error',
+        error: { status: 502, type: 'upstream_error', message: 'Upstream sent no body.' },
+      }
+    if (body.stream === true) return { kind: 'stream', body: response.body }
+    const raw = await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
+    if (raw === undefined)
+      return {
+        kind: 'error',
+        error: {
+          status: 502,
+          type: 'upstream_error',
+          message: `The upstream JSON body exceeded ${this.#config.limits.maxUpstreamJsonBytes} bytes (maxUpstreamJsonBytes).`,
+          code: 'max_upstream_json_bytes',
+        },
+      }
+    try {
+      return { kind: 'json', body: JSON.parse(raw.toString('utf8')) }
+    } catch {
+      return {
+        kind: 'error',
+        error: {
+          status: 502,
+          type: 'upstream_error',
+          message: 'The upstream body is not valid JSON.',
+          code: 'upstream_protocol',
+        },
+      }
+    }
+  }
+
+  /** `GET /models`, parsed (the gateway serves the upstream's list). */
+  async models(
+    signal?: AbortSignal,
+  ): Promise<{ ok: true; body: unknown } | { ok: false; error: GatewayError }> {
+    const response = await this.fetchWithRetry('/models', { method: 'GET', headers: this.#headers() }, signal)
+    if (!(response instanceof Response)) return { ok: false, error: response }
+    if (!response.ok) return { ok: false, error: await errorOf(response, this.#config) }
+    const raw = response.body
+      ? await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
+      : undefined
+    try {
+      return { ok: true, body: JSON.parse(raw?.toString('utf8') ?? '') }
+    } catch {
+      return {
+        ok: false,
+        error: { status: 502, type: 'upstream_error', message: 'Upstream /models is not JSON.' },
+      }
+    }
+  }
+
+  /** One quick reachability probe (no retries) for readiness. */
+  async reachable(timeoutMs: number): Promise<boolean> {
+    try {
+      const response = await fetch(`${this.#config.upstreamUrl}/models`, {
+        headers: this.#headers(),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      await response.body?.cancel().catch(() => {})
+      return response.status < 500
+    } catch {
+      return false
+    }
+  }
+
+  /** Forwards a request unchanged (the pass-through path) and returns the raw upstream response. */
+  async forward(
+    path: string,
+    body: Buffer,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<Response | GatewayError> {
+    return this.fetchWithRetry(path, { method: 'POST', headers: this.#headers(headers), body }, signal)
+  }
+}

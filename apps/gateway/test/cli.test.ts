@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { startScriptedServer } from '@z-engine/engine/testing'
+import OpenAI from 'openai'
+import { describe, expect, it } from 'vitest'
+import { main } from '../src/cli.js'
+
+function io(argv: string[], signal?: AbortSignal) {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  let err = ''
+  stdout.on('data', (chunk) => {
+    out += String(chunk)
+  })
+  stderr.on('data', (chunk) => {
+    err += String(chunk)
+  })
+  return {
+    io: { argv, stdout, stderr, env: {}, ...(signal ? { signal } : {}) },
+    out: () => out,
+    err: () => err,
+  }
+}
+
+describe('z-engine gateway (the command)', () => {
+  it('refuses bad flags with exit code 2 and a message naming the fix', async () => {
+    const missing = io([])
+    expect(await main(missing.io)).toBe(2)
+    expect(missing.err()).toContain('--upstream URL is required')
+    const open = io(['--upstream', 'http://127.0.0.1:1/v1', '--host', '0.0.0.0'])
+    expect(await main(open.io)).toBe(2)
+    expect(open.err()).toContain('without authentication')
+    const scheme = io(['--upstream', 'http://127.0.0.1:1/v1', '--db', 'mysql://u:pw@h/db'])
+    expect(await main(scheme.io)).toBe(1)
+    expect(scheme.err()).toContain('mysql://u:***@h/db')
+    expect(scheme.err()).not.toContain(':pw@')
+  })
+
+  it('serves until stopped, with a bearer key, logging without secrets', async () => {
+    const upstream = await startScriptedServer([{ blocks: [{ type: 'text', text: 'from the command' }] }])
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-cli-'))
+    const stop = new AbortController()
+    const run = io(
+      [
+        '--upstream',
+        upstream.openaiBaseUrl,
+        '--db',
+        `sqlite:${join(dir, 'g.db')}`,
+        '--port',
+        '0',
+        '--api-key',
+        'sk-cli-secret',
+      ],
+      stop.signal,
+    )
+    const exit = main(run.io)
+    await expect.poll(() => run.out(), { timeout: 10_000 }).toContain('gateway listening on')
+    const url = /listening on (\S+)/.exec(run.out())?.[1] ?? ''
+    const client = new OpenAI({ apiKey: 'sk-cli-secret', baseURL: `${url}/v1`, maxRetries: 0 })
+    const response = await client.responses.create({ model: 'm', input: 'hi' })
+    expect(response.output_text).toBe('from the command')
+    stop.abort()
+    expect(await exit).toBe(0)
+    expect(run.err()).toContain('"msg":"request"')
+    expect(run.err()).not.toContain('sk-cli-secret')
+    await upstream.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+})

@@ -1,0 +1,92 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { bearerAllowed } from '../src/http/io.js'
+import { redactSecrets } from '../src/http/log.js'
+import { type Stack, startStack, text } from './harness.js'
+
+let stack: Stack | undefined
+afterEach(async () => {
+  await stack?.close()
+  stack = undefined
+})
+
+describe('the HTTP server', () => {
+  it('checks bearer tokens when keys are set; probes stay open', async () => {
+    stack = await startStack([text('ok')], { config: { apiKeys: ['sk-right-key'] }, apiKey: 'sk-wrong-key' })
+    await expect(stack.client.responses.create({ model: 'm', input: 'x' })).rejects.toMatchObject({
+      status: 401,
+    })
+    expect((await fetch(`${stack.gateway.url}/health`)).status).toBe(200)
+    const ok = await fetch(`${stack.gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-right-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', input: 'x' }),
+    })
+    expect(ok.status).toBe(200)
+    expect(JSON.stringify(stack.logs)).not.toContain('sk-right-key')
+  })
+
+  it('compares keys without leaking which one matched', () => {
+    expect(bearerAllowed('Bearer a-key', ['other', 'a-key'])).toBe(true)
+    expect(bearerAllowed('Bearer a-ke', ['a-key'])).toBe(false)
+    expect(bearerAllowed(undefined, ['a-key'])).toBe(false)
+    expect(bearerAllowed(undefined, [])).toBe(true)
+    expect(redactSecrets('postgres://gw:pw@h/db Bearer abc sk-123456', ['sk-123456'])).toBe(
+      'postgres://gw:***@h/db Bearer *** ***',
+    )
+  })
+
+  it('serves /v1/models from the upstream and /ready from storage and upstream', async () => {
+    const models = createServer((req, res) => {
+      if (req.url === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: [{ id: 'served-model', object: 'model', created: 1, owned_by: 'me' }],
+          }),
+        )
+        return
+      }
+      res.writeHead(404)
+      res.end()
+    })
+    await new Promise<void>((resolve) => models.listen(0, '127.0.0.1', resolve))
+    const port = (models.address() as AddressInfo).port
+    stack = await startStack([], { config: { upstreamUrl: `http://127.0.0.1:${port}/v1` } })
+    const list = await stack.client.models.list()
+    expect(list.data.map((model) => model.id)).toEqual(['served-model'])
+    const ready = await fetch(`${stack.gateway.url}/ready`)
+    expect(await ready.json()).toEqual({ status: 'ready', storage: 'ok', upstream: 'ok' })
+    await new Promise<void>((resolve) => models.close(() => resolve()))
+    const notReady = await fetch(`${stack.gateway.url}/ready`)
+    expect(notReady.status).toBe(503)
+    expect(await notReady.json()).toMatchObject({ upstream: 'unreachable' })
+  })
+
+  it('answers unknown routes and methods with OpenAI-shaped errors', async () => {
+    stack = await startStack([])
+    const missing = await fetch(`${stack.gateway.url}/v1/nothing`)
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toMatchObject({ error: { type: 'not_found_error' } })
+    expect((await fetch(`${stack.gateway.url}/v1/responses`, { method: 'PUT' })).status).toBe(405)
+  })
+
+  it('drains an open stream on shutdown before closing', async () => {
+    stack = await startStack([text('drained answer '.repeat(30))], {
+      upstream: { chunkDelayMs: 3, textChunkSize: 8 },
+    })
+    const stream = await stack.client.responses.create({ model: 'm', input: 'x', stream: true })
+    const iterator = stream[Symbol.asyncIterator]()
+    await iterator.next()
+    const closing = stack.gateway.close()
+    const types: string[] = []
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      types.push(next.value.type)
+    await closing
+    expect(types.at(-1)).toBe('response.completed')
+    await stack.upstream.close()
+    stack = undefined
+  })
+})
