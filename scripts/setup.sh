@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything beyond Node 20 and npm: pnpm, and the system tools the tests use for real
-# (git, ripgrep, bubblewrap, tmux). Safe to run again; every step is skipped when already done.
+# (git, ripgrep, bubblewrap, tmux, and Debian's postgresql, whose binaries the gateway's tests use to
+# start a private cluster in a temp dir; nothing here starts or configures a server). Safe to run again; every step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,7 @@ fi
 
 missing=()
 for tool in git rg bwrap tmux; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   packages=()
   for tool in "${missing[@]}"; do
