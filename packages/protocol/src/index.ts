@@ -66,6 +66,9 @@ export type {
 } from './permission.js'
 /** Modes, their aliases, and the mode reader for outside input. */
 export { PERMISSION_MODE_ALIASES, PERMISSION_MODES, parsePermissionMode } from './permission.js'
+export type { PermissionCheckRequest } from './permission-check.js'
+/** Schema of a `permissions check` request line. */
+export { PermissionCheckRequestSchema } from './permission-check.js'
 /** Types of builder schemas, for code that validates against exported schemas. */
 export type { Infer, Schema } from './schema/builder.js'
 /** The settings shape: a file layer and the effective settings. */
@@ -87,7 +90,14 @@ export type { ParseIssue } from './validate/format-error.js'
 /** Results of the parsers. */
 export type { ParseFailure, SettingsParseResult } from './validate/parse.js'
 /** Parsers for what arrives from outside; they never throw. */
-export { parseCommand, parseEnvelope, parseEvent, parseLogRecord, parseSettings } from './validate/parse.js'
+export {
+  parseCommand,
+  parseEnvelope,
+  parseEvent,
+  parseLogRecord,
+  parsePermissionCheckRequest,
+  parseSettings,
+} from './validate/parse.js'
 
 /** The version of the command/event protocol; bumped on any incompatible change. */
 export const PROTOCOL_VERSION = 1

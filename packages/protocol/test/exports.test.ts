@@ -28,6 +28,7 @@ describe('public surface', () => {
         "PERMISSION_MODES",
         "PERMISSION_MODE_ALIASES",
         "PROTOCOL_VERSION",
+        "PermissionCheckRequestSchema",
         "REWIND_SCOPES",
         "SettingsSchema",
         "TOOL_STATUSES",
@@ -42,6 +43,7 @@ describe('public surface', () => {
         "parseEnvelope",
         "parseEvent",
         "parseLogRecord",
+        "parsePermissionCheckRequest",
         "parsePermissionMode",
         "parseSettings",
       ]

@@ -1,12 +1,12 @@
-import { execFile } from 'node:child_process'
 import {
   buildCommandCatalog,
   type CatalogEntry,
-  checkPermission,
   expandCommand,
   loadAgentDefinitions,
   loadCommandDefinitions,
   resolveCommand,
+  runUserShell,
+  settingsGate,
 } from '@z-engine/engine'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -94,30 +94,31 @@ async function expand(context: InspectContext, entries: readonly CatalogEntry[])
     return EXIT.failed
   }
   const settings = context.loaded.settings
-  const allowed = (tool: string, input: Record<string, unknown>, granted: readonly string[]) => {
-    const result = checkPermission({
-      tool,
-      input,
-      mode: settings.permissions.mode,
-      rules: {
-        allow: [...(settings.permissions.allow ?? []), ...granted],
-        deny: settings.permissions.deny ?? [],
-        ask: settings.permissions.ask ?? [],
-      },
-      cwd: context.projectRoot,
-      home: context.home,
-      additionalDirectories: settings.permissions.additional_directories ?? [],
-    })
-    return result.ok && result.decision === 'allow'
-  }
+  // The session's gate over the same settings: `@file` reads and `!` lines as a session decides them.
+  const gate = settingsGate({
+    settings,
+    layers: context.loaded.layers,
+    projectRoot: context.projectRoot,
+    home: context.home,
+  })
   const agents = await loadAgentDefinitions(context.roots)
   const expanded = await expandCommand(entry.definition, rest.join(' '), {
     projectRoot: context.projectRoot,
     home: context.home,
     trusted: context.trusted,
-    canRead: (path, granted) => allowed('Read', { file_path: path }, granted),
-    canRun: (command, granted) => allowed('Bash', { command }, granted),
-    runShell: (command, cwd) => runShell(command, cwd, context.io.env),
+    canRead: (path, granted) => gate.allows('Read', { file_path: path }, granted),
+    canRun: (command, granted) => gate.allows('Bash', { command }, granted),
+    // Through host's process runner with the `[shell.env]` policy, as in a session.
+    runShell: async (command, cwd, signal) => {
+      const result = await runUserShell(command, {
+        cwd,
+        settings,
+        baseEnv: context.io.env,
+        timeoutMs: 30_000,
+        ...(signal ? { signal } : {}),
+      })
+      return { exitCode: result.exitCode, stdout: result.output, stderr: '' }
+    },
     knownAgentTypes: agents.definitions.map((agent) => agent.name),
   })
   if (context.json) {
@@ -136,22 +137,4 @@ async function expand(context: InspectContext, entries: readonly CatalogEntry[])
   printLines(context.io, lines)
   for (const notice of expanded.notices) context.io.stderr.write(`notice: ${notice}\n`)
   return EXIT.ok
-}
-
-function runShell(
-  command: string,
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      '/bin/sh',
-      ['-c', command],
-      { cwd, env, timeout: 30_000, maxBuffer: 1 << 20 },
-      (error, stdout, stderr) => {
-        const code = error && typeof error.code === 'number' ? error.code : error ? null : 0
-        resolve({ exitCode: code, stdout: String(stdout), stderr: String(stderr) })
-      },
-    )
-  })
 }

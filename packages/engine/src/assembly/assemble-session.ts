@@ -1,11 +1,11 @@
-import { runShellCommand } from '@z-engine/host'
 import { reminderText } from '@z-engine/prompts'
 import { PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
 import type { Ports, Tool } from '@z-engine/tools'
 import type { EnginePaths } from '../api/engine-paths.js'
 import { SessionCompaction } from '../compaction/session-compaction.js'
-import { ruleLayersOf, SessionGate } from '../gate/session-gate.js'
+import { ruleLayersOf } from '../gate/policy-gate.js'
+import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { ModelClient } from '../model/types.js'
@@ -34,6 +34,7 @@ import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
 import { buildToolset, newPageCache } from './toolset.js'
+import { runUserShell } from './user-shell.js'
 
 /** Everything `Engine.openSession` resolved before the session is built. */
 export interface AssembleInput {
@@ -264,7 +265,7 @@ export async function assembleSession(
     models,
     system,
     agents: agents.definitions,
-    childEnv: toolContext.env,
+    baseEnv: env,
   })
 
   const session: Session = new SessionActor({
@@ -279,11 +280,7 @@ export async function assembleSession(
       system,
       runCommand: (name, args) => commands.run(name, args),
       runShell: async (command) => {
-        const result = await runShellCommand(command, {
-          cwd: projectRoot,
-          env: toolContext.env,
-          timeoutMs: settings.shell.default_timeout_ms,
-        })
+        const result = await runUserShell(command, { cwd: projectRoot, settings, baseEnv: env })
         return { output: result.output.trimEnd(), exitCode: result.exitCode }
       },
       reload: async (trustNow) => {

@@ -1,9 +1,8 @@
 import { contextBreakdown } from '@z-engine/context'
-import { runShellCommand } from '@z-engine/host'
 import { resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
-import type { Tool } from '@z-engine/tools'
+import { actionFor, type Tool } from '@z-engine/tools'
 import type { SessionGate } from '../gate/session-gate.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import type { SessionCore } from '../session/session-core.js'
@@ -23,6 +22,10 @@ import { appendMemoryNote } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
 import type { SessionModels } from './model-port.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
+import { runUserShell } from './user-shell.js'
+
+/** How long a prompt command's embedded `!` line may run. */
+const EMBEDDED_SHELL_TIMEOUT_MS = 30_000
 
 /** What the command runner reaches. */
 export interface CommandRunnerDeps {
@@ -38,7 +41,8 @@ export interface CommandRunnerDeps {
   models: SessionModels
   system: SessionSystemPrompt
   agents: readonly AgentDefinition[]
-  childEnv: Record<string, string>
+  /** The environment `!` lines start from (filtered by `[shell.env]`). */
+  baseEnv: Readonly<Record<string, string | undefined>>
 }
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
@@ -93,14 +97,14 @@ export class CommandRunner {
           projectRoot: this.deps.projectRoot,
           home: this.deps.home,
           trusted: this.deps.trusted,
-          canRead: (path, granted) => this.#allowed('Read', { type: 'read', paths: [path] }, granted),
-          canRun: (command, granted) =>
-            this.#allowed('Bash', { type: 'execute', command, cwd: this.deps.projectRoot }, granted),
+          canRead: (path, granted) => this.#allowed('Read', { file_path: path }, granted),
+          canRun: (command, granted) => this.#allowed('Bash', { command }, granted),
           runShell: async (command, cwd, signal) => {
-            const result = await runShellCommand(command, {
+            const result = await runUserShell(command, {
               cwd,
-              env: this.deps.childEnv,
-              timeoutMs: 30_000,
+              settings: this.deps.settings,
+              baseEnv: this.deps.baseEnv,
+              timeoutMs: EMBEDDED_SHELL_TIMEOUT_MS,
               ...(signal ? { signal } : {}),
             })
             return { exitCode: result.exitCode, stdout: result.output, stderr: '' }
@@ -133,8 +137,11 @@ export class CommandRunner {
     }
   }
 
-  #allowed(tool: string, action: Parameters<SessionGate['decide']>[1], granted: readonly string[]): boolean {
+  /** The session's gate on a call the command would make, with its granted rules for this turn. */
+  #allowed(tool: string, input: Record<string, unknown>, granted: readonly string[]): boolean {
     const mode = this.deps.session.state.mode
+    const root = this.deps.projectRoot
+    const action = actionFor(tool, input, { projectRoot: root, cwd: root, home: this.deps.home })
     this.deps.gate.setTurnRules(granted)
     try {
       return this.deps.gate.decide(tool, action, mode).decision === 'allow'

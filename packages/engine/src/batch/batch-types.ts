@@ -1,4 +1,4 @@
-import type { Action } from '@z-engine/policy'
+import type { Action, Decision } from '@z-engine/policy'
 import type {
   ApprovalDecision,
   ApprovalRequest,
@@ -15,14 +15,6 @@ import type { ActionCtx, Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 export interface BatchCall {
   block: ToolUseBlock
   parseError?: string
-}
-
-/** The policy's verdict on one action (the shape `@z-engine/policy`'s `decide` returns). */
-export interface GateVerdict {
-  decision: PermissionDecisionKind
-  reason: string
-  rule?: string
-  suggestion?: SuggestedRule
 }
 
 /** What PreToolUse hooks said about one call. */
@@ -46,7 +38,7 @@ export interface BatchDeps {
   toolCtx(toolUseId: string, progress: ToolCtx['progress']): ToolCtx
   validate(toolName: string, schema: Tool['inputSchema'], input: unknown): string | undefined
   preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
-  decide(toolName: string, action: Action): GateVerdict
+  decide(toolName: string, action: Action): Decision
   /** Announces every request, then resolves once all are answered (cancelled → absent from the map). */
   requestApprovals(requests: ApprovalRequest[], signal: AbortSignal): Promise<Map<string, ApprovalDecision>>
   /** Applies AllowSession / AllowProject rules. */

@@ -1,8 +1,8 @@
-import type { Action } from '@z-engine/policy'
+import type { Action, Decision } from '@z-engine/policy'
 import type { ApprovalDecision, ApprovalRequest, EngineEvent } from '@z-engine/protocol'
 import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import { describe, expect, it } from 'vitest'
-import type { BatchCall, BatchDeps, GateVerdict, PreToolUseVerdict } from './batch-types.js'
+import type { BatchCall, BatchDeps, PreToolUseVerdict } from './batch-types.js'
 import { InputValidator } from './input-schema.js'
 import { CANCELLED_TEXT, runBatch, USER_DENIED_TEXT } from './run-batch.js'
 
@@ -59,7 +59,7 @@ interface Harness {
 
 function harness(
   options: {
-    decide?: (toolName: string, action: Action) => GateVerdict
+    decide?: (toolName: string, action: Action) => Decision
     answer?: (requests: ApprovalRequest[]) => Promise<Map<string, ApprovalDecision>>
     hook?: (toolName: string, input: Record<string, unknown>) => PreToolUseVerdict
     delayMs?: number

@@ -1,15 +1,8 @@
-import {
-  type Action,
-  buildRuleSet,
-  decide,
-  type PolicyContext,
-  type RuleLayer,
-  type RuleSet,
-} from '@z-engine/policy'
+import { type Action, buildRuleSet, type Decision, type RuleLayer, type RuleSet } from '@z-engine/policy'
 import type { PermissionMode, Settings } from '@z-engine/protocol'
-import type { GateVerdict } from '../batch/batch-types.js'
 import type { GatePort } from '../session/services.js'
 import { persistAllowRule } from '../workspace/settings/persist.js'
+import { decideAction, gateFactsOf } from './policy-gate.js'
 
 /** What the session gate is built from. */
 export interface SessionGateOptions {
@@ -68,24 +61,14 @@ export class SessionGate implements GatePort {
     return this.#additionalDirectories
   }
 
-  decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): GateVerdict {
-    const { settings } = this.#options
-    const context: PolicyContext = {
+  decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): Decision {
+    const facts = gateFactsOf(this.#options.settings, {
       mode,
-      rules: this.#rules,
       projectRoot: projectRoot ?? this.#options.projectRoot,
-      additionalDirectories: this.#additionalDirectories,
       home: this.#options.home,
-      autoAllowReadOnlyBash: settings.permissions.auto_allow_read_only_bash,
-      allowedPrivateHosts: settings.web.allowed_private_hosts,
-    }
-    const decision = decide(action, context, { toolName })
-    return {
-      decision: decision.decision,
-      reason: decision.reason,
-      ...(decision.rule !== undefined ? { rule: decision.rule } : {}),
-      ...(decision.suggestion !== undefined ? { suggestion: decision.suggestion } : {}),
-    }
+      additionalDirectories: this.#additionalDirectories,
+    })
+    return decideAction(toolName, action, facts, this.#rules)
   }
 
   async grant(rule: string, scope: 'session' | 'project'): Promise<void> {
@@ -114,25 +97,4 @@ export class SessionGate implements GatePort {
       { source: 'this turn', allow: this.#turnRules },
     ])
   }
-}
-
-/** The permission rule layers of loaded settings layers (after trust gating). */
-export function ruleLayersOf(
-  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>,
-): RuleLayer[] {
-  return layers.flatMap((layer) => {
-    const permissions = (
-      layer.data as { permissions?: { allow?: unknown; deny?: unknown; ask?: unknown } } | undefined
-    )?.permissions
-    if (!permissions) return []
-    const source = layer.file ?? layer.name
-    return [
-      {
-        source,
-        ...(permissions.allow !== undefined ? { allow: permissions.allow as unknown[] } : {}),
-        ...(permissions.deny !== undefined ? { deny: permissions.deny as unknown[] } : {}),
-        ...(permissions.ask !== undefined ? { ask: permissions.ask as unknown[] } : {}),
-      },
-    ]
-  })
 }

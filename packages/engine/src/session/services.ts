@@ -1,4 +1,4 @@
-import type { Action } from '@z-engine/policy'
+import type { Action, Decision } from '@z-engine/policy'
 import type {
   Checkpoint,
   Cost,
@@ -9,7 +9,7 @@ import type {
   Usage,
 } from '@z-engine/protocol'
 import type { ToolCtx, ToolResult } from '@z-engine/tools'
-import type { GateVerdict, PreToolUseVerdict } from '../batch/batch-types.js'
+import type { PreToolUseVerdict } from '../batch/batch-types.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
 
@@ -24,7 +24,7 @@ export interface SessionLogPort {
 /** The permission gate as the session sees it: policy plus session rules and mode. */
 export interface GatePort {
   /** `projectRoot` overrides the session's for an agent rooted elsewhere (a worktree agent). */
-  decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): GateVerdict
+  decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): Decision
   /** Adds an AllowSession rule (and, for `project`, persists it to settings.local.toml). */
   grant(rule: string, scope: 'session' | 'project'): Promise<void>
 }

@@ -1,9 +1,8 @@
-import type { Action } from '@z-engine/policy'
+import type { Action, Decision } from '@z-engine/policy'
 import type { EngineEvent, EventEnvelope, LogRecord, PermissionMode } from '@z-engine/protocol'
 import { ZERO_COST } from '@z-engine/protocol'
 import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import { DEFAULT_TOOL_LIMITS } from '@z-engine/tools'
-import type { GateVerdict } from '../batch/batch-types.js'
 import { ScriptedClient, type ScriptSource } from '../model/scripted/scripted-client.js'
 import { newId } from '../util/ids.js'
 import { EventHub } from './event-hub.js'
@@ -60,7 +59,7 @@ const noHooks: HookPort = {
 export function testSession(options: {
   script: ScriptSource
   tools?: Tool[]
-  decide?: (toolName: string, action: Action, mode: PermissionMode) => GateVerdict
+  decide?: (toolName: string, action: Action, mode: PermissionMode) => Decision
   hooks?: Partial<HookPort>
   mode?: PermissionMode
   maxTurns?: number

@@ -8,6 +8,7 @@ import { type EventEnvelope, EventEnvelopeSchema } from '../envelope.js'
 import { type EngineEvent, EngineEventSchema } from '../events.js'
 import { type LogRecord, LogRecordSchema } from '../log-records.js'
 import { parsePermissionMode } from '../permission.js'
+import { type PermissionCheckRequest, PermissionCheckRequestSchema } from '../permission-check.js'
 import { type SettingsLayer, SettingsSchema } from '../settings.js'
 import { type Check, lazyCheck, lazyUnionCheck } from './compile.js'
 import { firstError, formatError, type ParseIssue } from './format-error.js'
@@ -20,6 +21,10 @@ const checkEvent = lazyUnionCheck(EngineEventSchema, 'events', 'event')
 const checkEnvelope = lazyCheck(EventEnvelopeSchema, { file: 'events', name: 'envelope' })
 const checkLogRecord = lazyUnionCheck(LogRecordSchema, 'log', 'record')
 const checkSettings = lazyCheck(SettingsSchema, { file: 'settings', name: 'settings' })
+const checkPermissionRequest = lazyCheck(PermissionCheckRequestSchema, {
+  file: 'permissionCheck',
+  name: 'permissionCheckRequest',
+})
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -64,6 +69,15 @@ export function parseEvent(value: unknown): { ok: true; event: EngineEvent } | P
 export function parseEnvelope(value: unknown): { ok: true; envelope: EventEnvelope } | ParseFailure {
   const result = run<EventEnvelope>(checkEnvelope, value, 'envelope')
   return result.ok ? { ok: true, envelope: result.value } : result
+}
+
+/** Validates one `permissions check` request; `bypassPermissions` is read as `bypass`. */
+export function parsePermissionCheckRequest(
+  value: unknown,
+): { ok: true; request: PermissionCheckRequest } | ParseFailure {
+  const normalized = isObject(value) ? withCanonicalMode(value, 'mode') : value
+  const result = run<PermissionCheckRequest>(checkPermissionRequest, normalized, 'permission check request')
+  return result.ok ? { ok: true, request: result.value } : result
 }
 
 /** Validates one parsed line of a session log. Unknown extra fields are kept (newer writers). */

@@ -2,6 +2,7 @@ import { CommandSchema } from '../commands.js'
 import { EventEnvelopeSchema } from '../envelope.js'
 import { EngineEventSchema } from '../events.js'
 import { LogRecordSchema } from '../log-records.js'
+import { PermissionCheckRequestSchema } from '../permission-check.js'
 import type { AnySchema } from '../schema/builder.js'
 import { SettingsSchema } from '../settings.js'
 
@@ -17,6 +18,7 @@ export const VALIDATED = {
   },
   log: { unions: [{ prefix: 'record', union: LogRecordSchema }], single: {} },
   settings: { unions: [], single: { settings: SettingsSchema } },
+  permissionCheck: { unions: [], single: { permissionCheckRequest: PermissionCheckRequestSchema } },
 } as const satisfies Record<
   string,
   { unions: readonly { prefix: string; union: AnySchema }[]; single: Readonly<Record<string, AnySchema>> }

@@ -1,0 +1,36 @@
+import { childEnvironment, runShellCommand } from '@z-engine/host'
+import type { Settings } from '@z-engine/protocol'
+import { envPolicyOf } from './tool-context.js'
+
+/** What a user's `!` line produced. */
+export interface UserShellResult {
+  /** stdout and stderr as the shell interleaved them. */
+  output: string
+  /** null when the command was killed (timeout or cancel). */
+  exitCode: number | null
+}
+
+/**
+ * Runs a line the user (or a prompt command's `!` line) asked for, through host's process runner
+ * with the `[shell.env]` environment policy: the same environment a Bash call would get, never the
+ * caller's unfiltered one. Process-group kill, timeout and output cap are host's.
+ */
+export async function runUserShell(
+  command: string,
+  options: {
+    cwd: string
+    settings: Settings
+    /** The environment the policy filters (the process's, or an embedder's). */
+    baseEnv: Readonly<Record<string, string | undefined>>
+    timeoutMs?: number
+    signal?: AbortSignal
+  },
+): Promise<UserShellResult> {
+  const result = await runShellCommand(command, {
+    cwd: options.cwd,
+    env: childEnvironment(options.baseEnv, envPolicyOf(options.settings)),
+    timeoutMs: options.timeoutMs ?? options.settings.shell.default_timeout_ms,
+    ...(options.signal ? { signal: options.signal } : {}),
+  })
+  return { output: result.output, exitCode: result.exitCode }
+}

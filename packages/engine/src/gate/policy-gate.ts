@@ -1,0 +1,140 @@
+import {
+  type Action,
+  buildRuleSet,
+  type Decision,
+  decide,
+  type PolicyContext,
+  type RuleLayer,
+  type RuleSet,
+  type SandboxFacts,
+} from '@z-engine/policy'
+import type { PermissionMode, Settings } from '@z-engine/protocol'
+import { actionFor } from '@z-engine/tools'
+
+/**
+ * Everything the gate decides with besides the action: the facts a session takes from its settings,
+ * or `permissions check` from its request line. One shape, so the two cannot drift.
+ */
+export interface GateFacts {
+  mode: PermissionMode
+  /** The agent's root: the project, or a worktree agent's worktree. */
+  projectRoot: string
+  home: string
+  additionalDirectories: readonly string[]
+  /** `permissions.auto_allow_read_only_bash`; absent means the policy's default (true). */
+  autoAllowReadOnlyBash?: boolean
+  /** `web.allowed_private_hosts`. */
+  allowedPrivateHosts?: readonly string[]
+  sandbox?: SandboxFacts
+}
+
+/** The settings → gate facts mapping (the one copy of it). */
+export function gateFactsOf(
+  settings: Settings,
+  where: {
+    mode: PermissionMode
+    projectRoot: string
+    home: string
+    additionalDirectories?: readonly string[]
+  },
+): GateFacts {
+  return {
+    mode: where.mode,
+    projectRoot: where.projectRoot,
+    home: where.home,
+    additionalDirectories: where.additionalDirectories ?? settings.permissions.additional_directories,
+    autoAllowReadOnlyBash: settings.permissions.auto_allow_read_only_bash,
+    allowedPrivateHosts: settings.web.allowed_private_hosts,
+  }
+}
+
+/** The permission rule layers of loaded settings layers (after trust gating), each with its source. */
+export function ruleLayersOf(
+  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>,
+): RuleLayer[] {
+  return layers.flatMap((layer) => {
+    const permissions = (
+      layer.data as { permissions?: { allow?: unknown; deny?: unknown; ask?: unknown } } | undefined
+    )?.permissions
+    if (!permissions) return []
+    const source = layer.file ?? layer.name
+    return [
+      {
+        source,
+        ...(permissions.allow !== undefined ? { allow: permissions.allow as unknown[] } : {}),
+        ...(permissions.deny !== undefined ? { deny: permissions.deny as unknown[] } : {}),
+        ...(permissions.ask !== undefined ? { ask: permissions.ask as unknown[] } : {}),
+      },
+    ]
+  })
+}
+
+/** The policy context of some facts and rules. */
+export function policyContextOf(facts: GateFacts, rules: RuleSet): PolicyContext {
+  return {
+    mode: facts.mode,
+    rules,
+    projectRoot: facts.projectRoot,
+    additionalDirectories: facts.additionalDirectories,
+    home: facts.home,
+    ...(facts.autoAllowReadOnlyBash !== undefined
+      ? { autoAllowReadOnlyBash: facts.autoAllowReadOnlyBash }
+      : {}),
+    ...(facts.allowedPrivateHosts !== undefined ? { allowedPrivateHosts: facts.allowedPrivateHosts } : {}),
+    ...(facts.sandbox !== undefined ? { sandbox: facts.sandbox } : {}),
+  }
+}
+
+/** The gate's verdict on one action: the policy's own `Decision`. */
+export function decideAction(
+  toolName: string,
+  action: Action,
+  facts: GateFacts,
+  rules: RuleSet,
+  options: { explain?: boolean } = {},
+): Decision {
+  return decide(action, policyContextOf(facts, rules), {
+    toolName,
+    ...(options.explain ? { explain: true } : {}),
+  })
+}
+
+/** The gate's verdict on a tool call, mapped to its action by the built-in tools (`actionFor`). */
+export function decideToolCall(
+  toolName: string,
+  input: unknown,
+  facts: GateFacts,
+  rules: RuleSet,
+  options: { cwd?: string; explain?: boolean } = {},
+): { action: Action; decision: Decision } {
+  const action = actionFor(toolName, input, {
+    projectRoot: facts.projectRoot,
+    cwd: options.cwd ?? facts.projectRoot,
+    home: facts.home,
+  })
+  return { action, decision: decideAction(toolName, action, facts, rules, options) }
+}
+
+/**
+ * A gate over loaded settings outside a session (`commands expand`): may a command's `@file` be
+ * read and its `!` lines run, counting the rules the command grants for its turn.
+ */
+export function settingsGate(input: {
+  settings: Settings
+  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>
+  projectRoot: string
+  home: string
+}): { allows(toolName: string, toolInput: unknown, grantedRules: readonly string[]): boolean } {
+  const facts = gateFactsOf(input.settings, {
+    mode: input.settings.permissions.mode,
+    projectRoot: input.projectRoot,
+    home: input.home,
+  })
+  const layers = ruleLayersOf(input.layers)
+  return {
+    allows: (toolName, toolInput, grantedRules) => {
+      const rules = buildRuleSet([...layers, { source: 'this command', allow: [...grantedRules] }])
+      return decideToolCall(toolName, toolInput, facts, rules).decision.decision === 'allow'
+    },
+  }
+}
