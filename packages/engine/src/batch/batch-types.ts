@@ -4,7 +4,6 @@ import type {
   ApprovalRequest,
   EngineEvent,
   PermissionDecisionKind,
-  SuggestedRule,
   ToolResultBlock,
   ToolStatus,
   ToolUseBlock,

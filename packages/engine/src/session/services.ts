@@ -1,13 +1,5 @@
 import type { Action, Decision } from '@z-engine/policy'
-import type {
-  Checkpoint,
-  Cost,
-  LogRecord,
-  Message,
-  PermissionMode,
-  ToolUseBlock,
-  Usage,
-} from '@z-engine/protocol'
+import type { Checkpoint, Cost, LogRecord, PermissionMode, ToolUseBlock, Usage } from '@z-engine/protocol'
 import type { ToolCtx, ToolResult } from '@z-engine/tools'
 import type { PreToolUseVerdict } from '../batch/batch-types.js'
 import type { SystemSection } from '../model/types.js'
