@@ -150,11 +150,19 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     started = true
     await send('response.created', { response: base })
     await send('response.in_progress', { response: base })
+    for (const { index, item } of listed) {
+      await send('response.output_item.added', { output_index: index, item })
+      await send('response.mcp_list_tools.in_progress', { output_index: index, item_id: item.id ?? null })
+      await send('response.mcp_list_tools.completed', { output_index: index, item_id: item.id ?? null })
+      await send('response.output_item.done', { output_index: index, item })
+    }
   }
 
-  for (const item of tools?.listItems ?? []) {
-    publicItems.push({ index: publicCount++, item })
-    turnItems.push({ item, visibility: 'public' })
+  // Discovery happened before the first round: its public items come first.
+  const listed = (tools?.listItems ?? []).map((item) => ({ index: publicCount++, item }))
+  for (const entry of listed) {
+    publicItems.push(entry)
+    turnItems.push({ item: entry.item, visibility: 'public' })
   }
 
   const finish = (status: 'completed' | 'incomplete' | 'failed', extra: JsonObject): TurnResult => {
