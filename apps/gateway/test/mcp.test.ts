@@ -84,10 +84,9 @@ describe('gateway-owned MCP tools', () => {
       } else response = (await stack.client.responses.create(body)) as unknown as typeof response
       expect(response.status).toBe('completed')
       expect(response.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message'])
-      expect(((response.output[0]?.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual([
-        'echo',
-        'get-sum',
-      ])
+      expect(
+        ((response.output[0]?.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name).sort(),
+      ).toEqual(['echo', 'get-sum'])
       expect(response.output[1]).toMatchObject({
         type: 'mcp_call',
         server_label: 'everything',
