@@ -11,11 +11,20 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g,
 const code = (items: readonly string[]): string => items.map((item) => `\`${cell(item)}\``).join('<br>')
 const rows = READ_ONLY_COMMANDS.map(
   (entry) =>
-    `| ${code(entry.names)} | ${cell(entry.summary)} | ${code(entry.match)} | ${code(entry.notMatch)} |`,
+    `| ${code(entry.names)} | ${cell(entry.summary)} | ${
+      entry.allowed
+        ? entry.allowed
+            .split(' ')
+            .map((option) => `\`${cell(option)}\``)
+            .join(' ')
+        : '(own check)'
+    } | ${code(entry.match)} | ${code(entry.notMatch)} |`,
 )
-const table = ['| commands | read-only when | proven | refused |', '| --- | --- | --- | --- |', ...rows].join(
-  '\n',
-)
+const table = [
+  '| commands | read-only when | options allowed | proven | refused |',
+  '| --- | --- | --- | --- | --- |',
+  ...rows,
+].join('\n')
 const docs = readFileSync(path, 'utf8')
 const start = docs.indexOf(START)
 const end = docs.indexOf(END)

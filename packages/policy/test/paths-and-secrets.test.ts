@@ -164,7 +164,7 @@ describe('modes', () => {
     ['plan', "sed -i 's/a/b/' x", 'deny'],
     ['bypass', 'rm -rf build', 'allow'],
     ['bypass', 'curl x | sh', 'allow'],
-    ['bypass', "echo 'unterminated", 'allow'],
+    ['bypass', "echo 'unterminated", 'ask'],
     ['default', 'rm -rf build', 'ask'],
   ])('%s: %j → %s', (mode, line, expected) => {
     expect(bash(line, context(mode)).decision).toBe(expected)
@@ -292,9 +292,10 @@ describe('files hidden behind options and git operands', () => {
     ['git blame .env', 'deny'],
     ['git diff HEAD -- .env', 'deny'],
     ['git grep --untracked KEY', 'ask'],
-    ['git grep KEY', 'allow'],
+    ['git grep KEY', 'ask'],
+    ['git grep KEY -- src', 'allow'],
     ['git log --oneline', 'allow'],
-    ['git diff --no-index .env /dev/null', 'ask'],
+    ['git diff --no-index .env /dev/null', 'deny'],
   ] as const)('%j → %s', (line, expected) => {
     expect(bash(line, ctx).decision).toBe(expected)
   })

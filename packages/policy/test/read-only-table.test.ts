@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { provesReadOnly, READ_ONLY_COMMANDS, sedScriptIsReadOnly } from '../src/index.js'
+import { readSedScript } from '../src/shell/sed-script.js'
 
 describe('the read-only command table checks its own examples', () => {
   for (const entry of READ_ONLY_COMMANDS) {
@@ -38,16 +39,25 @@ describe('sed scripts', () => {
     '/x/,/y/p',
     '=',
   ])('%j is read-only', (script) => expect(sedScriptIsReadOnly(script)).toBe(true))
+  it.each(['w out', 's/a/b/w out', 's/a/b/e', 'e ls', 'W x', 's|a|b|w x', '1!w x', 's/a/b/;w x'])(
+    '%j is not',
+    (script) => expect(sedScriptIsReadOnly(script)).toBe(false),
+  )
+})
+
+describe('sed scripts that read or write files', () => {
   it.each([
-    'w out',
-    's/a/b/w out',
-    's/a/b/e',
-    'e ls',
-    '1r /etc/passwd',
-    'R x',
-    'W x',
-    's|a|b|w x',
-    '1!w x',
-    's/a/b/;w x',
-  ])('%j is not', (script) => expect(sedScriptIsReadOnly(script)).toBe(false))
+    ['1r /etc/passwd', { reads: ['/etc/passwd'], writes: [] }],
+    ['R x', { reads: ['x'], writes: [] }],
+    ['r .env;p', { reads: ['.env;p'], writes: [] }],
+    ['s/a/b/w out', { reads: [], writes: ['out'] }],
+    ['s|a|b|gw out', { reads: [], writes: ['out'] }],
+    ['1!W x', { reads: [], writes: ['x'] }],
+  ])('%j', (script, expected) => {
+    const read = readSedScript(script)
+    expect({ reads: read.reads, writes: read.writes }).toEqual(expected)
+  })
+  it.each(['e ls', 's/a/b/e', '1a text', 'v', 'k'])('%j refuses', (script) => {
+    expect(readSedScript(script).refusal).toBeDefined()
+  })
 })

@@ -82,6 +82,14 @@ function targetMatch(
   }
 }
 
+/** A deny or ask rule matches a command as written or without the options before its subcommand. */
+function ruleHits(rule: Rule, command: CommandFacts): boolean {
+  return (
+    bashRuleMatches(rule, command, true) ||
+    (command.ruleText !== undefined && bashTextMatches(rule, command.ruleText))
+  )
+}
+
 /** Commands whose second word names what they do (`npm test`, `git push`). */
 const SUBCOMMAND_TOOLS = new Set([
   'npm',
@@ -165,6 +173,10 @@ export function suggestBashRule(command: CommandFacts): string | undefined {
   return `Bash(${words.join(' ')}:*)`
 }
 
+function describeTarget(target: Target): string {
+  return target.kind === 'path' ? target.path : target.kind === 'glob' ? target.pattern : target.text
+}
+
 function targetInBounds(target: Target, roots: readonly string[]): boolean {
   const path = target.kind === 'path' ? target.path : target.kind === 'glob' ? target.base : undefined
   return path !== undefined && roots.some((root) => isWithin(path, normalizePath(root)))
@@ -181,7 +193,7 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
   const line = command.trim().replace(/\s+/g, ' ')
   for (const rule of context.rules.deny) {
     if (rule.tool !== 'Bash') continue
-    const hit = facts.commands.find((c) => bashRuleMatches(rule, c, true))
+    const hit = facts.commands.find((c) => ruleHits(rule, c))
     if (hit || bashTextMatches(rule, line))
       return trace.done('deny', `a deny rule forbids ${JSON.stringify(hit?.text ?? line)}`, rule)
   }
@@ -201,7 +213,7 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
   // 3. Ask rules, and deny rules the line might reach without showing it.
   for (const rule of context.rules.ask) {
     if (rule.tool !== 'Bash') continue
-    const hit = facts.commands.find((c) => bashRuleMatches(rule, c, true))
+    const hit = facts.commands.find((c) => ruleHits(rule, c))
     if (hit || bashTextMatches(rule, line))
       return trace.done('ask', `an ask rule requires approval for ${JSON.stringify(hit?.text ?? line)}`, rule)
   }
@@ -241,12 +253,13 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
       )
     }
   }
-  // 5. Bypass runs everything no deny rule forbids.
-  if (context.mode === 'bypass')
-    return trace.done('allow', 'bypass mode allows everything no deny rule forbids')
-  // 6. A line the lexer did not fully understand is never allowed.
+  // 5. A line the lexer did not fully understand is never allowed, in any mode: bash may read it
+  // differently (an unclosed `if`, `ls |`), so neither deny rules nor the proof can be trusted.
   if (!facts.complete)
     return trace.done('ask', `the command cannot be fully analyzed (${facts.problems.join('; ')})`)
+  // 6. Bypass runs everything no deny rule forbids.
+  if (context.mode === 'bypass')
+    return trace.done('allow', 'bypass mode allows everything no deny rule forbids')
   return decideCovered(facts, context, trace)
 }
 
@@ -284,8 +297,24 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
       }
     }
     const rule = context.rules.allow.find((candidate) => bashRuleMatches(candidate, c, false))
-    if (rule) {
+    // A write (a redirection, `--output=F`, `sed w F`) needs edit permission whatever rule allowed
+    // the command: acceptEdits, an Edit allow rule, or a sandbox that confines it.
+    const unpermittedWrite = c.writeThrough.find(
+      (target) =>
+        target.kind !== 'unknown' &&
+        context.mode !== 'acceptEdits' &&
+        !(sandboxRoots && targetInBounds(target, sandboxRoots)) &&
+        !allowPathRule(target, 'edit'),
+    )
+    if (rule && !unpermittedWrite) {
       usedRule ??= rule
+      continue
+    }
+    if (rule && unpermittedWrite) {
+      uncovered ??= {
+        ...c,
+        reason: `it writes ${describeTarget(unpermittedWrite)}, which needs edit permission`,
+      }
       continue
     }
     const unknownRead = c.reads.some((target) => target.kind === 'unknown')

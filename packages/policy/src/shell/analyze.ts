@@ -1,5 +1,6 @@
 import { normalizePath, resolvePath } from '../paths/normalize.js'
 import { readArgs } from './command-args.js'
+import { options, parseOptions } from './options.js'
 import { readOnlyEntry } from './read-only-table.js'
 import type { ShellRedirect, ShellWord } from './types.js'
 import { type EffectiveCommand, unwrapLine } from './unwrap.js'
@@ -37,6 +38,13 @@ export interface CommandFacts {
    */
   mentions: Target[]
   wrappers: string[]
+  /**
+   * Writes the command makes besides its purpose: redirections and write-through options
+   * (`--output=F`, `sed w F`, `curl -o F`). They need edit permission whatever rule allowed it.
+   */
+  writeThrough: Target[]
+  /** The text without options before the subcommand (`git -c k=v push` → `git push`), for deny and ask rules. */
+  ruleText?: string
 }
 
 /** The facts of a whole line. */
@@ -56,6 +64,9 @@ const HARMLESS_TARGETS = new Set([
 ])
 /** Assignments that cannot change what a command runs. */
 export const SAFE_ASSIGNMENT = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|COLUMNS|LINES|TERM)=/
+/** Paths that alias other files (a process's cwd, root, descriptors) or print another process's memory. */
+const ALIASING = /^\/proc\/(?:self|thread-self|\d+)(?:\/|$)|^\/dev\/fd\/(?:[3-9]|\d\d)/
+const CD_OPTIONS = options('-L -P -e -@', { permute: false, abbreviations: false })
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
 
 /** Lexes, unwraps and classifies a line run in `cwd`. Never throws. */
@@ -64,17 +75,22 @@ export function analyzeLine(line: string, cwd: string, home: string): LineFacts 
   let currentCwd: string | undefined = cwd
   const commands: CommandFacts[] = []
   for (const command of unwrapped.commands) {
-    commands.push(analyzeCommand(command, currentCwd, home))
+    commands.push(analyzeCommand(command, currentCwd, home, currentCwd !== cwd))
     const name = command.words[0]
-    if (name?.literal && name.value === 'cd') {
-      const target = command.words[1]
-      if (!target) currentCwd = home
-      else if (target.literal && target.value !== '-' && currentCwd !== undefined) {
-        currentCwd = resolveWord(target, currentCwd, home)
-      } else currentCwd = undefined
-    }
+    if (name?.literal && (name.value === 'cd' || name.value === 'pushd'))
+      currentCwd = cdTarget(command.words.slice(1), currentCwd, home)
   }
   return { commands, complete: unwrapped.complete, problems: unwrapped.problems }
+}
+
+/** Where `cd [-L|-P|-e|-@]… [--] [DIR]` goes; undefined when the line does not show it (`cd -`, `$DIR`). */
+function cdTarget(args: ShellWord[], cwd: string | undefined, home: string): string | undefined {
+  const parsed = parseOptions(args, CD_OPTIONS)
+  if (parsed.refusal || parsed.operands.length > 1) return undefined
+  const target = parsed.operands[0]
+  if (!target) return home
+  if (!target.literal || target.value === '-' || cwd === undefined) return undefined
+  return resolveWord(target, cwd, home)
 }
 
 function resolveWord(word: ShellWord, cwd: string, home: string): string {
@@ -85,7 +101,10 @@ function resolveWord(word: ShellWord, cwd: string, home: string): string {
 /** The file a word names, as far as the line shows. */
 export function targetOf(word: ShellWord, cwd: string | undefined, home: string): Target {
   if (word.literal && (cwd !== undefined || word.value.startsWith('/') || word.tilde)) {
-    return { kind: 'path', path: resolveWord(word, cwd ?? '/', home) }
+    const path = resolveWord(word, cwd ?? '/', home)
+    // `/proc/self/cwd/.env`, `/proc/1/root/…`, `/dev/fd/3`: another name for any file.
+    if (ALIASING.test(path)) return { kind: 'unknown', text: path }
+    return { kind: 'path', path }
   }
   if (word.glob && !/[$`]/.test(word.value) && (cwd !== undefined || word.value.startsWith('/'))) {
     const fixed: string[] = []
@@ -139,7 +158,15 @@ function redirectTargets(redirects: ShellRedirect[], cwd: string | undefined, ho
   return { reads, writes }
 }
 
-function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home: string): CommandFacts {
+/** Words bash still evaluates as arithmetic or subscripts (`$((…))`, `$[…]`, `${a[…]}`, `${x:off}`). */
+const ARITHMETIC = /\$\(\(|\$\[|\$\{[^}]*[[:]/
+
+function analyzeCommand(
+  command: EffectiveCommand,
+  cwd: string | undefined,
+  home: string,
+  movedCwd: boolean,
+): CommandFacts {
   const { reads, writes } = redirectTargets(command.redirects, cwd, home)
   const facts: CommandFacts = {
     text: command.words.map((word) => word.value).join(' '),
@@ -154,10 +181,20 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
     assignments: command.assignments,
     mentions: [],
     wrappers: command.wrappers,
+    writeThrough: [...writes],
   }
+  const ruleText = ruleTextOf(command.words)
+  if (ruleText !== undefined) facts.ruleText = ruleText
   const notReadOnly = (reason: string): CommandFacts => {
+    facts.readOnly = false
     facts.reason = reason
     facts.mentions = mentionsOf(command, cwd, home)
+    // An operand the shell still expands (`cat $x`, `cat $(echo .env)`) may name any file.
+    if (
+      command.words.slice(1).some((word) => !word.literal) ||
+      command.assignments.some((word) => !word.literal)
+    )
+      facts.reads.push({ kind: 'unknown', text: '(an argument the shell expands)' })
     return facts
   }
   const fileCommand = simpleFileCommand(command, cwd, home)
@@ -170,8 +207,24 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
     const other = otherTargets(command, cwd, home)
     facts.reads.push(...other.reads)
     facts.writes.push(...other.writes)
+    facts.writeThrough.push(...other.through)
   }
-  if (writes.length > 0 && !fileCommand) {
+  const name = command.words[0]
+  // Options that write whatever rule allowed the command (`git log --output=F`, `sed 's/a/b/w F'`).
+  const entry = name?.literal && !fileCommand ? readOnlyEntry(name.value) : undefined
+  const verdict = entry ? entry.check(command.words.slice(1)) : undefined
+  if (verdict) {
+    for (const file of verdict.writes) {
+      const target = targetOf(file, cwd, home)
+      facts.writes.push(target)
+      facts.writeThrough.push(target)
+    }
+    if (verdict.refusal !== undefined || verdict.writes.length > 0)
+      for (const file of verdict.reads) if (file.value !== '-') facts.reads.push(targetOf(file, cwd, home))
+    if (verdict.unknownReads && (verdict.refusal !== undefined || verdict.writes.length > 0))
+      facts.reads.push({ kind: 'unknown', text: '(files the line does not name)' })
+  }
+  if (facts.writes.length > 0 && !fileCommand) {
     return notReadOnly(
       `${command.redirects.some((r) => WRITE_OPS.has(r.op)) ? 'a redirection' : 'it'} writes a file`,
     )
@@ -182,7 +235,13 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
       return notReadOnly(`the assignment ${assignment.value.split('=')[0]}=… can change what runs`)
     }
   }
-  const name = command.words[0]
+  const arithmetic = [
+    ...command.words,
+    ...command.assignments,
+    ...command.redirects.map((r) => r.target),
+  ].find((word) => !word.literal && ARITHMETIC.test(word.value))
+  if (arithmetic)
+    return notReadOnly(`'${arithmetic.value}' is evaluated as arithmetic (subscripts run commands)`)
   if (!name) {
     return command.assignments.length > 0
       ? notReadOnly('it sets shell variables')
@@ -190,26 +249,70 @@ function analyzeCommand(command: EffectiveCommand, cwd: string | undefined, home
   }
   if (!name.literal) return notReadOnly('the command name is computed')
   if (fileCommand) return notReadOnly(`${name.value} changes files`)
-  const entry = readOnlyEntry(name.value)
-  if (!entry) return notReadOnly(`${name.value} is not in the read-only table`)
+  if (!entry || !verdict) return notReadOnly(`${name.value} is not in the read-only table`)
   if (command.unknownArgs && !entry.anyArgsSafe) {
     return notReadOnly(`${name.value} gets arguments the line does not show (${command.wrappers.join(', ')})`)
   }
-  const verdict = entry.check(command.words.slice(1))
-  if (!verdict.readOnly) return notReadOnly(verdict.reason)
+  if (verdict.refusal !== undefined) return notReadOnly(verdict.refusal)
+  if (name.value === 'git' && movedCwd) {
+    return notReadOnly('git in a folder other than the session cwd may use another repository and its config')
+  }
   facts.readOnly = true
   facts.recursive = verdict.recursive
-  for (const file of verdict.files) {
+  for (const file of verdict.reads) {
     if (file.value === '-') continue
     facts.reads.push(targetOf(file, cwd, home))
   }
-  if (verdict.unknownFiles || command.unknownArgs)
+  if (verdict.unknownReads || command.unknownArgs)
     facts.reads.push({ kind: 'unknown', text: '(arguments not shown)' })
   // grep/rg without file operands read the cwd recursively when recursive, else standard input.
-  if (verdict.recursive && verdict.files.length === 0 && !verdict.unknownFiles) {
+  if (verdict.recursive && verdict.reads.length === 0 && !verdict.unknownReads) {
     facts.reads.push(cwd === undefined ? { kind: 'unknown', text: '.' } : { kind: 'path', path: cwd })
   }
   return facts
+}
+
+/** Options before the subcommand that a Bash deny rule must see past (`git -c k=v push`). */
+const GLOBAL_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  git: [
+    '-c',
+    '-C',
+    '--git-dir',
+    '--work-tree',
+    '--namespace',
+    '--config-env',
+    '--exec-path',
+    '--super-prefix',
+  ],
+  npm: ['--registry', '--prefix', '-C', '--userconfig', '--cache', '--loglevel', '-w', '--workspace'],
+  pnpm: ['-C', '--dir', '--filter', '-F', '--registry', '--reporter', '--loglevel'],
+  yarn: ['--cwd', '--registry'],
+  cargo: ['--manifest-path', '--config', '-Z', '-C', '--color'],
+  docker: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'],
+  kubectl: ['-n', '--namespace', '--context', '--kubeconfig', '--cluster', '--user', '-s', '--server'],
+  go: ['-C'],
+}
+
+/**
+ * The command as a deny rule should see it, without the options before its subcommand
+ * (`git -c k=v push` → `git push`); undefined when there are none.
+ */
+function ruleTextOf(words: readonly ShellWord[]): string | undefined {
+  const name = words[0]
+  const values = name?.literal ? GLOBAL_VALUE_OPTIONS[name.value] : undefined
+  if (!name || !values) return undefined
+  let index = 1
+  while (index < words.length) {
+    const value = (words[index] as ShellWord).value
+    if (!value.startsWith('-') || value === '-') break
+    if (value === '--') {
+      index++
+      break
+    }
+    index += values.includes(value) ? 2 : 1
+  }
+  if (index === 1) return undefined
+  return [name.value, ...words.slice(index).map((word) => word.value)].join(' ')
 }
 
 const FILE_COMMANDS: Readonly<Record<string, { flags: readonly string[]; values: readonly string[] }>> = {
@@ -319,18 +422,128 @@ const WRITING_COMMANDS: Readonly<Record<string, { skip: number; values: readonly
 
 const COPYING = new Set(['cp', 'mv', 'ln', 'install'])
 
+/** Download tools' options that name files they write; `unknown` ones write a file named by the server. */
+const DOWNLOADERS: Readonly<
+  Record<
+    string,
+    { files: readonly string[]; unknown: readonly string[]; values: readonly string[]; byDefault: boolean }
+  >
+> = {
+  curl: {
+    files: [
+      '-o',
+      '--output',
+      '-D',
+      '--dump-header',
+      '-c',
+      '--cookie-jar',
+      '--trace',
+      '--trace-ascii',
+      '--stderr',
+      '--etag-save',
+      '--hsts',
+      '--alt-svc',
+      '--libcurl',
+      '--output-dir',
+    ],
+    unknown: ['-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name'],
+    values: [
+      '-d',
+      '--data',
+      '--data-binary',
+      '--data-raw',
+      '-H',
+      '--header',
+      '-u',
+      '--user',
+      '-X',
+      '--request',
+      '-A',
+      '--user-agent',
+      '-e',
+      '--referer',
+      '-F',
+      '--form',
+      '-b',
+      '--cookie',
+      '-T',
+      '--upload-file',
+      '-m',
+      '--max-time',
+      '-w',
+      '--write-out',
+      '-x',
+      '--proxy',
+      '-K',
+      '--config',
+      '-r',
+      '--range',
+    ],
+    byDefault: false,
+  },
+  wget: {
+    files: [
+      '-O',
+      '--output-document',
+      '-o',
+      '--output-file',
+      '-a',
+      '--append-output',
+      '-P',
+      '--directory-prefix',
+    ],
+    unknown: [],
+    values: [
+      '-t',
+      '--tries',
+      '-T',
+      '--timeout',
+      '-U',
+      '--user-agent',
+      '--header',
+      '-e',
+      '--execute',
+      '-i',
+      '--input-file',
+      '-w',
+      '--wait',
+    ],
+    byDefault: true,
+  },
+}
+
+/** The files curl/wget write through their options, whatever rule allowed them. */
+function downloadTargets(command: EffectiveCommand, cwd: string | undefined, home: string): Target[] {
+  const name = command.words[0]
+  const spec = name?.literal ? DOWNLOADERS[name.value] : undefined
+  if (!spec) return []
+  const read = readArgs(command.words.slice(1), { valueFlags: [...spec.files, ...spec.values] })
+  const writes: Target[] = []
+  for (const option of spec.files) {
+    for (const word of read.values.get(option) ?? [])
+      if (word.value !== '-') writes.push(targetOf(word, cwd, home))
+  }
+  const named = read.values.has('-O') || read.values.has('--output-document')
+  if (read.flags.some((flag) => spec.unknown.includes(flag)) || (spec.byDefault && !named) || read.refusal)
+    writes.push({ kind: 'unknown', text: `(a file ${name?.value} names itself)` })
+  return writes
+}
+
 /** Every operand of a writing command, all counted as written (and, for copies, also as read). */
 function otherTargets(command: EffectiveCommand, cwd: string | undefined, home: string) {
   const name = command.words[0]
   const spec = name?.literal ? WRITING_COMMANDS[name.value] : undefined
-  if (!spec || !name) return { reads: [], writes: [] }
+  if (!spec || !name) {
+    const downloads = downloadTargets(command, cwd, home)
+    return { reads: [], writes: downloads, through: downloads }
+  }
   const read = readArgs(command.words.slice(1), { valueFlags: spec.values })
   const targets: Target[] = read.positionals.slice(spec.skip).map((word) => targetOf(word, cwd, home))
   for (const flag of ['-t', '--target-directory']) {
     for (const word of read.values.get(flag) ?? []) targets.push(targetOf(word, cwd, home))
   }
   if (command.unknownArgs || read.refusal) targets.push({ kind: 'unknown', text: '(arguments not shown)' })
-  return { reads: COPYING.has(name.value) ? targets : [], writes: targets }
+  return { reads: COPYING.has(name.value) ? targets : [], writes: targets, through: [] as Target[] }
 }
 
 /** Literal operands read as paths, for a command whose use of them is unknown. */

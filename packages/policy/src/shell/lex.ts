@@ -72,12 +72,72 @@ class Lexer {
     let current = emptyCommand()
     let header = false
     let parens = 0
+    /** Compound commands still open (`if` waits for `fi`), innermost last. */
+    const open: string[] = []
+    /** The operator that still needs a command after it (`ls |`, `ls &&`). */
+    let pendingOperator: string | undefined
+    /** The current segment has a command (or a closing keyword) before the next operator. */
+    let segment = false
+    const operator = (text: string, binary: boolean): void => {
+      if (
+        !segment &&
+        current.words.length === 0 &&
+        current.assignments.length === 0 &&
+        current.redirects.length === 0
+      )
+        this.problem(`a command is missing before '${text}'`)
+      segment = false
+      pendingOperator = binary ? text : undefined
+    }
+    const keyword = (word: string): void => {
+      const top = open[open.length - 1]
+      switch (word) {
+        case 'if':
+          open.push('fi')
+          break
+        case 'while':
+        case 'until':
+          open.push('done')
+          break
+        case 'then':
+        case 'elif':
+        case 'else':
+          if (top !== 'fi') this.problem(`'${word}' outside an if`)
+          break
+        case 'do':
+          if (top !== 'done') this.problem("'do' outside a loop")
+          break
+        case 'fi':
+        case 'done':
+        case '}':
+          if (top !== word) this.problem(`unexpected '${word}'`)
+          else open.pop()
+          segment = true
+          pendingOperator = undefined
+          return
+        case '{':
+          open.push('}')
+          break
+        default:
+          break
+      }
+      segment = false
+    }
     const finish = (): void => {
       if (
         !header &&
         (current.words.length > 0 || current.assignments.length > 0 || current.redirects.length > 0)
       ) {
         this.shared.commands.push(current)
+      }
+      if (
+        current.words.length > 0 ||
+        current.assignments.length > 0 ||
+        current.redirects.length > 0 ||
+        header
+      ) {
+        segment = true
+        pendingOperator = undefined
       }
       current = emptyCommand()
       header = false
@@ -93,18 +153,27 @@ class Lexer {
         while (this.pos < src.length && src[this.pos] !== '\n') this.pos++
       } else if (c === '\n') {
         finish()
+        // A newline ends a command; after `&&`, `|` or `||` the next line continues the list.
+        if (pendingOperator === undefined) segment = false
         this.pos++
         this.readHeredocs()
       } else if (c === ';') {
         if (next === ';' || next === '&') this.problem('case clauses are not analyzed')
         finish()
+        if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
+        operator(';', false)
         this.pos += next === ';' ? 2 : 1
       } else if (c === '&' && next !== '>') {
         finish()
+        if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
+        operator(next === '&' ? '&&' : '&', next === '&')
         this.pos += next === '&' ? 2 : 1
       } else if (c === '|') {
         finish()
-        this.pos += next === '|' || next === '&' ? 2 : 1
+        if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
+        const text = next === '|' ? '||' : next === '&' ? '|&' : '|'
+        operator(text, true)
+        this.pos += text.length
       } else if (c === '(') {
         if (
           current.words.length === 0 &&
@@ -114,6 +183,8 @@ class Lexer {
           if (next === '(') this.problem('arithmetic commands are not analyzed')
           finish()
           parens++
+          segment = false
+          pendingOperator = undefined
           this.pos++
         } else if (current.words.length === 1 && /^\(\s*\)/.test(src.slice(this.pos, this.pos + 64))) {
           // `name() { …; }`: drop the name and keep lexing the body as a brace group.
@@ -127,10 +198,15 @@ class Lexer {
       } else if (c === ')') {
         this.pos++
         if (parens > 0) {
-          parens--
           finish()
+          if (!segment) this.problem("a command is missing before ')'")
+          parens--
+          segment = true
+          pendingOperator = undefined
         } else if (closer === ')') {
           finish()
+          if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
+          if (open.length > 0) this.problem(`'${open[open.length - 1]}' is missing`)
           return
         } else {
           this.problem("unmatched ')'")
@@ -145,8 +221,12 @@ class Lexer {
         const word = this.readWord()
         const raw = src.slice(start, this.pos)
         if (current.words.length === 0 && !header) {
-          if (word.literal && raw === word.value && PASS_KEYWORDS.has(raw)) continue
+          if (word.literal && raw === word.value && PASS_KEYWORDS.has(raw)) {
+            keyword(raw)
+            continue
+          }
           if (word.literal && raw === word.value && (raw === 'for' || raw === 'select')) {
+            open.push('done')
             header = true
             continue
           }
@@ -168,6 +248,9 @@ class Lexer {
     }
     if (closer === ')') this.problem('unterminated $(')
     if (parens > 0) this.problem("unclosed '('")
+    finish()
+    if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
+    if (open.length > 0) this.problem(`'${open[open.length - 1]}' is missing`)
     if (this.pending.length > 0) this.problem('unterminated heredoc')
     finish()
   }
@@ -201,7 +284,8 @@ class Lexer {
     const redirect: ShellRedirect = { op, target }
     if (digits !== '') redirect.fd = Number(digits)
     if (op === '<<' || op === '<<-') {
-      const raw = src.slice(start, this.pos)
+      // bash joins `\<newline>` before it looks for quotes: `<<E\<newline>ND` is an unquoted END.
+      const raw = src.slice(start, this.pos).replace(/\\\n/g, '')
       this.pending.push({
         delimiter: target.value,
         stripTabs: op === '<<-',
@@ -218,6 +302,7 @@ class Lexer {
     for (const doc of docs) {
       const bodyStart = this.pos
       let found = false
+      let joined = false
       while (this.pos < this.src.length) {
         let end = this.src.indexOf('\n', this.pos)
         if (end < 0) end = this.src.length
@@ -225,7 +310,10 @@ class Lexer {
         if (doc.stripTabs) text = text.replace(/^\t+/, '')
         const lineStart = this.pos
         this.pos = Math.min(end + 1, this.src.length)
-        if (text === doc.delimiter) {
+        // In an expanding body bash joins a line ending in `\` with the next: that one is no delimiter.
+        const continued = joined
+        joined = doc.expands && /(^|[^\\])(\\\\)*\\$/.test(text)
+        if (!continued && text === doc.delimiter) {
           found = true
           const body = this.src.slice(bodyStart, lineStart)
           doc.redirect.body = doc.stripTabs ? body.replace(/^\t+/gm, '') : body

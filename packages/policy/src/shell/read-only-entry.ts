@@ -6,6 +6,8 @@ export interface ReadOnlyEntry {
   names: readonly string[]
   /** What makes a call of it read-only, for docs/permissions.md. */
   summary: string
+  /** The options it may take, as written in its spec (for docs/permissions.md); absent for custom checks. */
+  allowed?: string
   /** Lines the proof must accept. */
   match: readonly string[]
   /** Lines the proof must refuse. */
