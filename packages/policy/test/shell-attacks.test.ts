@@ -20,7 +20,9 @@ describe('1. subscripts and arithmetic bash evaluates (command substitution insi
     "printf -v 'a[$(id)]' %s 1",
     'echo $((a[$(id)]))',
     'echo $((x))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
     'echo ${a[$i]}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
     'echo ${x:$n}',
     'cat $[1+1]',
   ])('%j is not proven read-only, in any mode', (line) => {
