@@ -161,6 +161,31 @@ function redirectTargets(redirects: ShellRedirect[], cwd: string | undefined, ho
 /** Words bash still evaluates as arithmetic or subscripts (`$((…))`, `$[…]`, `${a[…]}`, `${x:off}`). */
 const ARITHMETIC = /\$\(\(|\$\[|\$\{[^}]*[[:]/
 
+/** A word bash still evaluates as arithmetic. */
+function evaluated(word: ShellWord): boolean {
+  return !word.literal && ARITHMETIC.test(word.value)
+}
+
+/** Marks a command unproven, with its mentions and, for an operand the shell expands, an unknown read. */
+function refuseProof(
+  facts: CommandFacts,
+  command: EffectiveCommand,
+  cwd: string | undefined,
+  home: string,
+  reason: string,
+): CommandFacts {
+  facts.readOnly = false
+  facts.reason = reason
+  facts.mentions = mentionsOf(command, cwd, home)
+  // An operand the shell still expands (`cat $x`, `cat $(echo .env)`) may name any file.
+  if (
+    command.words.some((word, index) => index > 0 && !word.literal) ||
+    command.assignments.some((word) => !word.literal)
+  )
+    facts.reads.push({ kind: 'unknown', text: '(an argument the shell expands)' })
+  return facts
+}
+
 function analyzeCommand(
   command: EffectiveCommand,
   cwd: string | undefined,
@@ -185,18 +210,7 @@ function analyzeCommand(
   }
   const ruleText = ruleTextOf(command.words)
   if (ruleText !== undefined) facts.ruleText = ruleText
-  const notReadOnly = (reason: string): CommandFacts => {
-    facts.readOnly = false
-    facts.reason = reason
-    facts.mentions = mentionsOf(command, cwd, home)
-    // An operand the shell still expands (`cat $x`, `cat $(echo .env)`) may name any file.
-    if (
-      command.words.slice(1).some((word) => !word.literal) ||
-      command.assignments.some((word) => !word.literal)
-    )
-      facts.reads.push({ kind: 'unknown', text: '(an argument the shell expands)' })
-    return facts
-  }
+  const notReadOnly = (reason: string): CommandFacts => refuseProof(facts, command, cwd, home, reason)
   const fileCommand = simpleFileCommand(command, cwd, home)
   if (fileCommand) {
     facts.fileCommand = true
@@ -235,11 +249,10 @@ function analyzeCommand(
       return notReadOnly(`the assignment ${assignment.value.split('=')[0]}=… can change what runs`)
     }
   }
-  const arithmetic = [
-    ...command.words,
-    ...command.assignments,
-    ...command.redirects.map((r) => r.target),
-  ].find((word) => !word.literal && ARITHMETIC.test(word.value))
+  const arithmetic =
+    command.words.find(evaluated) ??
+    command.assignments.find(evaluated) ??
+    command.redirects.find((redirect) => evaluated(redirect.target))?.target
   if (arithmetic)
     return notReadOnly(`'${arithmetic.value}' is evaluated as arithmetic (subscripts run commands)`)
   if (!name) {
@@ -426,7 +439,14 @@ const COPYING = new Set(['cp', 'mv', 'ln', 'install'])
 const DOWNLOADERS: Readonly<
   Record<
     string,
-    { files: readonly string[]; unknown: readonly string[]; values: readonly string[]; byDefault: boolean }
+    {
+      files: readonly string[]
+      unknown: readonly string[]
+      values: readonly string[]
+      byDefault: boolean
+      /** Built once below, so the option reader caches its set. */
+      options?: { valueFlags: readonly string[] }
+    }
   >
 > = {
   curl: {
@@ -511,13 +531,14 @@ const DOWNLOADERS: Readonly<
     byDefault: true,
   },
 }
+for (const spec of Object.values(DOWNLOADERS)) spec.options = { valueFlags: [...spec.files, ...spec.values] }
 
 /** The files curl/wget write through their options, whatever rule allowed them. */
 function downloadTargets(command: EffectiveCommand, cwd: string | undefined, home: string): Target[] {
   const name = command.words[0]
   const spec = name?.literal ? DOWNLOADERS[name.value] : undefined
   if (!spec) return []
-  const read = readArgs(command.words.slice(1), { valueFlags: [...spec.files, ...spec.values] })
+  const read = readArgs(command.words.slice(1), spec.options ?? {})
   const writes: Target[] = []
   for (const option of spec.files) {
     for (const word of read.values.get(option) ?? [])

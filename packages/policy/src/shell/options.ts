@@ -164,6 +164,28 @@ function valueProblem(kind: ValueKind, value: ShellWord, option: string): string
   return undefined
 }
 
+/** Records one option and its value: its shape's names, the value's check and the files it names. */
+function take(result: ParsedOptions, shape: OptionShape, option: string, value: ShellWord | undefined): void {
+  for (const name of shape.names) result.seen.add(name)
+  if (shape.arity === 'flag') return
+  if (value === undefined) {
+    if (shape.arity === 'required') result.refusal ??= `${option} lacks its value`
+    return
+  }
+  const kind = shape.kind ?? 'text'
+  const problem = valueProblem(kind, value, option)
+  if (problem) result.refusal ??= problem
+  const key = shape.names[0] as string
+  const list = result.values.get(key) ?? []
+  list.push(value)
+  result.values.set(key, list)
+  if (kind === 'read') result.reads.push(value)
+  else if (kind === 'list') {
+    if (value.value !== '-') result.reads.push(value)
+    result.unknownReads = true
+  } else if (kind === 'write') result.writes.push(value)
+}
+
 /** Reads arguments against an option table: allowlisted options with shaped values, then operands. */
 export function parseOptions(args: readonly ShellWord[], table: OptionTable): ParsedOptions {
   const result: ParsedOptions = {
@@ -176,26 +198,6 @@ export function parseOptions(args: readonly ShellWord[], table: OptionTable): Pa
   }
   const refuse = (reason: string): void => {
     result.refusal ??= reason
-  }
-  const take = (shape: OptionShape, option: string, value: ShellWord | undefined): void => {
-    for (const name of shape.names) result.seen.add(name)
-    if (shape.arity === 'flag') return
-    if (value === undefined) {
-      if (shape.arity === 'required') refuse(`${option} lacks its value`)
-      return
-    }
-    const kind = shape.kind ?? 'text'
-    const problem = valueProblem(kind, value, option)
-    if (problem) refuse(problem)
-    const key = shape.names[0] as string
-    const list = result.values.get(key) ?? []
-    list.push(value)
-    result.values.set(key, list)
-    if (kind === 'read') result.reads.push(value)
-    else if (kind === 'list') {
-      if (value.value !== '-') result.reads.push(value)
-      result.unknownReads = true
-    } else if (kind === 'write') result.writes.push(value)
   }
   let index = 0
   let optionsDone = false
@@ -239,8 +241,8 @@ export function parseOptions(args: readonly ShellWord[], table: OptionTable): Pa
       }
       if (eq >= 0) {
         if (shape.arity === 'flag') refuse(`${name} takes no value`)
-        else take(shape, name, { ...word, value: text.slice(eq + 1), tilde: false })
-      } else take(shape, name, shape.arity === 'required' ? args[index++] : undefined)
+        else take(result, shape, name, { ...word, value: text.slice(eq + 1), tilde: false })
+      } else take(result, shape, name, shape.arity === 'required' ? args[index++] : undefined)
       continue
     }
     for (let letter = 1; letter < text.length; letter++) {
@@ -251,12 +253,12 @@ export function parseOptions(args: readonly ShellWord[], table: OptionTable): Pa
         break
       }
       if (shape.arity === 'flag') {
-        take(shape, option, undefined)
+        take(result, shape, option, undefined)
         continue
       }
       const rest = text.slice(letter + 1)
-      if (rest !== '') take(shape, option, { ...word, value: rest, tilde: false })
-      else take(shape, option, shape.arity === 'required' ? args[index++] : undefined)
+      if (rest !== '') take(result, shape, option, { ...word, value: rest, tilde: false })
+      else take(result, shape, option, shape.arity === 'required' ? args[index++] : undefined)
       break
     }
   }
