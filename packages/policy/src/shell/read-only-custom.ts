@@ -129,10 +129,9 @@ function checkPs(args: readonly ShellWord[]): TableVerdict {
   return { reads: [], writes: [], recursive: false }
 }
 
-const DATE = options(
-  '-d/--date:text -f/--file:read -I?date|hours|minutes|seconds|ns --iso-8601?date|hours|minutes|seconds|ns -R/--rfc-email --rfc-3339:date|seconds|ns -r/--reference:read -u/--utc/--universal --debug --resolution --help --version',
-  { refused: '--set' },
-)
+const DATE_ALLOWED =
+  '-d/--date:text -f/--file:read -I?date|hours|minutes|seconds|ns --iso-8601?date|hours|minutes|seconds|ns -R/--rfc-email --rfc-3339:date|seconds|ns -r/--reference:read -u/--utc/--universal --debug --resolution --help --version'
+const DATE = options(DATE_ALLOWED, { refused: '--set' })
 
 function checkDate(args: readonly ShellWord[]): TableVerdict {
   const verdict = checkGeneric({ options: DATE, operands: 'text' }, args)
@@ -193,6 +192,7 @@ export const CUSTOM_COMMANDS: readonly ReadOnlyEntry[] = [
   {
     names: ['date'],
     summary: 'options from the list (never `-s`/`--set`); operands are `+FORMAT` only (others set the clock)',
+    allowed: DATE_ALLOWED,
     match: ['date', 'date +%s', 'date -u', "date -d '1 day ago' +%F"],
     notMatch: ['date -s "2020-01-01"', 'date --set=now', 'date --se=now', 'date 010112002020'],
     check: checkDate,
