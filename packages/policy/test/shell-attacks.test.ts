@@ -25,6 +25,7 @@ describe('1. subscripts and arithmetic bash evaluates (command substitution insi
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
     'echo ${x:$n}',
     'cat $[1+1]',
+    'cat <<EOF\n$((x))\nEOF',
   ])('%j is not proven read-only, in any mode', (line) => {
     expect(provesReadOnly(line, '/proj', '/home/u')).toBe(false)
     expect(bash(line, context('plan')).decision).toBe('deny')
@@ -91,6 +92,9 @@ describe('4. heredocs whose delimiter is unquoted after bash joins backslash-new
       expect(provesReadOnly(line, '/proj', '/home/u')).toBe(false)
     },
   )
+  it('a quoted delimiter keeps arithmetic in the body literal too', () => {
+    expect(provesReadOnly("cat <<'EOF'\n$((x))\nEOF", '/proj', '/home/u')).toBe(true)
+  })
   it('a really quoted delimiter keeps the body literal', () => {
     expect(bash("cat <<'END'\n$(rm -rf x)\nEND", denyRm).decision).toBe('allow')
   })

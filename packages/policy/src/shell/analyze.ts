@@ -161,6 +161,14 @@ function redirectTargets(redirects: ShellRedirect[], cwd: string | undefined, ho
 /** Words bash still evaluates as arithmetic or subscripts (`$((…))`, `$[…]`, `${a[…]}`, `${x:off}`). */
 const ARITHMETIC = /\$\(\(|\$\[|\$\{[^}]*[[:]/
 
+/** An expanding heredoc body with arithmetic in it, as a word for the reason. */
+function heredocArithmetic(command: EffectiveCommand): ShellWord | undefined {
+  const redirect = command.redirects.find(
+    (candidate) => candidate.expands === true && ARITHMETIC.test(candidate.body ?? ''),
+  )
+  return redirect ? { value: redirect.body ?? '', literal: false, glob: false, tilde: false } : undefined
+}
+
 /** A word bash still evaluates as arithmetic. */
 function evaluated(word: ShellWord): boolean {
   return !word.literal && ARITHMETIC.test(word.value)
@@ -252,7 +260,8 @@ function analyzeCommand(
   const arithmetic =
     command.words.find(evaluated) ??
     command.assignments.find(evaluated) ??
-    command.redirects.find((redirect) => evaluated(redirect.target))?.target
+    command.redirects.find((redirect) => evaluated(redirect.target))?.target ??
+    heredocArithmetic(command)
   if (arithmetic)
     return notReadOnly(`'${arithmetic.value}' is evaluated as arithmetic (subscripts run commands)`)
   if (!name) {

@@ -317,6 +317,7 @@ class Lexer {
           found = true
           const body = this.src.slice(bodyStart, lineStart)
           doc.redirect.body = doc.stripTabs ? body.replace(/^\t+/gm, '') : body
+          if (doc.expands) doc.redirect.expands = true
           if (doc.expands) this.scanExpansions(body)
           break
         }

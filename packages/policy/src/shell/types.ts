@@ -22,6 +22,8 @@ export interface ShellRedirect {
   target: ShellWord
   /** A heredoc's body (what the command reads on standard input). */
   body?: string
+  /** The heredoc's delimiter is unquoted, so bash expands its body. */
+  expands?: boolean
 }
 
 /** A simple command: assignments, words (name first) and redirections. */
