@@ -62,7 +62,7 @@ const PLAIN = [
 ]
 
 const values = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...PLAIN) },
+  { weight: 8, arbitrary: fc.constantFrom(...PLAIN) },
   { weight: 2, arbitrary: fc.constantFrom(...RUNNERS) },
   { weight: 2, arbitrary: fc.constantFrom(...WRITERS) },
 )
@@ -137,8 +137,18 @@ const GIT_SUBS = [
 
 /** One option as it might be spelled: exact, abbreviated, clustered, with an attached or separate value. */
 function optionArb(shape: CommandShape): fc.Arbitrary<string> {
+  // Mostly the command's own options (so lines get proven and run), sometimes risky extras.
+  const own = optionSpellings(shape.shorts, shape.longs)
   const shorts = [...shape.shorts, ...EXTRA_OPTIONS.filter((option) => /^-[^-]$/.test(option))]
   const longs = [...shape.longs, ...EXTRA_OPTIONS.filter((option) => option.startsWith('--'))]
+  const mixed = optionSpellings(shorts, longs)
+  return own
+    ? fc.oneof({ weight: 3, arbitrary: own }, { weight: 1, arbitrary: mixed ?? own })
+    : (mixed ?? fc.constant('--'))
+}
+
+function optionSpellings(shorts: string[], longs: string[]): fc.Arbitrary<string> | undefined {
+  if (shorts.length === 0 || longs.length === 0) return undefined
   return fc.oneof(
     fc.constantFrom(...shorts),
     fc.tuple(fc.constantFrom(...shorts), fc.constantFrom(...shorts)).map(([a, b]) => `${a}${b.slice(1)}`),
