@@ -23,6 +23,7 @@ A stateful OpenAI Responses API gateway in front of any OpenAI-compatible infere
   --host HOST             address to bind (default 127.0.0.1)
   --port N                port (default 8080; 0 picks a free one)
   --api-key KEY           a client bearer token (repeatable; also Z_ENGINE_GATEWAY_API_KEYS=a,b)
+  --upstream-api API      what the upstream serves: responses (default) or chat (Chat Completions only)
   --upstream-api-key KEY  bearer token for the upstream (also Z_ENGINE_GATEWAY_UPSTREAM_API_KEY)
   --mcp-allow URL         an MCP server URL requests may declare as a type "mcp" tool (repeatable)
   -h, --help              this help
@@ -54,6 +55,7 @@ export async function main(io: GatewayCliIo): Promise<number> {
         port: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'upstream-api-key': { type: 'string' },
+        'upstream-api': { type: 'string' },
         'mcp-allow': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
@@ -89,12 +91,16 @@ export async function main(io: GatewayCliIo): Promise<number> {
   ].filter((key) => key !== '')
   if (apiKeys.length === 0 && !LOOPBACK.has(host))
     return usage(`refusing to serve ${host} without authentication: pass --api-key, or bind to 127.0.0.1.`)
+  const upstreamApi = values['upstream-api'] ?? 'responses'
+  if (upstreamApi !== 'responses' && upstreamApi !== 'chat')
+    return usage(`--upstream-api must be 'responses' or 'chat', not '${upstreamApi}'.`)
   const upstreamApiKey = values['upstream-api-key'] ?? io.env.Z_ENGINE_GATEWAY_UPSTREAM_API_KEY
   let gateway: Awaited<ReturnType<typeof startGateway>>
   try {
     gateway = await startGateway({
       config: {
         upstreamUrl: values.upstream,
+        upstreamApi,
         apiKeys,
         mcpServerUrls: values['mcp-allow'] ?? [],
         ...(upstreamApiKey ? { upstreamApiKey } : {}),

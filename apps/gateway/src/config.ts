@@ -31,6 +31,11 @@ export interface RetryPolicy {
 export interface GatewayConfig {
   /** The inference server's OpenAI base URL, ending in `/v1` (e.g. `http://127.0.0.1:8000/v1`). */
   upstreamUrl: string
+  /**
+   * What the upstream speaks: `responses` (`POST /responses`, the default) or `chat` (only
+   * `POST /chat/completions`; the gateway translates both ways and runs every request itself).
+   */
+  upstreamApi: 'responses' | 'chat'
   /** Sent upstream as a bearer token, if the inference server wants one. */
   upstreamApiKey?: string
   /** Client bearer tokens; empty means no authentication (bind to loopback then). */
@@ -71,6 +76,7 @@ export function gatewayConfig(
   },
 ): GatewayConfig {
   return {
+    upstreamApi: 'responses',
     apiKeys: [],
     mcpServerUrls: [],
     drainTimeoutMs: 10_000,

@@ -92,10 +92,12 @@ export class Executor {
   }
 
   /**
-   * True when a request needs the executor (stored, continued, in a conversation, or using a gateway
-   * tool); anything else is passed through to upstream unchanged.
+   * True when a request needs the executor (stored, continued, in a conversation, using a gateway
+   * tool, or the upstream speaks only Chat); anything else is passed through to upstream unchanged.
    */
   isStateful(request: CreateResponseRequest): boolean {
+    // A Chat-only upstream has no /responses to pass through to: every request is translated here.
+    if (this.#config.upstreamApi === 'chat') return true
     return (
       request.store ||
       request.previousResponseId !== null ||

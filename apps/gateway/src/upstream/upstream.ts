@@ -6,6 +6,8 @@
 import type { GatewayConfig } from '../config.js'
 import type { GatewayError } from '../wire/errors.js'
 import { isObject } from '../wire/json.js'
+import { responsesOfChatJson, toChatBody } from './chat-request.js'
+import { responsesOfChatStream } from './chat-stream.js'
 
 /** A reply that started: an SSE byte stream, or a parsed JSON body. */
 export type UpstreamReply =
@@ -122,17 +124,18 @@ export class Upstream {
     }
   }
 
-  /** `POST /responses` for one round. */
+  /** One round: `POST /responses`, or `POST /chat/completions` translated both ways. */
   async createResponse(body: Record<string, unknown>, signal?: AbortSignal): Promise<UpstreamReply> {
+    const chat = this.#config.upstreamApi === 'chat'
     const response = await this.fetchWithRetry(
-      '/responses',
+      chat ? '/chat/completions' : '/responses',
       {
         method: 'POST',
         headers: this.#headers({
           'content-type': 'application/json',
           accept: 'text/event-stream, application/json',
         }),
-        body: JSON.stringify(body),
+        body: JSON.stringify(chat ? toChatBody(body) : body),
       },
       signal,
     )
@@ -143,7 +146,13 @@ export class Upstream {
         kind: 'error',
         error: { status: 502, type: 'upstream_error', message: 'Upstream sent no body.' },
       }
-    if (body.stream === true) return { kind: 'stream', body: response.body }
+    if (body.stream === true)
+      return {
+        kind: 'stream',
+        body: chat
+          ? responsesOfChatStream(response.body, this.#config.limits.maxSseLineBytes)
+          : response.body,
+      }
     const raw = await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
     if (raw === undefined)
       return {
@@ -156,7 +165,8 @@ export class Upstream {
         },
       }
     try {
-      return { kind: 'json', body: JSON.parse(raw.toString('utf8')) }
+      const parsed: unknown = JSON.parse(raw.toString('utf8'))
+      return { kind: 'json', body: chat ? responsesOfChatJson(parsed) : parsed }
     } catch {
       return {
         kind: 'error',
