@@ -1,5 +1,24 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HAVE_DIST, sandbox, spawnCli, until } from './helpers.js'
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  // A zombie waiting for its (dead) parent's reaper counts as gone.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return process.platform !== 'linux'
+  }
+}
 
 describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
   it('SIGINT interrupts the running turn and exits 130 after a final line', async () => {
@@ -34,6 +53,85 @@ describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
     expect(lines.find((line) => line.type === 'final')).toMatchObject({ outcome: 'interrupted' })
     expect(lines.at(-1)).toMatchObject({ type: 'run_end', exit_code: 130 })
   })
+
+  it('SIGKILL of the CLI mid-command leaves no process of its tree', async () => {
+    const box = await sandbox()
+    // The command records its shell's pid (the group leader) and a backgrounded grandchild's.
+    const command = 'echo $$ > pids.txt; sleep 300 & echo $! >> pids.txt; wait'
+    const script = await box.script('hang.jsonl', [
+      { blocks: [{ type: 'tool_use', name: 'Bash', input: { command } }] },
+      { blocks: [{ type: 'text', text: 'never reached' }] },
+    ])
+    const child = spawnCli(['exec', '--model', `scripted:${script}`, '--permission-mode', 'bypass', 'go'], {
+      cwd: box.project,
+      env: box.env,
+      stdin: '',
+    })
+    const pidsFile = join(box.project, 'pids.txt')
+    await until(
+      () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').trim().split('\n').length === 2,
+      60_000,
+    )
+    const pids = readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number)
+    expect(pids.every(alive)).toBe(true)
+    child.kill('SIGKILL')
+    await child.exited
+    await until(() => !pids.some(alive), 10_000)
+    expect(pids.filter(alive)).toEqual([])
+  }, 90_000)
+
+  it('a full disk ends the run with a clear error, a final and a run_end line, and no torn journal', async (context) => {
+    // A real full disk: a 256 KiB tmpfs as the data dir (needs root with CAP_SYS_ADMIN; else skipped).
+    const disk = mkdtempSync(join(tmpdir(), 'z-full-'))
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk], { stdio: 'ignore' })
+    } catch {
+      rmSync(disk, { recursive: true, force: true })
+      context.skip()
+      return
+    }
+    try {
+      const box = await sandbox()
+      const script = await box.script('flood.jsonl', [
+        {
+          blocks: [
+            { type: 'tool_use', name: 'Bash', input: { command: 'head -c 400000 /dev/zero | tr "\\0" x' } },
+          ],
+        },
+        { blocks: [{ type: 'text', text: 'never reached' }] },
+      ])
+      const run = spawnCli(
+        [
+          'exec',
+          '--model',
+          `scripted:${script}`,
+          '--permission-mode',
+          'bypass',
+          '--output-format',
+          'stream-json',
+          'go',
+        ],
+        { cwd: box.project, env: { ...box.env, XDG_DATA_HOME: disk }, stdin: '' },
+      )
+      expect(await run.exited).not.toBe(0)
+      const lines = run
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(lines.find((line) => line.type === 'final')).toBeDefined()
+      expect(lines.at(-1)).toMatchObject({ type: 'run_end' })
+      expect(run.stdout()).toMatch(/disk is full|no space left/i)
+      for (const session of readdirSync(join(disk, 'z-engine', 'sessions'))) {
+        const log = readFileSync(join(disk, 'z-engine', 'sessions', session, 'log.jsonl'), 'utf8')
+        expect(log.endsWith('\n')).toBe(true)
+        for (const line of log.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow()
+      }
+    } finally {
+      execFileSync('umount', [disk])
+      rmSync(disk, { recursive: true, force: true })
+    }
+  }, 90_000)
 
   it('--version and a text exec from the built binary', async () => {
     const box = await sandbox()

@@ -36,7 +36,13 @@ export type {
 } from './process/background.js'
 export { BackgroundProcesses, DEFAULT_RING_BYTES } from './process/background.js'
 export type { EnvPolicy } from './process/env-policy.js'
-export { childEnvironment, DEFAULT_ENV_POLICY, isSecretLikeName } from './process/env-policy.js'
+export {
+  CORE_ENV_NAMES,
+  childEnvironment,
+  DEFAULT_ENV_POLICY,
+  envNameMatcher,
+  isSecretLikeName,
+} from './process/env-policy.js'
 export {
   DEFAULT_KILL_GRACE_MS,
   isProcessAlive,
@@ -54,3 +60,4 @@ export type { CommandWrapper, ShellRunOptions, ShellRunResult } from './process/
 export { findShell, PersistentShell, runShellCommand } from './process/shell.js'
 export type { ProcessExit, StartedProcess, StartProcessOptions } from './process/start-process.js'
 export { startProcess } from './process/start-process.js'
+export { killSupervisedGroups, watchdogPid } from './process/supervisor.js'

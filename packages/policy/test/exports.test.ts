@@ -4,17 +4,22 @@ import * as policy from '../src/index.js'
 it('keeps its public runtime surface deliberate', () => {
   expect(Object.keys(policy).sort()).toMatchInlineSnapshot(`
     [
+      "ENGINE_CREDENTIAL_VARIABLES",
       "MAX_SHELL_LINE",
+      "MIN_KNOWN_SECRET_LENGTH",
       "NO_RULES",
       "READ_ONLY_COMMANDS",
+      "SECRET_RULES",
       "admitAddress",
       "admitUrl",
       "analyzeLine",
       "buildRuleSet",
+      "createRedactor",
       "decide",
       "isAmbiguousPath",
       "isTrustGated",
       "isWithin",
+      "knownSecretsFrom",
       "lexShell",
       "normalizeMode",
       "normalizePath",

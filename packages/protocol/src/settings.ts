@@ -210,13 +210,15 @@ const ShellSection = obj(
         {},
         {
           inherit: withDefault(
-            enums(['all', 'core', 'none'], {
-              description: 'Which of the engine environment commands start from.',
+            enums(['core', 'all', 'none'], {
+              description:
+                'What commands inherit: `core` a named allowlist (PATH, HOME, locale, temp, toolchain homes, proxies) plus `allow`; `all` everything but secret-looking names; `none` only `set`.',
             }),
-            'all',
+            'core',
           ),
+          allow: strings('Variable names or globs commands get in addition to the core allowlist.'),
           ignore_default_excludes: withDefault(
-            bool({ description: 'Keep *KEY*/*SECRET*/*TOKEN* variables.' }),
+            bool({ description: 'With `inherit = "all"`, keep *KEY*/*SECRET*/*TOKEN* variables too.' }),
             false,
           ),
           exclude: strings('Glob patterns of variable names to drop.'),

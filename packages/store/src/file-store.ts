@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import { accessSync, constants, existsSync } from 'node:fs'
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { LOG_FORMAT_VERSION, type LogHeader } from '@z-engine/protocol'
 import { JsonlAppender, type SyncPolicy } from './appender.js'
 import { writeArtifactFile } from './artifacts.js'
 import { syncDirectory } from './atomic-write.js'
+import { PRIVATE_DIR_MODE } from './file-modes.js'
 import { readFirstRecord } from './first-record.js'
 import { copyLogUpTo } from './fork.js'
 import { META_FORMAT_VERSION, readMeta, type SessionMeta, writeMeta } from './meta.js'
@@ -65,7 +67,22 @@ class FileSessionStore implements SessionStore {
         `session ${sessionId} already exists; open it to resume, or pick another id`,
       )
     }
-    await mkdir(paths.value.dir, { recursive: true })
+    try {
+      return success(await this.createFiles(sessionId, paths.value, options))
+    } catch (error) {
+      return failure(
+        'io',
+        ioMessage(`create session ${sessionId}`, paths.value.dir, explainMissing(paths.value.dir, error)),
+      )
+    }
+  }
+
+  private async createFiles(
+    sessionId: string,
+    paths: SessionPaths,
+    options: CreateSessionOptions,
+  ): Promise<SessionLog> {
+    await mkdir(paths.dir, { recursive: true, mode: PRIVATE_DIR_MODE })
     const createdAt = this.now().toISOString()
     const projectRoot = resolve(options.projectRoot)
     const meta: SessionMeta = {
@@ -75,8 +92,8 @@ class FileSessionStore implements SessionStore {
       createdAt,
       updatedAt: createdAt,
     }
-    await writeMeta(paths.value.meta, meta)
-    const appender = await JsonlAppender.open(paths.value.log, this.sync)
+    await writeMeta(paths.meta, meta)
+    const appender = await JsonlAppender.open(paths.log, this.sync)
     const header: LogHeader = {
       type: 'header',
       id: this.newId(),
@@ -89,19 +106,31 @@ class FileSessionStore implements SessionStore {
     }
     await appender.append(header)
     // The new directory and log file must survive a power cut too, not only their contents.
-    await syncDirectory(paths.value.dir)
+    await syncDirectory(paths.dir)
     await syncDirectory(sessionsDir(this.dataDir))
-    return success(this.logFor(sessionId, paths.value, projectRoot, appender))
+    return this.logFor(sessionId, paths, projectRoot, appender)
   }
 
   async open(sessionId: string): Promise<StoreResult<SessionLog>> {
     const paths = await this.existing(sessionId)
     if (!paths.ok) return paths
     const meta = await this.readMeta(sessionId)
-    const header = meta.ok ? undefined : await readFirstRecord(paths.value.log)
+    const header = await readFirstRecord(paths.value.log)
+    // Appending records of today's format to a log a newer z-engine wrote could corrupt it for that
+    // version; reading it (replay) stays possible, appending is refused.
+    if (header?.type === 'header' && header.formatVersion > LOG_FORMAT_VERSION) {
+      return failure(
+        'newerFormat',
+        `session ${sessionId} was written by a newer z-engine (log format ${header.formatVersion}, this one writes ${LOG_FORMAT_VERSION}); upgrade z-engine to continue it, or fork it to a new session`,
+      )
+    }
     const projectRoot = meta.ok ? meta.value.projectRoot : header?.type === 'header' ? header.projectRoot : ''
-    const appender = await JsonlAppender.open(paths.value.log, this.sync)
-    return success(this.logFor(sessionId, paths.value, projectRoot, appender))
+    try {
+      const appender = await JsonlAppender.open(paths.value.log, this.sync)
+      return success(this.logFor(sessionId, paths.value, projectRoot, appender))
+    } catch (error) {
+      return failure('io', ioMessage(`open the log of session ${sessionId}`, paths.value.log, error))
+    }
   }
 
   async replay(sessionId: string): Promise<StoreResult<ReplayResult>> {
@@ -310,5 +339,37 @@ class FileSessionStore implements SessionStore {
       )
     }
     return paths
+  }
+}
+
+/** A clear message for a failed write: a full disk and an unwritable data dir say so. */
+export function ioMessage(action: string, path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `could not ${action}: the disk holding ${path} is full; free space and retry`
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `could not ${action}: ${path} is not writable (${code}); fix its permissions or set XDG_DATA_HOME to a writable directory`
+    default:
+      return `could not ${action} at ${path}: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+/**
+ * Node's recursive `mkdir` reports a read-only or unwritable parent as ENOENT; find the nearest
+ * existing ancestor and ask it, so the message names the real cause.
+ */
+function explainMissing(path: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return error
+  let dir = path
+  while (dirname(dir) !== dir && !existsSync(dir)) dir = dirname(dir)
+  try {
+    accessSync(dir, constants.W_OK)
+    return error
+  } catch (access) {
+    return access
   }
 }

@@ -1,5 +1,5 @@
 /** Why a store operation failed. */
-export type StoreErrorCode = 'notFound' | 'invalidId' | 'alreadyExists' | 'io'
+export type StoreErrorCode = 'notFound' | 'invalidId' | 'alreadyExists' | 'newerFormat' | 'io'
 
 /** A store failure as a value; `message` says what to do. */
 export interface StoreError {

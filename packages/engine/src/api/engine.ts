@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { killSupervisedGroups } from '@z-engine/host'
 import { normalizeMode } from '@z-engine/policy'
 import type { EventEnvelope, PermissionMode } from '@z-engine/protocol'
 import {
@@ -214,6 +215,8 @@ export class Engine {
   async shutdown(): Promise<void> {
     await Promise.all([...this.#sessions].map((session) => session.close()))
     this.#sessions.clear()
+    // What finished commands left running in their groups (`server &`) ends with the engine.
+    await killSupervisedGroups()
   }
 
   async #fork(fork: { sessionId: string; uptoRecordId?: string }): Promise<string> {

@@ -29,6 +29,8 @@ import { CommandRunner } from './command-runner.js'
 import { ContextTracker, touchedPaths } from './context-tracker.js'
 import { takeEnvironmentSnapshot } from './environment.js'
 import { SessionModels } from './model-port.js'
+import { endTurnsOnJournalFailure } from './journal-failure.js'
+import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession } from './rewind.js'
 import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt } from './system-prompt.js'
@@ -72,6 +74,10 @@ export async function assembleSession(
   const settings = loaded.settings
   const notice = (level: 'info' | 'warning' | 'error', message: string, code?: string) =>
     hub.publish({ type: 'notice', level, message, ...(code !== undefined ? { code } : {}) })
+  const redactor = sessionRedactor(env, settings)
+  const log = endTurnsOnJournalFailure(redactingLog(input.log, redactor), (message) =>
+    notice('error', `${message}. The turn stops here; nothing more is recorded.`, 'journal_failed'),
+  )
 
   const gate = new SessionGate({
     projectRoot,
@@ -162,11 +168,12 @@ export async function assembleSession(
     sessionId: input.sessionId,
     transcriptPath: sessionPaths(paths.dataDir, input.sessionId).log,
     projectDir: projectRoot,
-    env,
+    // Hooks are child processes like any command: the allowlisted environment, never the engine's keys.
+    env: toolContext.env,
     onNotice: (level, message) => notice(level, message),
   })
   const services: SessionServices = {
-    log: input.log,
+    log,
     gate,
     hooks,
     checkpoints: createCheckpointPort({
@@ -227,7 +234,7 @@ export async function assembleSession(
     environment,
     ports,
     transcript: {
-      append: (agentId, record) => input.log.appendAgent(agentId, record),
+      append: (agentId, record) => log.appendAgent(agentId, record),
       replay: async (agentId) => {
         const replayed = await input.store.replayAgent(input.sessionId, agentId)
         return replayed.ok ? replayed.value.snapshot.workingSet : undefined
@@ -242,7 +249,9 @@ export async function assembleSession(
   })
   ports.jobs = orchestration.jobs
   if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
-  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice })
+  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice }).map(
+    (tool) => redactingTool(tool, redactor),
+  )
   const compaction = new SessionCompaction({
     session: core,
     tools,
@@ -281,7 +290,7 @@ export async function assembleSession(
       runCommand: (name, args) => commands.run(name, args),
       runShell: async (command) => {
         const result = await runUserShell(command, { cwd: projectRoot, settings, baseEnv: env })
-        return { output: result.output.trimEnd(), exitCode: result.exitCode }
+        return { output: redactor.redact(result.output.trimEnd()), exitCode: result.exitCode }
       },
       reload: async (trustNow) => {
         if (trustNow) {

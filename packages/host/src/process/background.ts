@@ -2,6 +2,7 @@ import { killProcesses, processTree } from './kill-tree.js'
 import { RingBuffer } from './ring-buffer.js'
 import { type CommandWrapper, findShell } from './shell.js'
 import { type ProcessExit, type StartedProcess, startProcess } from './start-process.js'
+import { releaseGroupIfEmpty } from './supervisor.js'
 
 /** Output kept per background process by default (1 MiB); older output is dropped. */
 export const DEFAULT_RING_BYTES = 1024 * 1024
@@ -178,6 +179,7 @@ export class BackgroundProcesses {
       // The shell exited, but children it left behind (`server &`) may still run. Only those pids
       // are signalled: the group id may by now belong to an unrelated process group.
       await killProcesses(entry.leftovers, this.options.killGraceMs)
+      if (entry.info.pid !== undefined) releaseGroupIfEmpty(entry.info.pid)
     } else {
       await entry.process.killTree(this.options.killGraceMs)
     }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BackgroundProcesses } from './background.js'
-import { childEnvironment, isSecretLikeName } from './env-policy.js'
+import { childEnvironment, envNameMatcher, isSecretLikeName } from './env-policy.js'
 import { isProcessAlive } from './kill-tree.js'
 import { HeadTailBuffer } from './output-buffer.js'
 import { RingBuffer } from './ring-buffer.js'
@@ -95,35 +95,94 @@ describe('environment policy', () => {
       expect(isSecretLikeName(name), name).toBe(false)
     }
   })
-  it('strips secrets unless allowed, and sets non-interactive defaults', () => {
+  it('passes only the core allowlist by default, plus allowed names and globs', () => {
     const child = childEnvironment(
-      { PATH: '/bin', OPENAI_API_KEY: 'sk-1', NPM_TOKEN: 't', HOME: '/h', EXTRA: 'x' },
-      { allow: ['NPM_TOKEN'], deny: ['EXTRA'], set: { FOO: 'bar' } },
+      {
+        PATH: '/bin',
+        HOME: '/h',
+        LC_ALL: 'C',
+        GOPATH: '/go',
+        DATABASE_URL: 'postgres://u:p@h/db',
+        SENTRY_DSN: 'https://k@sentry.io/1',
+        NODE_OPTIONS: '--require ./evil.js',
+        SSH_AUTH_SOCK: '/tmp/agent.sock',
+        MY_TOOL_MODE: 'fast',
+        MY_TOOL_LEVEL: '3',
+      },
+      { allow: ['MY_TOOL_*'], set: { FOO: 'bar' } },
     )
-    expect(child).toMatchObject({
+    expect(child).toEqual({
       PATH: '/bin',
       HOME: '/h',
-      NPM_TOKEN: 't',
+      LC_ALL: 'C',
+      GOPATH: '/go',
+      MY_TOOL_MODE: 'fast',
+      MY_TOOL_LEVEL: '3',
       FOO: 'bar',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',
+      GIT_EDITOR: 'true',
+      Z_ENGINE: '1',
     })
+  })
+  it('never passes the engine credentials, even when allowed, set or inherited whole', () => {
+    const base = { PATH: '/bin', OPENAI_API_KEY: 'sk-1', MY_GATEWAY: 'g', NPM_TOKEN: 't' }
+    const never = ['OPENAI_API_KEY', 'MY_GATEWAY']
+    for (const policy of [
+      { allow: ['*'], never },
+      { inherit: 'all' as const, stripSecrets: false, never },
+      { set: { OPENAI_API_KEY: 'x' }, never },
+    ]) {
+      const child = childEnvironment(base, policy)
+      expect(child.OPENAI_API_KEY).toBeUndefined()
+      expect(child.MY_GATEWAY).toBeUndefined()
+    }
+    expect(childEnvironment(base, { allow: ['NPM_TOKEN'], never }).NPM_TOKEN).toBe('t')
+  })
+  it('inherits everything but secret-looking names with inherit all; deny and includeOnly filter', () => {
+    const base = { PATH: '/bin', OPENAI_API_KEY: 'sk-1', NPM_TOKEN: 't', EXTRA: 'x', OTHER: 'o' }
+    const child = childEnvironment(base, { inherit: 'all', allow: ['NPM_TOKEN'], deny: ['EXTRA'] })
+    expect(child).toMatchObject({ PATH: '/bin', NPM_TOKEN: 't', OTHER: 'o' })
     expect(child.OPENAI_API_KEY).toBeUndefined()
     expect(child.EXTRA).toBeUndefined()
+    const only = childEnvironment(base, { inherit: 'all', includeOnly: ['P*'] })
+    expect(only.PATH).toBe('/bin')
+    expect(only.OTHER).toBeUndefined()
   })
-  it('keeps only core names with inherit core', () => {
-    const child = childEnvironment({ PATH: '/bin', LC_ALL: 'C', RANDOM_THING: '1' }, { inherit: 'core' })
-    expect(child.PATH).toBe('/bin')
-    expect(child.LC_ALL).toBe('C')
-    expect(child.RANDOM_THING).toBeUndefined()
+  it('inherits nothing with inherit none', () => {
+    const child = childEnvironment({ PATH: '/bin', HOME: '/h' }, { inherit: 'none', set: { A: '1' } })
+    expect(child.PATH).toBeUndefined()
+    expect(child.A).toBe('1')
+    expect(child.GIT_TERMINAL_PROMPT).toBe('0')
   })
-  it('is what a child process sees', async () => {
+  it('matches globs literally apart from * and ?', () => {
+    const match = envNameMatcher(['A.B', 'C?', 'D*'])
+    expect(match('A.B')).toBe(true)
+    expect(match('AXB')).toBe(false)
+    expect(match('C1')).toBe(true)
+    expect(match('C12')).toBe(false)
+    expect(match('DX_Y')).toBe(true)
+  })
+  it('is what a real child process sees (env printed by the child)', async () => {
     const result = await runProcess({
-      file: '/bin/sh',
-      args: ['-c', 'echo "k=$MY_API_KEY. p=$PAGER"'],
+      file: '/usr/bin/env',
+      args: [],
       cwd: dir,
-      env: childEnvironment({ ...process.env, MY_API_KEY: 'secret' }),
+      env: childEnvironment(
+        { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-test-value', DATABASE_URL: 'postgres://u:p@h/db' },
+        { never: ['ANTHROPIC_API_KEY'] },
+      ),
     })
-    expect(result.output.trim()).toBe('k=. p=cat')
+    const names = result.output
+      .trim()
+      .split('\n')
+      .map((line) => line.slice(0, line.indexOf('=')))
+    expect(names).toContain('PATH')
+    expect(names).toContain('PAGER')
+    expect(names).not.toContain('ANTHROPIC_API_KEY')
+    expect(names).not.toContain('DATABASE_URL')
+    expect(result.output).not.toContain('sk-ant-test-value')
   })
 })
 

@@ -1,5 +1,6 @@
 import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, HeadTailBuffer } from './output-buffer.js'
 import { type ProcessExit, startProcess } from './start-process.js'
+import { groupHasMembers } from './supervisor.js'
 
 /** Default and maximum timeouts of a foreground command (2 and 10 minutes). */
 export const DEFAULT_TIMEOUT_MS = 120_000
@@ -24,6 +25,16 @@ export interface RunProcessOptions {
   onReport?(chunk: Buffer): void
   /** SIGTERM-to-SIGKILL grace when killing. */
   killGraceMs?: number
+  /** Written to stdin, which is then closed (default: stdin is /dev/null). */
+  stdin?: string
+  /** Also capture stdout and stderr apart (`stdout`/`stderr` in the result), each capped like `output`. */
+  separateStreams?: boolean
+  /**
+   * Kill what the process left running in its group when it exits (`server &` in a hook): for
+   * commands that must not leave anything behind. Off for the Bash tool, whose leftovers the
+   * session kills when it closes.
+   */
+  killLeftovers?: boolean
 }
 
 /** What a foreground run produced. */
@@ -34,6 +45,10 @@ export interface ProcessResult extends ProcessExit {
   outputBytes: number
   /** Bytes dropped from the middle of the output. */
   omittedBytes: number
+  /** stdout alone, with `separateStreams`. */
+  stdout?: string
+  /** stderr alone, with `separateStreams`. */
+  stderr?: string
   timedOut: boolean
   aborted: boolean
   durationMs: number
@@ -53,16 +68,23 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     options.tailBytes ?? DEFAULT_TAIL_BYTES,
   )
   const decoder = options.onOutput ? new TextDecoder('utf-8') : undefined
+  const head = options.headBytes ?? DEFAULT_HEAD_BYTES
+  const tail = options.tailBytes ?? DEFAULT_TAIL_BYTES
+  const apart = options.separateStreams
+    ? { stdout: new HeadTailBuffer(head, tail), stderr: new HeadTailBuffer(head, tail) }
+    : undefined
   const child = startProcess({
     file: options.file,
     args: options.args,
     cwd: options.cwd,
     env: options.env,
-    onOutput: (chunk) => {
+    onOutput: (chunk, stream) => {
       buffer.append(chunk)
+      apart?.[stream].append(chunk)
       if (decoder) options.onOutput?.(decoder.decode(chunk, { stream: true }))
     },
     ...(options.onReport ? { onReport: options.onReport } : {}),
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
   })
   let timedOut = false
   let aborted = false
@@ -82,6 +104,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   else options.signal?.addEventListener('abort', onAbort, { once: true })
   try {
     const exit = await child.done
+    // The leader is gone; its group id cannot be reused while members remain, so this is safe.
+    if (options.killLeftovers && child.pid !== undefined && groupHasMembers(child.pid)) kill()
     // Wait for the kill to finish so no process of the tree outlives the call.
     if (killing) await killing
     const captured = buffer.render()
@@ -91,6 +115,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
       output: captured.text,
       outputBytes: captured.totalBytes,
       omittedBytes: captured.omittedBytes,
+      ...(apart ? { stdout: apart.stdout.render().text, stderr: apart.stderr.render().text } : {}),
       timedOut,
       aborted,
       durationMs: Date.now() - started,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './kill-tree.js'
+import { releaseGroupIfEmpty, superviseGroup } from './supervisor.js'
 
 /** How a process ended. */
 export interface ProcessExit {
@@ -17,8 +18,10 @@ export interface StartProcessOptions {
   args: string[]
   cwd: string
   env: Record<string, string>
-  /** Output of stdout and stderr, interleaved as the process wrote it. */
-  onOutput(chunk: Buffer): void
+  /** Output of stdout and stderr, interleaved as the process wrote it (`stream` says which). */
+  onOutput(chunk: Buffer, stream: 'stdout' | 'stderr'): void
+  /** Written to the process's stdin, which is then closed; without it stdin is /dev/null. */
+  stdin?: string
   /** When set, fd 3 is a pipe whose bytes go here (the shell reports its final cwd on it). */
   onReport?(chunk: Buffer): void
 }
@@ -41,10 +44,12 @@ const DRAIN_AFTER_EXIT_MS = 200
 
 /**
  * Starts a process as the leader of a new process group (`detached`: setsid on POSIX), with stdin
- * from /dev/null so nothing waits for input, so its whole tree can be signalled at once.
+ * from /dev/null (or the given text) so nothing waits for input, so its whole tree can be
+ * signalled at once. The group is registered with the watchdog (`supervisor.ts`), which kills it
+ * if this process dies while it runs.
  */
 export function startProcess(options: StartProcessOptions): StartedProcess {
-  const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe']
+  const stdio: Array<'ignore' | 'pipe'> = [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe']
   if (options.onReport) stdio.push('pipe')
   let child: ReturnType<typeof spawn>
   try {
@@ -57,8 +62,16 @@ export function startProcess(options: StartProcessOptions): StartedProcess {
       killTree: async () => {},
     }
   }
+  // Registered before anything can fail, so the watchdog kills the group if the engine dies.
+  if (child.pid !== undefined) superviseGroup(child.pid)
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null)
-  for (const stream of streams) stream.on('data', options.onOutput)
+  child.stdout?.on('data', (chunk: Buffer) => options.onOutput(chunk, 'stdout'))
+  child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk, 'stderr'))
+  if (child.stdin && options.stdin !== undefined) {
+    // A process that never reads its stdin closes the pipe early; that is not an error.
+    child.stdin.on('error', () => {})
+    child.stdin.end(options.stdin)
+  }
   const report = child.stdio[3] as Readable | null | undefined
   if (report && options.onReport) {
     report.on('data', options.onReport)
@@ -80,6 +93,7 @@ export function startProcess(options: StartProcessOptions): StartedProcess {
     child.once('close', () => finish())
     child.once('exit', (exitCode, signal) => {
       exit = { exitCode, signal }
+      if (child.pid !== undefined) releaseGroupIfEmpty(child.pid)
       setTimeout(() => {
         // A grandchild still holds our pipes: stop reading them so the call can return.
         for (const stream of streams) stream.destroy()
@@ -93,6 +107,8 @@ export function startProcess(options: StartProcessOptions): StartedProcess {
     pid,
     done,
     killTree: (graceMs = DEFAULT_KILL_GRACE_MS) =>
-      pid === undefined ? Promise.resolve() : killProcessTree(pid, graceMs),
+      pid === undefined
+        ? Promise.resolve()
+        : killProcessTree(pid, graceMs).then(() => releaseGroupIfEmpty(pid)),
   }
 }

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { isProcessAlive } from './kill-tree.js'
+import { runProcess } from './run-process.js'
+import { groupHasMembers, killSupervisedGroups } from './supervisor.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'ze-supervisor-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' }
+const HOST_ENTRY = resolve(import.meta.dirname, '../index.ts')
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (check()) return true
+    await new Promise((done) => setTimeout(done, 25))
+  }
+  return check()
+}
+
+describe.runIf(process.platform === 'linux')('the watchdog', () => {
+  it('kills a command tree when the engine process is SIGKILLed', async () => {
+    // A separate engine process: starts a shell that backgrounds a sleeper, prints both pids, waits.
+    const script = `
+      import { startProcess } from ${JSON.stringify(HOST_ENTRY)}
+      const started = startProcess({
+        file: '/bin/sh',
+        args: ['-c', 'sleep 300 & echo child=$!; sleep 300'],
+        cwd: ${JSON.stringify(dir)},
+        env: { PATH: process.env.PATH },
+        onOutput: (chunk) => process.stdout.write(chunk),
+      })
+      process.stdout.write('leader=' + started.pid + '\\n')
+      setInterval(() => {}, 1000)
+    `
+    const engine = spawn(
+      process.execPath,
+      ['--conditions=@z-engine/source', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: resolve(import.meta.dirname, '../../../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let out = ''
+    engine.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    expect(await until(() => /leader=\d+/.test(out) && /child=\d+/.test(out), 60_000)).toBe(true)
+    const leader = Number(/leader=(\d+)/.exec(out)![1])
+    const child = Number(/child=(\d+)/.exec(out)![1])
+    expect(isProcessAlive(leader) && isProcessAlive(child)).toBe(true)
+
+    engine.kill('SIGKILL')
+    // The watchdog sends SIGTERM at once (SIGKILL a second later to what ignores it).
+    expect(await until(() => !isProcessAlive(leader) && !isProcessAlive(child), 10_000)).toBe(true)
+    expect(groupHasMembers(leader)).toBe(false)
+  }, 90_000)
+
+  it('kills what a finished command left in its group on request (shutdown)', async () => {
+    const result = await runProcess({ file: '/bin/sh', args: ['-c', 'sleep 300 & echo $!'], cwd: dir, env })
+    const leftover = Number(result.output.trim())
+    expect(isProcessAlive(leftover)).toBe(true)
+    await killSupervisedGroups(200)
+    expect(await until(() => !isProcessAlive(leftover), 5_000)).toBe(true)
+  })
+
+  it('kills leftovers at exit with killLeftovers, and feeds stdin and separate streams', async () => {
+    const result = await runProcess({
+      file: '/bin/sh',
+      args: ['-c', 'sleep 300 & echo $! ; cat; echo oops >&2'],
+      cwd: dir,
+      env,
+      stdin: 'from stdin',
+      separateStreams: true,
+      killLeftovers: true,
+      killGraceMs: 200,
+    })
+    const [leftover] = result.stdout!.trim().split('\n')
+    expect(result.stdout).toContain('from stdin')
+    expect(result.stderr).toBe('oops\n')
+    expect(isProcessAlive(Number(leftover))).toBe(false)
+    expect(groupHasMembers(result.pid!)).toBe(false)
+  })
+})
