@@ -28,8 +28,8 @@ import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
 import { ContextTracker, touchedPaths } from './context-tracker.js'
 import { takeEnvironmentSnapshot } from './environment.js'
-import { SessionModels } from './model-port.js'
 import { endTurnsOnJournalFailure } from './journal-failure.js'
+import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession } from './rewind.js'
 import { renderSkillsList } from './skills-list.js'
@@ -249,9 +249,13 @@ export async function assembleSession(
   })
   ports.jobs = orchestration.jobs
   if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
-  const tools: Tool[] = buildToolset({ settings, ports, env, pageCache: newPageCache(), onNotice: notice }).map(
-    (tool) => redactingTool(tool, redactor),
-  )
+  const tools: Tool[] = buildToolset({
+    settings,
+    ports,
+    env,
+    pageCache: newPageCache(),
+    onNotice: notice,
+  }).map((tool) => redactingTool(tool, redactor))
   const compaction = new SessionCompaction({
     session: core,
     tools,
