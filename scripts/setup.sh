@@ -12,6 +12,8 @@ fi
 missing=()
 for tool in git rg bwrap tmux; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+# better-sqlite3 (the gateway's SQLite) has no prebuilt binary offline: pnpm install compiles it.
+for tool in make g++ python3; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 if [ ${#missing[@]} -gt 0 ]; then
   packages=()
   for tool in "${missing[@]}"; do
