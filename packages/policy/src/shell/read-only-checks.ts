@@ -1,20 +1,8 @@
 import { type OptionTable, options, type ParsedOptions, parseOptions } from './options.js'
-import type { ReadOnlyEntry } from './read-only-entry.js'
+import type { ReadOnlyEntry, TableVerdict } from './read-only-entry.js'
 import type { ShellWord } from './types.js'
 
-/**
- * What a table entry says about one call: the files it reads and writes, and why it is not proven
- * read-only (`refusal`). A call is proven read-only when it has no refusal and writes nothing.
- */
-export interface TableVerdict {
-  refusal?: string
-  reads: ShellWord[]
-  writes: ShellWord[]
-  /** Reads descend into the folders named. */
-  recursive: boolean
-  /** It reads files the line does not name (a list file, another repository). */
-  unknownReads?: boolean
-}
+export type { TableVerdict }
 
 /** A verdict that proves nothing. */
 export function refused(reason: string, parsed?: ParsedOptions): TableVerdict {

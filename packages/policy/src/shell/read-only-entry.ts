@@ -1,5 +1,18 @@
-import type { TableVerdict } from './read-only-checks.js'
 import type { ShellWord } from './types.js'
+
+/**
+ * What a table entry says about one call: the files it reads and writes, and why it is not proven
+ * read-only (`refusal`). A call is proven read-only when it has no refusal and writes nothing.
+ */
+export interface TableVerdict {
+  refusal?: string
+  reads: ShellWord[]
+  writes: ShellWord[]
+  /** Reads descend into the folders named. */
+  recursive: boolean
+  /** It reads files the line does not name (a list file, another repository). */
+  unknownReads?: boolean
+}
 
 /** One command the read-only proof knows, with examples a test checks (like codex's execpolicy). */
 export interface ReadOnlyEntry {
