@@ -33,6 +33,30 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(base, { recursive: true, force: true }))
 
+describe('settings that are not supported yet', () => {
+  it('are reported where they are set, one warning each, and the rest load', async () => {
+    write(
+      userFile(),
+      '[lsp]\nenabled = false\n[shell.sandbox]\nenabled = true\n[experimental]\ndecisions_route = "on"\n',
+    )
+    write(projectFile(), '[[verification.checks]]\nid = "test"\ncommand = "npm test"\n[agents]\nmax_turns = 7\n')
+    const loaded = await load()
+    expect(loaded.settings.agents.max_turns).toBe(7)
+    expect(loaded.notices.map((notice) => [notice.layer, notice.key, notice.severity])).toEqual([
+      ['user', 'lsp', 'warning'],
+      ['user', 'shell.sandbox', 'warning'],
+      ['user', 'experimental', 'warning'],
+      ['project', 'verification', 'warning'],
+    ])
+    expect(loaded.notices[0]?.message).toMatch(/^not supported yet: \[lsp\] \(set in .*settings\.toml\)/)
+  })
+
+  it('stay quiet for switches that are not decisions_*', async () => {
+    write(userFile(), '[experimental]\nother_thing = "on"\n')
+    expect((await load()).notices).toEqual([])
+  })
+})
+
 describe('loadSettings layering', () => {
   it('gives the defaults when no file exists', async () => {
     const loaded = await load()

@@ -6,6 +6,7 @@ import type { LoadedLayer, SettingsNotice } from './layers.js'
 import { mergeLayers } from './merge.js'
 import { type SettingsFiles, type SettingsLocations, settingsFiles } from './paths.js'
 import { readTomlLayer } from './read-toml-layer.js'
+import { unsupportedSettingsNotices } from './unsupported.js'
 
 /** What `loadSettings` needs: locations, the environment, and whether the workspace is trusted. */
 export interface LoadSettingsOptions extends SettingsLocations {
@@ -60,7 +61,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   return {
     ...effectiveSettings(readLayers, options.trusted),
     readLayers,
-    notices: readLayers.flatMap((layer) => layer.notices),
+    notices: [...readLayers.flatMap((layer) => layer.notices), ...unsupportedSettingsNotices(readLayers)],
     files,
   }
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import * as entry from './index.js'
+
+describe('public surface', () => {
+  it('exports exactly these runtime names', () => {
+    expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_MODEL_REF",
+        "ENGINE_BUILTIN_COMMANDS",
+        "Engine",
+        "EngineError",
+        "RepoMapService",
+        "ShellJobs",
+        "UNKNOWN_CONTEXT_WINDOW",
+        "UNKNOWN_MAX_OUTPUT_TOKENS",
+        "appendMemoryNote",
+        "buildCommandCatalog",
+        "buildRepoMap",
+        "catalogModelIds",
+        "checkPermission",
+        "collectStream",
+        "costOf",
+        "createAnthropicClient",
+        "createChatClient",
+        "createDefaultClientFactory",
+        "createResponsesClient",
+        "createTrustStore",
+        "defaultConfigDir",
+        "expandCommand",
+        "findModel",
+        "formatModelRef",
+        "isContextOverflowText",
+        "isRetryable",
+        "loadAgentDefinitions",
+        "loadCommandDefinitions",
+        "loadInstructions",
+        "loadNestedInstructions",
+        "loadRules",
+        "loadSettings",
+        "loadSkillDefinitions",
+        "mapMcpPromptArguments",
+        "memoryFile",
+        "modelRefFromSettings",
+        "parseModelRef",
+        "persistAdditionalDirectory",
+        "persistAllowRule",
+        "promptTokensOf",
+        "providerSettingsOf",
+        "readSettings",
+        "relieveContext",
+        "resolveCommand",
+        "resolveModelInfo",
+        "run",
+        "runHooks",
+        "runSummaryJob",
+        "runUserShell",
+        "settingsGate",
+        "toJobInfo",
+        "watchSettings",
+      ]
+    `)
+  })
+})
