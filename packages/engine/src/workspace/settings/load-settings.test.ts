@@ -39,7 +39,10 @@ describe('settings that are not supported yet', () => {
       userFile(),
       '[lsp]\nenabled = false\n[shell.sandbox]\nenabled = true\n[experimental]\ndecisions_route = "on"\n',
     )
-    write(projectFile(), '[[verification.checks]]\nid = "test"\ncommand = "npm test"\n[agents]\nmax_turns = 7\n')
+    write(
+      projectFile(),
+      '[[verification.checks]]\nid = "test"\ncommand = "npm test"\n[agents]\nmax_turns = 7\n',
+    )
     const loaded = await load()
     expect(loaded.settings.agents.max_turns).toBe(7)
     expect(loaded.notices.map((notice) => [notice.layer, notice.key, notice.severity])).toEqual([
