@@ -7,6 +7,7 @@ describe('public surface', () => {
       [
         "AGENT_WORKTREES_DIR",
         "BackgroundProcesses",
+        "CORE_ENV_NAMES",
         "DEFAULT_ENV_POLICY",
         "DEFAULT_KILL_GRACE_MS",
         "DEFAULT_MAX_CHECKPOINT_FILE_BYTES",
@@ -23,6 +24,7 @@ describe('public surface', () => {
         "clampTimeout",
         "commitAgentWorktree",
         "createAgentWorktree",
+        "envNameMatcher",
         "findProjectRepository",
         "findShell",
         "gitEnvironment",
@@ -30,6 +32,7 @@ describe('public surface', () => {
         "isSecretLikeName",
         "killProcessTree",
         "killProcesses",
+        "killSupervisedGroups",
         "mergeAgentBranch",
         "openAgentWorktree",
         "processTree",
@@ -39,6 +42,7 @@ describe('public surface', () => {
         "runProcess",
         "runShellCommand",
         "startProcess",
+        "watchdogPid",
       ]
     `)
   })
