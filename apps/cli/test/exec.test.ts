@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
@@ -276,6 +276,16 @@ describe('exec input', () => {
     })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('stdin line 1')
+    // A line over [input] max_line_bytes is refused (usage error), not buffered.
+    await mkdir(join(box.project, '.z-engine'), { recursive: true })
+    await writeFile(join(box.project, '.z-engine', 'settings.toml'), '[input]\nmax_line_bytes = 2048\n')
+    const long = await runInProcess(['exec', '--input-format', 'stream-json'], {
+      cwd: box.project,
+      env: box.env,
+      stdin: `{"type":"prompt","text":"ok"}\n${JSON.stringify({ type: 'prompt', text: 'y'.repeat(5000) })}\n`,
+    })
+    expect(long.code).toBe(2)
+    expect(long.stderr).toMatch(/stdin line 2: the line is \d+ bytes, over the input limit of 2048 bytes/)
   })
 })
 

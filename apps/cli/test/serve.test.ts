@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { parseEnvelope } from '@z-engine/protocol'
@@ -86,5 +86,28 @@ describe('serve --stdio', () => {
     expect(bad.code).toBe(1)
     expect(bad.stdout).toContain('"error"')
     expect((await runInProcess(['serve'], { cwd: box.project, env: box.env })).code).toBe(2)
+  })
+
+  it('refuses a line over [input] max_line_bytes with an error line and goes on with the next', async () => {
+    const box = await sandbox()
+    await mkdir(join(box.project, '.z-engine'), { recursive: true })
+    await writeFile(join(box.project, '.z-engine', 'settings.toml'), '[input]\nmax_line_bytes = 2048\n')
+    const script = await box.script('hi.jsonl', [{ blocks: [{ type: 'text', text: 'hi' }] }])
+    const huge = JSON.stringify({ type: 'submit', text: 'x'.repeat(10_000) })
+    const run = await runInProcess(['serve', '--stdio', '--model', `scripted:${script}`], {
+      cwd: box.project,
+      env: box.env,
+      stdin: `${huge}\n{"type":"submit","text":"hello"}\n`,
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines[0]).toMatchObject({ error: { line: 1 } })
+    expect(String((lines[0]!.error as { message: string }).message)).toMatch(
+      /10\d{3} bytes, over the input limit of 2048 bytes \(\[input\] max_line_bytes/,
+    )
+    expect(run.stdout).toContain('"turnFinished"')
   })
 })

@@ -321,6 +321,22 @@ export const SettingsSchema = obj(
       {},
     ),
     shell: withDefault(ShellSection, {}),
+    input: withDefault(
+      obj(
+        {},
+        {
+          max_line_bytes: withDefault(
+            int({
+              minimum: 1024,
+              description:
+                'Longest line `serve --stdio` and `exec --input-format stream-json` accept; a longer one is refused with an error.',
+            }),
+            16 * 1024 * 1024,
+          ),
+        },
+      ),
+      {},
+    ),
     web: withDefault(WebSection, {}),
     verification: withDefault(VerificationSection, {}),
     compat: withDefault(

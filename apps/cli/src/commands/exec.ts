@@ -1,7 +1,9 @@
+import { Engine } from '@z-engine/engine'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
+import { boundedLines, DEFAULT_MAX_LINE_BYTES, tooLongMessage } from '../exec/bounded-lines.js'
 import { jsonWriter } from '../exec/json-writer.js'
 import { type ExecPrompt, parseStreamJsonInput, readAll } from '../exec/prompt-input.js'
 import { type ExecPlan, runExec } from '../exec/run-exec.js'
@@ -79,7 +81,8 @@ export async function main(io: CommandIo): Promise<number> {
       throw new UsageError(`--max-turns takes a whole number of rounds ≥ 1 (got '${values['max-turns']}').`)
   }
   const projectRoot = await projectDir(io.cwd, values.cwd)
-  const prompt = await readPrompt(io, positionals, inputFormat)
+  const maxLineBytes = inputFormat === 'stream-json' ? await inputLineCap(io, projectRoot) : 0
+  const prompt = await readPrompt(io, positionals, inputFormat, maxLineBytes)
 
   const writer = writerFor(outputFormat, io)
   return runExec(
@@ -119,10 +122,32 @@ function writerFor(format: (typeof OUTPUT_FORMATS)[number], io: CommandIo): Exec
   }
 }
 
+/** `[input] max_line_bytes` of the project's settings (the default when they cannot be read). */
+async function inputLineCap(io: CommandIo, projectRoot: string): Promise<number> {
+  try {
+    const engine = await Engine.create({ env: io.env })
+    return (await engine.settings(projectRoot)).settings.input.max_line_bytes
+  } catch {
+    return DEFAULT_MAX_LINE_BYTES
+  }
+}
+
+/** All of stdin as lines, refusing a line over the cap (without ever holding more of it). */
+async function readCappedLines(io: CommandIo, maxLineBytes: number): Promise<string> {
+  const lines: string[] = []
+  for await (const item of boundedLines(io.stdin as AsyncIterable<Buffer>, maxLineBytes)) {
+    if (item.type === 'tooLong')
+      throw new UsageError(`stdin line ${item.number}: ${tooLongMessage(item.bytes, maxLineBytes)}.`)
+    lines.push(item.text)
+  }
+  return lines.join('\n')
+}
+
 async function readPrompt(
   io: CommandIo,
   positionals: readonly string[],
   format: (typeof INPUT_FORMATS)[number],
+  maxLineBytes: number,
 ): Promise<ExecPrompt> {
   const fromArgs = positionals.length > 0 && !(positionals.length === 1 && positionals[0] === '-')
   const stdinIsTerminal = (io.stdin as { isTTY?: boolean }).isTTY === true
@@ -133,7 +158,7 @@ async function readPrompt(
       )
     if (stdinIsTerminal)
       throw new UsageError('--input-format stream-json reads stdin; pipe the JSON lines in.')
-    const parsed = parseStreamJsonInput(await readAll(io.stdin))
+    const parsed = parseStreamJsonInput(await readCappedLines(io, maxLineBytes))
     if (!parsed.ok) throw new UsageError(parsed.error)
     return parsed.prompt
   }

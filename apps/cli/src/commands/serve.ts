@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline'
 import { Engine, EngineError, type OpenSessionOptions, type Session } from '@z-engine/engine'
 import { parseCommand, parsePermissionMode } from '@z-engine/protocol'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
+import { boundedLines, DEFAULT_MAX_LINE_BYTES, tooLongMessage } from '../exec/bounded-lines.js'
 
 const HELP = `Usage: z-engine serve --stdio [options]
 
@@ -91,10 +91,22 @@ export async function main(io: CommandIo): Promise<number> {
   let session: Session | undefined
   let lineNumber = 0
   let failed = false
-  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })
+  // A client's line is held in memory until it ends: cap it ([input] max_line_bytes).
+  let maxLineBytes = DEFAULT_MAX_LINE_BYTES
   try {
-    for await (const line of lines) {
-      lineNumber++
+    const root = await projectDir(io.cwd, flags.cwd)
+    maxLineBytes = (await engine.settings(root)).settings.input.max_line_bytes
+  } catch {
+    // An unreadable project or settings file is reported when the session opens.
+  }
+  try {
+    for await (const item of boundedLines(io.stdin as AsyncIterable<Buffer>, maxLineBytes)) {
+      lineNumber = item.number
+      if (item.type === 'tooLong') {
+        write({ error: { line: lineNumber, path: '', message: tooLongMessage(item.bytes, maxLineBytes) } })
+        continue
+      }
+      const line = item.text
       if (line.trim() === '') continue
       let value: unknown
       try {
