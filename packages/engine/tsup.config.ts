@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
+  // The repository map's parsing thread is its own file, loaded with `new Worker` next to the bundle.
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing.ts',
+    'outline-worker': 'src/context/outline-worker.ts',
+  },
   format: ['esm'],
   dts: true,
   sourcemap: true,

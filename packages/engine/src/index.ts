@@ -63,6 +63,7 @@ export type { RepoMapBuild, RepoMapBuildInput } from './repo-map/repo-map-build.
 export { buildRepoMap } from './repo-map/repo-map-build.js'
 export type { RepoMapServiceOptions } from './repo-map/repo-map-service.js'
 export { RepoMapService } from './repo-map/repo-map-service.js'
+export { repoMapCacheFile } from './repo-map/repo-map-store.js'
 export type { Session } from './session/session-types.js'
 export type {
   CatalogEntry,

@@ -9,7 +9,12 @@ export type {
   RestoreReport,
   ShadowCheckpointsOptions,
 } from './git/shadow-checkpoints.js'
-export { DEFAULT_MAX_CHECKPOINT_FILE_BYTES, ShadowCheckpoints } from './git/shadow-checkpoints.js'
+export {
+  DEFAULT_MAX_CHECKPOINT_BYTES,
+  DEFAULT_MAX_CHECKPOINT_FILE_BYTES,
+  DEFAULT_MAX_CHECKPOINT_FILES,
+  ShadowCheckpoints,
+} from './git/shadow-checkpoints.js'
 export type {
   AgentWorktree,
   ProjectRepository,

@@ -26,6 +26,7 @@ const SAMPLES: { [Name in ReminderName]: ReminderVariables[Name] } = {
   nestedInstructions: { path: 'src/AGENTS.md', content: 'Use tabs.' },
   steering: { message: 'also update the docs' },
   agentMention: { agentType: 'explore' },
+  repoMap: { map: '<repository-map>\nsrc/a.ts:\n  export function a(): void\n</repository-map>' },
 }
 
 describe('base prompt', () => {

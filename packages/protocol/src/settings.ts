@@ -128,6 +128,28 @@ const ContextSection = obj(
   },
 )
 
+const CheckpointsSection = obj(
+  {},
+  {
+    max_files: withDefault(
+      int({
+        minimum: 0,
+        description:
+          'Files one checkpoint may capture (new, changed or removed since the last); beyond it the checkpoint is skipped with a notice.',
+      }),
+      10000,
+    ),
+    max_mb: withDefault(
+      int({
+        minimum: 0,
+        description:
+          'MiB one checkpoint may copy into the shadow repository; beyond it the checkpoint is skipped.',
+      }),
+      100,
+    ),
+  },
+)
+
 /** Hook events a settings file may configure (`[[hooks.<Event>]]`). */
 export const HOOK_EVENTS = [
   'PreToolUse',
@@ -299,6 +321,7 @@ export const SettingsSchema = obj(
     permissions: withDefault(PermissionsSection, {}),
     agents: withDefault(AgentsSection, {}),
     context: withDefault(ContextSection, {}),
+    checkpoints: withDefault(CheckpointsSection, {}),
     hooks: withDefault(HooksSection, {}),
     mcp: withDefault(
       obj(

@@ -1,4 +1,4 @@
-import { Language, type Node, Parser } from 'web-tree-sitter'
+import type { Language, Node } from 'web-tree-sitter'
 import type { RepoMapLanguage } from './languages.js'
 import { languageForPath, REPO_MAP_LANGUAGES } from './languages.js'
 import { outlineGo } from './outline-go.js'
@@ -27,18 +27,23 @@ export interface OutlinerInput {
   runtimeWasm?: Uint8Array
 }
 
-let runtime: Promise<void> | undefined
+let runtime: Promise<typeof import('web-tree-sitter')> | undefined
 
 /**
- * Loads the tree-sitter runtime (once per process) and the given grammars. Grammars that fail to
- * load are reported in `errors` and their files are skipped; the outliner still works for the rest.
+ * Loads the tree-sitter runtime (once per process, imported only now so a process that never
+ * outlines a file never loads it) and the given grammars. Grammars that fail to load are reported in
+ * `errors` and their files are skipped; the outliner still works for the rest.
  */
 export async function createOutliner(
   input: OutlinerInput,
 ): Promise<{ ok: true; outliner: Outliner; errors: string[] } | { ok: false; error: string }> {
+  let treeSitter: typeof import('web-tree-sitter')
   try {
-    runtime ??= Parser.init(input.runtimeWasm ? { wasmBinary: input.runtimeWasm } : undefined)
-    await runtime
+    runtime ??= import('web-tree-sitter').then(async (module) => {
+      await module.Parser.init(input.runtimeWasm ? { wasmBinary: input.runtimeWasm } : undefined)
+      return module
+    })
+    treeSitter = await runtime
   } catch (error) {
     runtime = undefined
     return { ok: false, error: `could not start tree-sitter: ${String(error)}; the repository map is off.` }
@@ -49,12 +54,12 @@ export async function createOutliner(
     const bytes = input.grammars[id]
     if (!bytes) continue
     try {
-      languages.set(id, await Language.load(bytes))
+      languages.set(id, await treeSitter.Language.load(bytes))
     } catch (error) {
       errors.push(`could not load the ${id} grammar: ${String(error)}`)
     }
   }
-  const parser = new Parser()
+  const parser = new treeSitter.Parser()
   const outliner: Outliner = {
     languages: [...languages.keys()],
     outline(path, source) {

@@ -11,6 +11,7 @@ import type { ClientFactory } from '../model/client-factory.js'
 import type { ModelClient } from '../model/types.js'
 import { createOrchestration } from '../orchestration/create-orchestration.js'
 import { RepoMapService } from '../repo-map/repo-map-service.js'
+import { repoMapCacheFile } from '../repo-map/repo-map-store.js'
 import type { EventHub } from '../session/event-hub.js'
 import { createHookPort } from '../session/hook-port.js'
 import { createInteractionPort } from '../session/interaction-port.js'
@@ -144,8 +145,14 @@ export async function assembleSession(
   for (const error of [...agents.errors, ...skills.errors])
     notice('warning', `${error.path}: ${error.message}`, 'definitions')
   if (skills.definitions.length > 0) ports.skills = createSkillPort(() => skills.definitions)
+  // Built in the background; a map that misses the first request reaches the model as a reminder.
   const repoMap = settings.context.repo_map
-    ? new RepoMapService({ root: projectRoot, maxChars: settings.context.repo_map_chars })
+    ? new RepoMapService({
+        root: projectRoot,
+        maxChars: settings.context.repo_map_chars,
+        cacheFile: repoMapCacheFile(paths.dataDir, projectRoot),
+        onLate: (map) => state.reminders.push(reminderText('repoMap', { map })),
+      })
     : undefined
   repoMap?.start()
   const system = new SessionSystemPrompt({
@@ -182,6 +189,9 @@ export async function assembleSession(
       env,
       newId: input.newId,
       onNotice: notice,
+      home: paths.home,
+      maxFiles: settings.checkpoints.max_files,
+      maxMb: settings.checkpoints.max_mb,
     }),
     models,
     toolCtx: (params) => toolContext.build(params),
@@ -324,6 +334,7 @@ export async function assembleSession(
       },
       rewind: (messageId, scope) => rewindSession(input, services.checkpoints, messageId, scope),
       dispose: async () => {
+        await repoMap?.close()
         await orchestration.shutdown()
         await jobs.shutdown()
       },

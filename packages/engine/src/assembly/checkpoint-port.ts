@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { checkpointRepoDir, ShadowCheckpoints } from '@z-engine/host'
 import type { Checkpoint } from '@z-engine/protocol'
 import type { CheckpointPort } from '../session/services.js'
@@ -9,20 +10,43 @@ export interface CheckpointPortOptions {
   env: Readonly<Record<string, string | undefined>>
   newId: (prefix: string) => string
   onNotice: (level: 'warning', message: string) => void
+  /** The user's home directory: a session started there (or in `/`) takes no checkpoints. */
+  home: string
+  /** `checkpoints.max_files`: files one checkpoint may capture before it is skipped. */
+  maxFiles: number
+  /** `checkpoints.max_mb`: MiB one checkpoint may copy before it is skipped. */
+  maxMb: number
 }
 
 /**
  * Shadow-git checkpoints before each user turn (spec 000 "Persistence"). The repository opens on
  * the first turn, not when the session opens, so startup never waits for git. Failures are notices:
- * a turn never fails because its checkpoint could not be taken.
+ * a turn never fails because its checkpoint could not be taken. They never run away (issue 17): a
+ * session in `/` or the home directory takes none, and a checkpoint that would capture more than
+ * the budget (`checkpoints.max_files`, `checkpoints.max_mb`) is skipped, copying nothing.
  */
 export function createCheckpointPort(options: CheckpointPortOptions): CheckpointPort {
   let opened: Promise<ShadowCheckpoints | undefined> | undefined
+  let overBudgetNoticed = false
   const repo = () => {
+    const root = resolve(options.projectRoot)
+    if (root === '/' || root === resolve(options.home)) {
+      opened ??= Promise.resolve().then(() => {
+        const where = root === '/' ? 'the filesystem root' : 'your home directory'
+        options.onNotice(
+          'warning',
+          `Checkpoints are off for this session: it was started in ${where}, too large to snapshot. Start it in a project folder to be able to rewind files.`,
+        )
+        return undefined
+      })
+      return opened
+    }
     opened ??= ShadowCheckpoints.open({
       projectRoot: options.projectRoot,
       gitDir: checkpointRepoDir(options.dataDir, options.projectRoot),
       env: options.env,
+      maxFiles: options.maxFiles,
+      maxBytes: options.maxMb * 1024 * 1024,
     }).then((result) => {
       if (result.ok) return result.value
       options.onNotice('warning', `Checkpoints are off for this session: ${result.error.message}`)
@@ -36,6 +60,9 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
       if (!checkpoints) return undefined
       const snapshot = await checkpoints.snapshot(`before ${messageId}`)
       if (!snapshot.ok) {
+        // Over budget is said once a session; it is tried again each turn (the tree may shrink).
+        if (snapshot.error.code === 'overBudget' && overBudgetNoticed) return undefined
+        overBudgetNoticed ||= snapshot.error.code === 'overBudget'
         options.onNotice('warning', `No checkpoint before this turn: ${snapshot.error.message}`)
         return undefined
       }

@@ -32,7 +32,7 @@ export class SessionSystemPrompt {
 
   constructor(private parts: SystemPromptParts) {}
 
-  /** The sections for the next request (the first call waits for the repo map). */
+  /** The sections for the next request (the repo map only if ready; see `RepoMapService.text`). */
   sections(): Promise<SystemSection[]> {
     this.#plain ??= this.layers().then((sections) =>
       sections.map((section) => ({ text: section.text, cacheable: section.cacheable })),

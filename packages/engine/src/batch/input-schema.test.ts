@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InputValidator } from './input-schema.js'
+import { builtinToolSchemas, type PrecompiledValidators, schemaFingerprint } from './tool-validators.js'
 
 const schema = {
   type: 'object',
@@ -21,5 +26,38 @@ describe('InputValidator', () => {
   })
   it('names an unexpected field', () => {
     expect(validator.check('Read', schema, { file_path: '/a', nope: 1 })).toContain("unexpected field 'nope'")
+  })
+})
+
+describe('precompiled tool validators', () => {
+  it('cover every built-in tool and judge inputs exactly as ajv compiled at run time does', async () => {
+    const { generateToolValidators } = await import('../../scripts/generate-tool-validators.js')
+    const dir = mkdtempSync(join(tmpdir(), 'ze-validators-'))
+    try {
+      const file = join(dir, 'tool-validators.cjs')
+      writeFileSync(file, generateToolValidators())
+      const precompiled = createRequire(import.meta.url)(file) as PrecompiledValidators
+      const fast = new InputValidator({ precompiled })
+      const compiled = new InputValidator({ precompiled: {} })
+      const schemas = builtinToolSchemas()
+      expect(schemas.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['Read', 'Edit', 'Bash', 'Agent']),
+      )
+      const inputs = [
+        {},
+        { file_path: '/a' },
+        { file_path: 3 },
+        { command: 'ls', description: 'list' },
+        { file_path: '/a', old_string: 'x', new_string: 'y', extra: true },
+        'not an object',
+      ]
+      for (const { name, schema } of schemas) {
+        expect(precompiled[schemaFingerprint(schema)], name).toBeTypeOf('function')
+        for (const input of inputs)
+          expect(fast.check(name, schema, input)).toBe(compiled.check(name, schema, input))
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

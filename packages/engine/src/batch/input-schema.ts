@@ -1,19 +1,38 @@
 import { createRequire } from 'node:module'
 import type { JsonSchema } from '@z-engine/protocol'
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv'
+import {
+  type PrecompiledValidators,
+  precompiledToolValidators,
+  schemaFingerprint,
+  TOOL_AJV_OPTIONS,
+} from './tool-validators.js'
 
-/** Validates tool input against each tool's JSON Schema; validators are compiled once per schema. */
+/**
+ * Validates tool input against each tool's JSON Schema. Built-in tools use validators precompiled
+ * at build time (no ajv at all); other schemas (MCP tools, the Agent tool's catalog) are compiled
+ * once per schema on first use.
+ */
 export class InputValidator {
-  // ajv takes ~100 ms to load; it is needed at the first tool call, not at startup.
+  // ajv takes ~100 ms to load; only a schema without a precompiled validator needs it.
   #ajv: AjvInstance | undefined
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>()
+  readonly #precompiled: PrecompiledValidators | undefined
+
+  /** `precompiled` defaults to the build's `tool-validators.cjs` (none when running from sources). */
+  constructor(options: { precompiled?: PrecompiledValidators } = {}) {
+    this.#precompiled = options.precompiled ?? precompiledToolValidators()
+  }
 
   /** `undefined` when valid, else a message the model can act on. */
   check(toolName: string, schema: JsonSchema, input: unknown): string | undefined {
     let validate = this.#compiled.get(schema)
     if (!validate) {
-      this.#ajv ??= newAjv()
-      validate = this.#ajv.compile(schema)
+      validate = this.#precompiled?.[schemaFingerprint(schema)]
+      if (!validate) {
+        this.#ajv ??= newAjv()
+        validate = this.#ajv.compile(schema)
+      }
       this.#compiled.set(schema, validate)
     }
     if (validate(input)) return undefined
@@ -36,5 +55,5 @@ function describeErrors(errors: ErrorObject[]): string {
 
 function newAjv(): AjvInstance {
   const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
-  return new Ajv({ allErrors: false, strict: false, coerceTypes: false })
+  return new Ajv(TOOL_AJV_OPTIONS)
 }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_REPO_MAP_CHARS, type FileOutline, rankFiles, renderRepoMap } from '@z-engine/context'
-import { loadOutliner } from './grammars.js'
+import { outlineFiles } from './outline-files.js'
 import { forEachLimited, type WalkOptions, walkSourceFiles } from './walk.js'
 
 /** Inputs of one repository-map build. */
@@ -13,14 +14,30 @@ export interface RepoMapBuildInput extends WalkOptions {
   /** `context.repo_map_chars` (default 6,000). */
   maxChars?: number
   /**
-   * Outlines from earlier builds, keyed by path; entries whose size and mtime still match are reused
-   * without reading or parsing, and the map is updated with this build's outlines.
+   * Outlines from earlier builds (this process's or a persisted one), keyed by path. An entry is
+   * reused without reading when its size and mtime still match, or after reading when its content
+   * hash does (a checkout or copy changes mtimes, not contents); the map is updated with this
+   * build's outlines and loses entries for files no longer chosen.
    */
   cache?: OutlineCache
+  /**
+   * False: never load tree-sitter; files without a usable cached outline are counted in `pending`
+   * and left out (a cache-only build, cheap enough for the first request). Default true.
+   */
+  parse?: boolean
+}
+
+/** One cached outline and the file it was made from. */
+export interface CachedOutline {
+  size: number
+  mtimeMs: number
+  /** sha1 of the file's bytes (hex). */
+  hash: string
+  outline: FileOutline
 }
 
 /** Outlines kept between builds of one project (see `RepoMapBuildInput.cache`). */
-export type OutlineCache = Map<string, { size: number; mtimeMs: number; outline: FileOutline }>
+export type OutlineCache = Map<string, CachedOutline>
 
 /** A finished build: the section text and what went into it. */
 export interface RepoMapBuild {
@@ -32,6 +49,10 @@ export interface RepoMapBuild {
   outlined: number
   /** Of those, reused from the cache. */
   reused: number
+  /** Files a cache-only build (`parse: false`) could not outline; 0 when the map is complete. */
+  pending: number
+  /** Whether `cache` changed (outlines added, refreshed or dropped): worth persisting. */
+  cacheUpdated: boolean
   /** Paths visited by the walk. */
   visited: number
   durationMs: number
@@ -39,67 +60,80 @@ export interface RepoMapBuild {
   errors: string[]
 }
 
-/** How many files to parse between yields to the event loop, so a build never stalls a session. */
-const FILES_PER_SLICE = 8
+/** Files per message to the parsing thread; a stopped build waits for at most one batch. */
+const FILES_PER_BATCH = 16
 
 /**
- * Builds the repository map: walk (newest first, limits of spec 003), read, outline with tree-sitter,
- * rank and render. Parsing is synchronous wasm, so it yields to the event loop between small slices
- * of files; run it off the request path and await it only on the first request. Never throws except
- * when `signal` aborts.
+ * Builds the repository map: walk (newest first, limits of spec 003), reuse cached outlines of
+ * unchanged files, read and outline the rest with tree-sitter, rank and render. Tree-sitter loads
+ * only when some file needs parsing, and parses in a worker thread (`outlineFiles`), so a build
+ * never stalls the session's event loop. Never throws except when `signal` aborts (outlines parsed
+ * before the abort stay in `cache`).
  */
 export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBuild> {
   const started = performance.now()
-  const loaded = await loadOutliner()
-  if (!loaded.ok) {
-    return {
-      text: '',
-      files: 0,
-      outlined: 0,
-      reused: 0,
-      visited: 0,
-      durationMs: performance.now() - started,
-      errors: [loaded.error],
-    }
-  }
-  const errors = [...loaded.errors]
+  const errors: string[] = []
   const walk = await walkSourceFiles(input.root, input)
   const cache = input.cache
   const outlines: FileOutline[] = []
-  const fresh: typeof walk.files = []
+  const unknown: typeof walk.files = []
   for (const file of walk.files) {
     const cached = cache?.get(file.path)
     if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) outlines.push(cached.outline)
-    else fresh.push(file)
+    else unknown.push(file)
   }
-  const reused = outlines.length
-  const sources = new Map<string, string>()
-  await forEachLimited(fresh, 16, async (file) => {
+  let cacheUpdated = false
+  const sources = new Map<string, { text: string; hash: string }>()
+  await forEachLimited(unknown, 16, async (file) => {
     try {
-      sources.set(file.path, await readFile(join(input.root, file.path), 'utf8'))
+      const bytes = await readFile(join(input.root, file.path))
+      const hash = createHash('sha1').update(bytes).digest('hex')
+      const cached = cache?.get(file.path)
+      if (cached && cached.hash === hash) {
+        cache!.set(file.path, { ...cached, size: file.size, mtimeMs: file.mtimeMs })
+        cacheUpdated = true
+        outlines.push(cached.outline)
+      } else sources.set(file.path, { text: bytes.toString('utf8'), hash })
     } catch (error) {
       errors.push(`${file.path}: could not read (${String(error)})`)
     }
   })
+  const reused = outlines.length
   const stats = new Map(walk.files.map((file) => [file.path, file]))
-  let sliced = 0
-  // Outline in path order so the result does not depend on read completion order.
-  for (const path of [...sources.keys()].sort()) {
-    if (++sliced % FILES_PER_SLICE === 0) {
+  let pending = 0
+  if (input.parse === false) pending = sources.size
+  else {
+    // Outline in path order so the result does not depend on read completion order.
+    const paths = [...sources.keys()].sort()
+    for (let start = 0; start < paths.length; start += FILES_PER_BATCH) {
       input.signal?.throwIfAborted()
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      const batch = paths.slice(start, start + FILES_PER_BATCH)
+      const outlined = await outlineFiles(batch.map((path) => ({ path, text: sources.get(path)!.text })))
+      if (!outlined.ok) {
+        errors.push(outlined.error)
+        break
+      }
+      errors.push(...outlined.errors)
+      outlined.results.forEach((result, index) => {
+        if (!result.ok) {
+          errors.push(result.error)
+          return
+        }
+        const path = batch[index]!
+        outlines.push(result.outline)
+        const stat = stats.get(path)!
+        const hash = sources.get(path)!.hash
+        cache?.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, hash, outline: result.outline })
+        cacheUpdated = cache !== undefined
+      })
     }
-    const result = loaded.outliner.outline(path, sources.get(path)!)
-    if (!result.ok) {
-      errors.push(result.error)
-      continue
-    }
-    outlines.push(result.outline)
-    const stat = stats.get(path)!
-    cache?.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, outline: result.outline })
   }
   if (cache) {
-    for (const path of cache.keys()) if (!stats.has(path)) cache.delete(path)
+    for (const path of cache.keys()) {
+      if (stats.has(path)) continue
+      cache.delete(path)
+      cacheUpdated = true
+    }
   }
   // Ranking must not depend on which outlines came from the cache.
   outlines.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
@@ -112,6 +146,8 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     files: walk.files.length,
     outlined: outlines.length,
     reused,
+    pending,
+    cacheUpdated,
     visited: walk.visited,
     durationMs: performance.now() - started,
     errors,

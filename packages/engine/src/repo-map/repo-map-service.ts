@@ -1,5 +1,6 @@
 import { DEFAULT_REPO_MAP_CHARS } from '@z-engine/context'
 import { buildRepoMap, type OutlineCache, type RepoMapBuild } from './repo-map-build.js'
+import { loadOutlineCache, saveOutlineCache } from './repo-map-store.js'
 
 /** How a session's repository map is configured. */
 export interface RepoMapServiceOptions {
@@ -11,48 +12,107 @@ export interface RepoMapServiceOptions {
   maxChars?: number
   /** A worktree agent's service: it never builds and its text is always ''. */
   worktreeAgent?: boolean
+  /**
+   * Where outlines persist between sessions (see `repoMapCacheFile`); without it they live only as
+   * long as the service.
+   */
+  cacheFile?: string
   /** Called with each finished build, e.g. to log errors or timings. */
   onBuild?: (build: RepoMapBuild) => void
+  /**
+   * Called once with the map when the first request went out without it (the build was not ready),
+   * so the session can hand it to the model as a reminder; the system prompt gets it at the next
+   * rebuild. Not called when the map is empty or the service was invalidated or closed meanwhile.
+   */
+  onLate?: (text: string) => void
 }
 
 /**
- * Keeps one session's repository-map section byte-stable (spec 003): `start()` builds in the
- * background when the session opens, the first request awaits `text()`, and every later request
- * gets the same string until `invalidate()` (after a compaction or a settings reload) makes the next
- * `text()` rebuild with the files touched so far. Worktree agents get no map: don't ask for one.
+ * Keeps one session's repository-map section byte-stable (spec 003) without ever delaying the
+ * first request on tree-sitter (issue 17): `start()` begins a build when the session opens. The
+ * first `text()` waits only for a cache-only build from the persisted outlines — the full map when
+ * every file is unchanged since a past session, else '' (and the finished map reaches `onLate`).
+ * Every later `text()` returns the same string until `invalidate()` (after a compaction or a settings
+ * reload); the next `text()` then waits for an incremental rebuild ranking the touched files first.
+ * Worktree agents get no map: don't ask for one.
  */
 export class RepoMapService {
-  private current: Promise<string> | undefined
   private readonly touched: string[] = []
-  // Rebuilds after a compaction re-parse only files that changed since.
-  private readonly cache: OutlineCache = new Map()
+  private cache: OutlineCache = new Map()
+  private loaded: Promise<void> | undefined
+  /** The complete build of the current generation. */
+  private full: Promise<string> | undefined
+  /** The current generation's cache-only result: its text, or undefined when files need parsing. */
+  private quick: Promise<string | undefined> | undefined
+  /** What `text()` returned in this generation. */
+  private given: Promise<string> | undefined
+  private generation = 0
+  private firstGiven = false
+  private readonly abort = new AbortController()
+  /** Builds chain: a rebuild starts after the previous one settles (they share the cache). */
+  private last: Promise<unknown> = Promise.resolve()
+  /** A parsing build is running: its outlines so far are worth saving if it is stopped. */
+  private parsing = false
 
   constructor(private readonly options: RepoMapServiceOptions) {}
 
   /** Starts building if no build is current; safe to call more than once. */
   start(): void {
-    if (this.off() || this.current) return
-    const touched = this.touchedFiles()
-    this.current = buildRepoMap({
-      root: this.options.root,
-      touched,
-      maxChars: this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS,
-      cache: this.cache,
-    }).then(
-      (build) => {
-        this.options.onBuild?.(build)
-        return build.text
-      },
-      // A failed build leaves the map out rather than failing the request.
-      () => '',
-    )
+    if (this.off() || this.full || this.abort.signal.aborted) return
+    let settleQuick: (text: string | undefined) => void = () => {}
+    this.quick = new Promise((resolve) => {
+      settleQuick = resolve
+    })
+    const previous = this.last
+    this.full = (async () => {
+      await previous.catch(() => undefined)
+      await this.load()
+      const input = {
+        root: this.options.root,
+        touched: this.touchedFiles(),
+        maxChars: this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS,
+        cache: this.cache,
+        signal: this.abort.signal,
+      }
+      if (this.cache.size > 0) {
+        const quick = await buildRepoMap({ ...input, parse: false })
+        if (quick.pending === 0) {
+          settleQuick(quick.text)
+          this.options.onBuild?.(quick)
+          if (quick.cacheUpdated) await this.save()
+          return quick.text
+        }
+      }
+      settleQuick(undefined)
+      this.parsing = true
+      const build = await buildRepoMap(input)
+      this.parsing = false
+      this.options.onBuild?.(build)
+      if (build.cacheUpdated) await this.save()
+      return build.text
+    })().catch(() => {
+      // A failed or aborted build leaves the map out rather than failing the request.
+      settleQuick(undefined)
+      return ''
+    })
+    this.last = this.full
   }
 
-  /** The section text ('' when off or empty); the same string until invalidated. */
+  /** The section text ('' when off, empty or not ready for the first request); stable until invalidated. */
   text(): Promise<string> {
     if (this.off()) return Promise.resolve('')
     this.start()
-    return this.current!
+    if (!this.full) return Promise.resolve('')
+    this.given ??= this.firstGiven ? this.full : this.initialText()
+    this.firstGiven = true
+    return this.given
+  }
+
+  /** The current generation's complete map (waits for the build; for tests and tools). */
+  built(): Promise<string> {
+    if (this.off()) return Promise.resolve('')
+    this.start()
+    return this.full ?? Promise.resolve('')
   }
 
   /**
@@ -69,15 +129,57 @@ export class RepoMapService {
 
   /** Drops the current map; the next `text()` (or `start()`) rebuilds. */
   invalidate(): void {
-    this.current = undefined
+    this.generation++
+    this.full = undefined
+    this.quick = undefined
+    this.given = undefined
+  }
+
+  /**
+   * Stops a running build and persists the outlines parsed so far, so the next session in this
+   * project resumes where this one stopped. The service builds nothing after this.
+   */
+  async close(): Promise<void> {
+    this.generation++
+    this.abort.abort()
+    await this.last.catch(() => undefined)
+    if (this.parsing) await this.save()
+  }
+
+  /** Touched paths, most recent first (the order ranking uses). */
+  touchedFiles(): string[] {
+    return this.touched.slice().reverse()
+  }
+
+  private async initialText(): Promise<string> {
+    const generation = this.generation
+    const full = this.full!
+    const ready = await this.quick
+    if (ready !== undefined) return ready
+    void full.then((text) => {
+      if (text !== '' && generation === this.generation) this.options.onLate?.(text)
+    })
+    return ''
   }
 
   private off(): boolean {
     return this.options.enabled === false || this.options.worktreeAgent === true
   }
 
-  /** Touched paths, most recent first (the order ranking uses). */
-  touchedFiles(): string[] {
-    return this.touched.slice().reverse()
+  private load(): Promise<void> {
+    const file = this.options.cacheFile
+    this.loaded ??= file
+      ? loadOutlineCache(file, this.options.root).then((cache) => {
+          this.cache = cache
+        })
+      : Promise.resolve()
+    return this.loaded
+  }
+
+  private async save(): Promise<void> {
+    const file = this.options.cacheFile
+    if (!file) return
+    // Best effort: without the file the next session builds from scratch.
+    await saveOutlineCache(file, this.options.root, this.cache).catch(() => undefined)
   }
 }

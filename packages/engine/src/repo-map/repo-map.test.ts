@@ -154,35 +154,98 @@ describe('buildRepoMap', () => {
 })
 
 describe('RepoMapService', () => {
-  it('keeps the text byte-stable until invalidated, then ranks touched files first', async () => {
+  it('never makes the first request wait for parsing; the late map is stable until invalidated', async () => {
     const root = join(temp, 'service')
     for (let i = 0; i < 5; i++) await put(root, `lib/file${i}.py`, `def func${i}(a):\n    return a\n`)
     await put(root, 'lib/hub.py', 'from lib import *\n' + 'func0(1)\n'.repeat(5))
     const builds: number[] = []
     const reused: number[] = []
+    const late: string[] = []
     const service = new RepoMapService({
       root,
       onBuild: (build) => {
         builds.push(build.outlined)
         reused.push(build.reused)
       },
+      onLate: (text) => late.push(text),
     })
     service.start()
-    const first = await service.text()
+    // Nothing cached: the first text is empty, the finished map goes to onLate.
+    expect(await service.text()).toBe('')
+    const first = await service.built()
+    expect(late).toEqual([first])
     expect(first).toContain('lib/file0.py:')
     expect(first.indexOf('lib/file0.py:')).toBeLessThan(first.indexOf('lib/file1.py:'))
     service.touch(['lib/file3.py'])
     await put(root, 'lib/file9.py', 'def late(): pass\n')
-    expect(await service.text()).toBe(first)
+    expect(await service.text()).toBe('')
     expect(builds).toEqual([6])
     service.invalidate()
+    // After an invalidation the next text waits for the (incremental) rebuild.
     const rebuilt = await service.text()
+    expect(await service.text()).toBe(rebuilt)
     expect(builds).toEqual([6, 7])
-    // only the new file was parsed on the rebuild
+    // only the new file was parsed on the rebuild; the cache-only pass found it missing
     expect(reused).toEqual([0, 6])
     expect(rebuilt).not.toBe(first)
     expect(rebuilt.indexOf('lib/file3.py:')).toBe(rebuilt.indexOf('\n\n') + 2)
+    expect(late).toHaveLength(1)
     expect(await new RepoMapService({ root, enabled: false }).text()).toBe('')
     expect(await new RepoMapService({ root, worktreeAgent: true }).text()).toBe('')
+  })
+
+  it('persists outlines: a later session gets the map on its first text, keyed by content', async () => {
+    const root = join(temp, 'persisted')
+    const cacheFile = join(temp, 'data', 'repo-map', 'persisted.json')
+    for (let i = 0; i < 4; i++)
+      await put(root, `src/m${i}.ts`, `export function f${i}(): number { return ${i} }\n`)
+    const earlier = new RepoMapService({ root, cacheFile })
+    const map = await earlier.built()
+    expect(map).toContain('src/m0.ts:')
+    await earlier.close()
+
+    const builds: { reused: number; pending: number; outlined: number }[] = []
+    const onBuild = (build: { reused: number; pending: number; outlined: number }) => builds.push(build)
+    const later = new RepoMapService({ root, cacheFile, onBuild, onLate: () => expect.unreachable() })
+    expect(await later.text()).toBe(map)
+    expect(builds).toMatchObject([{ reused: 4, pending: 0, outlined: 4 }])
+
+    // A checkout rewrites files with the same bytes: new mtimes, same hashes, still no parsing.
+    for (let i = 0; i < 4; i++)
+      await put(root, `src/m${i}.ts`, `export function f${i}(): number { return ${i} }\n`, 9_000 + i)
+    builds.length = 0
+    expect(await new RepoMapService({ root, cacheFile, onBuild }).text()).toBe(map)
+    expect(builds).toMatchObject([{ reused: 4, pending: 0 }])
+
+    // A changed file must be parsed: the first text is empty and the new map comes late.
+    await put(root, 'src/m1.ts', 'export function renamed(): number { return 1 }\n')
+    builds.length = 0
+    const late: string[] = []
+    const changed = new RepoMapService({ root, cacheFile, onBuild, onLate: (text) => late.push(text) })
+    expect(await changed.text()).toBe('')
+    const fresh = await changed.built()
+    expect(late).toEqual([fresh])
+    expect(fresh).toContain('function renamed(): number')
+    expect(builds).toMatchObject([{ reused: 3, pending: 0, outlined: 4 }])
+    await changed.close()
+
+    // A broken cache file is ignored, never trusted.
+    await writeFile(cacheFile, '{"version":1,"root":')
+    expect(await new RepoMapService({ root, cacheFile }).text()).toBe('')
+  })
+
+  it('close stops a running build; the next session finishes and persists the map', async () => {
+    const root = join(temp, 'closing')
+    const cacheFile = join(temp, 'data', 'repo-map', 'closing.json')
+    for (let i = 0; i < 60; i++) await put(root, `src/m${i}.ts`, `export const c${i} = ${i}\n`)
+    const service = new RepoMapService({ root, cacheFile, onLate: () => expect.unreachable() })
+    expect(await service.text()).toBe('')
+    await service.close()
+    expect(await service.text()).toBe('')
+    const next = new RepoMapService({ root, cacheFile })
+    await next.built()
+    await next.close()
+    const after = JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: unknown[] }
+    expect(after.entries).toHaveLength(60)
   })
 })

@@ -22,13 +22,14 @@ export function buildMainRunHost(
   agent: MainAgent,
   turn: ActiveTurn,
   input: TurnInput,
-  /** Resolves once the turn's checkpoint is taken; no tool runs before it. */
-  beforeTools: Promise<void> = Promise.resolve(),
+  /** Resolves once the turn's checkpoint is taken; no tool that may write runs before it. */
+  beforeWrites: Promise<void> = Promise.resolve(),
 ): RunHost {
   const scope = { turnId: turn.id }
   const { state, services } = session
   // The tool list is fixed for the session: describe it once, not every round.
   const toolSpecs = toolSpecsOf(agent.tools)
+  const toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
   let cwd = session.projectRoot
   let stopContinuations = 0
   let batchesSinceTodoWrite = 0
@@ -90,7 +91,9 @@ export function buildMainRunHost(
     },
     relievePressure: (force) => agent.relievePressure(state.workingSet, force),
     runBatch: async (calls, signal) => {
-      await beforeTools
+      // Reads run at once; a batch that may write waits for the checkpoint it must not precede.
+      if (calls.some((call) => mayWrite(toolsByName.get(call.block.name), call.block.input)))
+        await beforeWrites
       const outcome = await runBatch(calls, batchDeps, signal)
       if (services.afterBatch && !signal.aborted) {
         const reminders = await services
@@ -134,5 +137,15 @@ export function buildMainRunHost(
       return undefined
     },
     newId: session.newId,
+  }
+}
+
+/** Unknown tools, and tools whose classifier fails on this input, count as writing (fail closed). */
+function mayWrite(tool: { isReadOnly(input: unknown): boolean } | undefined, input: unknown): boolean {
+  if (!tool) return true
+  try {
+    return !tool.isReadOnly(input)
+  } catch {
+    return true
   }
 }

@@ -30,7 +30,7 @@ function badgeOf(run: RunOutcome): VerificationBadge {
 
 /**
  * Runs one turn (spec 001 "Conversations, turns and rounds"): UserPromptSubmit hooks, the opening
- * message, a checkpoint before any tool may run, the agent run, then `turnFinished` with outcome,
+ * message, a checkpoint before any tool may write, the agent run, then `turnFinished` with outcome,
  * usage, cost and badge. The journal is synced at the turn boundary.
  */
 export async function runTurn(
@@ -97,8 +97,8 @@ export async function runTurn(
     turnId,
   )
 
-  // A checkpoint of the tree before any tool may run, so rewind can restore it. It runs alongside
-  // the first request (which needs no tool) and the first batch waits for it.
+  // A checkpoint of the tree before any tool may write, so rewind can restore it. It runs alongside
+  // the first request and read-only tools; the first batch that may write waits for it.
   const checkpointed = session.services.checkpoints
     .create(messageId, turnId)
     .catch(() => undefined)
@@ -127,9 +127,11 @@ export async function runTurn(
       rounds: 0,
     }
   }
-  await checkpointed
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
+  // turnFinished never waits for the checkpoint; the turn (and a session close) still do, so its
+  // record is journaled and the next turn's snapshot comes after it.
+  await checkpointed
 }
 
 /** The outcome for a turn stopped by a command. */

@@ -21,6 +21,8 @@ export interface GitOutput {
   code: number
   stdout: Buffer
   stderr: string
+  /** True when git was stopped at `maxRecords` (stdout then holds only part of the listing). */
+  truncated?: boolean
 }
 
 // Settings that make the shadow repository behave the same whatever the user's config says,
@@ -71,6 +73,11 @@ export interface GitRunOptions {
   env?: Record<string, string>
   /** Run without a work tree (`git init --bare` refuses one). */
   noWorkTree?: boolean
+  /**
+   * For NUL-separated listings (`-z`): stop git once stdout holds more than this many records, so
+   * listing a huge tree never runs away; the output is then `truncated`.
+   */
+  maxRecords?: number
 }
 
 function withoutWorkTree(env: NodeJS.ProcessEnv, drop: boolean): NodeJS.ProcessEnv {
@@ -101,7 +108,18 @@ export function runGit(
     })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+    let records = 0
+    let truncated = false
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (truncated) return
+      stdout.push(chunk)
+      if (options.maxRecords === undefined) return
+      for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) records++
+      if (records > options.maxRecords) {
+        truncated = true
+        child.kill('SIGKILL')
+      }
+    })
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', reject)
     child.on('close', (code) => {
@@ -109,6 +127,7 @@ export function runGit(
         code: code ?? -1,
         stdout: Buffer.concat(stdout),
         stderr: Buffer.concat(stderr).toString('utf8'),
+        ...(truncated ? { truncated } : {}),
       })
     })
     // git may exit before reading stdin (e.g. on a usage error); that EPIPE is not our failure.

@@ -233,6 +233,34 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(await readFile(marker, 'utf8')).toBe('')
   })
 
+  it('skips a snapshot beyond its file or byte budget, copying nothing, and takes it once within', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 40; i++) files[`many/file${i}.txt`] = `file ${i}\n`
+    await writeFiles(project, files)
+    const gitDir = checkpointRepoDir(dataDir, project)
+    const tight = value(await ShadowCheckpoints.open({ projectRoot: project, gitDir, maxFiles: 10 }))
+    const overFiles = await tight.snapshot()
+    expect(overFiles).toMatchObject({ ok: false, error: { code: 'overBudget' } })
+    if (!overFiles.ok) expect(overFiles.error.message).toContain('more than 10 files to capture')
+    const objects = () =>
+      execFileSync('git', ['--git-dir', gitDir, 'count-objects', '-v'], { encoding: 'utf8' }).match(
+        /^count: (\d+)/m,
+      )?.[1]
+    expect(objects()).toBe('0')
+    const small = value(await ShadowCheckpoints.open({ projectRoot: project, gitDir, maxBytes: 100 }))
+    const overBytes = await small.snapshot()
+    expect(overBytes).toMatchObject({ ok: false, error: { code: 'overBudget' } })
+    if (!overBytes.ok) expect(overBytes.error.message).toContain('more than 0 MiB to capture')
+    expect(objects()).toBe('0')
+    // Within budget it captures everything; later passes count only what changed.
+    const roomy = value(await ShadowCheckpoints.open({ projectRoot: project, gitDir, maxFiles: 41 }))
+    const first = value(await roomy.snapshot())
+    expect(shadowFiles(roomy, first.commit)).toHaveLength(41)
+    await writeFile(join(project, 'many/file3.txt'), 'changed\n')
+    const tightAgain = value(await ShadowCheckpoints.open({ projectRoot: project, gitDir, maxFiles: 10 }))
+    expect(value(await tightAgain.snapshot()).reused).toBe(false)
+  })
+
   it('reports unknown checkpoints as errors', async () => {
     const checkpoints = await openCheckpoints()
     expect((await checkpoints.restore('deadbeef')).ok).toBe(false)

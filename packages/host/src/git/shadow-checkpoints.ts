@@ -3,10 +3,16 @@ import { join, resolve } from 'node:path'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
-import { type StageReport, stageWorkTree } from './stage.js'
+import { type StageBudget, StageBudgetError, type StageReport, stageWorkTree } from './stage.js'
 
 /** Files above this size are left out of checkpoints unless configured otherwise (10 MiB). */
 export const DEFAULT_MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024
+
+/** Files one checkpoint may capture (new, changed or removed since the last one) before it is skipped. */
+export const DEFAULT_MAX_CHECKPOINT_FILES = 10_000
+
+/** Bytes one checkpoint may copy (new or changed files) before it is skipped (100 MiB). */
+export const DEFAULT_MAX_CHECKPOINT_BYTES = 100 * 1024 * 1024
 
 /** The ref holding the newest checkpoint; every checkpoint is reachable from it (parent chain). */
 const HEAD_REF = 'refs/z-engine/checkpoints'
@@ -21,6 +27,13 @@ export interface ShadowCheckpointsOptions {
   gitDir: string
   /** Files larger than this are not captured (default {@link DEFAULT_MAX_CHECKPOINT_FILE_BYTES}). */
   maxFileBytes?: number
+  /**
+   * A snapshot that would capture more files than this (default {@link DEFAULT_MAX_CHECKPOINT_FILES})
+   * stops listing there and fails with code `overBudget`, copying nothing.
+   */
+  maxFiles?: number
+  /** Likewise for bytes copied (default {@link DEFAULT_MAX_CHECKPOINT_BYTES}). */
+  maxBytes?: number
   /** The git executable (default `git`). */
   gitPath?: string
   /** The environment git starts from (default `process.env`); `GIT_*` variables are dropped. */
@@ -83,6 +96,7 @@ export class ShadowCheckpoints {
   private constructor(
     private readonly context: GitContext,
     private readonly maxFileBytes: number,
+    private readonly budget: StageBudget,
   ) {}
 
   /** Opens (creating if needed) the shadow repository of a project. */
@@ -126,7 +140,10 @@ export class ShadowCheckpoints {
     }
     return {
       ok: true,
-      value: new ShadowCheckpoints(context, options.maxFileBytes ?? DEFAULT_MAX_CHECKPOINT_FILE_BYTES),
+      value: new ShadowCheckpoints(context, options.maxFileBytes ?? DEFAULT_MAX_CHECKPOINT_FILE_BYTES, {
+        maxFiles: options.maxFiles ?? DEFAULT_MAX_CHECKPOINT_FILES,
+        maxBytes: options.maxBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES,
+      }),
     }
   }
 
@@ -283,6 +300,12 @@ export class ShadowCheckpoints {
         if (attempt >= 3) throw new Error(`could not move ${HEAD_REF}: ${swapped.stderr.trim()}`)
       }
     } catch (error) {
+      if (error instanceof StageBudgetError) {
+        return failure(
+          'overBudget',
+          `${this.context.workTree} has ${error.message}, beyond the checkpoint budget; raise checkpoints.max_files or checkpoints.max_mb to capture it`,
+        )
+      }
       return failure(
         'snapshotFailed',
         `could not snapshot ${this.context.workTree}: ${(error as Error).message}`,
@@ -297,7 +320,7 @@ export class ShadowCheckpoints {
   private async stageWithRetry(): Promise<StageReport> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await stageWorkTree(this.context, this.maxFileBytes)
+        return await stageWorkTree(this.context, this.maxFileBytes, this.budget)
       } catch (error) {
         const vanished =
           error instanceof GitCommandError && /did not match any files|No such file/.test(error.stderr)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { lstat, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type GitContext, gitOk, splitNul } from './git-runner.js'
+import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
 
 /** What staging found. */
@@ -13,6 +13,17 @@ export interface StageReport {
   /** Nested repositories whose files were captured for the first time (relative dirs). */
   nestedRepos: string[]
 }
+
+/** How much one staging pass may copy into the shadow repository. */
+export interface StageBudget {
+  /** Files (new, changed or removed) one pass may stage. */
+  maxFiles: number
+  /** Bytes of new or changed files one pass may copy. */
+  maxBytes: number
+}
+
+/** A pass that would exceed its {@link StageBudget}; nothing was staged. */
+export class StageBudgetError extends Error {}
 
 // Literal pathspecs: file names with `*`, `:` or `[` are paths, not patterns.
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' }
@@ -31,10 +42,17 @@ const STAT_BATCH = 128
  * directory, so later passes see its changes like any other file's. The nested `.git` itself is
  * never captured (git skips every entry named `.git`).
  */
-export async function stageWorkTree(context: GitContext, maxFileBytes: number): Promise<StageReport> {
-  const listed = splitNul(
-    await gitOk(context, ['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard']),
-  )
+export async function stageWorkTree(
+  context: GitContext,
+  maxFileBytes: number,
+  budget?: StageBudget,
+): Promise<StageReport> {
+  const listArgs = ['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard']
+  const listing = await runGit(context, listArgs, budget !== undefined ? { maxRecords: budget.maxFiles } : {})
+  if (listing.truncated)
+    throw new StageBudgetError(`more than ${budget!.maxFiles.toLocaleString('en-US')} files to capture`)
+  if (listing.code !== 0) throw new GitCommandError(listArgs, listing.code, listing.stderr)
+  const listed = splitNul(listing.stdout)
   const files = new Set<string>()
   const nested: string[] = []
   for (const path of listed) {
@@ -44,6 +62,7 @@ export async function stageWorkTree(context: GitContext, maxFileBytes: number): 
   const skippedLarge: string[] = []
   const toStage: string[] = []
   const paths = [...files]
+  let bytes = 0
   // Stat in parallel batches: a first snapshot lists every file of the project.
   for (let start = 0; start < paths.length; start += STAT_BATCH) {
     const batch = paths.slice(start, start + STAT_BATCH)
@@ -51,8 +70,13 @@ export async function stageWorkTree(context: GitContext, maxFileBytes: number): 
     batch.forEach((path, index) => {
       const size = sizes[index]
       if (size !== undefined && size > maxFileBytes) skippedLarge.push(path)
-      else toStage.push(path)
+      else {
+        toStage.push(path)
+        bytes += size ?? 0
+      }
     })
+    if (budget !== undefined && bytes > budget.maxBytes)
+      throw new StageBudgetError(`more than ${formatMiB(budget.maxBytes)} to capture`)
   }
   if (skippedLarge.length > 0) {
     // A file that grew past the limit leaves the snapshot rather than keeping a stale version.
@@ -72,7 +96,7 @@ export async function stageWorkTree(context: GitContext, maxFileBytes: number): 
     })
   }
   for (const dir of nested) {
-    const report = await stageNestedRepo(context, dir, maxFileBytes)
+    const report = await stageNestedRepo(context, dir, maxFileBytes, budget)
     skippedLarge.push(...report.skippedLarge.map((path) => `${dir}/${path}`))
   }
   if (nested.length > 0) {
@@ -82,7 +106,12 @@ export async function stageWorkTree(context: GitContext, maxFileBytes: number): 
   return { changed: toStage.length + skippedLarge.length, skippedLarge, nestedRepos: nested }
 }
 
-async function stageNestedRepo(context: GitContext, dir: string, maxFileBytes: number): Promise<StageReport> {
+async function stageNestedRepo(
+  context: GitContext,
+  dir: string,
+  maxFileBytes: number,
+  budget: StageBudget | undefined,
+): Promise<StageReport> {
   const indexFile = join(context.gitDir, `index-nested-${randomBytes(6).toString('hex')}`)
   const workTree = join(context.workTree, dir)
   const excludesFile = await projectExcludesFile(workTree)
@@ -93,7 +122,7 @@ async function stageNestedRepo(context: GitContext, dir: string, maxFileBytes: n
     ...(excludesFile !== undefined ? { excludesFile } : {}),
   }
   try {
-    const report = await stageWorkTree(nestedContext, maxFileBytes)
+    const report = await stageWorkTree(nestedContext, maxFileBytes, budget)
     const tree = (await gitOk(nestedContext, ['write-tree'])).toString('utf8').trim()
     await gitOk(context, ['read-tree', `--prefix=${dir}/`, tree])
     return report
@@ -109,6 +138,10 @@ async function fileSize(path: string): Promise<number | undefined> {
   } catch {
     return undefined
   }
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024)).toLocaleString('en-US')} MiB`
 }
 
 function nulList(paths: readonly string[]): Buffer {

@@ -6,6 +6,7 @@ import modeChanged from './mode-changed.md'
 import nestedInstructions from './nested-instructions.md'
 import planMode from './plan-mode.md'
 import planModeExited from './plan-mode-exited.md'
+import repoMap from './repo-map.md'
 import steering from './steering.md'
 import todoNudge from './todo-nudge.md'
 
@@ -20,6 +21,7 @@ export interface ReminderVariables {
   nestedInstructions: { path: string; content: string }
   steering: { message: string }
   agentMention: { agentType: string }
+  repoMap: { map: string }
 }
 
 /** The name of a reminder template. */
@@ -36,6 +38,7 @@ export const REMINDER_TEMPLATES: Readonly<Record<ReminderName, string>> = {
   nestedInstructions: nestedInstructions.trim(),
   steering: steering.trim(),
   agentMention: agentMention.trim(),
+  repoMap: repoMap.trim(),
 }
 
 /** Renders a reminder's text (without the `<system-reminder>` wrapper). */

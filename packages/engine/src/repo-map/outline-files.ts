@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { OutlineResult } from '@z-engine/context'
+import { loadOutliner } from './grammars.js'
+
+/** A batch of files for the parsing thread. */
+export interface OutlineRequest {
+  id: number
+  files: { path: string; text: string }[]
+}
+
+/** The parsing thread's answer: one result per file, in order, or why nothing could be parsed. */
+export type OutlineReply =
+  | { id: number; ok: true; results: OutlineResult[]; errors: string[] }
+  | { id: number; ok: false; error: string }
+
+type Outlined = { ok: true; results: OutlineResult[]; errors: string[] } | { ok: false; error: string }
+
+let shared: Promise<Worker | undefined> | undefined
+let nextId = 0
+const waiting = new Map<number, (reply: OutlineReply | 'stopped') => void>()
+
+/**
+ * Outlines files with tree-sitter in a worker thread shared by the process (started on first use,
+ * never keeping the process alive while idle), falling back to this thread when no worker can be
+ * started. Results come in the order of `files`.
+ */
+export async function outlineFiles(files: readonly { path: string; text: string }[]): Promise<Outlined> {
+  shared ??= startWorker()
+  const worker = await shared
+  if (!worker) return outlineHere(files)
+  const id = nextId++
+  const reply = await new Promise<OutlineReply | 'stopped'>((resolve) => {
+    waiting.set(id, resolve)
+    worker.ref()
+    worker.postMessage({ id, files: [...files] } satisfies OutlineRequest)
+  })
+  if (waiting.size === 0) worker.unref()
+  if (reply === 'stopped') return outlineHere(files)
+  return reply.ok ? { ok: true, results: reply.results, errors: reply.errors } : reply
+}
+
+async function outlineHere(files: readonly { path: string; text: string }[]): Promise<Outlined> {
+  const loaded = await loadOutliner()
+  if (!loaded.ok) return loaded
+  return {
+    ok: true,
+    results: files.map((file) => loaded.outliner.outline(file.path, file.text)),
+    errors: loaded.errors,
+  }
+}
+
+/** The built worker next to this module, or (running from TypeScript sources) the .ts one via tsx. */
+async function startWorker(): Promise<Worker | undefined> {
+  try {
+    const built = new URL('./outline-worker.js', import.meta.url)
+    const source = new URL('./outline-worker.ts', import.meta.url)
+    let worker: Worker
+    if (existsSync(fileURLToPath(built))) worker = new Worker(built)
+    else if (existsSync(fileURLToPath(source))) {
+      // tsx's ESM entry (a require-resolve would give its CommonJS one).
+      const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
+      const tsx = pathToFileURL(join(dirname(tsxPackage), 'dist', 'esm', 'api', 'index.mjs')).href
+      const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source.href)}) })`
+      worker = new Worker(bootstrap, { eval: true, execArgv: ['--conditions=@z-engine/source'] })
+    } else return undefined
+    worker.unref()
+    worker.on('message', (reply: OutlineReply) => {
+      const resolve = waiting.get(reply.id)
+      waiting.delete(reply.id)
+      resolve?.(reply)
+    })
+    const fail = () => {
+      // The thread died (or could not load): parse what was waiting, and all later files, here.
+      shared = Promise.resolve(undefined)
+      for (const resolve of waiting.values()) resolve('stopped')
+      waiting.clear()
+    }
+    worker.on('error', fail)
+    worker.on('exit', fail)
+    return worker
+  } catch {
+    return undefined
+  }
+}
