@@ -5,7 +5,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing.ts',
-    'outline-worker': 'src/context/outline-worker.ts',
+    'outline-worker': 'src/repo-map/outline-worker.ts',
   },
   format: ['esm'],
   dts: true,
