@@ -10,7 +10,16 @@
 // repository map in its first request). Prints plain figures, and where the map was: in the first
 // request's system prompt, later as a reminder, or not sent.
 import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 
@@ -68,6 +77,27 @@ function realisticRepo() {
   writeFileSync(join(dir, 'add.js'), BUG)
   commitAll(dir)
   return { dir, files: files.length + 1 }
+}
+
+/** A folder (not a git repository) of 20,000 small files in 200 folders, plus the bug file. */
+function hugeFolder() {
+  const dir = mkdtempSync(join(root, 'huge-'))
+  for (let folder = 0; folder < 200; folder++) {
+    mkdirSync(join(dir, `d${folder}`))
+    for (let file = 0; file < 100; file++)
+      writeFileSync(join(dir, `d${folder}`, `f${file}.txt`), `folder ${folder} file ${file}\n`)
+  }
+  writeFileSync(join(dir, 'add.js'), BUG)
+  return dir
+}
+
+/** Bytes under `dir` (apparent sizes). */
+function treeBytes(dir) {
+  let total = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath ?? entry.path, entry.name)).size
+  }
+  return total
 }
 
 let requestTimes = []
@@ -204,6 +234,18 @@ try {
   const warmSamples = []
   for (let run = 0; run < runs; run++) warmSamples.push(await runTask(real.dir, warmData))
   report(`exec fix-the-bug, ${real.files}-file repository, seen before`, warmSamples)
+
+  const huge = hugeFolder()
+  const hugeSamples = []
+  const hugeData = []
+  for (let run = 0; run < runs; run++) {
+    const data = join(root, `data-huge-${run}`)
+    hugeSamples.push(await runTask(huge, data))
+    hugeData.push(treeBytes(join(data, 'z-engine', 'checkpoints')) / 1024)
+    rmSync(data, { recursive: true, force: true })
+  }
+  report('exec fix-the-bug, 20,000-file folder (not a git repository)', hugeSamples)
+  console.log(`  checkpoint data written there: ${median(hugeData).toFixed(0)} KiB (median)`)
 } finally {
   await server.close()
   rmSync(root, { recursive: true, force: true })

@@ -127,11 +127,11 @@ export async function runTurn(
       rounds: 0,
     }
   }
+  // The checkpoint started with the turn and usually finished long before (reads never wait for it);
+  // its record must be journaled before turnFinished, so a rewind to this turn finds it.
+  await checkpointed
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
-  // turnFinished never waits for the checkpoint; the turn (and a session close) still do, so its
-  // record is journaled and the next turn's snapshot comes after it.
-  await checkpointed
 }
 
 /** The outcome for a turn stopped by a command. */
