@@ -48,6 +48,7 @@ describe('public surface', () => {
         "providerSettingsOf",
         "readSettings",
         "relieveContext",
+        "repoMapCacheFile",
         "resolveCommand",
         "resolveModelInfo",
         "run",

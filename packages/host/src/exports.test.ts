@@ -10,6 +10,8 @@ describe('public surface', () => {
         "CORE_ENV_NAMES",
         "DEFAULT_ENV_POLICY",
         "DEFAULT_KILL_GRACE_MS",
+        "DEFAULT_MAX_CHECKPOINT_BYTES",
+        "DEFAULT_MAX_CHECKPOINT_FILES",
         "DEFAULT_MAX_CHECKPOINT_FILE_BYTES",
         "DEFAULT_RING_BYTES",
         "DEFAULT_TIMEOUT_MS",
