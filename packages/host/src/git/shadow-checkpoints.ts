@@ -120,7 +120,8 @@ export class ShadowCheckpoints {
       ...(excludesFile !== undefined ? { excludesFile } : {}),
     }
     try {
-      await mkdir(context.gitDir, { recursive: true })
+      // Checkpoints hold the project's files: private to the user, like session logs (0700).
+      await mkdir(context.gitDir, { recursive: true, mode: 0o700 })
       const probe = await runGit(context, ['rev-parse', '--git-dir'])
       if (probe.code !== 0) {
         await gitOk(context, ['init', '-q', '--bare', context.gitDir], { noWorkTree: true })
