@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Engine } from '@z-engine/engine'
 import { describe, expect, it } from 'vitest'
@@ -195,9 +196,36 @@ describe('inspection commands', () => {
         command: 'mcp-files',
         args: ['--root', '.'],
         layer: 'project',
+        status: 'failed',
+        lastError: expect.stringContaining('ENOENT'),
       }),
     ])
   })
+
+  it('mcp list starts each server to show its real status, tool count and stderr, then stops it', async () => {
+    const box = await fixture(true)
+    const require = createRequire(import.meta.url)
+    const entry = join(
+      dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+      'dist',
+      'index.js',
+    )
+    await put(
+      box.project,
+      '.mcp.json',
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [entry, 'stdio'] } } }),
+    )
+    const listed = await json(box, ['mcp', 'list'])
+    const servers = listed.value.servers as Array<Record<string, unknown>>
+    expect(servers.find((server) => server.name === 'everything')).toMatchObject({
+      layer: 'mcpJson',
+      status: 'ready',
+      transport: 'stdio',
+      toolCount: expect.any(Number),
+      stderr: expect.stringContaining('Starting'),
+    })
+    expect((servers.find((server) => server.name === 'everything')!.toolCount as number) > 5).toBe(true)
+  }, 60_000)
 
   it('instructions lists files in order with imports resolved, and rules', async () => {
     const box = await fixture(true)

@@ -139,6 +139,8 @@ describe('rule matching', () => {
     ['mcp__db__query', 'db', 'query', 'deny'],
     ['mcp__db__query', 'db', 'drop', 'ask'],
     ['mcp__dbx', 'db', 'query', 'ask'],
+    ['mcp__*', 'db', 'query', 'deny'],
+    ['mcp__*', 'other', 'ListMcpResources', 'deny'],
   ])('deny %s vs %s/%s → %s', (rule, server, tool, expected) => {
     expect(act({ type: 'mcpCall', server, tool }, context('default', { deny: [rule] })).decision).toBe(
       expected,

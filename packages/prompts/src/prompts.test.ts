@@ -27,6 +27,7 @@ const SAMPLES: { [Name in ReminderName]: ReminderVariables[Name] } = {
   steering: { message: 'also update the docs' },
   agentMention: { agentType: 'explore' },
   repoMap: { map: '<repository-map>\nsrc/a.ts:\n  export function a(): void\n</repository-map>' },
+  mcpDeferredTools: { tools: '- mcp__db__query: Runs a query.' },
 }
 
 describe('base prompt', () => {

@@ -12,6 +12,7 @@ import {
 } from '@z-engine/store'
 import { assembleSession } from '../assembly/assemble-session.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
+import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
 import { parseModelRef } from '../model/model-ref.js'
 import { EventHub } from '../session/event-hub.js'
@@ -51,6 +52,11 @@ export interface OpenSessionOptions {
   /** A model reference (`anthropic/claude-sonnet-4-5`, `openai-chat/qwen3`, `scripted:file.jsonl`). */
   model?: string
   title?: string
+  /**
+   * In-process MCP servers for this session: each `connect` returns the client end of an SDK
+   * `InMemoryTransport.createLinkedPair()` whose other end the embedder's `McpServer` is connected to.
+   */
+  mcpServers?: readonly InProcessMcpServer[]
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -200,6 +206,7 @@ export class Engine {
       newId,
       reloadSettings: () => this.settings(projectRoot),
       trust: () => this.#trust.trust(projectRoot),
+      ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
     })
     // The mode and model in effect are journaled so a resume continues with them.
     if (snapshot?.mode !== state.mode) await core.commit(undefined, { type: 'modeChanged', mode: state.mode })

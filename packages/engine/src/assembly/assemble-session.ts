@@ -7,6 +7,8 @@ import { SessionCompaction } from '../compaction/session-compaction.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
+import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
+import { createSessionMcp } from '../mcp/session-mcp.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { ModelClient } from '../model/types.js'
 import { createOrchestration } from '../orchestration/create-orchestration.js'
@@ -60,6 +62,8 @@ export interface AssembleInput {
   reloadSettings: () => Promise<LoadedSettings>
   /** Records that the user trusts this workspace. */
   trust: () => Promise<{ ok: true } | { ok: false; error: string }>
+  /** An embedder's in-process MCP servers (SDK in-memory transports). */
+  mcpServers?: readonly InProcessMcpServer[]
 }
 
 /**
@@ -127,6 +131,20 @@ export async function assembleSession(
     },
   })
   ports.jobs = jobs
+  // MCP servers start in the background once the session is open (spec 000 "MCP and language servers").
+  const mcp = createSessionMcp({
+    loaded,
+    trusted: input.trusted,
+    projectRoot,
+    env,
+    childEnv: toolContext.env,
+    ...(input.mcpServers !== undefined ? { inProcess: input.mcpServers } : {}),
+    hooks: {
+      notice: (level, message) => notice(level, message, 'mcp'),
+      remind: (text) => state.reminders.push(text),
+    },
+  })
+  if (mcp.configured) ports.mcp = mcp
 
   const [instructions, environment, agents, rules, skills] = await Promise.all([
     loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),
@@ -240,7 +258,7 @@ export async function assembleSession(
     settings,
     projectRoot,
     definitions: () => agents.definitions,
-    tools: () => tools,
+    tools: () => currentTools(),
     environment,
     ports,
     transcript: {
@@ -259,16 +277,29 @@ export async function assembleSession(
   })
   ports.jobs = orchestration.jobs
   if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
-  const tools: Tool[] = buildToolset({
+  const builtinTools: Tool[] = buildToolset({
     settings,
     ports,
     env,
     pageCache: newPageCache(),
     onNotice: notice,
   }).map((tool) => redactingTool(tool, redactor))
+  // The built-ins, then the MCP tools offered so far; a new array only when the MCP list changed.
+  let mcpSeen: readonly Tool[] = []
+  let tools: Tool[] = builtinTools
+  const currentTools = (): Tool[] => {
+    const offered = mcp.tools()
+    if (offered !== mcpSeen) {
+      mcpSeen = offered
+      tools = [...builtinTools, ...offered.map((tool) => redactingTool(tool, redactor))]
+    }
+    return tools
+  }
   const compaction = new SessionCompaction({
     session: core,
-    tools,
+    get tools() {
+      return currentTools()
+    },
     settings,
     models,
     system,
@@ -278,7 +309,9 @@ export async function assembleSession(
 
   const commands = new CommandRunner({
     session: core,
-    tools,
+    get tools() {
+      return currentTools()
+    },
     settings,
     projectRoot,
     home: paths.home,
@@ -289,12 +322,18 @@ export async function assembleSession(
     system,
     agents: agents.definitions,
     baseEnv: env,
+    mcp,
   })
 
   const session: Session = new SessionActor({
     core,
     hub,
-    agent: { tools, relievePressure: (workingSet, force) => compaction.relieve(workingSet, force) },
+    agent: {
+      get tools() {
+        return currentTools()
+      },
+      relievePressure: (workingSet, force) => compaction.relieve(workingSet, force),
+    },
     extensions: {
       compaction,
       gate,
@@ -335,6 +374,7 @@ export async function assembleSession(
       rewind: (messageId, scope) => rewindSession(input, services.checkpoints, messageId, scope),
       dispose: async () => {
         await repoMap?.close()
+        await mcp.close()
         await orchestration.shutdown()
         await jobs.shutdown()
       },
@@ -364,6 +404,7 @@ export async function assembleSession(
   if (loaded.trustRequired.length > 0) {
     hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
   }
+  mcp.start()
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
   return { session, core }

@@ -4,17 +4,21 @@ import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
 import { actionFor, type Tool } from '@z-engine/tools'
 import type { SessionGate } from '../gate/session-gate.js'
+import type { McpManager } from '../mcp/mcp-manager.js'
+import { renderMcpStatus } from '../mcp/render-status.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { CommandAction } from '../session/session-types.js'
 import {
   buildCommandCatalog,
   type CatalogEntry,
+  type CatalogSources,
   type CommandCatalog,
   resolveCommand,
 } from '../workspace/commands/catalog.js'
 import type { EngineBuiltinName } from '../workspace/commands/engine-builtins.js'
 import { expandCommand } from '../workspace/commands/expand.js'
+import { mapMcpPromptArguments } from '../workspace/commands/mcp-prompt-arguments.js'
 import { builtinCommandDefinitions, loadCommandDefinitions } from '../workspace/definitions/load.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
@@ -43,6 +47,8 @@ export interface CommandRunnerDeps {
   agents: readonly AgentDefinition[]
   /** The environment `!` lines start from (filtered by `[shell.env]`). */
   baseEnv: Readonly<Record<string, string | undefined>>
+  /** The session's MCP servers (prompts as commands, `/mcp`). */
+  mcp?: McpManager
 }
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
@@ -54,13 +60,19 @@ const tokens = (count: number) => count.toLocaleString('en-US')
  * names get a notice with close matches.
  */
 export class CommandRunner {
-  #catalog: Promise<CommandCatalog> | undefined
+  #definitions: Promise<CatalogSources> | undefined
 
   constructor(private readonly deps: CommandRunnerDeps) {}
 
-  /** The session's command catalog (loaded once; reloaded with settings). */
-  catalog(): Promise<CommandCatalog> {
-    this.#catalog ??= loadCommandDefinitions({
+  /** The session's command catalog: definitions loaded once, MCP prompts of the servers ready now. */
+  async catalog(): Promise<CommandCatalog> {
+    const sources = await this.#sources()
+    return buildCommandCatalog({ ...sources, mcpPrompts: this.deps.mcp?.promptCommands() ?? [] })
+  }
+
+  /** Loads the command definitions once, reporting broken ones and shadowed names once. */
+  #sources(): Promise<CatalogSources> {
+    this.#definitions ??= loadCommandDefinitions({
       projectRoot: this.deps.projectRoot,
       home: this.deps.home,
       configDir: this.deps.configDir,
@@ -69,14 +81,12 @@ export class CommandRunner {
       const session = this.deps.session
       for (const error of loaded.errors)
         session.notice('warning', `${error.path}: ${error.message}`, 'command_definition')
-      const catalog = buildCommandCatalog({
-        custom: loaded.definitions,
-        promptBuiltins: builtinCommandDefinitions(),
-      })
-      for (const warning of catalog.warnings) session.notice('warning', warning, 'command_definition')
-      return catalog
+      const sources = { custom: loaded.definitions, promptBuiltins: builtinCommandDefinitions() }
+      for (const warning of buildCommandCatalog(sources).warnings)
+        session.notice('warning', warning, 'command_definition')
+      return sources
     })
-    return this.#catalog
+    return this.#definitions
   }
 
   /** Runs one command; returns what the session should do next. */
@@ -124,12 +134,31 @@ export class CommandRunner {
           },
         }
       }
-      case 'mcp':
-        return {
-          type: 'notice',
-          level: 'warning',
-          message: `/${entry.name}: MCP prompts need a connected MCP server.`,
+      case 'mcp': {
+        const mapped = mapMcpPromptArguments(entry.prompt, args)
+        if (!mapped.ok) return { type: 'notice', level: 'warning', message: mapped.notice }
+        if (!this.deps.mcp)
+          return { type: 'notice', level: 'warning', message: `/${entry.name}: MCP is off in this session.` }
+        let body: string
+        try {
+          body = await this.deps.mcp.getPrompt(entry.prompt.server, entry.prompt.prompt, mapped.arguments)
+        } catch (error) {
+          return { type: 'notice', level: 'warning', message: `/${entry.name}: ${(error as Error).message}` }
         }
+        const visible = `/${entry.name}${args.trim() !== '' ? ` ${args.trim()}` : ''}`
+        return {
+          type: 'turn',
+          input: {
+            text: visible,
+            content: [
+              { type: 'text', text: visible },
+              { type: 'text', text: `<command name="${entry.name}">\n${body}\n</command>` },
+            ],
+            command: entry.name,
+            turnRules: [],
+          },
+        }
+      }
       default: {
         const unreachable: never = entry
         throw new Error(`unknown catalog entry ${JSON.stringify(unreachable)}`)
@@ -239,12 +268,19 @@ export class CommandRunner {
         return output(`**Effort:** ${args} from the next request on.`)
       }
       case 'mcp': {
-        const servers = Object.keys(this.deps.settings.mcp.servers)
-        return output(
-          servers.length === 0
-            ? 'No MCP servers are configured. Add them under `[mcp.servers.<name>]` in settings.'
-            : `Configured MCP servers: ${servers.join(', ')}. This build does not connect to MCP servers yet, so their tools are not offered.`,
-        )
+        const words = args.split(/\s+/).filter((word) => word !== '')
+        if (words[0] === 'reconnect') {
+          const name = words[1]
+          if (!name || !this.deps.mcp)
+            return { type: 'notice', level: 'warning', message: 'Usage: /mcp reconnect <server>' }
+          const info = await this.deps.mcp.reconnect(name)
+          if (!info)
+            return { type: 'notice', level: 'warning', message: `There is no MCP server named ${name}.` }
+          return output(renderMcpStatus([info], []))
+        }
+        if (words.length > 0)
+          return { type: 'notice', level: 'warning', message: 'Usage: /mcp, or /mcp reconnect <server>' }
+        return output(renderMcpStatus(this.deps.mcp?.servers() ?? [], this.deps.mcp?.deferred() ?? []))
       }
       case 'todos':
         return output(

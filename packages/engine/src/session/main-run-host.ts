@@ -27,9 +27,11 @@ export function buildMainRunHost(
 ): RunHost {
   const scope = { turnId: turn.id }
   const { state, services } = session
-  // The tool list is fixed for the session: describe it once, not every round.
-  const toolSpecs = toolSpecsOf(agent.tools)
-  const toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
+  // MCP servers may add or drop tools between rounds: the list is re-described only when it changed,
+  // and only when a request is built, so a batch always runs against the tools its request offered.
+  let toolsSeen = agent.tools
+  let toolSpecs = toolSpecsOf(toolsSeen)
+  let toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
   let cwd = session.projectRoot
   let stopContinuations = 0
   let batchesSinceTodoWrite = 0
@@ -65,7 +67,16 @@ export function buildMainRunHost(
       return resolved.model
     },
     system: () => services.system(modelRef()),
-    tools: () => toolSpecs,
+    tools: () => {
+      const latest = agent.tools
+      if (latest !== toolsSeen) {
+        toolsSeen = latest
+        toolSpecs = toolSpecsOf(latest)
+        toolsByName = new Map(latest.map((tool) => [tool.name, tool]))
+        batchDeps.tools = toolsByName
+      }
+      return toolSpecs
+    },
     workingSet: () => state.workingSet,
     append: (message, origin) => session.appendMessage(message, origin, turn.id),
     emit,

@@ -47,8 +47,11 @@ export interface TurnInput {
 
 /** The main agent's own parts: its toolset and the context relief before each request. */
 export interface MainAgent {
-  /** The toolset, in stable order. */
-  tools: readonly Tool[]
+  /**
+   * The toolset, in stable order; MCP tools may come and go between rounds (it is read when a request
+   * is built, and the same array comes back while nothing changed).
+   */
+  readonly tools: readonly Tool[]
   /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
   relievePressure(workingSet: Message[], force: boolean): Promise<void>
 }

@@ -85,7 +85,7 @@ function decideAction(
     case 'mcpCall': {
       const matches = (rule: Rule): boolean =>
         rule.matcher.type === 'mcp' &&
-        rule.matcher.server === action.server &&
+        (rule.matcher.server === '*' || rule.matcher.server === action.server) &&
         (rule.matcher.tool === undefined || rule.matcher.tool === action.tool)
       const readOnly = action.readOnly === true
       const free = action.resource === true ? 'reading MCP resources needs no approval' : undefined

@@ -29,7 +29,7 @@ export type RuleMatcher =
     }
   /** `WebFetch(domain:example.com)`, `*.example.com` for subdomains. */
   | { type: 'domain'; domain: string }
-  /** `mcp__server`, `mcp__server__*`, `mcp__server__tool`. */
+  /** `mcp__server`, `mcp__server__*`, `mcp__server__tool`; `mcp__*` has server `*` (every server). */
   | { type: 'mcp'; server: string; tool: string | undefined }
   /** `Agent(type)`, `Skill(name)`: the name, `*` for any. */
   | { type: 'name'; name: string }

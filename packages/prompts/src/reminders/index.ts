@@ -2,6 +2,7 @@ import { renderTemplate } from '../template.js'
 import agentMention from './agent-mention.md'
 import filesChanged from './files-changed.md'
 import jobFinished from './job-finished.md'
+import mcpDeferredTools from './mcp-deferred-tools.md'
 import modeChanged from './mode-changed.md'
 import nestedInstructions from './nested-instructions.md'
 import planMode from './plan-mode.md'
@@ -22,6 +23,7 @@ export interface ReminderVariables {
   steering: { message: string }
   agentMention: { agentType: string }
   repoMap: { map: string }
+  mcpDeferredTools: { tools: string }
 }
 
 /** The name of a reminder template. */
@@ -39,6 +41,7 @@ export const REMINDER_TEMPLATES: Readonly<Record<ReminderName, string>> = {
   steering: steering.trim(),
   agentMention: agentMention.trim(),
   repoMap: repoMap.trim(),
+  mcpDeferredTools: mcpDeferredTools.trim(),
 }
 
 /** Renders a reminder's text (without the `<system-reminder>` wrapper). */

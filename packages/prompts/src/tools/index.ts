@@ -9,6 +9,7 @@ import Grep from './Grep.md'
 import JobKill from './JobKill.md'
 import JobOutput from './JobOutput.md'
 import ListMcpResources from './ListMcpResources.md'
+import LoadMcpTools from './LoadMcpTools.md'
 import LSP from './LSP.md'
 import MultiEdit from './MultiEdit.md'
 import NotebookEdit from './NotebookEdit.md'
@@ -42,6 +43,7 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   ExitPlanMode,
   LSP,
   ListMcpResources,
+  LoadMcpTools,
   ReadMcpResource,
   Skill,
   TodoWrite,

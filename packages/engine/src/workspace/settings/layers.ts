@@ -3,13 +3,15 @@ import type { SettingsLayer } from '@z-engine/protocol'
 /**
  * The settings layers, lowest first (spec 000 "Settings files"). `claudeProject`/`claudeLocal` are
  * `.claude/settings.json` and `.claude/settings.local.json` (hooks and permissions, with
- * compat.claude on), read just below the project's own `.z-engine/settings.toml`.
+ * compat.claude on), and `mcpJson` is the project's `.mcp.json` (its MCP servers, with compat.claude on),
+ * all read just below the project's own `.z-engine/settings.toml`.
  */
 export type SettingsLayerName =
   | 'defaults'
   | 'user'
   | 'claudeProject'
   | 'claudeLocal'
+  | 'mcpJson'
   | 'project'
   | 'local'
   | 'env'
@@ -20,6 +22,7 @@ export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
   'user',
   'claudeProject',
   'claudeLocal',
+  'mcpJson',
   'project',
   'local',
   'env',
@@ -29,6 +32,7 @@ export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
 export const PROJECT_LAYERS: ReadonlySet<SettingsLayerName> = new Set([
   'claudeProject',
   'claudeLocal',
+  'mcpJson',
   'project',
   'local',
 ])

@@ -1,4 +1,5 @@
 import { DEFAULT_SETTINGS, type Settings } from '@z-engine/protocol'
+import { readMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import { readClaudeLayer } from './claude-layer.js'
 import { type EffectiveSettings, effectiveSettings } from './effective.js'
 import { envLayer } from './env-layer.js'
@@ -48,6 +49,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       ? await Promise.all([
           readClaudeLayer('claudeProject', files.claudeProject),
           readClaudeLayer('claudeLocal', files.claudeLocal),
+          ...(files.mcpJson !== undefined ? [readMcpJsonLayer(files.mcpJson)] : []),
         ])
       : []
   const readLayers = [

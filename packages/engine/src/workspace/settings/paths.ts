@@ -17,6 +17,8 @@ export interface SettingsFiles {
   local?: string
   claudeProject?: string
   claudeLocal?: string
+  /** The project's `.mcp.json` (Claude Code's MCP servers). */
+  mcpJson?: string
 }
 
 /** The config folder for a home folder when the caller has no better one (XDG default). */
@@ -36,6 +38,7 @@ export function settingsFiles(locations: SettingsLocations): SettingsFiles {
     files.local = join(locations.projectRoot, '.z-engine', 'settings.local.toml')
     files.claudeProject = join(locations.projectRoot, '.claude', 'settings.json')
     files.claudeLocal = join(locations.projectRoot, '.claude', 'settings.local.json')
+    files.mcpJson = join(locations.projectRoot, '.mcp.json')
   }
   return files
 }

@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module'
+import type { JsonSchema } from '@z-engine/protocol'
+import type { Ajv as AjvInstance } from 'ajv'
+
+let ajv: AjvInstance | undefined
+
+/**
+ * A server tool's input schema as the model and the batch validator will see it, or why it cannot
+ * be offered. A schema that does not compile would fail every call (or, sent to a provider, the
+ * whole request), so such a tool is left out with a notice instead. `$schema` is dropped: providers
+ * and our validator take the draft they know.
+ */
+export function toolInputSchema(
+  schema: unknown,
+): { ok: true; schema: JsonSchema } | { ok: false; message: string } {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return { ok: false, message: 'its input schema is not an object' }
+  const { $schema: _draft, ...rest } = schema as Record<string, unknown>
+  if (rest.type !== 'object') return { ok: false, message: 'its input schema is not of type "object"' }
+  try {
+    ajv ??= newAjv()
+    ajv.compile(rest)
+  } catch (error) {
+    return { ok: false, message: `its input schema does not compile (${(error as Error).message})` }
+  }
+  return { ok: true, schema: rest as JsonSchema }
+}
+
+function newAjv(): AjvInstance {
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
+  return new Ajv({ allErrors: false, strict: false, coerceTypes: false })
+}

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises'
+import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
+import type { LoadedLayer, SettingsNotice } from '../workspace/settings/layers.js'
+
+type Json = Record<string, unknown>
+
+/** Claude Code's `.mcp.json` keys we read; `type` `streamable-http` is an alias Claude accepts for `http`. */
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'url', 'headers', 'cwd', 'enabled', 'timeout_ms'])
+
+/**
+ * Reads a project's `.mcp.json` (Claude Code's format: `{"mcpServers": {name: {type?, command,
+ * args, env, url, headers}}}`) as the `mcpJson` settings layer, so it layers, explains and is
+ * trust-gated like any project layer. Each server is validated on its own: an invalid entry is
+ * skipped with a notice naming the file, the server and the field, and the rest load.
+ */
+export async function readMcpJsonLayer(file: string): Promise<LoadedLayer> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      return { name: 'mcpJson', file, present: false, data: {}, notices: [] }
+    return skipped(file, `could not be read (${code ?? String(error)}); it is skipped`)
+  }
+  return parseMcpJsonLayer(file, text)
+}
+
+/** Converts the text of a `.mcp.json` into a layer (see `readMcpJsonLayer`). */
+export function parseMcpJsonLayer(file: string, text: string): LoadedLayer {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    return skipped(file, `is not valid JSON (${(error as Error).message}); it is skipped until it is fixed`)
+  }
+  if (!isRecord(raw) || !isRecord(raw.mcpServers))
+    return skipped(file, 'must hold a JSON object with an "mcpServers" object; it is skipped')
+  const notices: SettingsNotice[] = []
+  const servers: Json = {}
+  for (const [name, entry] of Object.entries(raw.mcpServers)) {
+    const key = `mcp.servers.${name}`
+    if (!isRecord(entry)) {
+      notices.push(notice('error', file, key, `server "${name}" must be an object; it is skipped`))
+      continue
+    }
+    const converted: Json = {}
+    for (const [field, value] of Object.entries(entry)) {
+      if (!KNOWN.has(field)) {
+        notices.push(
+          notice(
+            'warning',
+            file,
+            `${key}.${field}`,
+            `server "${name}": field "${field}" is not supported; it is ignored`,
+          ),
+        )
+        continue
+      }
+      converted[field] = field === 'type' && value === 'streamable-http' ? 'http' : value
+    }
+    const parsed = parseSettings({ mcp: { servers: { [name]: converted } } })
+    if (!parsed.ok) {
+      const field = parsed.error.path.slice(key.length + 1) || 'entry'
+      notices.push(
+        notice(
+          'error',
+          file,
+          parsed.error.path,
+          `server "${name}": field "${field}" ${parsed.error.message}; this server is skipped`,
+        ),
+      )
+      continue
+    }
+    servers[name] = converted
+  }
+  const data: SettingsLayer = Object.keys(servers).length > 0 ? ({ mcp: { servers } } as SettingsLayer) : {}
+  return { name: 'mcpJson', file, present: true, data, notices }
+}
+
+function skipped(file: string, message: string): LoadedLayer {
+  return {
+    name: 'mcpJson',
+    file,
+    present: true,
+    data: {},
+    notices: [notice('error', file, undefined, message)],
+  }
+}
+
+function notice(
+  severity: SettingsNotice['severity'],
+  file: string,
+  key: string | undefined,
+  message: string,
+): SettingsNotice {
+  return {
+    severity,
+    layer: 'mcpJson',
+    file,
+    ...(key !== undefined ? { key } : {}),
+    message: `${file}: ${message}`,
+  }
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

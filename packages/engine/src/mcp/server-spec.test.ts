@@ -1,0 +1,129 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold literal ${VAR} references to expand.
+import { describe, expect, it } from 'vitest'
+import { parseMcpJsonLayer } from './mcp-json-layer.js'
+import { resolveServerSpecs } from './server-spec.js'
+
+describe('resolveServerSpecs', () => {
+  const env = { TOKEN: 't0k', HOME: '/home/u' }
+
+  it('infers the transport, expands ${VAR} and ${VAR:-default}, runs stdio servers in the project root', () => {
+    const { specs, problems } = resolveServerSpecs(
+      {
+        files: {
+          command: 'npx',
+          args: ['-y', 'server', '${HOME}/docs'],
+          env: { KEY: '${TOKEN}', PORT: '${PORT:-8080}' },
+        },
+        api: { url: 'https://api.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        legacy: { type: 'sse', url: '${BASE:-http://localhost:9000}/sse', timeout_ms: 5000 },
+        sub: { command: 'node', cwd: 'tools' },
+        off: { command: 'x', enabled: false },
+      },
+      env,
+      '/project',
+    )
+    expect(problems).toEqual([])
+    expect(specs).toEqual([
+      {
+        name: 'files',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', 'server', '/home/u/docs'],
+        env: { KEY: 't0k', PORT: '8080' },
+        cwd: '/project',
+        timeoutMs: 30_000,
+      },
+      {
+        name: 'api',
+        transport: 'http',
+        url: 'https://api.example/mcp',
+        headers: { Authorization: 'Bearer t0k' },
+        timeoutMs: 30_000,
+      },
+      { name: 'legacy', transport: 'sse', url: 'http://localhost:9000/sse', headers: {}, timeoutMs: 5000 },
+      {
+        name: 'sub',
+        transport: 'stdio',
+        command: 'node',
+        args: [],
+        env: {},
+        cwd: '/project/tools',
+        timeoutMs: 30_000,
+      },
+    ])
+  })
+
+  it('skips broken entries with the field at fault and warns about unset variables', () => {
+    const { specs, problems } = resolveServerSpecs(
+      {
+        none: {},
+        http: { type: 'http' },
+        stdio: { type: 'stdio', url: 'http://x' },
+        'bad name': { command: 'x' },
+        ftp: { url: 'ftp://x' },
+        secret: { command: 'run', env: { KEY: '${MISSING}' } },
+      },
+      env,
+      '/p',
+    )
+    expect(specs.map((spec) => spec.name)).toEqual(['secret'])
+    expect(problems.map((problem) => [problem.server, problem.field, problem.severity])).toEqual([
+      ['none', 'command', 'error'],
+      ['http', 'url', 'error'],
+      ['stdio', 'command', 'error'],
+      ['bad name', 'name', 'error'],
+      ['ftp', 'url', 'error'],
+      ['secret', 'env', 'warning'],
+    ])
+    expect(problems.at(-1)!.message).toContain('${MISSING} is not set')
+  })
+})
+
+describe('.mcp.json as a settings layer', () => {
+  it("reads Claude Code's format: implicit stdio, url without type, streamable-http alias", () => {
+    const layer = parseMcpJsonLayer(
+      '/p/.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
+          web: { url: 'http://localhost:3001/mcp', headers: { 'X-Key': '${KEY}' } },
+          alias: { type: 'streamable-http', url: 'http://localhost/mcp' },
+        },
+      }),
+    )
+    expect(layer).toMatchObject({ name: 'mcpJson', present: true, notices: [] })
+    expect(layer.data).toEqual({
+      mcp: {
+        servers: {
+          fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
+          web: { url: 'http://localhost:3001/mcp', headers: { 'X-Key': '${KEY}' } },
+          alias: { type: 'http', url: 'http://localhost/mcp' },
+        },
+      },
+    })
+  })
+
+  it('skips an invalid server with a notice naming file, server and field; the rest load', () => {
+    const layer = parseMcpJsonLayer(
+      '/p/.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          good: { command: 'a' },
+          bad: { command: 'b', args: 'not-a-list' },
+          odd: { command: 'c', oauth: {} },
+        },
+      }),
+    )
+    expect(Object.keys((layer.data as { mcp: { servers: object } }).mcp.servers)).toEqual(['good', 'odd'])
+    expect(layer.notices.map((notice) => notice.message)).toEqual([
+      expect.stringMatching(/^\/p\/\.mcp\.json: server "bad": field "args" .*; this server is skipped$/),
+      '/p/.mcp.json: server "odd": field "oauth" is not supported; it is ignored',
+    ])
+    expect(layer.notices[0]).toMatchObject({ severity: 'error', key: 'mcp.servers.bad.args' })
+  })
+
+  it('skips a file that is not JSON or has no mcpServers', () => {
+    expect(parseMcpJsonLayer('/p/.mcp.json', '{').notices[0]!.message).toContain('is not valid JSON')
+    expect(parseMcpJsonLayer('/p/.mcp.json', '{"servers": {}}').notices[0]!.message).toContain('"mcpServers"')
+  })
+})
