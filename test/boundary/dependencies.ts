@@ -27,13 +27,7 @@ export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, strin
  * Declared for work in flight that lands within days; each entry names it. Remove an entry when
  * its code lands (or the work is dropped, with the dependency).
  */
-export const AWAITING_USE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  engine: {
-    '@modelcontextprotocol/sdk': 'the MCP manager (packages/engine/src/mcp, the MCP issue) is being merged',
-    '@modelcontextprotocol/server-everything': "the MCP manager's tests start it",
-    '@modelcontextprotocol/server-filesystem': "the MCP manager's tests start it",
-  },
-}
+export const AWAITING_USE: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
 
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))
 

@@ -9,7 +9,11 @@ const require = createRequire(import.meta.url)
 
 /** The entry script of an MCP server package installed from npm (devDependencies). */
 export function npmServerEntry(name: 'server-everything' | 'server-filesystem'): string {
-  return join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js')
+  const manifest = {
+    'server-everything': '@modelcontextprotocol/server-everything/package.json',
+    'server-filesystem': '@modelcontextprotocol/server-filesystem/package.json',
+  }[name]
+  return join(dirname(require.resolve(manifest)), 'dist', 'index.js')
 }
 
 /** Our own fault-injecting server (test/fixtures/mcp/fault-server.mjs). */
