@@ -252,3 +252,47 @@ describe('McpManager faults (our SDK fault server)', () => {
     expect(isProcessAlive(grandchild)).toBe(false)
   }, 30_000)
 })
+
+describe('McpManager with an in-process server (embedders)', () => {
+  it('connects an SDK McpServer through the in-memory transport and calls its tool', async () => {
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js')
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+    const server = new McpServer({ name: 'app', version: '1.0.0' })
+    server.registerTool(
+      'lookup',
+      { description: 'Looks a key up', annotations: { readOnlyHint: true } },
+      async () => ({
+        content: [{ type: 'text', text: 'found it' }],
+      }),
+    )
+    const mcp = new McpManager({
+      specs: [],
+      inProcess: [
+        {
+          name: 'app',
+          connect: async () => {
+            const [client, serverSide] = InMemoryTransport.createLinkedPair()
+            await server.connect(serverSide)
+            return client
+          },
+        },
+      ],
+      baseEnv: {},
+      hooks: { notice: () => {}, remind: () => {} },
+    })
+    managers.push(mcp)
+    mcp.start()
+    await mcp.settled()
+    expect(mcp.servers()[0]).toMatchObject({
+      name: 'app',
+      transport: 'in-process',
+      status: 'ready',
+      toolCount: 1,
+    })
+    const lookup = mcp.tools().find((tool) => tool.name === 'mcp__app__lookup')!
+    expect(await lookup.call({}, mcpTestCtx(), signal())).toEqual({
+      ok: true,
+      output: { content: [{ type: 'text', text: 'found it' }] },
+    })
+  }, 20_000)
+})
