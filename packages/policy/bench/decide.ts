@@ -1,7 +1,7 @@
 // Decisions per second over 1,000 realistic mixed calls (reads, edits, shell lines of every shape,
 // fetches, MCP calls), with a realistic rule set. Prints plain figures.
 import { loadavg } from 'node:os'
-import { type Action, buildRuleSet, decide, type PolicyContext } from '../src/index.js'
+import { type Action, buildRuleSet, decide, type PolicyContext, pathFactsFromLinks } from '../src/index.js'
 
 const ROOT = '/home/dev/project'
 const context: PolicyContext = {
@@ -24,6 +24,11 @@ const context: PolicyContext = {
   projectRoot: ROOT,
   additionalDirectories: ['/home/dev/shared'],
   home: '/home/dev',
+  // Real paths as the engine passes them: every file path is resolved, a few through links.
+  pathFacts: {
+    ...pathFactsFromLinks({ [`${ROOT}/docs`]: '/home/dev/wiki', [`${ROOT}/src/module-3`]: `${ROOT}/.git` }),
+    hooksPath: `${ROOT}/.githooks`,
+  },
 }
 
 const LINES = [

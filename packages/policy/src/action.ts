@@ -26,8 +26,12 @@ export type Action =
   | { type: 'mcpCall'; server: string; tool: string; readOnly?: boolean; resource?: boolean }
   /** Loads a skill. */
   | { type: 'loadSkill'; name: string }
-  /** Anything else; `readOnly` says whether it changes state (plan mode refuses it when false). */
-  | { type: 'other'; toolName: string; readOnly: boolean }
+  /**
+   * Anything else; `readOnly` says whether it changes state (plan mode refuses it when false).
+   * `malformed` says why a tool could not map its input (a non-string path, a missing field): such
+   * a call asks in every mode and is refused in plan mode.
+   */
+  | { type: 'other'; toolName: string; readOnly: boolean; malformed?: string }
 
 /** The `type` tags of actions. */
 export type ActionType = Action['type']

@@ -110,7 +110,7 @@ describe('WebFetch address spellings', () => {
 
   it.each([
     ['WebFetch(domain:example.com)', 'https://example.com/x', 'allow'],
-    ['WebFetch(domain:example.com)', 'https://api.example.com/x', 'ask'],
+    ['WebFetch(domain:example.com)', 'https://api.example.com/x', 'allow'],
     ['WebFetch(domain:*.example.com)', 'https://api.example.com/x', 'allow'],
     ['WebFetch(domain:*.example.com)', 'https://evilexample.com/x', 'ask'],
     ['WebFetch', 'https://anything.org/', 'allow'],

@@ -102,5 +102,11 @@ export interface ToolCtx extends ActionCtx {
    * Absent: nothing is filtered.
    */
   isReadDenied?(path: string): boolean
+  /**
+   * The real path (symlinks resolved) the permission decision saw for each path of this call. File
+   * tools resolve again when they open and refuse when a link changed in between (no TOCTOU).
+   * Set by the engine's batch; absent when a tool runs outside the gate.
+   */
+  decidedRealPaths?: Readonly<Record<string, string>>
   ports: Ports
 }

@@ -1,10 +1,11 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Preview } from '@z-engine/protocol'
 import { createTwoFilesPatch, structuredPatch } from 'diff'
 import type { ToolCtx } from './ctx.js'
 import { type ApplyOutcome, applyEdits, type EditSpec } from './edit-apply.js'
 import { changedMessage, checkFresh, notReadMessage, snapshotOf } from './file-snapshot.js'
+import { realPathForOpen, writeChecked } from './real-path.js'
 import { errorMessage, errorResult } from './results.js'
 import { decodeText, encodeText, type TextFile } from './text-file.js'
 import type { ToolResult } from './tool-result.js'
@@ -21,8 +22,14 @@ type Planned =
  * Computes the edits against the file as it is on disk. `checkRead` enforces read-before-edit and
  * the staleness check (previews skip it: they only show what would change).
  */
-async function plan(path: string, edits: EditSpec[], ctx: ToolCtx, checkRead: boolean): Promise<Planned> {
-  const info = await stat(path).catch(() => undefined)
+async function plan(
+  path: string,
+  edits: EditSpec[],
+  ctx: ToolCtx,
+  checkRead: boolean,
+  real = path,
+): Promise<Planned> {
+  const info = await stat(real).catch(() => undefined)
   if (!info) {
     const [first, ...rest] = edits
     if (first?.old_string !== '') {
@@ -48,7 +55,7 @@ async function plan(path: string, edits: EditSpec[], ctx: ToolCtx, checkRead: bo
     return { ok: false, code: 'is_directory', message: `${path} is a directory, not a file.` }
   let bytes: Buffer
   if (checkRead) {
-    const fresh = await checkFresh(path, ctx.fileTracker)
+    const fresh = await checkFresh(path, ctx.fileTracker, real)
     if (fresh.type === 'notRead') return { ok: false, code: 'not_read', message: notReadMessage(path) }
     if (fresh.type === 'changed') return { ok: false, code: 'stale', message: changedMessage(path) }
     bytes = fresh.bytes
@@ -77,13 +84,17 @@ function ok(text: string, replacements: number): ApplyOutcome {
 
 /** Applies edits to one file under its path lock (Edit, MultiEdit). */
 export async function editFile(path: string, edits: EditSpec[], ctx: ToolCtx): Promise<ToolResult> {
+  // The file is changed at the real path the permission decision saw, or not at all.
+  const checked = realPathForOpen(path, ctx)
+  if (!checked.ok) return { ok: false, error: checked.error }
+  const real = checked.real
   try {
     return await ctx.pathLocks.withLocks([path], async () => {
-      const planned = await plan(path, edits, ctx, true)
+      const planned = await plan(path, edits, ctx, true, real)
       if (!planned.ok) return errorResult(planned.code, planned.message)
-      await mkdir(dirname(path), { recursive: true })
+      await mkdir(dirname(real), { recursive: true })
       const bytes = encodeText(planned.after, planned.file)
-      await writeFile(path, bytes)
+      await writeChecked(real, bytes)
       ctx.fileTracker.recordRead(path, await snapshotOf(path, bytes))
       const verb = planned.created ? 'created' : 'updated'
       const count = planned.replacements > 1 ? ` (${planned.replacements} replacements)` : ''

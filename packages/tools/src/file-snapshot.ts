@@ -20,10 +20,10 @@ export type StaleCheck = { type: 'fresh'; bytes: Buffer } | { type: 'notRead' } 
  * Compares a file on disk with what the model last read. A changed mtime alone is not enough to
  * refuse (editors and `touch` rewrite it); the content hash decides.
  */
-export async function checkFresh(path: string, tracker: FileTracker): Promise<StaleCheck> {
+export async function checkFresh(path: string, tracker: FileTracker, readFrom = path): Promise<StaleCheck> {
   const last = tracker.lastRead(path)
   if (!last) return { type: 'notRead' }
-  const bytes = await readFile(path)
+  const bytes = await readFile(readFrom)
   if (bytes.length === last.size && hashBytes(bytes) === last.hash) return { type: 'fresh', bytes }
   return { type: 'changed' }
 }

@@ -74,6 +74,7 @@ export type {
   SkillPort,
   UserQuestion,
 } from './ports.js'
+export { realPathOnDisk } from './real-path.js'
 export type { BuiltinToolsOptions } from './registry.js'
 export { builtinTools } from './registry.js'
 export type { GrepEngine } from './search/grep-search.js'

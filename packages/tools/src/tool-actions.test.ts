@@ -9,20 +9,66 @@ describe('actionFor', () => {
     ['Read', { file_path: 'a.ts' }, { type: 'read', paths: ['/proj/src/a.ts'] }],
     ['Read', { file_path: '../.env' }, { type: 'read', paths: ['/proj/.env'] }],
     ['Read', { file_path: '~/.ssh/id_rsa' }, { type: 'read', paths: ['/home/u/.ssh/id_rsa'] }],
-    ['Read', { file_path: 42 }, { type: 'read', paths: ['/proj'] }],
+    [
+      'Read',
+      { file_path: 42 },
+      { type: 'other', toolName: 'Read', readOnly: false, malformed: 'file_path must be a non-empty string' },
+    ],
+    [
+      'Read',
+      {},
+      { type: 'other', toolName: 'Read', readOnly: false, malformed: 'file_path must be a non-empty string' },
+    ],
     ['Write', { file_path: '/etc/passwd', content: '' }, { type: 'write', paths: ['/etc/passwd'] }],
-    ['Write', { file_path: 7 }, { type: 'write', paths: ['/proj'] }],
-    ['Write', null, { type: 'write', paths: ['/proj'] }],
+    [
+      'Write',
+      { file_path: 7 },
+      {
+        type: 'other',
+        toolName: 'Write',
+        readOnly: false,
+        malformed: 'file_path must be a non-empty string',
+      },
+    ],
+    [
+      'Write',
+      null,
+      { type: 'other', toolName: 'Write', readOnly: false, malformed: 'the input is not a JSON object' },
+    ],
     ['Edit', { file_path: 'x/../../../y' }, { type: 'write', paths: ['/y'] }],
     ['MultiEdit', { file_path: 'm.ts', edits: [] }, { type: 'write', paths: ['/proj/src/m.ts'] }],
     ['NotebookEdit', { notebook_path: 'n.ipynb' }, { type: 'write', paths: ['/proj/src/n.ipynb'] }],
-    ['NotebookEdit', {}, { type: 'write', paths: ['/proj'] }],
+    [
+      'NotebookEdit',
+      {},
+      {
+        type: 'other',
+        toolName: 'NotebookEdit',
+        readOnly: false,
+        malformed: 'notebook_path must be a non-empty string',
+      },
+    ],
     ['Glob', { pattern: '**/*.ts' }, { type: 'read', paths: ['/proj/src'] }],
     ['Glob', { pattern: '../../etc/*' }, { type: 'read', paths: ['/proj/src', '/etc'] }],
     ['Glob', { pattern: '/var/log/**' }, { type: 'read', paths: ['/proj/src', '/var/log'] }],
     ['Glob', { pattern: '*', path: '~' }, { type: 'read', paths: ['/home/u'] }],
     ['Grep', { pattern: 'x', path: '/tmp' }, { type: 'read', paths: ['/tmp'] }],
-    ['Grep', { pattern: 'x', path: 3 }, { type: 'read', paths: ['/proj'] }],
+    [
+      'Grep',
+      { pattern: 'x', path: 3 },
+      { type: 'other', toolName: 'Grep', readOnly: false, malformed: 'path must be a string' },
+    ],
+    [
+      'Grep',
+      { path: 'src' },
+      { type: 'other', toolName: 'Grep', readOnly: false, malformed: 'pattern must be a string' },
+    ],
+    ['LSP', { operation: 'workspaceSymbol', query: 'x' }, { type: 'read', paths: ['/proj'] }],
+    [
+      'LSP',
+      { operation: 'hover', filePath: 5 },
+      { type: 'other', toolName: 'LSP', readOnly: false, malformed: 'filePath must be a non-empty string' },
+    ],
     ['LSP', { operation: 'hover', file_path: 'a.ts' }, { type: 'read', paths: ['/proj/src/a.ts'] }],
     ['LSP', { operation: 'hover', filePath: 'b.ts' }, { type: 'read', paths: ['/proj/src/b.ts'] }],
     ['Skill', { skill: '/commit' }, { type: 'loadSkill', name: 'commit' }],
@@ -32,7 +78,11 @@ describe('actionFor', () => {
       { command: 'npm start', run_in_background: true },
       { type: 'execute', command: 'npm start', cwd: '/proj/src', background: true },
     ],
-    ['Bash', { command: ['rm', '-rf'] }, { type: 'other', toolName: 'Bash', readOnly: false }],
+    [
+      'Bash',
+      { command: ['rm', '-rf'] },
+      { type: 'other', toolName: 'Bash', readOnly: false, malformed: 'command must be a string' },
+    ],
     ['WebFetch', { url: 'https://example.com' }, { type: 'fetch', url: 'https://example.com' }],
     ['WebFetch', {}, { type: 'fetch', url: 'invalid:' }],
     ['WebSearch', { query: 'q' }, { type: 'webSearch', query: 'q' }],
@@ -65,10 +115,21 @@ describe('actionFor', () => {
     expect(actionFor(tool, input, ctx)).toEqual(expected)
   })
 
-  it('never maps a write tool to a read-only action, whatever the input', () => {
-    for (const input of [undefined, null, 1, 'x', [], { file_path: null }, { file_path: {} }]) {
-      for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) {
-        expect(actionFor(tool, input, ctx).type).toBe('write')
+  it('maps malformed input of a file tool to a malformed action (it asks), never a guessed path', () => {
+    for (const input of [
+      undefined,
+      null,
+      1,
+      'x',
+      [],
+      {},
+      { file_path: null },
+      { file_path: {} },
+      { file_path: '' },
+    ]) {
+      for (const tool of ['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']) {
+        const action = actionFor(tool, input, ctx)
+        expect(action.type === 'other' && action.malformed !== undefined && !action.readOnly).toBe(true)
       }
     }
   })

@@ -4,31 +4,47 @@ import type { ActionCtx } from './ctx.js'
 /**
  * The one mapping from a tool call's raw input to the Action the policy decides on (each built-in
  * tool's `action()` delegates here, and `z-engine permissions check` uses it too, so the two can
- * never disagree). Input may be unvalidated: anything malformed maps to an action at least as
- * strict as the worst the call could do (a Write without a string `file_path` writes the project
- * root; a Bash without a string `command` is an unknown state-changing call).
+ * never disagree). Input may be unvalidated: a call whose path or command is not a string, or
+ * is missing, maps to a `malformed` action, which asks in every mode and is refused in plan mode
+ * (never a guess such as "the project root", which acceptEdits would allow).
  */
 export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Action {
+  if (!isRecord(input) && PATH_TOOLS.has(toolName))
+    return malformed(toolName, 'the input is not a JSON object')
   const fields: Record<string, unknown> = isRecord(input) ? input : {}
-  const path = (value: unknown, fallback: string): string =>
-    typeof value === 'string' && value !== '' ? resolvePath(ctx.cwd, value, ctx.home) : fallback
+  const path = (value: unknown): string | undefined =>
+    typeof value === 'string' && value !== '' ? resolvePath(ctx.cwd, value, ctx.home) : undefined
   switch (toolName) {
     case 'Read':
-      return { type: 'read', paths: [path(fields.file_path, ctx.projectRoot)] }
     case 'Write':
     case 'Edit':
-    case 'MultiEdit':
-      return { type: 'write', paths: [path(fields.file_path, ctx.projectRoot)] }
-    case 'NotebookEdit':
-      return { type: 'write', paths: [path(fields.notebook_path ?? fields.file_path, ctx.projectRoot)] }
+    case 'MultiEdit': {
+      const file = path(fields.file_path)
+      if (file === undefined) return malformed(toolName, 'file_path must be a non-empty string')
+      return { type: toolName === 'Read' ? 'read' : 'write', paths: [file] }
+    }
+    case 'NotebookEdit': {
+      const file = path(fields.notebook_path ?? fields.file_path)
+      if (file === undefined) return malformed(toolName, 'notebook_path must be a non-empty string')
+      return { type: 'write', paths: [file] }
+    }
     case 'Glob':
-    case 'Grep':
+    case 'Grep': {
+      if (typeof fields.pattern !== 'string') return malformed(toolName, 'pattern must be a string')
+      if (fields.path !== undefined && fields.path !== null && typeof fields.path !== 'string')
+        return malformed(toolName, 'path must be a string')
       return { type: 'read', paths: searchRoots(fields, ctx) }
-    case 'LSP':
-      // Claude Code's LSP tool spells it `filePath`.
-      return { type: 'read', paths: [path(fields.filePath ?? fields.file_path, ctx.projectRoot)] }
+    }
+    case 'LSP': {
+      // Claude Code's LSP tool spells it `filePath`; workspaceSymbol names no file.
+      const raw = fields.filePath ?? fields.file_path
+      if (raw === undefined) return { type: 'read', paths: [ctx.projectRoot] }
+      const file = path(raw)
+      if (file === undefined) return malformed(toolName, 'filePath must be a non-empty string')
+      return { type: 'read', paths: [file] }
+    }
     case 'Bash':
-      if (typeof fields.command !== 'string') return { type: 'other', toolName, readOnly: false }
+      if (typeof fields.command !== 'string') return malformed(toolName, 'command must be a string')
       return fields.run_in_background === true
         ? { type: 'execute', command: fields.command, cwd: ctx.cwd, background: true }
         : { type: 'execute', command: fields.command, cwd: ctx.cwd }
@@ -79,6 +95,23 @@ export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Act
   }
 }
 
+/** Tools whose action depends on a path or command in their input. */
+const PATH_TOOLS = new Set([
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'Glob',
+  'Grep',
+  'LSP',
+  'Bash',
+])
+
+function malformed(toolName: string, problem: string): Action {
+  return { type: 'other', toolName, readOnly: false, malformed: problem }
+}
+
 function mcpOrOther(toolName: string): Action {
   if (toolName.startsWith('mcp__')) {
     const rest = toolName.slice('mcp__'.length)
@@ -96,11 +129,9 @@ function mcpOrOther(toolName: string): Action {
  */
 function searchRoots(fields: Record<string, unknown>, ctx: ActionCtx): string[] {
   const root =
-    fields.path === undefined || fields.path === null || fields.path === ''
-      ? ctx.cwd
-      : typeof fields.path === 'string'
-        ? resolvePath(ctx.cwd, fields.path, ctx.home)
-        : ctx.projectRoot
+    typeof fields.path === 'string' && fields.path !== ''
+      ? resolvePath(ctx.cwd, fields.path, ctx.home)
+      : ctx.cwd
   const roots = [root]
   for (const key of ['pattern', 'glob'] as const) {
     const pattern = fields[key]

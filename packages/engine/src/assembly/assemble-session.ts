@@ -393,10 +393,13 @@ export async function assembleSession(
   })
   for (const settingsNotice of loaded.notices)
     notice(settingsNotice.severity, settingsNotice.message, 'settings')
+  const unparsed = new Set(gate.unparsedRules.map((entry) => entry.error))
   for (const error of gate.ruleErrors) {
+    // A broken deny or ask rule fails closed (what it may cover asks); a broken allow rule is ignored.
+    const effect = unparsed.has(error) ? 'until it is fixed, the calls it may cover ask' : 'it is ignored'
     notice(
       'warning',
-      `Permission rule ${error.text} from ${error.source} is ignored: ${error.message}`,
+      `Permission rule ${error.text} from ${error.source} cannot be read (${error.message}); ${effect}`,
       'rule',
     )
   }

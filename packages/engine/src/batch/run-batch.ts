@@ -26,6 +26,8 @@ type Prepared =
       title: string
       approval?: ApprovalRequest
       additionalContext?: string
+      /** The real paths the gate decided on, for the tool's open-time check. */
+      realPaths?: Readonly<Record<string, string>>
     }
 
 interface CallState {
@@ -109,7 +111,10 @@ async function prepare(call: BatchCall, deps: BatchDeps, batchId: string): Promi
 
   const verdict = deps.decide(tool.name, conservativeAction(tool, input, deps))
   const title = safeTitle(tool, input, deps)
-  const context = hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}
+  const context = {
+    ...(hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}),
+    ...(verdict.realPaths !== undefined ? { realPaths: verdict.realPaths } : {}),
+  }
   // A policy deny always wins; otherwise a hook's forced decision replaces the policy's.
   let decision = verdict.decision
   let reason = verdict.reason
@@ -276,9 +281,10 @@ export async function runBatch(
     })
     let result: ToolResult
     try {
+      const ctx = deps.toolCtx(toolUseId, (update) => throttle.push(update))
       result = await prepared.tool.call(
         prepared.input,
-        deps.toolCtx(toolUseId, (update) => throttle.push(update)),
+        prepared.realPaths ? { ...ctx, decidedRealPaths: prepared.realPaths } : ctx,
         signal,
       )
     } catch (error) {

@@ -52,7 +52,7 @@ describe('checkPermission', () => {
     expect(result.ok).toBe(true)
     if (!result.ok) return
     expect(result.steps[0]).toContain('Read maps to')
-    expect(result.steps.some((step) => step.includes('ignored rule'))).toBe(true)
+    expect(result.steps.some((step) => step.includes('unparseable rule'))).toBe(true)
     expect(result.ruleErrors).toHaveLength(1)
     expect(result.decision).toBe('ask')
   })

@@ -24,7 +24,7 @@ export type PermissionCheckResult =
 
 /**
  * Answers "what would the gate say to this call?" with the built-in tools' action mapping and the
- * gate a session uses (`policy-gate.ts`). The request is checked against the protocol's
+ * gate a session uses (`policy-gate.ts`), symlinks on this machine resolved as a session resolves them. The request is checked against the protocol's
  * `PermissionCheckRequestSchema`. Paths need not exist. Never throws: a malformed request is an
  * error value.
  */
@@ -53,7 +53,7 @@ export function checkPermission(request: unknown): PermissionCheckResult {
   })
   const steps = [
     `${checked.tool} maps to ${JSON.stringify(action)}`,
-    ...ruleSet.errors.map((error) => `ignored rule ${JSON.stringify(error.text)}: ${error.message}`),
+    ...ruleSet.errors.map((error) => `unparseable rule ${JSON.stringify(error.text)}: ${error.message}`),
     ...(decision.steps ?? []),
   ]
   const result: PermissionCheckResult = {

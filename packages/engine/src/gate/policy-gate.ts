@@ -10,6 +10,7 @@ import {
 } from '@z-engine/policy'
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import { actionFor } from '@z-engine/tools'
+import { pathFactsOnDisk } from './path-facts.js'
 
 /**
  * Everything the gate decides with besides the action: the facts a session takes from its settings,
@@ -93,7 +94,11 @@ export function decideAction(
   rules: RuleSet,
   options: { explain?: boolean } = {},
 ): Decision {
-  return decide(action, policyContextOf(facts, rules), {
+  const context = policyContextOf(facts, rules)
+  // Real paths are facts read now (symlinks resolved); the file tools compare them at open time.
+  if (action.type === 'read' || action.type === 'write')
+    context.pathFacts = pathFactsOnDisk(facts.projectRoot)
+  return decide(action, context, {
     toolName,
     ...(options.explain ? { explain: true } : {}),
   })

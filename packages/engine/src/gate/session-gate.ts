@@ -39,6 +39,11 @@ export class SessionGate implements GatePort {
     return this.#rules.errors
   }
 
+  /** The deny and ask rules among them: what they may cover asks until they are fixed. */
+  get unparsedRules(): NonNullable<RuleSet['unparsed']> {
+    return this.#rules.unparsed ?? []
+  }
+
   /** Replaces the settings rules (after a settings reload); chat and turn rules stay. */
   setRuleLayers(layers: RuleLayer[]): void {
     this.#options.ruleLayers = layers

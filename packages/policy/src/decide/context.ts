@@ -1,4 +1,5 @@
 import type { PermissionDecisionKind, PermissionMode, SuggestedRule } from '@z-engine/protocol'
+import type { PathFacts } from '../paths/facts.js'
 import type { RuleSet } from '../rules/rule-set.js'
 
 /** What the sandbox tells the policy (spec 000 "Sandbox"). */
@@ -24,6 +25,11 @@ export interface PolicyContext {
   autoAllowReadOnlyBash?: boolean
   /** Hosts WebFetch may reach although they are private (`web.allowed_private_hosts`). */
   allowedPrivateHosts?: readonly string[]
+  /**
+   * Real paths (symlinks resolved by the engine) and git facts. Without them paths are decided as
+   * given, which is only right for callers that know no links are involved.
+   */
+  pathFacts?: PathFacts
 }
 
 /** What the policy says about one action. */
@@ -37,6 +43,11 @@ export interface Decision {
   suggestion?: SuggestedRule
   /** The pipeline's steps, when asked for with `explain`. */
   steps?: string[]
+  /**
+   * For reads and writes decided with path facts: the real path of each path as the decision saw
+   * it. The engine hands it to the file tools, which refuse to open a path whose real path changed.
+   */
+  realPaths?: Readonly<Record<string, string>>
 }
 
 /** Per-call options of `decide`. */

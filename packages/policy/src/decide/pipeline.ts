@@ -1,5 +1,6 @@
 import type { Action } from '../action.js'
 import type { Rule } from '../rules/parse-rule.js'
+import type { UnparsedRule } from '../rules/rule-set.js'
 import { admitUrl } from '../url/admit-url.js'
 import type { DecideOptions, Decision, PolicyContext } from './context.js'
 import { decideExecute } from './execute.js'
@@ -15,7 +16,15 @@ export function decide(action: Action, context: PolicyContext, options: DecideOp
   const trace = new Trace(options.explain === true)
   trace.step(() => `mode ${context.mode}; action ${action.type}`)
   try {
-    return decideAction(action, context, options, trace)
+    const decision = decideAction(action, context, options, trace)
+    if (decision.decision === 'deny') return decision
+    const unparsed = context.rules.unparsed?.find((entry) => unparsedApplies(entry, action, options))
+    if (unparsed === undefined) return decision
+    const { error, kind } = unparsed
+    return trace.done(
+      'ask',
+      `the ${kind} rule ${JSON.stringify(error.text)} from ${error.source} could not be parsed (${error.message}); until it is fixed, calls it may have covered ask`,
+    )
   } catch (error) {
     // A bug in the policy must never turn into an allow.
     return trace.done(
@@ -101,6 +110,8 @@ function decideAction(
       )
     }
     case 'other': {
+      if (action.malformed !== undefined)
+        return decideMalformed(action.toolName, action.malformed, context, options, trace)
       const free = action.readOnly ? `${action.toolName} changes nothing and needs no approval` : undefined
       return decideByRules(
         action.toolName,
@@ -135,7 +146,7 @@ function decideByRules(
   freeReason?: string,
 ): Decision {
   const matches = (rule: Rule): boolean =>
-    (rule.matcher.type === 'any' && (rule.tool === tool || rule.tool === options.toolName)) || specific(rule)
+    (rule.matcher.type === 'any' && namesTool(rule, tool, options)) || specific(rule)
   const deny = context.rules.deny.find(matches)
   if (deny) return trace.done('deny', `a deny rule forbids ${tool}`, deny)
   if (context.mode === 'plan' && !readOnly)
@@ -150,10 +161,80 @@ function decideByRules(
   return trace.done('ask', `${options.toolName ?? tool} needs approval`, undefined, suggestion)
 }
 
+/**
+ * A call whose input the tool could not map (a non-string path, a missing field): its deny rules
+ * apply; otherwise it asks in every mode (bypass included) and is refused in plan mode.
+ */
+function decideMalformed(
+  tool: string,
+  problem: string,
+  context: PolicyContext,
+  options: DecideOptions,
+  trace: Trace,
+): Decision {
+  const deny = context.rules.deny.find(
+    (rule) => rule.matcher.type === 'any' && namesTool(rule, tool, options),
+  )
+  if (deny) return trace.done('deny', `a deny rule forbids ${tool}`, deny)
+  const what = `the input of ${options.toolName ?? tool} is malformed (${problem})`
+  if (context.mode === 'plan') return trace.done('deny', `${what}; plan mode refuses it`)
+  return trace.done('ask', `${what}; asking instead of guessing what it would do`)
+}
+
+/** Whether a bare rule names this tool (tool names compare without case: `bash` is `Bash`). */
+function namesTool(rule: Rule, tool: string, options: DecideOptions): boolean {
+  const name = rule.tool.toLowerCase()
+  return (
+    name === tool.toLowerCase() || (options.toolName !== undefined && name === options.toolName.toLowerCase())
+  )
+}
+
+/** The tools whose rules guard an action (what an unparseable rule for that tool may have covered). */
+function toolsOf(action: Action, options: DecideOptions): string[] {
+  const own = options.toolName === undefined ? [] : [options.toolName]
+  switch (action.type) {
+    case 'read':
+      return [...own, 'Read']
+    case 'write':
+      return [...own, 'Edit', 'Write', 'MultiEdit', 'NotebookEdit']
+    case 'execute':
+      // Read and Edit rules also hold for the files shell commands read and write.
+      return [...own, 'Bash', 'Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit']
+    case 'fetch':
+      return [...own, 'WebFetch']
+    case 'webSearch':
+      return [...own, 'WebSearch']
+    case 'startAgent':
+      return [...own, 'Agent']
+    case 'loadSkill':
+      return [...own, 'Skill']
+    case 'mcpCall':
+      return [...own, `mcp__${action.server}__${action.tool}`]
+    case 'other':
+      return [...own, action.toolName]
+    default: {
+      const unreachable: never = action
+      return [String(unreachable)]
+    }
+  }
+}
+
+/** Whether an unparseable deny or ask rule may have covered this action (fail closed). */
+function unparsedApplies(entry: UnparsedRule, action: Action, options: DecideOptions): boolean {
+  if (entry.tool === undefined) return true
+  const wanted = entry.tool.toLowerCase()
+  return toolsOf(action, options).some((tool) => {
+    const name = tool.toLowerCase()
+    return name === wanted || (wanted.startsWith('mcp__') && name.startsWith(`${wanted}__`))
+  })
+}
+
 function domainMatches(rule: Rule, host: string): boolean {
   if (rule.matcher.type !== 'domain') return false
   const domain = rule.matcher.domain
-  return domain.startsWith('*.') ? host.endsWith(domain.slice(1)) : host === domain
+  // `example.com` covers its subdomains; `*.example.com` only them.
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1))
+  return host === domain || host.endsWith(`.${domain}`)
 }
 
 function nameMatches(rule: Rule, name: string): boolean {

@@ -27,7 +27,7 @@ export type RuleMatcher =
       /** Case-insensitive, for deny and ask rules: `.ENV` is `.env` on macOS and Windows. */
       testNoCase: (rel: string) => boolean
     }
-  /** `WebFetch(domain:example.com)`, `*.example.com` for subdomains. */
+  /** `WebFetch(domain:example.com)`: the host and its subdomains; `*.example.com`: subdomains only. */
   | { type: 'domain'; domain: string }
   /** `mcp__server`, `mcp__server__*`, `mcp__server__tool`; `mcp__*` has server `*` (every server). */
   | { type: 'mcp'; server: string; tool: string | undefined }
@@ -62,6 +62,60 @@ const PATH_TOOLS: Readonly<Record<string, 'read' | 'edit'>> = {
   MultiEdit: 'edit',
   NotebookEdit: 'edit',
 }
+/** Built-in tool names, so `bash(…)` or `READ(…)` is read as `Bash(…)` and `Read(…)`. */
+const KNOWN_TOOLS = [
+  'Bash',
+  'Read',
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'NotebookEdit',
+  'WebFetch',
+  'Agent',
+  'Skill',
+  'Glob',
+  'Grep',
+  'WebSearch',
+  'TodoWrite',
+  'AskUserQuestion',
+  'ExitPlanMode',
+  'JobOutput',
+  'JobKill',
+  'ApplyAgentChanges',
+  'Verify',
+  'LSP',
+  'ListMcpResources',
+  'ReadMcpResource',
+  'LoadMcpTools',
+]
+const CANONICAL: ReadonlyMap<string, string> = new Map([
+  ...KNOWN_TOOLS.map((name) => [name.toLowerCase(), name] as const),
+  ['task', 'Agent'],
+])
+
+/**
+ * The canonical spelling of a rule's tool name: built-ins case-insensitively (`task` is `Agent`),
+ * an MCP name with a lower-case `mcp__` prefix, any other name as written (matched without case).
+ */
+export function canonicalToolName(name: string): string {
+  const known = CANONICAL.get(name.toLowerCase())
+  if (known) return known
+  return name.toLowerCase().startsWith('mcp__') ? `mcp__${name.slice(5)}` : name
+}
+
+/**
+ * The tool an unparseable rule was probably meant for (`Bash(rm -rf` → `Bash`), or undefined when
+ * its text names no built-in or MCP tool: then it may have guarded anything.
+ */
+export function guessRuleTool(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined
+  const name = /^\s*([A-Za-z][A-Za-z0-9_-]*)/.exec(text)?.[1]
+  if (name === undefined) return undefined
+  const canonical = canonicalToolName(name)
+  if (CANONICAL.has(canonical.toLowerCase()) || canonical.startsWith('mcp__')) return canonical
+  return undefined
+}
+
 const NO_SPECIFIER = new Set([
   'Glob',
   'Grep',
@@ -88,7 +142,7 @@ export function parseRule(text: string, source: string): ParseRuleResult {
   if (!match) {
     return fail(`expected "Tool" or "Tool(specifier)", e.g. "Bash(npm test:*)" or "Read(./.env)"`)
   }
-  const tool = match[1] === 'Task' ? 'Agent' : (match[1] as string)
+  const tool = canonicalToolName(match[1] as string)
   if (tool.endsWith('__*') && !tool.startsWith('mcp__'))
     return fail('only MCP rules end in __*, as in mcp__server__*')
   const specifier = match[2]
@@ -113,7 +167,7 @@ export function parseRule(text: string, source: string): ParseRuleResult {
   const access = PATH_TOOLS[tool]
   if (access) return parsePath(spec, access, rule, fail)
   if (tool === 'WebFetch') {
-    const domain = /^domain:([A-Za-z0-9.*-]+)$/.exec(spec)?.[1]
+    const domain = /^domain:([A-Za-z0-9.*-]+?)\.?$/i.exec(spec)?.[1]
     if (!domain || (domain.includes('*') && !/^\*\.[^*]+$/.test(domain))) {
       return fail('WebFetch rules look like WebFetch(domain:example.com) or WebFetch(domain:*.example.com)')
     }

@@ -4,6 +4,7 @@ import { toolDescription } from '@z-engine/prompts'
 import picomatch from 'picomatch'
 import { budgetOutput } from '../output-budget.js'
 import { displayPath, resolveInputPath } from '../paths.js'
+import { startInsideDecided } from '../real-path.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
 import type { GrepEngine } from '../search/grep-search.js'
 import { listFiles } from '../search/list-files.js'
@@ -48,6 +49,9 @@ export function createGlobTool(engine: GrepEngine = 'auto'): Tool<GlobInput> {
       const base =
         typeof input.path === 'string' && input.path !== '' ? resolveInputPath(input.path, ctx) : ctx.cwd
       const { root, pattern } = splitPattern(input.pattern, base, ctx.home)
+      // The walk follows no links; the folder it starts in must really be one the decision saw.
+      const outside = startInsideDecided(join(root, fixedPrefix(pattern)), ctx)
+      if (outside) return { ok: false, error: outside }
       const info = await stat(root).catch(() => undefined)
       if (!info)
         return errorResult('not_found', `Folder does not exist: ${root}. Give an existing folder as path.`)

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { toolDescription } from '@z-engine/prompts'
 import { budgetOutput } from '../output-budget.js'
 import { displayPath, resolveInputPath } from '../paths.js'
+import { realPathForOpen, realPathOnDisk } from '../real-path.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
 import { renderEntries } from '../search/grep-render.js'
 import { type GrepEngine, searchFiles } from '../search/grep-search.js'
@@ -91,6 +92,9 @@ export function createGrepTool(engine: GrepEngine = 'auto'): Tool<GrepInput> {
         return errorResult('invalid_input', 'pattern must be a non-empty string.')
       const root =
         typeof input.path === 'string' && input.path !== '' ? resolveInputPath(input.path, ctx) : ctx.cwd
+      // The search starts at the real path the permission decision saw; the walk follows no links.
+      const checked = realPathForOpen(root, ctx)
+      if (!checked.ok) return { ok: false, error: checked.error }
       if (!(await stat(root).catch(() => undefined))) {
         return errorResult(
           'not_found',
@@ -126,6 +130,12 @@ export function createGrepTool(engine: GrepEngine = 'auto'): Tool<GrepInput> {
           'invalid_pattern',
           `${outcome.message}\nFix the pattern (ripgrep regex syntax; escape literal braces and parentheses) and retry.`,
         )
+      if (ctx.decidedRealPaths !== undefined && realPathOnDisk(root) !== checked.real) {
+        return errorResult(
+          'path_changed',
+          `${root} was swapped for a link to another place while it was searched; the results are withheld. Check the link, then search again.`,
+        )
+      }
       const allowed = outcome.files.filter((file) => !ctx.isReadDenied?.(file.path))
       const files = mode === 'files_with_matches' ? await newestFirst(allowed, (file) => file.path) : allowed
       const entries = renderEntries(files, {

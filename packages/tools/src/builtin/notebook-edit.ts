@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { toolDescription } from '@z-engine/prompts'
 import type { ToolCtx } from '../ctx.js'
 import { unifiedDiff } from '../edit-file.js'
 import { changedMessage, checkFresh, notReadMessage, snapshotOf } from '../file-snapshot.js'
 import { cellIdOf, type Notebook, type NotebookCell, parseNotebook } from '../notebook.js'
 import { displayPath, resolveInputPath } from '../paths.js'
+import { realPathForOpen, writeChecked } from '../real-path.js'
 import { errorMessage, errorResult } from '../results.js'
 import { decodeText } from '../text-file.js'
 import type { Tool } from '../tool.js'
@@ -80,23 +81,31 @@ export const notebookEditTool: Tool<NotebookEditInput> = {
         `${path} is not a Jupyter notebook (.ipynb). Use Edit for other files.`,
       )
     }
+    // The notebook is changed at the real path the permission decision saw, or not at all.
+    const checked = realPathForOpen(path, ctx)
+    if (!checked.ok) return { ok: false, error: checked.error }
     try {
-      return await ctx.pathLocks.withLocks([path], () => apply(path, input, ctx))
+      return await ctx.pathLocks.withLocks([path], () => apply(path, checked.real, input, ctx))
     } catch (error) {
       return errorResult('write_failed', `Could not edit ${path}: ${errorMessage(error)}`)
     }
   },
 }
 
-async function apply(path: string, input: NotebookEditInput, ctx: ToolCtx): Promise<ToolResult> {
-  const fresh = await checkFresh(path, ctx.fileTracker).catch(() => undefined)
+async function apply(
+  path: string,
+  real: string,
+  input: NotebookEditInput,
+  ctx: ToolCtx,
+): Promise<ToolResult> {
+  const fresh = await checkFresh(path, ctx.fileTracker, real).catch(() => undefined)
   if (!fresh) return errorResult('not_found', `Notebook does not exist: ${path}. Create it with Write first.`)
   if (fresh.type === 'notRead') return errorResult('not_read', notReadMessage(path))
   if (fresh.type === 'changed') return errorResult('stale', changedMessage(path))
   const planned = plan(decodeText(fresh.bytes).text, input)
   if (!planned.ok) return errorResult(planned.code, planned.message)
   const bytes = Buffer.from(planned.after, 'utf8')
-  await writeFile(path, bytes)
+  await writeChecked(real, bytes)
   ctx.fileTracker.recordRead(path, await snapshotOf(path, bytes))
   return {
     ok: true,

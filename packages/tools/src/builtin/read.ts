@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, extname } from 'node:path'
 import { toolDescription } from '@z-engine/prompts'
 import type { ToolCtx } from '../ctx.js'
@@ -6,6 +6,7 @@ import { snapshotOf } from '../file-snapshot.js'
 import { parseNotebook, renderNotebook } from '../notebook.js'
 import { budgetOutput } from '../output-budget.js'
 import { displayPath, resolveInputPath } from '../paths.js'
+import { openForRead, realPathForOpen } from '../real-path.js'
 import { errorMessage, errorResult } from '../results.js'
 import { decodeText, looksBinary } from '../text-file.js'
 import type { Tool } from '../tool.js'
@@ -54,16 +55,29 @@ export const readTool: Tool<ReadInput> = {
   preview: async () => undefined,
   call: async (input, ctx) => {
     const path = resolveInputPath(input.file_path, ctx)
+    // The file is opened by the real path the permission decision saw, or not at all.
+    const checked = realPathForOpen(path, ctx)
+    if (!checked.ok) return { ok: false, error: checked.error }
     try {
-      return await readPath(path, input, ctx)
+      return await readPath(path, checked.real, input, ctx)
     } catch (error) {
       return errorResult('read_failed', `Could not read ${path}: ${errorMessage(error)}`)
     }
   },
 }
 
-async function readPath(path: string, input: ReadInput, ctx: ToolCtx): Promise<ToolResult> {
-  const info = await stat(path).catch(() => undefined)
+/** The whole file at a checked real path, through a handle verified to be that path. */
+async function readChecked(real: string): Promise<Buffer> {
+  const handle = await openForRead(real)
+  try {
+    return await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+}
+
+async function readPath(path: string, real: string, input: ReadInput, ctx: ToolCtx): Promise<ToolResult> {
+  const info = await stat(real).catch(() => undefined)
   if (!info) return errorResult('not_found', await notFoundMessage(path))
   if (info.isDirectory()) {
     return errorResult(
@@ -75,7 +89,7 @@ async function readPath(path: string, input: ReadInput, ctx: ToolCtx): Promise<T
     return errorResult('not_a_file', `${path} is not a regular file (a device, socket or pipe).`)
   const extension = extname(path).toLowerCase()
   const mediaType = IMAGE_TYPES[extension]
-  if (mediaType) return readImage(path, info.size, mediaType, ctx)
+  if (mediaType) return readImage(path, real, info.size, mediaType, ctx)
   if (extension === '.pdf') {
     return errorResult(
       'unsupported',
@@ -95,7 +109,7 @@ async function readPath(path: string, input: ReadInput, ctx: ToolCtx): Promise<T
       `${path} is ${formatBytes(info.size)}, more than the ${formatBytes(ctx.limits.readMaxBytes)} Read returns at once. Read a part with offset and limit, or search it with Grep.`,
     )
   }
-  const bytes = await readFile(path)
+  const bytes = await readChecked(real)
   if (extension === '.ipynb') return readNotebook(path, bytes, ctx)
   if (looksBinary(bytes)) {
     return errorResult(
@@ -154,6 +168,7 @@ async function readText(path: string, bytes: Buffer, input: ReadInput, ctx: Tool
 
 async function readImage(
   path: string,
+  real: string,
   size: number,
   mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp',
   ctx: ToolCtx,
@@ -170,7 +185,7 @@ async function readImage(
       `${path} is a ${formatBytes(size)} image; images up to ${formatBytes(MAX_IMAGE_BYTES)} can be shown. Resize it first (for example with ImageMagick via Bash).`,
     )
   }
-  const bytes = await readFile(path)
+  const bytes = await readChecked(real)
   ctx.fileTracker.recordRead(path, await snapshotOf(path, bytes))
   return {
     ok: true,

@@ -1,9 +1,10 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { toolDescription } from '@z-engine/prompts'
 import { unifiedDiff } from '../edit-file.js'
 import { changedMessage, checkFresh, notReadMessage, snapshotOf } from '../file-snapshot.js'
 import { displayPath, resolveInputPath } from '../paths.js'
+import { realPathForOpen, writeChecked } from '../real-path.js'
 import { errorMessage, errorResult } from '../results.js'
 import { decodeText, encodeText, type TextFile, toCrlf } from '../text-file.js'
 import type { Tool } from '../tool.js'
@@ -43,14 +44,18 @@ export const writeTool: Tool<WriteInput> = {
   call: async (input, ctx) => {
     const path = resolveInputPath(input.file_path, ctx)
     if (typeof input.content !== 'string') return errorResult('invalid_input', 'content must be a string.')
+    // The file is written at the real path the permission decision saw, or not at all.
+    const checked = realPathForOpen(path, ctx)
+    if (!checked.ok) return { ok: false, error: checked.error }
+    const real = checked.real
     try {
       return await ctx.pathLocks.withLocks([path], async () => {
-        const info = await stat(path).catch(() => undefined)
+        const info = await stat(real).catch(() => undefined)
         if (info?.isDirectory())
           return errorResult('is_directory', `${path} is a directory; give a file path.`)
         let existing: TextFile | undefined
         if (info) {
-          const fresh = await checkFresh(path, ctx.fileTracker)
+          const fresh = await checkFresh(path, ctx.fileTracker, real)
           if (fresh.type === 'notRead') return errorResult('not_read', notReadMessage(path))
           if (fresh.type === 'changed') return errorResult('stale', changedMessage(path))
           existing = decodeText(fresh.bytes)
@@ -59,9 +64,9 @@ export const writeTool: Tool<WriteInput> = {
           existing?.lineEndings === 'crlf' && !input.content.includes('\r\n')
             ? toCrlf(input.content)
             : input.content
-        await mkdir(dirname(path), { recursive: true })
+        await mkdir(dirname(real), { recursive: true })
         const bytes = encodeText(content, existing ?? { encoding: 'utf8', bom: false })
-        await writeFile(path, bytes)
+        await writeChecked(real, bytes)
         ctx.fileTracker.recordRead(path, await snapshotOf(path, bytes))
         const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0)
         const text = existing
