@@ -30,6 +30,6 @@ export type { ParsedLine, RedirectOp, ShellCommand, ShellRedirect, ShellWord } f
 export type { EffectiveCommand, UnwrappedLine } from './shell/unwrap.js'
 export { unwrapLine } from './shell/unwrap.js'
 export type { TrustGatedCategory } from './trust.js'
-export { isTrustGated, trustGatedCategories } from './trust.js'
+export { isLooserMode, isTrustGated, subagentMode, trustGatedCategories } from './trust.js'
 export type { Admission, AdmitOptions } from './url/admit-url.js'
 export { admitAddress, admitUrl } from './url/admit-url.js'

@@ -1,3 +1,5 @@
+import type { PermissionMode } from '@z-engine/protocol'
+
 /** A settings category an untrusted workspace's project layers may not set. */
 export interface TrustGatedCategory {
   /** The settings key (a section such as `shell`, or a dotted key such as `permissions.allow`). */
@@ -39,4 +41,34 @@ export function trustGatedCategories(): readonly TrustGatedCategory[] {
 /** Whether a settings key (`permissions.allow`, `shell.sandbox.enabled`, `hooks`) is trust-gated. */
 export function isTrustGated(key: string): boolean {
   return CATEGORIES.some((category) => key === category.key || key.startsWith(`${category.key}.`))
+}
+
+/** Modes from strictest to loosest. */
+const STRICTNESS: Readonly<Record<PermissionMode, number>> = {
+  plan: 0,
+  default: 1,
+  acceptEdits: 2,
+  bypass: 3,
+}
+
+/** Whether mode `a` lets more run without asking than mode `b`. */
+export function isLooserMode(a: PermissionMode, b: PermissionMode): boolean {
+  return STRICTNESS[a] > STRICTNESS[b]
+}
+
+/**
+ * The mode a subagent runs in (spec 003: its definition's `permissionMode`, else its caller's). A
+ * definition the project ships may not run looser than its caller (spec 000 "Workspace trust"; a
+ * repository could otherwise ship `permissionMode: bypassPermissions`): its mode is then the
+ * caller's, and `refused` names the mode it asked for so the engine can warn. Built-in and user
+ * definitions are the user's own and keep their mode.
+ */
+export function subagentMode(
+  caller: PermissionMode,
+  requested: PermissionMode | undefined,
+  fromProject: boolean,
+): { mode: PermissionMode; refused?: PermissionMode } {
+  if (requested === undefined) return { mode: caller }
+  if (fromProject && isLooserMode(requested, caller)) return { mode: caller, refused: requested }
+  return { mode: requested }
 }

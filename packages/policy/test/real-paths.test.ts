@@ -195,3 +195,17 @@ describe('deny rules hold for every spelling of the path', () => {
     })
   }
 })
+
+describe('protected folders are judged below the agent root', () => {
+  it("a worktree agent's files under <project>/.z-engine/worktrees are its own, its .git and .z-engine are not", () => {
+    const worktree = `${ROOT}/.z-engine/worktrees/ag1`
+    const ctx = context('acceptEdits', {}, { projectRoot: worktree })
+    expect(write(`${worktree}/src/a.ts`, ctx)).toBe('allow')
+    expect(write(`${worktree}/.z-engine/settings.toml`, ctx)).toBe('ask')
+    expect(write(`${worktree}/.husky/pre-commit`, ctx)).toBe('ask')
+    expect(write(`${ROOT}/.z-engine/settings.toml`, ctx)).toBe('ask')
+  })
+  it('the main agent writing into a worktree folder of .z-engine is protected', () => {
+    expect(write(`${ROOT}/.z-engine/worktrees/ag1/src/a.ts`, context('acceptEdits'))).toBe('ask')
+  })
+})

@@ -20,7 +20,7 @@ import { readTool } from './builtin/read.js'
 import { writeTool } from './builtin/write.js'
 import { realPathOnDisk, writeChecked } from './real-path.js'
 import { callTool, makeTestCtx, resultText, type TestCtx } from './testing.js'
-import type { ToolResult } from './tool.js'
+import type { ToolResult } from './tool-result.js'
 
 // Issue 12 finding 9 with real symlinks: the repository ships links, or a link is swapped between
 // the permission decision and the tool's open (TOCTOU). The decision's real paths are taken the way
@@ -153,7 +153,7 @@ describe('file tools re-check the real path at open time', () => {
 
   it('NotebookEdit refuses a notebook swapped for a link', async () => {
     const notebook = JSON.stringify({
-      cells: [{ cell_type: 'code', source: 'x', metadata: {}, outputs: [] }],
+      cells: [{ id: 'c1', cell_type: 'code', source: 'x', metadata: {}, outputs: [], execution_count: null }],
       metadata: {},
       nbformat: 4,
       nbformat_minor: 5,
@@ -167,7 +167,7 @@ describe('file tools re-check the real path at open time', () => {
     symlinkSync(join(outside, 'n.ipynb'), path)
     const result = await callTool(
       notebookEditTool,
-      { notebook_path: path, cell_number: 0, new_source: 'evil' },
+      { notebook_path: path, cell_id: 'c1', new_source: 'evil' },
       ctx,
     )
     expect(errorCode(result)).toBe('path_changed')

@@ -2,7 +2,7 @@ import { constants, lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { type FileHandle, open, readlink, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { ToolCtx } from './ctx.js'
-import type { ToolError } from './tool.js'
+import type { ToolError } from './tool-result.js'
 
 /** How many links one resolution follows before it gives up (Linux's MAXSYMLINKS). */
 const MAX_LINKS = 40

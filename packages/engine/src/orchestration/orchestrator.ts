@@ -10,6 +10,7 @@ import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { AgentCaller, AgentEntry } from './agent-entry.js'
 import { publishAgent } from './agent-events.js'
 import { AgentJobs } from './agent-jobs.js'
+import { agentMode, agentModeWarning } from './agent-mode.js'
 import { agentModelRef, isModelRole } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
 import { subagentSystem } from './agent-system.js'
@@ -239,6 +240,8 @@ export class Orchestrator {
   /** Runs one prompt of an agent to its end; never rejects (failures become a failed status). */
   async #run(entry: AgentEntry, prompt: string, signal: AbortSignal): Promise<AgentRunResult> {
     const session = this.deps.session
+    const modeWarning = agentModeWarning(entry.definition, entry.caller)
+    if (modeWarning !== undefined) session.notice('warning', modeWarning, 'agent')
     const host = buildSubagentRunHost({
       session,
       entry,
@@ -251,7 +254,7 @@ export class Orchestrator {
       system: subagentSystem(entry, this.deps.environment),
       mode: () =>
         // A chat in bypass overrides every agent's own mode, at each call (spec 001).
-        session.state.mode === 'bypass' ? 'bypass' : (entry.definition.permissionMode ?? entry.caller.mode()),
+        session.state.mode === 'bypass' ? 'bypass' : agentMode(entry.definition, entry.caller),
       ports: {
         ...this.deps.ports,
         interaction: SUBAGENT_INTERACTION,
@@ -259,7 +262,7 @@ export class Orchestrator {
           depth: entry.info.depth,
           agentId: entry.info.id,
           model: () => entry.modelRef,
-          mode: () => entry.definition.permissionMode ?? entry.caller.mode(),
+          mode: () => agentMode(entry.definition, entry.caller),
         }),
       },
       maxTurns: entry.definition.maxTurns ?? this.deps.settings.agents.max_turns,

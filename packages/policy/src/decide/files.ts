@@ -44,7 +44,11 @@ function onlyRootLinked(path: string, real: string, context: PolicyContext): boo
 
 /** Why changing `path` always asks (spec 001 protected paths, with the context's facts), or undefined. */
 export function protectedIn(path: string, context: PolicyContext): string | undefined {
-  return protectedReason(path, context.projectRoot, context.home, context.pathFacts?.hooksPath)
+  // A real path under the project's real folder is judged as the same path under the project.
+  const root = scopeRoots(context)[0]
+  const rel = root && root.real !== root.given ? relativeTo(path, root.real) : undefined
+  const seen = rel === undefined ? path : normalizePath(`${root?.given}/${rel}`)
+  return protectedReason(seen, context.projectRoot, context.home, context.pathFacts?.hooksPath)
 }
 
 /** Normalizes an action path; an ambiguous or relative one can never be auto-allowed. */

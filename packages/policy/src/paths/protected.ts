@@ -1,4 +1,4 @@
-import { isWithin, normalizePath } from './normalize.js'
+import { isWithin, normalizePath, relativeTo } from './normalize.js'
 
 /** Folders whose files configure or extend the agent, or run as git hooks, wherever they are. */
 const PROTECTED_FOLDERS: ReadonlyArray<readonly [segment: string, reason: string]> = [
@@ -25,7 +25,11 @@ export function protectedReason(
 ): string | undefined {
   // Compared without case: on macOS and Windows `.GIT/config` is `.git/config`.
   const lower = path.toLowerCase()
-  const segments = lower.split('/')
+  // Folders above the agent's root are where it lives, not what it writes: a worktree agent's root
+  // is `<project>/.z-engine/worktrees/<id>`, and its files are not engine settings.
+  const root = normalizePath(projectRoot).toLowerCase()
+  const below = relativeTo(lower, root)
+  const segments = below === undefined ? lower.split('/') : below.split('/')
   for (const [segment, reason] of PROTECTED_FOLDERS) if (segments.includes(segment)) return reason
   if (isWithin(lower, normalizePath(`${projectRoot}/.z-engine`).toLowerCase()))
     return "it is inside the project's .z-engine folder"
