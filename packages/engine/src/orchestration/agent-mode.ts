@@ -1,6 +1,6 @@
 import { subagentMode } from '@z-engine/policy'
 import type { PermissionMode } from '@z-engine/protocol'
-import type { AgentDefinition } from '../definitions/types.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { AgentCaller } from './agent-entry.js'
 
 /** Whether a definition comes from the project (`.claude/agents`, `.z-engine/agents`): trust-limited. */
