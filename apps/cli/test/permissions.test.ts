@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../src/router.js'
 import { memoryIo } from '../src/testing-io.js'
@@ -91,5 +94,33 @@ describe('z-engine permissions check', () => {
     const help = memoryIo(['permissions', '--help'])
     expect(await runCli(help.io)).toBe(0)
     expect(help.stdout()).toContain('Usage: z-engine permissions check')
+  })
+
+  it('resolves symlinks on this machine and fails closed on rule classes (issue 12)', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'ze-cli-links-')))
+    try {
+      const repo = join(dir, 'repo')
+      const home = join(dir, 'home')
+      mkdirSync(join(repo, '.git'), { recursive: true })
+      mkdirSync(home)
+      symlinkSync(home, join(repo, 'lnk'))
+      symlinkSync('.git', join(repo, 'g'))
+      const at = { cwd: repo, home }
+      const { code, out } = await check(
+        lines(
+          { ...at, tool: 'Read', input: { file_path: 'lnk/.ssh/id_rsa' } },
+          { ...at, tool: 'Edit', input: { file_path: 'g/hooks/pre-commit' }, mode: 'acceptEdits' },
+          { ...at, tool: 'Read', input: { file_path: './.env' }, rules: { deny: ['read(.env)'] } },
+          { ...at, tool: 'Bash', input: { command: 'ls' }, mode: 'bypass', rules: { deny: ['Bash(rm -rf'] } },
+          { ...at, tool: 'Read', input: { file_path: 42 } },
+        ),
+      )
+      expect(code).toBe(0)
+      expect(out.map((answer) => answer.decision)).toEqual(['ask', 'ask', 'deny', 'ask', 'ask'])
+      expect(out[0]?.reason).toContain(join(home, '.ssh', 'id_rsa'))
+      expect(out[3]?.ruleErrors).toEqual([expect.stringContaining('Bash(rm -rf')])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
