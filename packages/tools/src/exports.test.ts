@@ -42,6 +42,7 @@ describe('public surface', () => {
         "notebookEditTool",
         "readMcpResourceTool",
         "readTool",
+        "realPathOnDisk",
         "shapeOutput",
         "skillTool",
         "systemResolver",
