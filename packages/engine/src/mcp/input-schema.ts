@@ -28,5 +28,11 @@ export function toolInputSchema(
 
 function newAjv(): AjvInstance {
   const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
-  return new Ajv({ allErrors: false, strict: false, coerceTypes: false })
+  return new Ajv({
+    allErrors: false,
+    strict: false,
+    coerceTypes: false,
+    validateFormats: false,
+    logger: false,
+  })
 }
