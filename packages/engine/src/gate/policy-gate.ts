@@ -96,7 +96,8 @@ export function decideAction(
 ): Decision {
   const context = policyContextOf(facts, rules)
   // Real paths are facts read now (symlinks resolved); the file tools compare them at open time.
-  if (action.type === 'read' || action.type === 'write')
+  // Shell lines get them too: `cat lnk/.ssh/id_rsa` is judged on where `lnk` really leads.
+  if (action.type === 'read' || action.type === 'write' || action.type === 'execute')
     context.pathFacts = pathFactsOnDisk(facts.projectRoot)
   return decide(action, context, {
     toolName,

@@ -1,11 +1,11 @@
 import type { SuggestedRule } from '@z-engine/protocol'
 import { isWithin, normalizePath } from '../paths/normalize.js'
-import { protectedReason } from '../paths/protected.js'
 import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
 import type { Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
 import type { Decision, PolicyContext } from './context.js'
-import { isInScope } from './files.js'
+import { isInScope, protectedIn } from './files.js'
+import { withRealPaths } from './shell-real-paths.js'
 import type { Trace } from './trace.js'
 
 type Access = 'read' | 'edit'
@@ -184,7 +184,7 @@ function targetInBounds(target: Target, roots: readonly string[]): boolean {
 
 /** Decides a shell line (spec 001; steps in docs/permissions.md). */
 export function decideExecute(command: string, cwd: string, context: PolicyContext, trace: Trace): Decision {
-  const facts = analyzeLine(command, normalizePath(cwd), context.home)
+  const facts = withRealPaths(analyzeLine(command, normalizePath(cwd), context.home), context)
   trace.step(
     () =>
       `lexed ${facts.commands.length} command(s): ${facts.commands.map((c) => JSON.stringify(c.text)).join(', ')}${facts.complete ? '' : ` (incomplete: ${facts.problems.join('; ')})`}`,
@@ -242,8 +242,7 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
   // 4. Protected paths: always ask before a change, whatever the rules; only bypass allows.
   for (const c of facts.commands) {
     for (const target of c.writes) {
-      const reason =
-        target.kind === 'path' ? protectedReason(target.path, context.projectRoot, context.home) : undefined
+      const reason = target.kind === 'path' ? protectedIn(target.path, context) : undefined
       if (reason === undefined) continue
       if (context.mode === 'bypass')
         return trace.done('allow', `bypass mode allows changing a protected path (${reason})`)
