@@ -1,0 +1,314 @@
+/**
+ * The escape suite: real bubblewrap, a real git repository, a fake HOME with secrets, and every
+ * way out we know of. Each test checks the outside world afterwards, not only the exit code.
+ * Skipped only when bwrap is not installed at all (and never in CI, where setup.sh installs it).
+ */
+import { execFileSync } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findShell, runShellCommand } from '../process/shell.js'
+import { detectSandboxBackend } from './detect.js'
+import type { SandboxMode } from './profile.js'
+import { Sandbox } from './sandbox.js'
+
+const bwrapInstalled = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].some((path) =>
+  existsSync(path),
+)
+const run = bwrapInstalled || process.env.CI !== undefined
+
+let base: string
+let home: string
+let project: string
+let outside: string
+let env: Record<string, string>
+let sandbox: Sandbox
+let networked: Sandbox
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env, stdio: 'pipe' }).toString()
+
+beforeAll(async () => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'ze-escape-')))
+  home = join(base, 'home')
+  project = join(base, 'project')
+  outside = join(base, 'outside')
+  for (const dir of [home, project, outside, join(home, '.ssh'), join(home, '.aws'), join(home, '.npm')])
+    mkdirSync(dir, { recursive: true })
+  writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE-KEY-SECRET\n')
+  writeFileSync(join(home, '.aws', 'credentials'), 'aws_secret_access_key=AWS-SECRET\n')
+  writeFileSync(join(home, '.netrc'), 'machine example.com password NETRC-SECRET\n')
+  writeFileSync(join(outside, 'target.txt'), 'original\n')
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+    GIT_CONFIG_NOSYSTEM: '1',
+  }
+  git(project, 'init', '-q', '-b', 'main')
+  mkdirSync(join(project, '.claude'))
+  writeFileSync(join(project, '.claude', 'settings.json'), '{}\n')
+  mkdirSync(join(project, '.z-engine'))
+  writeFileSync(join(project, '.z-engine', 'settings.toml'), '')
+  writeFileSync(join(project, 'README.md'), 'hello\n')
+  git(project, 'add', '.')
+  git(project, 'commit', '-q', '-m', 'init')
+  if (!run) return
+  const backend = await detectSandboxBackend()
+  if (backend.kind === 'none') throw new Error(`bwrap is installed but cannot start: ${backend.reason}`)
+  sandbox = await Sandbox.create({ backend, settings: { enabled: true, allowNetwork: false }, home, env })
+  networked = await Sandbox.create({ backend, settings: { enabled: true, allowNetwork: true }, home, env })
+})
+
+afterAll(async () => {
+  await sandbox?.dispose()
+  await networked?.dispose()
+  rmSync(base, { recursive: true, force: true })
+})
+
+/** Runs `command` confined in `mode` with the project as root; returns exit code and output. */
+async function confined(
+  command: string,
+  options: { mode?: SandboxMode; root?: string; cwd?: string; box?: Sandbox } = {},
+) {
+  const root = options.root ?? project
+  const prepared = await (options.box ?? sandbox).prepare({
+    root,
+    additionalDirectories: [],
+    granted: options.mode ?? 'write',
+  })
+  if (!prepared) throw new Error('expected a confined run')
+  try {
+    return await runShellCommand(command, {
+      cwd: options.cwd ?? root,
+      env,
+      shellPath: findShell(env.PATH),
+      wrap: prepared.wrap,
+      timeoutMs: 20_000,
+    })
+  } finally {
+    await prepared.release()
+  }
+}
+
+const read = (path: string) => readFileSync(path, 'utf8')
+
+describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
+  it('cannot write outside the root (relative, absolute, via /proc/self/root)', async () => {
+    const result = await confined(
+      [
+        'echo x > ../outside/new-relative',
+        `echo x > ${outside}/new-absolute`,
+        `echo changed > ${outside}/target.txt`,
+        `echo x > /proc/self/root${outside}/new-proc`,
+        `echo x > /proc/1/root${outside}/new-proc1`,
+        `touch ${home}/new-home`,
+      ].join('; '),
+    )
+    expect(result.output).toMatch(/Read-only file system/)
+    expect(readdirSync(outside)).toEqual(['target.txt'])
+    expect(read(join(outside, 'target.txt'))).toBe('original\n')
+    expect(existsSync(join(home, 'new-home'))).toBe(false)
+  })
+
+  it('cannot plant a git hook, change .git/config or .git/info, even by renaming .git away', async () => {
+    const config = read(join(project, '.git', 'config'))
+    const result = await confined(
+      [
+        'echo evil > .git/hooks/pre-commit',
+        'printf "[core]\\n\\thooksPath = evil\\n" >> .git/config',
+        'echo "*" > .git/info/exclude',
+        'mv .git/hooks .git/hooks-old',
+        'mv .git .git-old',
+        'mkdir -p .git/hooks && echo evil > .git/hooks/post-checkout',
+        'git config core.fsmonitor evil',
+      ].join('; '),
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(existsSync(join(project, '.git', 'hooks', 'pre-commit'))).toBe(false)
+    expect(existsSync(join(project, '.git', 'hooks', 'post-checkout'))).toBe(false)
+    expect(existsSync(join(project, '.git-old'))).toBe(false)
+    expect(read(join(project, '.git', 'config'))).toBe(config)
+    expect(read(join(project, '.git', 'info', 'exclude'))).not.toBe('*\n')
+  })
+
+  it('cannot change harness settings (.z-engine, .claude, .mcp.json), existing or not', async () => {
+    const result = await confined(
+      [
+        'echo "[hooks]" >> .z-engine/settings.toml',
+        'echo "{\\"hooks\\":1}" > .claude/settings.json',
+        'mkdir -p .claude/agents && echo x > .claude/agents/evil.md',
+        'echo "{}" > .mcp.json',
+        'mv .claude .claude-old',
+      ].join('; '),
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(read(join(project, '.z-engine', 'settings.toml'))).toBe('')
+    expect(read(join(project, '.claude', 'settings.json'))).toBe('{}\n')
+    expect(existsSync(join(project, '.claude', 'agents'))).toBe(false)
+    // The missing .mcp.json could not be created, and its placeholder was removed afterwards.
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false)
+  })
+
+  it('cannot write through symlinks or hard links', async () => {
+    const result = await confined(
+      [
+        'ln -s ../outside out-link; echo x > out-link/via-symlink',
+        'ln -s .git/hooks hooks-link; echo evil > hooks-link/pre-push',
+        `ln ${outside}/target.txt hard-outside`,
+        'ln .git/config hard-config && echo evil >> hard-config',
+        'ln .claude/settings.json hard-settings && echo evil >> hard-settings',
+      ].join('; '),
+    )
+    expect(result.output).toMatch(/cross-device link|Read-only file system/)
+    expect(readdirSync(outside)).toEqual(['target.txt'])
+    expect(existsSync(join(project, '.git', 'hooks', 'pre-push'))).toBe(false)
+    expect(existsSync(join(project, 'hard-outside'))).toBe(false)
+    expect(read(join(project, '.git', 'config'))).not.toContain('evil')
+    expect(read(join(project, '.claude', 'settings.json'))).toBe('{}\n')
+    rmSync(join(project, 'out-link'), { force: true })
+    rmSync(join(project, 'hooks-link'), { force: true })
+  })
+
+  it('cannot undo the read-only mounts (remount, unmount)', async () => {
+    const result = await confined(
+      `mount -o remount,rw /; umount ${project}/.git/hooks; echo evil > ${outside}/after-mount`,
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(readdirSync(outside)).toEqual(['target.txt'])
+  })
+
+  it('leaves no process behind: a background child dies with the command', async () => {
+    const marker = `ze-escape-marker-${process.pid}-${Date.now()}`
+    const result = await confined(
+      `(exec -a ${marker} sleep 30) & nohup sh -c 'exec -a ${marker} sleep 30' >/dev/null 2>&1 & setsid sleep 30 & echo started`,
+    )
+    expect(result.output).toContain('started')
+    const alive = () =>
+      readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .some((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)
+          } catch {
+            return false
+          }
+        })
+    const deadline = Date.now() + 3000
+    while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(alive()).toBe(false)
+  })
+
+  describe('network', () => {
+    let server: Server
+    let port = 0
+    let connections = 0
+    beforeAll(async () => {
+      server = createServer((socket) => {
+        connections += 1
+        socket.end('pong\n')
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      port = (server.address() as { port: number }).port
+    })
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+    it('allow_network = false: a loopback server outside the sandbox is unreachable', async () => {
+      const before = connections
+      const result = await confined(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`)
+      expect(result.exitCode).not.toBe(0)
+      expect(result.output).not.toContain('pong')
+      expect(connections).toBe(before)
+    })
+
+    it('allow_network = true reaches it (the control)', async () => {
+      const result = await confined(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`, { box: networked })
+      expect(result.output).toContain('pong')
+    })
+
+    it('read-only commands never get the network, whatever allow_network says', async () => {
+      const result = await confined(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`, {
+        box: networked,
+        mode: 'read-only',
+      })
+      expect(result.output).not.toContain('pong')
+    })
+  })
+
+  it('hides secrets in HOME (~/.ssh, ~/.aws, ~/.netrc)', async () => {
+    const result = await confined(
+      'ls -A ~/.ssh; cat ~/.ssh/id_ed25519; cat ~/.aws/credentials; cat ~/.netrc; echo done',
+    )
+    expect(result.output).toContain('done')
+    expect(result.output).not.toMatch(/SECRET/)
+    const readOnly = await confined('cat ~/.ssh/id_ed25519 ~/.netrc; echo done', { mode: 'read-only' })
+    expect(readOnly.output).not.toMatch(/SECRET/)
+  })
+
+  it('read-only mode: the project cannot be written, only the private temp folder', async () => {
+    const result = await confined(
+      'cat README.md; git status --short; echo x > new-file; echo t > "$TMPDIR/scratch" && cat "$TMPDIR/scratch"',
+      { mode: 'read-only' },
+    )
+    expect(result.output).toContain('hello')
+    expect(result.output).toMatch(/Read-only file system/)
+    expect(result.output).toContain('t')
+    expect(existsSync(join(project, 'new-file'))).toBe(false)
+    expect(existsSync(join(sandbox.tmpDir, 'scratch'))).toBe(true)
+  })
+
+  it('a build-like command writes the project, a tool cache and temp, commits, and keeps its cwd', async () => {
+    mkdirSync(join(project, 'src'), { recursive: true })
+    const result = await confined(
+      [
+        'mkdir -p build && echo artifact > build/out.txt',
+        'echo cached > "$HOME/.npm/entry"',
+        'echo t > "$TMPDIR/t"',
+        'git add build && git commit -q -m build && echo committed',
+        'cd src',
+      ].join(' && '),
+    )
+    expect(result.exitCode).toBe(0)
+    expect(result.output).toContain('committed')
+    expect(read(join(project, 'build', 'out.txt'))).toBe('artifact\n')
+    expect(read(join(home, '.npm', 'entry'))).toBe('cached\n')
+    expect(result.cwd).toBe(join(project, 'src'))
+    expect(git(project, 'log', '--oneline')).toContain('build')
+    // Placeholders for missing protected paths leave nothing behind.
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false)
+  })
+
+  it('a worktree agent writes its worktree (and commits) but not the main project or its hooks', async () => {
+    const tree = join(base, 'tree')
+    git(project, 'worktree', 'add', '-q', '-b', 'agent', tree)
+    const dotGit = read(join(tree, '.git'))
+    const result = await confined(
+      [
+        'echo work > work.txt && git add work.txt && git commit -q -m work && echo committed',
+        `echo x > ${project}/from-worktree`,
+        `echo evil > ${project}/.git/hooks/pre-commit`,
+        'echo "gitdir: /tmp/evil" > .git',
+      ].join('; '),
+      { root: tree },
+    )
+    expect(result.output).toContain('committed')
+    expect(existsSync(join(project, 'from-worktree'))).toBe(false)
+    expect(existsSync(join(project, '.git', 'hooks', 'pre-commit'))).toBe(false)
+    expect(read(join(tree, '.git'))).toBe(dotGit)
+    expect(git(project, 'log', '--oneline', 'agent')).toContain('work')
+  })
+})
