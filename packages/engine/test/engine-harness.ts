@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { afterEach } from 'vitest'
-import { Engine, type Session } from '../src/index.js'
+import { Engine, type EngineOptions, type Session } from '../src/index.js'
 import { ScriptedClient, type ScriptedResponse, type ScriptSource } from '../src/testing.js'
 
 const dirs: string[] = []
@@ -41,7 +41,11 @@ export function buggyProject(): string {
 }
 
 /** An engine over temp dirs whose every model is the scripted client; records every event. */
-export async function engineWith(script: ScriptSource, home = tempDir('ze-home-')) {
+export async function engineWith(
+  script: ScriptSource,
+  home = tempDir('ze-home-'),
+  extra: Partial<EngineOptions> = {},
+) {
   const client = new ScriptedClient(script)
   const envelopes: EventEnvelope[] = []
   const engine = await Engine.create({
@@ -51,6 +55,7 @@ export async function engineWith(script: ScriptSource, home = tempDir('ze-home-'
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
     clientFactory: { createClient: () => ({ ok: true, client, provider: 'scripted', model: 'scripted' }) },
     onEvent: (envelope) => envelopes.push(envelope),
+    ...extra,
   })
   const events = (session: Session, type?: EngineEvent['type']) =>
     envelopes

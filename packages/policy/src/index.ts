@@ -1,5 +1,5 @@
 export type { Action, ActionType } from './action.js'
-export type { DecideOptions, Decision, PolicyContext, SandboxFacts } from './decide/context.js'
+export type { Confinement, DecideOptions, Decision, PolicyContext, SandboxFacts } from './decide/context.js'
 export { suggestBashRule } from './decide/execute.js'
 export { isInScope, protectedIn } from './decide/files.js'
 export { decide } from './decide/pipeline.js'

@@ -248,6 +248,24 @@ describe('sandbox auto_allow', () => {
   })
 })
 
+describe('confinement the allow relies on', () => {
+  const sandbox = { active: true, autoAllow: true, writableRoots: ['/tmp'] }
+  it('read-only proofs need the read-only profile; auto_allow and acceptEdits file commands the write one', () => {
+    expect(bash('ls && git status', context('default')).confinement).toBe('read-only')
+    expect(bash('npm install', context('default', {}, { sandbox })).confinement).toBe('write')
+    expect(bash('mkdir build', context('acceptEdits')).confinement).toBe('write')
+    expect(bash('cat README.md', context('acceptEdits')).confinement).toBe('read-only')
+  })
+  it('allows the user gave (rules, bypass) and asks carry none', () => {
+    expect(bash('npm test', context('default', { allow: ['Bash(npm test:*)'] })).confinement).toBeUndefined()
+    expect(
+      bash('npm test && ls', context('default', { allow: ['Bash(npm test:*)'] })).confinement,
+    ).toBeUndefined()
+    expect(bash('rm -rf /', context('bypass')).confinement).toBeUndefined()
+    expect(bash('npm install', context('default')).confinement).toBeUndefined()
+  })
+})
+
 describe('auto_allow_read_only_bash', () => {
   it('off: read-only commands ask too', () => {
     expect(bash('ls', context('default', {}, { autoAllowReadOnlyBash: false })).decision).toBe('ask')

@@ -214,13 +214,22 @@ const ShellSection = obj(
       obj(
         {},
         {
-          enabled: withDefault(bool({ description: 'Run agent commands under bubblewrap/seatbelt.' }), false),
+          enabled: withDefault(
+            bool({
+              description:
+                'Run every agent command (approved ones too) under bubblewrap/seatbelt; auto-allowed ones run confined whenever a backend exists.',
+            }),
+            false,
+          ),
           allow_network: withDefault(
             bool({ description: 'Let sandboxed commands reach the network.' }),
             false,
           ),
           auto_allow: withDefault(
-            bool({ description: 'Allow in-bounds sandboxed commands without asking.' }),
+            bool({
+              description:
+                'Allow commands whose writes stay in bounds without asking; they run confined (needs a backend).',
+            }),
             false,
           ),
         },

@@ -1,4 +1,5 @@
-import type { ShellRunResult } from '@z-engine/host'
+import type { SandboxRequest, ShellRunResult } from '@z-engine/host'
+import type { Confinement } from '@z-engine/policy'
 import type { Ports } from './ports.js'
 
 /** What `action()` and `title()` need: enough to resolve paths, nothing that does I/O. */
@@ -58,7 +59,14 @@ export interface ToolLimits {
 export interface ShellRunner {
   run(
     command: string,
-    options: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (text: string) => void },
+    options: {
+      cwd: string
+      timeoutMs: number
+      signal: AbortSignal
+      onOutput?: (text: string) => void
+      /** The agent's root and folders, and the confinement the permission relied on. */
+      sandbox?: SandboxRequest
+    },
   ): Promise<ShellRunResult>
 }
 
@@ -97,6 +105,11 @@ export interface ToolCtx extends ActionCtx {
   /** The agent's shell (Bash); the persistent cwd is `cwd`/`setCwd`. */
   shell: ShellRunner
   /**
+   * The confinement this call's permission relied on (the policy auto-allowed it because it runs
+   * confined); set by the batch. Absent: the user approved it and `[shell.sandbox]` decides.
+   */
+  confinement?: Confinement
+  /**
    * Whether a deny rule forbids reading `path` (policy's `readDenied` bound to the session's rules).
    * The policy sees only a search's root folder, so Glob and Grep drop denied files from results.
    * Absent: nothing is filtered.
@@ -109,4 +122,13 @@ export interface ToolCtx extends ActionCtx {
    */
   decidedRealPaths?: Readonly<Record<string, string>>
   ports: Ports
+}
+
+/** The sandbox request of a shell command this call runs (its root, folders and confinement). */
+export function sandboxRequestOf(ctx: ToolCtx): SandboxRequest {
+  return {
+    root: ctx.projectRoot,
+    additionalDirectories: ctx.additionalDirectories,
+    ...(ctx.confinement !== undefined ? { granted: ctx.confinement } : {}),
+  }
 }

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '@z-engine/host'
 import type { AgentInfo, JobInfo, TodoItem } from '@z-engine/protocol'
 import type { ToolResult } from './tool-result.js'
 
@@ -67,7 +68,10 @@ export interface InteractionPort {
 /** Background shells and agents. */
 export interface JobPort {
   /** Starts a shell command in the background; resolves with its job id. */
-  spawnShell(command: string, options: { cwd: string; description?: string }): Promise<JobInfo>
+  spawnShell(
+    command: string,
+    options: { cwd: string; description?: string; sandbox?: SandboxRequest },
+  ): Promise<JobInfo>
   /**
    * Output produced since the last read (a `filter` regex keeps matching lines; the rest is consumed
    * too). With `waitMs`, first waits up to that long for the job to finish (spec 003), returning

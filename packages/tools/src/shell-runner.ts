@@ -1,23 +1,27 @@
-import { type CommandWrapper, runShellCommand } from '@z-engine/host'
+import { type CommandSandbox, runConfinedShell } from '@z-engine/host'
 import type { ShellRunner } from './ctx.js'
 
-/** A ShellRunner over host's shell with a fixed environment (and optional sandbox wrapper). */
+/**
+ * A ShellRunner over host's shell with a fixed environment. With a sandbox, each command runs
+ * confined as its request asks (see `Sandbox.prepare`); without one, or without a request, unconfined.
+ */
 export function createShellRunner(options: {
   env: Record<string, string>
   shellPath?: string
-  wrap?: CommandWrapper
+  sandbox?: CommandSandbox
   killGraceMs?: number
 }): ShellRunner {
   return {
     run: (command, run) =>
-      runShellCommand(command, {
+      runConfinedShell(command, {
         cwd: run.cwd,
         env: options.env,
         timeoutMs: run.timeoutMs,
         signal: run.signal,
+        request: run.sandbox ?? { root: run.cwd, additionalDirectories: [] },
+        ...(run.sandbox && options.sandbox ? { sandbox: options.sandbox } : {}),
         ...(run.onOutput ? { onOutput: run.onOutput } : {}),
         ...(options.shellPath ? { shellPath: options.shellPath } : {}),
-        ...(options.wrap ? { wrap: options.wrap } : {}),
         ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       }),
   }

@@ -1,5 +1,6 @@
 import {
   createDefaultClientFactory,
+  detectShellSandbox,
   modelRefFromSettings,
   parseModelRef,
   providerSettingsOf,
@@ -13,8 +14,9 @@ import { printJson, printLines } from '../output.js'
 const HELP = `Usage: z-engine doctor [--json] [--cwd DIR]
 
 Checks what a session in DIR needs: the model and its provider key (present or not — keys are
-never printed), git, ripgrep, the sandbox backend (bubblewrap), language servers
-(typescript-language-server, pyright), and that the data and config folders are writable.
+never printed), git, ripgrep, the sandbox backend (bubblewrap or seatbelt), language servers
+(typescript-language-server, pyright), and that the data and config folders are writable. The sandbox
+check starts a confined process, so a bwrap the kernel refuses to run is reported as missing.
 Exit code 1 when something required is missing.
 `
 
@@ -76,21 +78,6 @@ export async function main(io: CommandIo): Promise<number> {
       required: false,
       why: 'Grep and Glob are slower without it',
     },
-    process.platform === 'darwin'
-      ? {
-          name: 'seatbelt',
-          bin: 'sandbox-exec',
-          args: [],
-          required: settings.shell.sandbox.enabled,
-          why: 'the shell sandbox (shell.sandbox.enabled) needs it on macOS',
-        }
-      : {
-          name: 'bubblewrap',
-          bin: 'bwrap',
-          args: ['--version'],
-          required: settings.shell.sandbox.enabled,
-          why: 'the shell sandbox (shell.sandbox.enabled) needs it on Linux',
-        },
     {
       name: 'typescript-language-server',
       bin: 'typescript-language-server',
@@ -122,6 +109,7 @@ export async function main(io: CommandIo): Promise<number> {
         : await firstLine(path, tool.args, env)
     checks.push({ name: tool.name, status: 'ok', detail: version ? `${version} (${path})` : path })
   }
+  checks.push(await sandboxCheck(settings.shell.sandbox.enabled))
   for (const [label, folder] of [
     ['data dir', context.dataDir],
     ['config dir', context.configDir],
@@ -152,4 +140,31 @@ export async function main(io: CommandIo): Promise<number> {
     checks.map((check) => `${mark[check.status]} ${check.name.padEnd(width)}  ${check.detail}`),
   )
   return code
+}
+
+/**
+ * The sandbox line: a backend that actually starts a confined process, or why there is none and
+ * how to install one. Missing is a failure only when `[shell.sandbox] enabled` asks for it.
+ */
+async function sandboxCheck(enabled: boolean): Promise<Check> {
+  const backend = await detectShellSandbox()
+  const setting = enabled
+    ? 'shell.sandbox.enabled: every command runs confined'
+    : 'auto-allowed commands run confined; approved ones do not (shell.sandbox.enabled is off)'
+  switch (backend.kind) {
+    case 'bubblewrap':
+      return { name: 'sandbox', status: 'ok', detail: `bubblewrap (${backend.path}) starts; ${setting}` }
+    case 'seatbelt':
+      return { name: 'sandbox', status: 'ok', detail: `seatbelt (${backend.path}) starts; ${setting}` }
+    case 'none':
+      return {
+        name: 'sandbox',
+        status: enabled ? 'fail' : 'warn',
+        detail: `${backend.reason}; commands run unconfined. To fix: ${backend.install}`,
+      }
+    default: {
+      const unreachable: never = backend
+      throw new Error(`unknown sandbox backend ${JSON.stringify(unreachable)}`)
+    }
+  }
 }

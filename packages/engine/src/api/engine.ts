@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { killSupervisedGroups } from '@z-engine/host'
+import { killSupervisedGroups, type SandboxBackend } from '@z-engine/host'
 import { normalizeMode } from '@z-engine/policy'
 import type { EventEnvelope, PermissionMode } from '@z-engine/protocol'
 import {
@@ -39,6 +39,11 @@ export interface EngineOptions {
   onEvent?: (envelope: EventEnvelope) => void
   /** The session store backend (default: the file store in `dataDir`). */
   store?: SessionStore
+  /**
+   * The shell sandbox backend (default: detected — bubblewrap on Linux, seatbelt on macOS).
+   * `{ kind: 'none', … }` runs commands unconfined, with one warning per session.
+   */
+  sandboxBackend?: SandboxBackend
 }
 
 /** How to open a session. */
@@ -78,6 +83,7 @@ export class Engine {
   readonly store: SessionStore
   readonly #env: Readonly<Record<string, string | undefined>>
   readonly #clientFactory: ClientFactory
+  readonly #sandboxBackend: SandboxBackend | undefined
   readonly #onEvent: ((envelope: EventEnvelope) => void) | undefined
   readonly #trust: TrustStore
   readonly #sessions = new Set<Session>()
@@ -87,6 +93,7 @@ export class Engine {
     this.paths = resolveEnginePaths(options, this.#env)
     this.store = options.store ?? openStore({ dataDir: this.paths.dataDir })
     this.#clientFactory = options.clientFactory ?? createDefaultClientFactory({ env: this.#env })
+    this.#sandboxBackend = options.sandboxBackend
     this.#onEvent = options.onEvent
     this.#trust = createTrustStore(this.paths.configDir)
   }
@@ -207,6 +214,7 @@ export class Engine {
       reloadSettings: () => this.settings(projectRoot),
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
+      ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
     })
     // The mode and model in effect are journaled so a resume continues with them.
     if (snapshot?.mode !== state.mode) await core.commit(undefined, { type: 'modeChanged', mode: state.mode })

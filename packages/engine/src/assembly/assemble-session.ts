@@ -1,3 +1,5 @@
+import type { SandboxBackend } from '@z-engine/host'
+import { isWithin } from '@z-engine/policy'
 import { reminderText } from '@z-engine/prompts'
 import { PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
@@ -35,6 +37,7 @@ import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession } from './rewind.js'
+import { openSessionSandbox } from './session-sandbox.js'
 import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
@@ -64,6 +67,8 @@ export interface AssembleInput {
   trust: () => Promise<{ ok: true } | { ok: false; error: string }>
   /** An embedder's in-process MCP servers (SDK in-memory transports). */
   mcpServers?: readonly InProcessMcpServer[]
+  /** The sandbox backend (default: detected on this machine). */
+  sandboxBackend?: SandboxBackend
 }
 
 /**
@@ -84,10 +89,19 @@ export async function assembleSession(
     notice('error', `${message}. The turn stops here; nothing more is recorded.`, 'journal_failed'),
   )
 
+  // Shell commands the policy auto-allows run confined whenever a backend exists (spec 000 "Sandbox").
+  const sessionSandbox = await openSessionSandbox({
+    settings,
+    home: paths.home,
+    env,
+    ...(input.sandboxBackend ? { backend: input.sandboxBackend } : {}),
+  })
+  const { sandbox } = sessionSandbox
   const gate = new SessionGate({
     projectRoot,
     home: paths.home,
     settings,
+    sandbox: sessionSandbox.facts,
     ruleLayers: ruleLayersOf(loaded.layers),
     trusted: input.trusted,
     onNotice: notice,
@@ -118,9 +132,11 @@ export async function assembleSession(
     ports,
     isReadDenied: (path) =>
       gate.decide('Read', { type: 'read', paths: [path] }, state.mode).decision === 'deny',
+    sandbox,
   })
   const jobs = new ShellJobs({
     env: toolContext.env,
+    sandbox,
     onUpdate: (job) => {
       hub.publish({ type: 'jobUpdated', job })
       if (job.status !== 'running') {
@@ -195,6 +211,11 @@ export async function assembleSession(
     projectDir: projectRoot,
     // Hooks are child processes like any command: the allowlisted environment, never the engine's keys.
     env: toolContext.env,
+    // Hooks a project defines run confined under `[shell.sandbox]`; the user's own do not.
+    sandboxFor: (hook) =>
+      hook.source !== undefined && isWithin(hook.source, projectRoot)
+        ? sandbox.prepare({ root: projectRoot, additionalDirectories: gate.additionalDirectories })
+        : Promise.resolve(undefined),
     onNotice: (level, message) => notice(level, message),
   })
   const services: SessionServices = {
@@ -323,6 +344,7 @@ export async function assembleSession(
     agents: agents.definitions,
     baseEnv: env,
     mcp,
+    sandbox,
   })
 
   const session: Session = new SessionActor({
@@ -342,7 +364,14 @@ export async function assembleSession(
       system,
       runCommand: (name, args) => commands.run(name, args),
       runShell: async (command) => {
-        const result = await runUserShell(command, { cwd: projectRoot, settings, baseEnv: env })
+        // The user's own `!` line: confined when `[shell.sandbox]` is on.
+        const result = await runUserShell(command, {
+          cwd: projectRoot,
+          settings,
+          baseEnv: env,
+          sandbox,
+          request: { root: projectRoot, additionalDirectories: gate.additionalDirectories },
+        })
         return { output: redactor.redact(result.output.trimEnd()), exitCode: result.exitCode }
       },
       reload: async (trustNow) => {
@@ -377,6 +406,7 @@ export async function assembleSession(
         await mcp.close()
         await orchestration.shutdown()
         await jobs.shutdown()
+        await sandbox.dispose()
       },
     },
   })
@@ -394,6 +424,7 @@ export async function assembleSession(
   for (const settingsNotice of loaded.notices)
     notice(settingsNotice.severity, settingsNotice.message, 'settings')
   const unparsed = new Set(gate.unparsedRules.map((entry) => entry.error))
+  if (sessionSandbox.warning !== undefined) notice('warning', sessionSandbox.warning, 'sandbox_unavailable')
   for (const error of gate.ruleErrors) {
     // A broken deny or ask rule fails closed (what it may cover asks); a broken allow rule is ignored.
     const effect = unparsed.has(error) ? 'until it is fixed, the calls it may cover ask' : 'it is ignored'

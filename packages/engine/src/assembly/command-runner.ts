@@ -1,5 +1,6 @@
 import { contextBreakdown } from '@z-engine/context'
-import { resolvePath } from '@z-engine/policy'
+import type { CommandSandbox } from '@z-engine/host'
+import { type Confinement, resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
 import { actionFor, type Tool } from '@z-engine/tools'
@@ -49,6 +50,8 @@ export interface CommandRunnerDeps {
   baseEnv: Readonly<Record<string, string | undefined>>
   /** The session's MCP servers (prompts as commands, `/mcp`). */
   mcp?: McpManager
+  /** Confines a command's embedded shell lines (absent: they run unconfined). */
+  sandbox?: CommandSandbox
 }
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
@@ -103,14 +106,26 @@ export class CommandRunner {
       case 'custom':
       case 'prompt': {
         const session = this.deps.session
+        // The confinement each allowed embedded line's permission relied on, for when it runs.
+        const confinements = new Map<string, Confinement>()
         const expanded = await expandCommand(entry.definition, args, {
           projectRoot: this.deps.projectRoot,
           home: this.deps.home,
           trusted: this.deps.trusted,
           canRead: (path, granted) => this.#allowed('Read', { file_path: path }, granted),
-          canRun: (command, granted) => this.#allowed('Bash', { command }, granted),
+          canRun: (command, granted) =>
+            this.#allowed('Bash', { command }, granted, (confinement) =>
+              confinements.set(command, confinement),
+            ),
           runShell: async (command, cwd, signal) => {
+            const confinement = confinements.get(command)
             const result = await runUserShell(command, {
+              request: {
+                root: this.deps.projectRoot,
+                additionalDirectories: this.deps.gate.additionalDirectories,
+                ...(confinement !== undefined ? { granted: confinement } : {}),
+              },
+              ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
               cwd,
               settings: this.deps.settings,
               baseEnv: this.deps.baseEnv,
@@ -167,13 +182,21 @@ export class CommandRunner {
   }
 
   /** The session's gate on a call the command would make, with its granted rules for this turn. */
-  #allowed(tool: string, input: Record<string, unknown>, granted: readonly string[]): boolean {
+  #allowed(
+    tool: string,
+    input: Record<string, unknown>,
+    granted: readonly string[],
+    onConfinement?: (confinement: Confinement) => void,
+  ): boolean {
     const mode = this.deps.session.state.mode
     const root = this.deps.projectRoot
     const action = actionFor(tool, input, { projectRoot: root, cwd: root, home: this.deps.home })
     this.deps.gate.setTurnRules(granted)
     try {
-      return this.deps.gate.decide(tool, action, mode).decision === 'allow'
+      const verdict = this.deps.gate.decide(tool, action, mode)
+      if (verdict.decision === 'allow' && verdict.confinement !== undefined)
+        onConfinement?.(verdict.confinement)
+      return verdict.decision === 'allow'
     } finally {
       this.deps.gate.setTurnRules([])
     }

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { childEnvironment, type EnvPolicy } from '@z-engine/host'
+import { type CommandSandbox, childEnvironment, type EnvPolicy } from '@z-engine/host'
 import { ENGINE_CREDENTIAL_VARIABLES } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import {
@@ -61,12 +61,14 @@ export interface ToolContextFactoryOptions {
   ports: Ports
   /** Whether a deny rule forbids reading a path (Glob and Grep leave such files out). */
   isReadDenied?: (path: string) => boolean
+  /** Confines Bash commands (absent: they run unconfined). */
+  sandbox?: CommandSandbox
 }
 
 /** Builds per-call ToolCtx objects; file trackers are per agent, path locks per session. */
 export function createToolContextFactory(options: ToolContextFactoryOptions) {
   const env = childEnvironment(options.baseEnv, envPolicyOf(options.settings))
-  const shell = createShellRunner({ env })
+  const shell = createShellRunner({ env, ...(options.sandbox ? { sandbox: options.sandbox } : {}) })
   const pathLocks = createPathLocks()
   const trackers = new Map<string, FileTracker>()
   const limits = toolLimitsOf(options.settings)

@@ -1,4 +1,4 @@
-import { childEnvironment, runShellCommand } from '@z-engine/host'
+import { type CommandSandbox, childEnvironment, runConfinedShell, type SandboxRequest } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
 import { envPolicyOf } from './tool-context.js'
 
@@ -24,9 +24,17 @@ export async function runUserShell(
     baseEnv: Readonly<Record<string, string | undefined>>
     timeoutMs?: number
     signal?: AbortSignal
+    /**
+     * The session's sandbox and this line's request: a user's line runs confined when
+     * `[shell.sandbox]` is on; an embedded line the policy auto-allowed, whenever a backend exists.
+     */
+    sandbox?: CommandSandbox
+    request?: SandboxRequest
   },
 ): Promise<UserShellResult> {
-  const result = await runShellCommand(command, {
+  const result = await runConfinedShell(command, {
+    request: options.request ?? { root: options.cwd, additionalDirectories: [] },
+    ...(options.sandbox && options.request ? { sandbox: options.sandbox } : {}),
     cwd: options.cwd,
     env: childEnvironment(options.baseEnv, envPolicyOf(options.settings)),
     timeoutMs: options.timeoutMs ?? options.settings.shell.default_timeout_ms,

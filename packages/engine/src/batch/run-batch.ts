@@ -1,4 +1,4 @@
-import type { Action } from '@z-engine/policy'
+import type { Action, Confinement } from '@z-engine/policy'
 import type {
   ApprovalDecision,
   ApprovalRequest,
@@ -28,6 +28,8 @@ type Prepared =
       additionalContext?: string
       /** The real paths the gate decided on, for the tool's open-time check. */
       realPaths?: Readonly<Record<string, string>>
+      /** The confinement the policy's allow relied on (absent after a user approval). */
+      confinement?: Confinement
     }
 
 interface CallState {
@@ -125,8 +127,12 @@ async function prepare(call: BatchCall, deps: BatchDeps, batchId: string): Promi
   switch (decision) {
     case 'deny':
       return { kind: 'settled', status: 'denied', text: `Permission denied: ${reason}` }
-    case 'allow':
-      return { kind: 'ready', tool, input, title, ...context }
+    case 'allow': {
+      // An allow that holds because the command runs confined keeps that confinement, even when a
+      // hook also allowed it; one the policy never gave (a hook overriding an ask) has none.
+      const confinement = verdict.decision === 'allow' ? verdict.confinement : undefined
+      return { kind: 'ready', tool, input, title, ...context, ...(confinement ? { confinement } : {}) }
+    }
     case 'ask': {
       let preview: ApprovalRequest['preview']
       try {
@@ -284,7 +290,11 @@ export async function runBatch(
       const ctx = deps.toolCtx(toolUseId, (update) => throttle.push(update))
       result = await prepared.tool.call(
         prepared.input,
-        prepared.realPaths ? { ...ctx, decidedRealPaths: prepared.realPaths } : ctx,
+        {
+          ...ctx,
+          ...(prepared.realPaths ? { decidedRealPaths: prepared.realPaths } : {}),
+          ...(prepared.confinement ? { confinement: prepared.confinement } : {}),
+        },
         signal,
       )
     } catch (error) {

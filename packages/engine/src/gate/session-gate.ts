@@ -1,4 +1,11 @@
-import { type Action, buildRuleSet, type Decision, type RuleLayer, type RuleSet } from '@z-engine/policy'
+import {
+  type Action,
+  buildRuleSet,
+  type Decision,
+  type RuleLayer,
+  type RuleSet,
+  type SandboxFacts,
+} from '@z-engine/policy'
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import type { GatePort } from '../session/services.js'
 import { persistAllowRule } from '../workspace/settings/persist.js'
@@ -13,6 +20,8 @@ export interface SessionGateOptions {
   ruleLayers: RuleLayer[]
   /** Whether the workspace is trusted; an untrusted one ignores its own saved allow rules. */
   trusted: boolean
+  /** What the policy knows about the sandbox (absent: no sandbox, nothing is confined). */
+  sandbox?: SandboxFacts
   /** Reported when a rule cannot be persisted to settings.local.toml. */
   onNotice: (level: 'warning' | 'error', message: string) => void
 }
@@ -73,7 +82,8 @@ export class SessionGate implements GatePort {
       home: this.#options.home,
       additionalDirectories: this.#additionalDirectories,
     })
-    return decideAction(toolName, action, facts, this.#rules)
+    const sandbox = this.#options.sandbox
+    return decideAction(toolName, action, sandbox ? { ...facts, sandbox } : facts, this.#rules)
   }
 
   async grant(rule: string, scope: 'session' | 'project'): Promise<void> {

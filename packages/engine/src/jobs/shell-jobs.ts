@@ -1,4 +1,11 @@
-import { type BackgroundInfo, BackgroundProcesses, type CommandWrapper } from '@z-engine/host'
+import {
+  type BackgroundInfo,
+  BackgroundProcesses,
+  type CommandSandbox,
+  type CommandWrapper,
+  type PreparedSandbox,
+  type SandboxRequest,
+} from '@z-engine/host'
 import type { JobInfo } from '@z-engine/protocol'
 import type { JobPort } from '@z-engine/tools'
 
@@ -11,8 +18,10 @@ export interface ShellJobsOptions {
   /** Output kept per job (ring buffer). */
   ringBytes?: number
   shellPath?: string
-  /** Sandbox wrapper for the shell's argv. */
+  /** Sandbox wrapper for the shell's argv (every job). */
   wrap?: CommandWrapper
+  /** Confines each job as its request asks (wins over `wrap`). */
+  sandbox?: CommandSandbox
   killGraceMs?: number
 }
 
@@ -23,6 +32,8 @@ export interface ShellJobsOptions {
  */
 export class ShellJobs implements JobPort {
   private readonly processes: BackgroundProcesses
+  /** Sandboxes of running jobs, released when they end. */
+  private readonly prepared = new Map<string, PreparedSandbox>()
 
   constructor(private readonly options: ShellJobsOptions) {
     this.processes = new BackgroundProcesses({
@@ -31,13 +42,28 @@ export class ShellJobs implements JobPort {
       ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}),
       ...(options.wrap !== undefined ? { wrap: options.wrap } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-      onChange: (info) => this.options.onUpdate?.(toJobInfo(info)),
+      onChange: (info) => {
+        if (info.status !== 'running') {
+          void this.prepared.get(info.id)?.release()
+          this.prepared.delete(info.id)
+        }
+        this.options.onUpdate?.(toJobInfo(info))
+      },
     })
   }
 
   /** Starts a command in the background and returns its job at once. */
-  async spawnShell(command: string, options: { cwd: string; description?: string }): Promise<JobInfo> {
-    return toJobInfo(this.processes.start(command, options))
+  async spawnShell(
+    command: string,
+    options: { cwd: string; description?: string; sandbox?: SandboxRequest },
+  ): Promise<JobInfo> {
+    const { sandbox: request, ...start } = options
+    const prepared = request ? await this.options.sandbox?.prepare(request) : undefined
+    if (!prepared) return toJobInfo(this.processes.start(command, start))
+    const info = this.processes.start(command, { ...start, wrap: prepared.wrap })
+    if (info.status === 'running') this.prepared.set(info.id, prepared)
+    else await prepared.release()
+    return toJobInfo(info)
   }
 
   /** Output since the last read, after waiting up to `waitMs` for the job to finish. */

@@ -1,5 +1,6 @@
+import type { PreparedSandbox } from '@z-engine/host'
 import { runHooks } from '../workspace/hooks/run-hooks.js'
-import type { HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
+import type { HookCommand, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
 import type { HookPort } from './services.js'
 
 /** Where a session's hooks run. */
@@ -9,6 +10,8 @@ export interface HookPortOptions {
   transcriptPath: string
   projectDir: string
   env: Readonly<Record<string, string | undefined>>
+  /** The sandbox a hook runs in (project-defined hooks under `[shell.sandbox]`); absent: unconfined. */
+  sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
   /** Warnings and system messages for the user (hook failures, timeouts, malformed output). */
   onNotice: (level: 'info' | 'warning', message: string) => void
 }
@@ -27,7 +30,11 @@ export function createHookPort(options: HookPortOptions): HookPort {
     return outcome
   }
   const hasHooks = (event: keyof HooksConfig) => (options.config()[event] ?? []).length > 0
-  const hookOptions = { projectDir: options.projectDir, env: options.env }
+  const hookOptions = {
+    projectDir: options.projectDir,
+    env: options.env,
+    ...(options.sandboxFor ? { sandboxFor: options.sandboxFor } : {}),
+  }
   const joined = (parts: string[]) => (parts.length > 0 ? parts.join('\n') : undefined)
 
   return {

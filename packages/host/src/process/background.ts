@@ -69,13 +69,16 @@ export class BackgroundProcesses {
   constructor(private readonly options: BackgroundProcessesOptions) {}
 
   /** Starts `command` through the shell in `cwd`; returns at once. */
-  start(command: string, options: { cwd: string; description?: string; id?: string }): BackgroundInfo {
+  start(
+    command: string,
+    options: { cwd: string; description?: string; id?: string; wrap?: CommandWrapper },
+  ): BackgroundInfo {
     this.counter += 1
     const id = options.id ?? `bash_${this.counter}`
     const shell = this.options.shellPath ?? findShell(this.options.env.PATH)
-    const argv = this.options.wrap
-      ? this.options.wrap([shell, '-c', command], options.cwd)
-      : [shell, '-c', command]
+    // A per-start wrapper (this command's sandbox) wins over the manager's.
+    const wrap = options.wrap ?? this.options.wrap
+    const argv = wrap ? wrap([shell, '-c', command], options.cwd) : [shell, '-c', command]
     const buffer = new RingBuffer(this.options.ringBytes ?? DEFAULT_RING_BYTES)
     const child = startProcess({
       file: argv[0]!,

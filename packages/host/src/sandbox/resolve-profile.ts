@@ -38,15 +38,12 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     }
   }
   const root = await realOr(request.root)
-  const caches = TOOL_CACHES.map((cache) => {
-    const moved = cache.env !== undefined ? request.env[cache.env] : undefined
-    return moved !== undefined && isAbsolute(moved) ? moved : expandHome(cache.path, request.home)
-  })
+  const caches = await existingToolCaches(request.home, request.env)
   const git = await gitProtection(root, request.home)
   const writable = unique([
     root,
     ...(await existingDirs(request.additionalDirectories)),
-    ...(await existingDirs(caches)),
+    ...caches,
     ...git.writable,
     tmpDir,
   ])
@@ -75,6 +72,18 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     tmpDir,
     network: request.allowNetwork,
   }
+}
+
+/** The tool caches of {@link TOOL_CACHES} that exist (real paths; moved ones where their variable says). */
+export async function existingToolCaches(
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[]> {
+  const caches = TOOL_CACHES.map((cache) => {
+    const moved = cache.env !== undefined ? env[cache.env] : undefined
+    return moved !== undefined && isAbsolute(moved) ? moved : expandHome(cache.path, home)
+  })
+  return existingDirs(caches)
 }
 
 /** Paths named for files (`config`, `.mcp.json`) get an empty file; the rest an empty folder. */

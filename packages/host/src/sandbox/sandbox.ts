@@ -1,11 +1,11 @@
-import { lstat, mkdtemp, rm, rmdir, unlink } from 'node:fs/promises'
+import { lstat, mkdtemp, realpath, rm, rmdir, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CommandWrapper } from '../process/shell.js'
 import { planBubblewrap } from './bwrap-plan.js'
 import type { SandboxBackend } from './detect.js'
 import type { ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
-import { resolveProfile } from './resolve-profile.js'
+import { existingToolCaches, resolveProfile } from './resolve-profile.js'
 import { planSeatbelt } from './seatbelt-plan.js'
 
 /** One command to confine: the agent's root and folders, and the mode its permission relied on. */
@@ -72,7 +72,10 @@ export class Sandbox {
     home: string
     env: Readonly<Record<string, string | undefined>>
   }): Promise<Sandbox> {
-    const tmpDir = options.backend.kind === 'none' ? '' : await mkdtemp(join(tmpdir(), 'z-engine-sandbox-'))
+    const tmpDir =
+      options.backend.kind === 'none'
+        ? ''
+        : await realpath(await mkdtemp(join(tmpdir(), 'z-engine-sandbox-')))
     return new Sandbox(options.backend, options.settings, options.home, options.env, tmpDir)
   }
 
@@ -84,6 +87,12 @@ export class Sandbox {
   /** Whether commands the user approved run confined (`[shell.sandbox] enabled` with a backend). */
   get confinesApproved(): boolean {
     return this.available && this.settings.enabled
+  }
+
+  /** Folders confined commands may write beyond the agent's root and folders: temp and tool caches. */
+  async writableRoots(): Promise<string[]> {
+    if (!this.available) return []
+    return [this.tmpDir, ...(await existingToolCaches(this.home, this.env))]
   }
 
   /** Plans one command's confinement; undefined when it runs unconfined. */

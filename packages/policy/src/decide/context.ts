@@ -4,7 +4,10 @@ import type { RuleSet } from '../rules/rule-set.js'
 
 /** What the sandbox tells the policy (spec 000 "Sandbox"). */
 export interface SandboxFacts {
-  /** Shell commands will run confined (a backend exists and `[shell.sandbox]` is on). */
+  /**
+   * A sandbox backend exists, so commands the policy auto-allows run confined (confinement by
+   * default, whether or not `[shell.sandbox]` is on).
+   */
   active: boolean
   /** `auto_allow`: confined commands whose writes stay in bounds run without asking. */
   autoAllow: boolean
@@ -48,7 +51,17 @@ export interface Decision {
    * it. The engine hands it to the file tools, which refuse to open a path whose real path changed.
    */
   realPaths?: Readonly<Record<string, string>>
+  /**
+   * Set on an allow that relies on confinement, so the command must run under it when a sandbox
+   * exists: `read-only` for a line proven read-only (project mounted read-only), `write` for
+   * sandbox `auto_allow` and acceptEdits file commands (writes only inside the sandbox's bounds).
+   * Absent: the allow comes from the user (a rule, bypass mode) and `[shell.sandbox]` decides.
+   */
+  confinement?: Confinement
 }
+
+/** How an auto-allowed command must be confined (see {@link Decision.confinement}). */
+export type Confinement = 'read-only' | 'write'
 
 /** Per-call options of `decide`. */
 export interface DecideOptions {

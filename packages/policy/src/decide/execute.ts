@@ -3,7 +3,7 @@ import { isWithin, normalizePath } from '../paths/normalize.js'
 import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
 import type { Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
-import type { Decision, PolicyContext } from './context.js'
+import type { Confinement, Decision, PolicyContext } from './context.js'
 import { isInScope, protectedIn } from './files.js'
 import { withRealPaths } from './shell-real-paths.js'
 import type { Trace } from './trace.js'
@@ -274,6 +274,7 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   let usedRule: Rule | undefined
   let uncovered: CommandFacts | undefined
   let unknownWrite = false
+  let fileCommand = false
   const sandbox = context.sandbox
   // A confined command may write the sandbox's writable roots (temp, caches) without asking.
   const sandboxRoots =
@@ -318,7 +319,10 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
     }
     const unknownRead = c.reads.some((target) => target.kind === 'unknown')
     if (c.readOnly && context.autoAllowReadOnlyBash !== false && !unknownRead) continue
-    if (context.mode === 'acceptEdits' && c.fileCommand) continue
+    if (context.mode === 'acceptEdits' && c.fileCommand) {
+      fileCommand = true
+      continue
+    }
     uncovered ??= c
   }
   trace.step(() =>
@@ -332,9 +336,9 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
       c.writes.every((target) => target.kind === 'unknown' || targetInBounds(target, roots)),
     )
     if (inBounds)
-      return trace.done(
-        'allow',
-        'the sandbox confines this command and its writes stay in bounds (auto_allow)',
+      return confined(
+        trace.done('allow', 'the sandbox confines this command and its writes stay in bounds (auto_allow)'),
+        'write',
       )
     trace.step('sandbox auto_allow does not apply: a write leaves the sandbox bounds')
   }
@@ -353,16 +357,25 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   }
   if (!uncovered) {
     if (usedRule) return trace.done('allow', 'allow rules cover every command of the line', usedRule)
-    return trace.done(
-      'allow',
-      context.mode === 'acceptEdits'
-        ? 'read-only or simple file commands inside the project'
-        : 'every command is proven read-only',
+    return confined(
+      trace.done(
+        'allow',
+        context.mode === 'acceptEdits'
+          ? 'read-only or simple file commands inside the project'
+          : 'every command is proven read-only',
+      ),
+      fileCommand ? 'write' : 'read-only',
     )
   }
   const why = uncovered.reason ?? 'no allow rule covers it'
   const suggestion = bashSuggestion(uncovered, 'project')
   return trace.done('ask', `${JSON.stringify(uncovered.text)} needs approval: ${why}`, undefined, suggestion)
+}
+
+/** Marks an allow that holds because the command will run confined. */
+function confined(decision: Decision, confinement: Confinement): Decision {
+  decision.confinement = confinement
+  return decision
 }
 
 function bashSuggestion(command: CommandFacts, scope: SuggestedRule['scope']): SuggestedRule | undefined {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { provesReadOnly } from '@z-engine/policy'
 import { toolDescription } from '@z-engine/prompts'
 import { stripAnsi } from '../ansi.js'
-import type { ToolCtx } from '../ctx.js'
+import { sandboxRequestOf, type ToolCtx } from '../ctx.js'
 import { budgetOutput } from '../output-budget.js'
 import { errorMessage, errorResult, textResult } from '../results.js'
 import type { Tool } from '../tool.js'
@@ -85,6 +85,7 @@ async function startJob(input: BashInput, ctx: ToolCtx): Promise<ToolResult> {
   }
   const info = await jobs.spawnShell(input.command, {
     cwd: ctx.cwd,
+    sandbox: sandboxRequestOf(ctx),
     ...(input.description !== undefined ? { description: input.description } : {}),
   })
   return textResult(
@@ -112,6 +113,7 @@ async function runForeground(input: BashInput, ctx: ToolCtx, signal: AbortSignal
     timeoutMs,
     signal,
     onOutput: (text) => ctx.progress({ output: text }),
+    sandbox: sandboxRequestOf(ctx),
   })
   if (result.cwd !== ctx.cwd) {
     ctx.setCwd(result.cwd)

@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { detectSandboxBackend, Sandbox } from '@z-engine/host'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runHooks } from './run-hooks.js'
 import type { HookCommand, HookInput } from './types.js'
@@ -288,5 +289,57 @@ describe('runHooks', () => {
   it('returns an empty outcome when nothing is configured', async () => {
     const outcome = await runHooks('Stop', { ...common, stopHookActive: false }, {}, options())
     expect(outcome).toMatchObject({ blocked: false, continue: true, results: [], warnings: [] })
+  })
+})
+
+describe('runHooks with a sandbox', () => {
+  const bwrap = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].some((path) => existsSync(path))
+  it.skipIf(!bwrap && process.env.CI === undefined)(
+    'runs a hook its sandboxFor confines: it reads its stdin but cannot write outside the project',
+    async () => {
+      const backend = await detectSandboxBackend()
+      const project = realpathSync(mkdtempSync(join(tmpdir(), 'z-hooks-project-')))
+      const outside = realpathSync(mkdtempSync(join(tmpdir(), 'z-hooks-outside-')))
+      const sandbox = await Sandbox.create({
+        backend,
+        settings: { enabled: true, allowNetwork: false },
+        home: outside,
+        env: {},
+      })
+      try {
+        const hook: HookCommand = {
+          command: `cat > stdin.json; echo x > ${outside}/leak; echo ok`,
+          source: join(project, '.z-engine', 'settings.toml'),
+        }
+        const outcome = await runHooks(
+          'PreToolUse',
+          preToolUse,
+          { PreToolUse: [hook] },
+          {
+            projectDir: project,
+            env,
+            sandboxFor: () => sandbox.prepare({ root: project, additionalDirectories: [] }),
+          },
+        )
+        expect(outcome.warnings).toEqual([])
+        expect(readFileSync(join(project, 'stdin.json'), 'utf8')).toContain('"tool_name":"Bash"')
+        expect(existsSync(join(outside, 'leak'))).toBe(false)
+      } finally {
+        await sandbox.dispose()
+        rmSync(project, { recursive: true, force: true })
+        rmSync(outside, { recursive: true, force: true })
+      }
+    },
+  )
+  it('does not run a hook whose sandbox cannot be prepared (never unconfined instead)', async () => {
+    const marker = join(dir, 'ran-unconfined')
+    const outcome = await runHooks(
+      'PreToolUse',
+      preToolUse,
+      { PreToolUse: [{ command: `touch ${marker}` }] },
+      { ...options(), sandboxFor: () => Promise.reject(new Error('no temp folder')) },
+    )
+    expect(existsSync(marker)).toBe(false)
+    expect(outcome.warnings.join('\n')).toContain('sandbox could not be prepared (no temp folder)')
   })
 })

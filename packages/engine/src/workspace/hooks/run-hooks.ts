@@ -1,3 +1,4 @@
+import type { PreparedSandbox } from '@z-engine/host'
 import { combineHookResults } from './combine.js'
 import { interpretHookProcess } from './interpret.js'
 import { compileMatcher, matcherSubject } from './matcher.js'
@@ -13,6 +14,8 @@ export interface RunHooksOptions {
   env: Readonly<Record<string, string | undefined>>
   /** Aborting kills every running hook of this call. */
   signal?: AbortSignal
+  /** The sandbox a hook runs in (project-defined hooks under `[shell.sandbox]`); none: unconfined. */
+  sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
 }
 
 /**
@@ -48,9 +51,37 @@ export async function runHooks<E extends HookEvent>(
     const spawnOptions = options.signal
       ? { cwd: options.projectDir, env, signal: options.signal }
       : { cwd: options.projectDir, env }
-    runs.push(spawnHook(hook, stdinJson, spawnOptions).then((process) => interpretHookProcess(hook, process)))
+    runs.push(runOne(hook, stdinJson, spawnOptions, options.sandboxFor))
   }
   return combineHookResults(event, await Promise.all(runs))
+}
+
+async function runOne(
+  hook: HookCommand,
+  stdinJson: string,
+  spawnOptions: Parameters<typeof spawnHook>[2],
+  sandboxFor: RunHooksOptions['sandboxFor'],
+): Promise<HookRunResult> {
+  let prepared: PreparedSandbox | undefined
+  try {
+    prepared = await sandboxFor?.(hook)
+  } catch (error) {
+    // A hook that should run confined never runs unconfined instead.
+    return invalidMatcher(
+      hook,
+      `its sandbox could not be prepared (${error instanceof Error ? error.message : String(error)})`,
+    )
+  }
+  try {
+    const process = await spawnHook(
+      hook,
+      stdinJson,
+      prepared ? { ...spawnOptions, wrap: prepared.wrap } : spawnOptions,
+    )
+    return interpretHookProcess(hook, process)
+  } finally {
+    await prepared?.release()
+  }
 }
 
 /** The hooks of `event` a given subject (tool name, trigger, source) would run, for `hooks list`. */
@@ -65,6 +96,7 @@ export function matchingHooks(
   })
 }
 
+/** A hook that did not run, with why. */
 function invalidMatcher(hook: HookCommand, error: string): HookRunResult {
   return {
     hook,

@@ -1,4 +1,4 @@
-import { runProcess } from '@z-engine/host'
+import { type CommandWrapper, runProcess } from '@z-engine/host'
 import { DEFAULT_HOOK_TIMEOUT_SECS, type HookCommand } from './types.js'
 
 /** How a hook process ended, before its output is interpreted. */
@@ -20,6 +20,8 @@ export interface SpawnHookOptions {
   /** The complete environment for the hook (the caller decides; nothing is read from process.env). */
   env: Readonly<Record<string, string | undefined>>
   signal?: AbortSignal
+  /** Confines the hook (a sandbox's wrapper for the shell's argv). */
+  wrap?: CommandWrapper
 }
 
 /** Output kept per stream (head and tail); a hook that floods stdout must not exhaust memory. */
@@ -42,9 +44,11 @@ export async function spawnHook(
   const timeoutMs = Math.max(1, Math.round((hook.timeoutSecs ?? DEFAULT_HOOK_TIMEOUT_SECS) * 1000))
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value
+  const shell = ['/bin/sh', '-c', hook.command]
+  const argv = options.wrap ? options.wrap(shell, options.cwd) : shell
   const result = await runProcess({
-    file: '/bin/sh',
-    args: ['-c', hook.command],
+    file: argv[0]!,
+    args: argv.slice(1),
     cwd: options.cwd,
     env,
     stdin: stdinJson,

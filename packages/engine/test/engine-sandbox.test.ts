@@ -1,0 +1,157 @@
+/**
+ * Spec 000 "Sandbox" on a real engine with real bubblewrap: commands the policy auto-allows run
+ * confined even with `[shell.sandbox]` off; approved commands follow `[shell.sandbox]`; bypass mode
+ * with the sandbox on cannot plant a git hook; without a backend one warning says why.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Message } from '@z-engine/protocol'
+import { describe, expect, it } from 'vitest'
+import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
+
+cleanupTempDirs()
+
+const bwrapInstalled = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].some((path) => existsSync(path))
+const run = bwrapInstalled || process.env.CI !== undefined
+
+function homeWithSettings(toml: string): string {
+  const home = tempDir('ze-home-')
+  mkdirSync(join(home, 'config'), { recursive: true })
+  writeFileSync(join(home, 'config', 'settings.toml'), toml)
+  return home
+}
+
+const bash = (command: string) => ({
+  blocks: [{ type: 'tool_use' as const, name: 'Bash', input: { command, description: 'run' } }],
+})
+const textOf = (message: Message | undefined) => JSON.stringify(message?.content ?? [])
+
+describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
+  it('with [shell.sandbox] off, a proven read-only command runs confined; an approved one does not', async () => {
+    const project = buggyProject()
+    const t = await engineWith([
+      bash('printenv TMPDIR'),
+      bash('touch approved.txt && printenv TMPDIR; echo end'),
+      { blocks: [{ type: 'text', text: 'done' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    const ask = await t.waitFor(session, 'approvalRequested')
+    if (ask.type !== 'approvalRequested') throw new Error('unexpected')
+    session.send({ type: 'resolveApproval', approvalId: ask.request.id, decision: { type: 'allowOnce' } })
+    await t.waitFor(session, 'turnFinished')
+    expect(textOf(t.client.requests[1]!.messages.at(-1))).toContain('z-engine-sandbox-')
+    const approved = textOf(t.client.requests[2]!.messages.at(-1))
+    expect(approved).toContain('end')
+    expect(approved).not.toContain('z-engine-sandbox-')
+    expect(existsSync(join(project, 'approved.txt'))).toBe(true)
+    expect(
+      t.events(session, 'notice').filter((n) => n.type === 'notice' && n.code === 'sandbox_unavailable'),
+    ).toEqual([])
+    await t.engine.shutdown()
+  })
+
+  it('bypass mode with [shell.sandbox] on: a command cannot plant a git hook or write outside the project', async () => {
+    const project = buggyProject()
+    const outside = tempDir('ze-outside-')
+    const home = homeWithSettings('[shell.sandbox]\nenabled = true\n')
+    const t = await engineWith(
+      [
+        bash(
+          `echo evil > .git/hooks/pre-commit; echo x > ${outside}/leak.txt; echo ok > inside.txt; echo end`,
+        ),
+        { blocks: [{ type: 'text', text: 'done' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await t.waitFor(session, 'turnFinished')
+    expect(existsSync(join(project, '.git', 'hooks', 'pre-commit'))).toBe(false)
+    expect(existsSync(join(outside, 'leak.txt'))).toBe(false)
+    expect(readFileSync(join(project, 'inside.txt'), 'utf8')).toBe('ok\n')
+    expect(textOf(t.client.requests[1]!.messages.at(-1))).toContain('Read-only file system')
+    await t.engine.shutdown()
+  })
+
+  it('auto_allow (enabled off): an in-bounds build runs confined without asking', async () => {
+    const project = buggyProject()
+    const home = homeWithSettings('[shell.sandbox]\nauto_allow = true\n')
+    const t = await engineWith(
+      [
+        bash('mkdir -p build && node test.js > build/log.txt 2>&1; printenv TMPDIR'),
+        { blocks: [{ type: 'text', text: 'done' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'approvalRequested')).toEqual([])
+    expect(readFileSync(join(project, 'build', 'log.txt'), 'utf8')).toContain('FAIL')
+    expect(textOf(t.client.requests[1]!.messages.at(-1))).toContain('z-engine-sandbox-')
+    await t.engine.shutdown()
+  })
+
+  it('a background job the policy proved read-only runs confined too', async () => {
+    const project = buggyProject()
+    const t = await engineWith([
+      {
+        blocks: [
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: 'printenv TMPDIR', run_in_background: true, description: 'bg' },
+          },
+        ],
+      },
+      { blocks: [{ type: 'tool_use', name: 'JobOutput', input: { job_id: 'bash_1', wait_ms: 5000 } }] },
+      { blocks: [{ type: 'text', text: 'done' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'approvalRequested')).toEqual([])
+    expect(textOf(t.client.requests[2]!.messages.at(-1))).toContain('z-engine-sandbox-')
+    await t.engine.shutdown()
+  })
+})
+
+describe('without a sandbox backend', () => {
+  it('commands run unconfined, auto_allow does not apply, and one warning per session says why', async () => {
+    const project = buggyProject()
+    const home = homeWithSettings('[shell.sandbox]\nenabled = true\nauto_allow = true\n')
+    const t = await engineWith(
+      [
+        bash('printenv TMPDIR; echo one'),
+        bash('echo two'),
+        bash('mkdir -p build'),
+        { blocks: [{ type: 'text', text: 'done' }] },
+      ],
+      home,
+      {
+        sandboxBackend: {
+          kind: 'none',
+          reason: 'bubblewrap (bwrap) is not installed',
+          install: 'apt install bubblewrap',
+        },
+      },
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    const ask = await t.waitFor(session, 'approvalRequested')
+    if (ask.type !== 'approvalRequested') throw new Error('unexpected')
+    expect(ask.request.toolName).toBe('Bash')
+    session.send({ type: 'resolveApproval', approvalId: ask.request.id, decision: { type: 'allowOnce' } })
+    await t.waitFor(session, 'turnFinished')
+    const warnings = t
+      .events(session, 'notice')
+      .filter((n) => n.type === 'notice' && n.code === 'sandbox_unavailable')
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatchObject({ level: 'warning' })
+    expect(JSON.stringify(warnings[0])).toMatch(/not installed.*unconfined.*apt install bubblewrap/)
+    expect(textOf(t.client.requests[1]!.messages.at(-1))).not.toContain('z-engine-sandbox-')
+    expect(existsSync(join(project, 'build'))).toBe(true)
+    await t.engine.shutdown()
+  })
+})

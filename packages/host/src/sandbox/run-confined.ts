@@ -1,0 +1,32 @@
+import { runShellCommand, type ShellRunOptions, type ShellRunResult } from '../process/shell.js'
+import type { SandboxMode } from './profile.js'
+import type { PreparedSandbox, SandboxRequest } from './sandbox.js'
+
+/** What decides a command's confinement (a session's {@link Sandbox}, or a fake in tests). */
+export interface CommandSandbox {
+  prepare(request: SandboxRequest): Promise<PreparedSandbox | undefined>
+}
+
+/** A shell run's result and the mode it ran confined in (absent: unconfined). */
+export interface ConfinedShellResult extends ShellRunResult {
+  confinement?: SandboxMode
+}
+
+/**
+ * Runs one shell command through the sandbox when it confines this request (and unconfined when
+ * it does not, or when there is no sandbox), releasing the sandbox's placeholders afterwards.
+ */
+export async function runConfinedShell(
+  command: string,
+  options: Omit<ShellRunOptions, 'wrap'> & { sandbox?: CommandSandbox; request: SandboxRequest },
+): Promise<ConfinedShellResult> {
+  const { sandbox, request, ...shell } = options
+  const prepared = await sandbox?.prepare(request)
+  if (!prepared) return runShellCommand(command, shell)
+  try {
+    const result = await runShellCommand(command, { ...shell, wrap: prepared.wrap })
+    return { ...result, confinement: prepared.mode }
+  } finally {
+    await prepared.release()
+  }
+}
