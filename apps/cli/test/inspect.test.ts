@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -274,8 +275,13 @@ describe('inspection commands', () => {
     expect(byName.get('model')).toMatchObject({ status: 'ok' })
     expect(byName.get('git')).toMatchObject({ status: 'ok' })
     expect(byName.get('data dir')).toMatchObject({ status: 'ok' })
-    for (const name of ['ripgrep', 'bubblewrap', 'typescript-language-server', 'pyright'])
+    for (const name of ['ripgrep', 'sandbox', 'typescript-language-server', 'pyright'])
       expect(byName.has(name)).toBe(true)
+    if (existsSync('/usr/bin/bwrap'))
+      expect(byName.get('sandbox')).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(/^bubblewrap .* starts/),
+      })
     expect(result.code).toBe(0)
     const missing = await runInProcess(['doctor', '--cwd', box.project], {
       cwd: box.root,
@@ -284,5 +290,9 @@ describe('inspection commands', () => {
     expect(missing.code).toBe(1)
     expect(missing.stdout).toMatch(/✗ model .*ANTHROPIC_API_KEY/)
     expect(missing.stdout).toMatch(/✗ git\s+not on PATH/)
+    // No backend (bwrap is not on this PATH): a warning with how to install one, not a failure.
+    expect(missing.stdout).toMatch(
+      /! sandbox\s+bubblewrap \(bwrap\) is not installed; commands run unconfined\. To fix: install bubblewrap/,
+    )
   })
 })

@@ -109,7 +109,7 @@ export async function main(io: CommandIo): Promise<number> {
         : await firstLine(path, tool.args, env)
     checks.push({ name: tool.name, status: 'ok', detail: version ? `${version} (${path})` : path })
   }
-  checks.push(await sandboxCheck(settings.shell.sandbox.enabled))
+  checks.push(await sandboxCheck(settings.shell.sandbox.enabled, env.PATH ?? ''))
   for (const [label, folder] of [
     ['data dir', context.dataDir],
     ['config dir', context.configDir],
@@ -146,8 +146,8 @@ export async function main(io: CommandIo): Promise<number> {
  * The sandbox line: a backend that actually starts a confined process, or why there is none and
  * how to install one. Missing is a failure only when `[shell.sandbox] enabled` asks for it.
  */
-async function sandboxCheck(enabled: boolean): Promise<Check> {
-  const backend = await detectShellSandbox()
+async function sandboxCheck(enabled: boolean, path: string): Promise<Check> {
+  const backend = await detectShellSandbox(path)
   const setting = enabled
     ? 'shell.sandbox.enabled: every command runs confined'
     : 'auto-allowed commands run confined; approved ones do not (shell.sandbox.enabled is off)'

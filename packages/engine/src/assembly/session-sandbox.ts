@@ -22,7 +22,7 @@ export async function openSessionSandbox(input: {
   env: Readonly<Record<string, string | undefined>>
   backend?: SandboxBackend
 }): Promise<SessionSandbox> {
-  const backend = input.backend ?? (await detectSandboxBackend())
+  const backend = input.backend ?? (await detectSandboxBackend({ path: input.env.PATH ?? '' }))
   const config = input.settings.shell.sandbox
   const sandbox = await Sandbox.create({
     backend,
@@ -43,7 +43,7 @@ export async function openSessionSandbox(input: {
   }
 }
 
-/** This machine's sandbox backend, proven to start (for `doctor`). */
-export function detectShellSandbox(): Promise<SandboxBackend> {
-  return detectSandboxBackend()
+/** This machine's sandbox backend found on `path` (a PATH value), proven to start (for `doctor`). */
+export function detectShellSandbox(path: string): Promise<SandboxBackend> {
+  return detectSandboxBackend({ path })
 }
