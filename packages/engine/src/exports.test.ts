@@ -26,6 +26,7 @@ describe('public surface', () => {
         "createResponsesClient",
         "createTrustStore",
         "defaultConfigDir",
+        "detectShellSandbox",
         "expandCommand",
         "findModel",
         "formatModelRef",

@@ -43,6 +43,7 @@ describe('public surface', () => {
         "readMcpResourceTool",
         "readTool",
         "realPathOnDisk",
+        "sandboxRequestOf",
         "shapeOutput",
         "skillTool",
         "systemResolver",
