@@ -47,11 +47,15 @@ describe('settings that are not supported yet', () => {
     expect(loaded.settings.agents.max_turns).toBe(7)
     expect(loaded.notices.map((notice) => [notice.layer, notice.key, notice.severity])).toEqual([
       ['user', 'lsp', 'warning'],
-      ['user', 'shell.sandbox', 'warning'],
       ['user', 'experimental', 'warning'],
       ['project', 'verification', 'warning'],
     ])
     expect(loaded.notices[0]?.message).toMatch(/^not supported yet: \[lsp\] \(set in .*settings\.toml\)/)
+  })
+
+  it('stay quiet for the sections that work: [shell.sandbox] and [mcp.servers]', async () => {
+    write(userFile(), '[shell.sandbox]\nenabled = true\n[mcp.servers.fs]\ncommand = "node"\n')
+    expect((await load()).notices).toEqual([])
   })
 
   it('stay quiet for switches that are not decisions_*', async () => {

@@ -15,8 +15,6 @@ export const NOT_SUPPORTED_YET: ReadonlyArray<{
 }> = [
   { key: 'lsp', label: '[lsp]' },
   { key: 'verification', label: '[verification]' },
-  { key: 'mcp.servers', label: '[mcp.servers]' },
-  { key: 'shell.sandbox', label: '[shell.sandbox]' },
   { key: 'decisions', label: '[decisions]' },
   { key: 'experimental', label: 'experimental.decisions_*', keyPrefix: 'decisions_' },
 ]
