@@ -182,6 +182,26 @@ describe('inspection commands', () => {
     expect(badEvent.stderr).toContain("'PreToolUse'")
   })
 
+  it('hooks test gives hooks the allowlisted environment, never the engine credentials', async () => {
+    const box = await fixture(true)
+    await put(
+      box.project,
+      '.z-engine/settings.toml',
+      [
+        '[[hooks.UserPromptSubmit]]',
+        `command = "node -e \\"console.log(JSON.stringify({hookSpecificOutput:{hookEventName:'UserPromptSubmit',additionalContext:'key='+(process.env.ANTHROPIC_API_KEY??'none')+' secret='+(process.env.MY_TOKEN??'none')+' path='+(process.env.PATH?'set':'none')}}))\\""`,
+        '',
+      ].join('\n'),
+    )
+    await put(box.root, 'prompt.json', JSON.stringify({ prompt: 'hi' }))
+    const result = await runInProcess(
+      ['hooks', 'test', 'UserPromptSubmit', '--input', 'prompt.json', '--json', '--cwd', box.project],
+      { cwd: box.root, env: { ...box.env, ANTHROPIC_API_KEY: 'sk-ant-secret', MY_TOKEN: 'tok-123' } },
+    )
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ additionalContext: ['key=none secret=none path=set'] })
+  })
+
   it('an untrusted project has its hooks and MCP servers withheld, and says so', async () => {
     const box = await fixture(false)
     const hooks = await json(box, ['hooks', 'list'])

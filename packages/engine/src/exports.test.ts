@@ -20,6 +20,7 @@ describe('public surface', () => {
         "buildRepoMap",
         "catalogModelIds",
         "checkPermission",
+        "childEnvironmentFor",
         "collectStream",
         "costOf",
         "createAnthropicClient",

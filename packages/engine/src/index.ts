@@ -101,6 +101,7 @@ export type {
 } from './workspace/definitions/types.js'
 export type { RunHooksOptions } from './workspace/hooks/run-hooks.js'
 export { runHooks } from './workspace/hooks/run-hooks.js'
+export { childEnvironmentFor } from './assembly/tool-context.js'
 export type {
   HookCommand,
   HookEvent,

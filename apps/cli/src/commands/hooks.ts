@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { type HookEvent, type HookInput, runHooks } from '@z-engine/engine'
+import { childEnvironmentFor, type HookEvent, type HookInput, runHooks } from '@z-engine/engine'
 import { HOOK_EVENTS } from '@z-engine/protocol'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -81,7 +81,8 @@ async function test(context: InspectContext): Promise<number> {
   const event = eventName as HookEvent
   const outcome = await runHooks(event, fields as unknown as HookInput<typeof event>, context.loaded.hooks, {
     projectDir: context.projectRoot,
-    env: context.io.env,
+    // The environment a session's hooks get: the allowlist, never the engine's credentials.
+    env: childEnvironmentFor(context.io.env, context.loaded.settings),
   })
   if (context.json) {
     printJson(context.io, outcome)

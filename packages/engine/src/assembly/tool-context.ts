@@ -30,6 +30,14 @@ export function envPolicyOf(settings: Settings): EnvPolicy {
   }
 }
 
+/** The environment a child process gets under these settings (`[shell.env]`, never the engine's keys). */
+export function childEnvironmentFor(
+  baseEnv: Readonly<Record<string, string | undefined>>,
+  settings: Settings,
+): Record<string, string> {
+  return childEnvironment(baseEnv, envPolicyOf(settings))
+}
+
 /** The variables holding the engine's own credentials under these settings. */
 export function engineCredentialNames(settings: Settings): string[] {
   const named = [
@@ -67,7 +75,7 @@ export interface ToolContextFactoryOptions {
 
 /** Builds per-call ToolCtx objects; file trackers are per agent, path locks per session. */
 export function createToolContextFactory(options: ToolContextFactoryOptions) {
-  const env = childEnvironment(options.baseEnv, envPolicyOf(options.settings))
+  const env = childEnvironmentFor(options.baseEnv, options.settings)
   const shell = createShellRunner({ env, ...(options.sandbox ? { sandbox: options.sandbox } : {}) })
   const pathLocks = createPathLocks()
   const trackers = new Map<string, FileTracker>()

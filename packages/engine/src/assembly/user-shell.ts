@@ -1,6 +1,6 @@
-import { type CommandSandbox, childEnvironment, runConfinedShell, type SandboxRequest } from '@z-engine/host'
+import { type CommandSandbox, runConfinedShell, type SandboxRequest } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
-import { envPolicyOf } from './tool-context.js'
+import { childEnvironmentFor } from './tool-context.js'
 
 /** What a user's `!` line produced. */
 export interface UserShellResult {
@@ -36,7 +36,7 @@ export async function runUserShell(
     request: options.request ?? { root: options.cwd, additionalDirectories: [] },
     ...(options.sandbox && options.request ? { sandbox: options.sandbox } : {}),
     cwd: options.cwd,
-    env: childEnvironment(options.baseEnv, envPolicyOf(options.settings)),
+    env: childEnvironmentFor(options.baseEnv, options.settings),
     timeoutMs: options.timeoutMs ?? options.settings.shell.default_timeout_ms,
     ...(options.signal ? { signal: options.signal } : {}),
   })
