@@ -70,6 +70,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/settings.js'),
   },
   {
+    name: 'trust',
+    summary: 'trust a workspace (or --revoke) without a terminal, e.g. in CI',
+    load: () => import('./commands/trust.js'),
+  },
+  {
     name: 'gateway',
     summary: 'serve the OpenAI Responses API statefully in front of an inference server',
     // An optional peer: the gateway (and its database drivers) installs only for those who use it.

@@ -46,7 +46,7 @@ export async function main(io: CommandIo): Promise<number> {
   }
   if (lines.length === 0) lines.push(`No hooks configured for ${context.projectRoot}.`)
   if (context.loaded.trustRequired.includes('hooks'))
-    lines.push("note: this project's hooks are withheld until you trust the workspace.")
+    lines.push("note: this project's hooks are withheld until you trust the workspace (z-engine trust).")
   for (const notice of notices) lines.push(`${notice.severity}: ${notice.message}`)
   printLines(io, lines)
   return notices.some((notice) => notice.severity === 'error') ? EXIT.failed : EXIT.ok

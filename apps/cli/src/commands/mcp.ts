@@ -62,7 +62,9 @@ export async function main(io: CommandIo): Promise<number> {
   })
   if (lines.length === 0) lines.push(`No MCP servers configured for ${context.projectRoot}.`)
   if (withheld.length > 0)
-    lines.push("note: this project's MCP servers are withheld until you trust the workspace.")
+    lines.push(
+      "note: this project's MCP servers are withheld until you trust the workspace (z-engine trust).",
+    )
   for (const notice of notices) lines.push(`${notice.severity}: ${notice.message}`)
   for (const problem of problems) lines.push(`warning: ${problem}`)
   printLines(io, lines)

@@ -167,7 +167,7 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
             type: 'warning',
             ...common,
             code: 'trust_required',
-            message: `This project sets ${event.categories.join(', ')}, withheld until you trust it (run the interactive z-engine here once and trust it).`,
+            message: `This project sets ${event.categories.join(', ')}, withheld until you trust it (run 'z-engine trust' here, or the interactive z-engine once).`,
           },
         ]
       case 'notice':

@@ -47,7 +47,7 @@ export function textWriter(io: CommandIo): ExecWriter {
           break
         case 'trustRequired':
           err(
-            `warning: this project's ${event.categories.join(', ')} settings are withheld until you trust it`,
+            `warning: this project's ${event.categories.join(', ')} settings are withheld until you trust it (z-engine trust)`,
           )
           break
         default:
