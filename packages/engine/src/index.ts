@@ -1,3 +1,15 @@
+export type {
+  DefinedTool,
+  StandardJsonSchema,
+  StandardResult,
+  ToolActionDescription,
+  ToolExecuteContext,
+  ToolExecuteResult,
+  ToolInputOf,
+  ToolInputSchema,
+  ToolSpec,
+} from './api/define-tool.js'
+export { defineTool, ToolDefinitionError } from './api/define-tool.js'
 export type { EngineOptions, OpenSessionOptions } from './api/engine.js'
 export { Engine, EngineError } from './api/engine.js'
 export type { EnginePaths } from './api/engine-paths.js'

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { type DefinedTool, defineTool } from '../src/index.js'
 import type { RecordedRequest, ServerStep } from '../src/testing.js'
 import { cleanupTempDirs, tempDir } from './engine-harness.js'
 import { cleanupServers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
@@ -32,7 +33,7 @@ function project(): string {
 }
 
 /** Request `index`'s answer: Read, Grep, Bash, or Read and Grep together; text at the end of each turn. */
-function step(root: string, index: number): ServerStep {
+function step(root: string, index: number, custom?: string): ServerStep {
   if (index === FIRST_TURN - 1 || index === ROUNDS - 1)
     return { blocks: [{ type: 'text', text: `Done ${index}.` }] }
   const read = { type: 'tool_use' as const, name: 'Read', input: { file_path: join(root, 'src', 'math.js') } }
@@ -44,7 +45,11 @@ function step(root: string, index: number): ServerStep {
   }
   switch (index % 4) {
     case 0:
-      return { blocks: [read] }
+      return {
+        blocks: [
+          custom !== undefined ? { type: 'tool_use', name: custom, input: { key: `k${index}` } } : read,
+        ],
+      }
     case 1:
       return { blocks: [{ type: 'text', text: `Searching, round ${index}.` }, grep] }
     case 2:
@@ -55,14 +60,21 @@ function step(root: string, index: number): ServerStep {
 }
 
 /** Runs the two-turn, 30-request session against one wire format; returns the recorded requests. */
-async function recordSession(model: string, userSettings?: string): Promise<RecordedRequest[]> {
+async function recordSession(
+  model: string,
+  userSettings?: string,
+  tools?: DefinedTool[],
+): Promise<RecordedRequest[]> {
   const root = project()
   const home = tempDir('ze-home-')
   if (userSettings !== undefined) {
     mkdirSync(join(home, 'config'))
     writeFileSync(join(home, 'config', 'settings.toml'), userSettings)
   }
-  const t = await sdkEngine((_request, index) => step(root, index), { home })
+  const t = await sdkEngine((_request, index) => step(root, index, tools?.[0]?.name), {
+    home,
+    ...(tools ? { tools } : {}),
+  })
   const session = await t.engine.openSession({ projectRoot: root, mode: 'bypass', model })
   session.send({ type: 'submit', text: 'Look around the project.' })
   const first = await t.waitFor(session, 'turnFinished', 1, 60_000)
@@ -140,6 +152,30 @@ function expectAnthropicPrefixStable(
 }
 
 describe('prefix stability (issue 7; spec 003 "Prompt caching")', () => {
+  it('Anthropic Messages: tools defined in code are described after the built-ins and the prefix never changes', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks a key up.',
+      inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+      readOnly: true,
+      execute: (input) => `value of ${String(input.key)}`,
+    })
+    const other = defineTool({
+      name: 'other_tool',
+      description: 'Never called.',
+      inputSchema: { type: 'object', properties: {} },
+      execute: () => '',
+    })
+    const requests = await recordSession(WIRE_MODELS.anthropic, undefined, [lookup, other])
+    const stripped = expectAnthropicPrefixStable(requests)
+    const tools = (requests[0]!.body as { tools: Json[] }).tools.map((tool) => tool.name)
+    expect(tools.slice(-2)).toEqual(['lookup', 'other_tool'])
+    const results = stripped
+      .at(-1)!
+      .flatMap((message) => message.content.filter((block) => block.type === 'tool_result'))
+    expect(JSON.stringify(results)).toContain('value of k0')
+  }, 120_000)
+
   it('Anthropic Messages: the system prompt and tools never change, messages extend the previous request, markers sit on the last two user messages', async () => {
     const requests = await recordSession(WIRE_MODELS.anthropic)
     const stripped = expectAnthropicPrefixStable(requests)

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { afterEach } from 'vitest'
-import { Engine, type Session } from '../src/index.js'
+import { type DefinedTool, Engine, type Session } from '../src/index.js'
 import { type ScriptedServer, type ServerScript, startScriptedServer } from '../src/testing.js'
 import { tempDir } from './engine-harness.js'
 
@@ -24,7 +24,7 @@ export const WIRE_MODELS = {
 /** An engine whose default client factory drives the real SDKs against a scripted HTTP server. */
 export async function sdkEngine(
   script: ServerScript,
-  options: { home?: string; server?: ScriptedServer; chunkDelayMs?: number } = {},
+  options: { home?: string; server?: ScriptedServer; chunkDelayMs?: number; tools?: DefinedTool[] } = {},
 ) {
   const server =
     options.server ??
@@ -48,6 +48,7 @@ export async function sdkEngine(
       HOME: home,
     },
     onEvent: (envelope) => envelopes.push(envelope),
+    ...(options.tools ? { tools: options.tools } : {}),
   })
   return { engine, server, home, envelopes, ...eventHelpers(envelopes) }
 }

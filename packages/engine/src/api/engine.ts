@@ -11,6 +11,7 @@ import {
   type SessionSummary,
 } from '@z-engine/store'
 import { assembleSession } from '../assembly/assemble-session.js'
+import { collectDefinedTools } from '../assembly/defined-tools.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
@@ -22,6 +23,7 @@ import { SessionState } from '../session/state.js'
 import { newId } from '../util/ids.js'
 import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../workspace/settings/trust-store.js'
+import type { DefinedTool } from './define-tool.js'
 import { type EnginePaths, resolveEnginePaths } from './engine-paths.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
@@ -44,6 +46,8 @@ export interface EngineOptions {
    * `{ kind: 'none', … }` runs commands unconfined, with one warning per session.
    */
   sandboxBackend?: SandboxBackend
+  /** Tools defined in code (`defineTool`) every session offers, after the built-ins. */
+  tools?: readonly DefinedTool[]
 }
 
 /** How to open a session. */
@@ -62,6 +66,11 @@ export interface OpenSessionOptions {
    * `InMemoryTransport.createLinkedPair()` whose other end the embedder's `McpServer` is connected to.
    */
   mcpServers?: readonly InProcessMcpServer[]
+  /**
+   * Tools defined in code for this session, after the engine's. Code is not journaled: pass them again
+   * when resuming (tools given to `Engine.create` are there on every resume).
+   */
+  tools?: readonly DefinedTool[]
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -87,6 +96,7 @@ export class Engine {
   readonly #onEvent: ((envelope: EventEnvelope) => void) | undefined
   readonly #trust: TrustStore
   readonly #sessions = new Set<Session>()
+  readonly #tools: readonly DefinedTool[]
 
   private constructor(options: EngineOptions) {
     this.#env = options.env ?? process.env
@@ -96,6 +106,7 @@ export class Engine {
     this.#sandboxBackend = options.sandboxBackend
     this.#onEvent = options.onEvent
     this.#trust = createTrustStore(this.paths.configDir)
+    this.#tools = options.tools ?? []
   }
 
   /** Creates an engine. Nothing is read or started until a session opens. */
@@ -136,6 +147,8 @@ export class Engine {
 
   /** Opens a new, resumed or forked session. */
   async openSession(options: OpenSessionOptions): Promise<Session> {
+    const tools = collectDefinedTools(this.#tools, options.tools)
+    if (!tools.ok) throw new EngineError('invalidOption', tools.message)
     const projectRoot = await canonicalRoot(options.projectRoot)
     const trusted = await this.#trust.isTrusted(projectRoot)
     const loaded = await this.#loadSettings(projectRoot, trusted)
@@ -214,6 +227,7 @@ export class Engine {
       reloadSettings: () => this.settings(projectRoot),
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
+      definedTools: tools.tools,
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
     })
     // The mode and model in effect are journaled so a resume continues with them.

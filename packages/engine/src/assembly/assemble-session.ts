@@ -4,6 +4,7 @@ import { reminderText } from '@z-engine/prompts'
 import { PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
 import type { Ports, Tool } from '@z-engine/tools'
+import type { DefinedTool } from '../api/define-tool.js'
 import type { EnginePaths } from '../api/engine-paths.js'
 import { SessionCompaction } from '../compaction/session-compaction.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
@@ -32,6 +33,7 @@ import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
 import { ContextTracker, touchedPaths } from './context-tracker.js'
+import { definedToolAsTool } from './defined-tools.js'
 import { takeEnvironmentSnapshot } from './environment.js'
 import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
@@ -69,6 +71,8 @@ export interface AssembleInput {
   mcpServers?: readonly InProcessMcpServer[]
   /** The sandbox backend (default: detected on this machine). */
   sandboxBackend?: SandboxBackend
+  /** The embedder's tools (engine's, then session's), offered after the built-ins. */
+  definedTools?: readonly DefinedTool[]
 }
 
 /**
@@ -304,8 +308,11 @@ export async function assembleSession(
     env,
     pageCache: newPageCache(),
     onNotice: notice,
-  }).map((tool) => redactingTool(tool, redactor))
-  // The built-ins, then the MCP tools offered so far; a new array only when the MCP list changed.
+  })
+    .concat((input.definedTools ?? []).map(definedToolAsTool))
+    .map((tool) => redactingTool(tool, redactor))
+  // The built-ins and the embedder's tools, then the MCP tools offered so far; a new array only when
+  // the MCP list changed (so the tool list, and the prompt cache, stay stable).
   let mcpSeen: readonly Tool[] = []
   let tools: Tool[] = builtinTools
   const currentTools = (): Tool[] => {
