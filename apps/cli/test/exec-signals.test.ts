@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { HAVE_DIST, sandbox, spawnCli, until } from './helpers.js'
+import { BIN, HAVE_DIST, sandbox, spawnCli, until } from './helpers.js'
 
 function alive(pid: number): boolean {
   try {
@@ -148,5 +148,30 @@ describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
     })
     expect(await run.exited).toBe(0)
     expect(run.stdout()).toBe('hi there\n')
+  })
+
+  it('a shell pipe is appended to the prompt; an open stdin a parent never closes is not waited for', async () => {
+    const box = await sandbox()
+    const script = await box.script('hi.jsonl', [{ blocks: [{ type: 'text', text: 'hi' }] }])
+    const bin = JSON.stringify(process.execPath)
+    const cli = JSON.stringify(BIN)
+    const output = execFileSync(
+      'sh',
+      [
+        '-c',
+        `printf 'ERROR disk full\\n' | ${bin} ${cli} exec --output-format json --model ${JSON.stringify(`scripted:${script}`)} 'summarize'`,
+      ],
+      { cwd: box.project, env: box.env, encoding: 'utf8' },
+    )
+    const sessionId = (JSON.parse(output) as { session_id: string }).session_id
+    const log = readFileSync(join(box.root, 'data', 'z-engine', 'sessions', sessionId, 'log.jsonl'), 'utf8')
+    expect(log).toContain('summarize\\n\\nERROR disk full')
+    // spawnCli without `stdin` leaves the pipe (a socket) open for the whole run.
+    const open = spawnCli(['exec', '--model', `scripted:${script}`, 'hello'], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(await open.exited).toBe(0)
+    expect(open.stdout()).toBe('hi\n')
   })
 })

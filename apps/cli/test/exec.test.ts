@@ -240,6 +240,33 @@ describe('exec exit codes', () => {
 })
 
 describe('exec input', () => {
+  it('appends piped stdin to a prompt given as an argument, as Claude Code does', async () => {
+    const box = await sandbox()
+    const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const result = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'summarize this log'],
+      { cwd: box.project, env: box.env, stdin: 'ERROR disk full\nWARN retrying\n' },
+    )
+    expect(result.code, result.stderr).toBe(0)
+    const sessionId = (JSON.parse(result.stdout) as { session_id: string }).session_id
+    const log = await readFile(join(box.root, 'data', 'z-engine', 'sessions', sessionId, 'log.jsonl'), 'utf8')
+    expect(log).toContain('summarize this log\\n\\nERROR disk full\\nWARN retrying')
+    const alone = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'hi'],
+      {
+        cwd: box.project,
+        env: box.env,
+        stdin: '',
+      },
+    )
+    const aloneId = (JSON.parse(alone.stdout) as { session_id: string }).session_id
+    const aloneLog = await readFile(
+      join(box.root, 'data', 'z-engine', 'sessions', aloneId, 'log.jsonl'),
+      'utf8',
+    )
+    expect(aloneLog).toContain('"hi"')
+  })
+
   it('reads the prompt from stdin, and stream-json prompt/message lines as one prompt', async () => {
     const box = await sandbox()
     const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs'
 import { Engine } from '@z-engine/engine'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
@@ -15,7 +16,8 @@ import { parseModeFlag } from '../mode-flag.js'
 const HELP = `Usage: z-engine exec [options] [prompt]
 
 Runs one turn without a terminal UI. The prompt comes from the arguments, or from stdin when
-stdin is not a terminal or the prompt is '-'.
+stdin is not a terminal or the prompt is '-'. With both, text piped in (a pipe or a redirected
+file) follows the prompt: echo "$LOG" | z-engine exec "summarize this log".
 
 Options:
   --output-format text|json|stream-json   text streams the answer to stdout (notices on stderr);
@@ -143,6 +145,22 @@ async function readCappedLines(io: CommandIo, maxLineBytes: number): Promise<str
   return lines.join('\n')
 }
 
+/**
+ * Whether stdin carries input a user piped or redirected (a pipe or a file). A socket or character
+ * device inherited from a parent process (a spawned child's open stdin, /dev/tty) may never end, so
+ * it is not read next to a prompt argument. Streams without a descriptor (in-process callers) count.
+ */
+function stdinIsPiped(stdin: NodeJS.ReadableStream): boolean {
+  const fd = (stdin as { fd?: unknown }).fd
+  if (typeof fd !== 'number') return true
+  try {
+    const info = fstatSync(fd)
+    return info.isFIFO() || info.isFile()
+  } catch {
+    return false
+  }
+}
+
 async function readPrompt(
   io: CommandIo,
   positionals: readonly string[],
@@ -162,7 +180,13 @@ async function readPrompt(
     if (!parsed.ok) throw new UsageError(parsed.error)
     return parsed.prompt
   }
-  if (fromArgs) return { text: positionals.join(' '), images: [] }
+  if (fromArgs) {
+    const text = positionals.join(' ')
+    // `echo "$LOG" | z-engine exec "summarize this"`: piped text follows the prompt, as in Claude Code.
+    const piped =
+      stdinIsTerminal || !stdinIsPiped(io.stdin) ? '' : (await readAll(io.stdin)).replace(/\n$/, '')
+    return { text: piped.trim() === '' ? text : `${text}\n\n${piped}`, images: [] }
+  }
   // An explicit '-' reads stdin even from a terminal (until Ctrl-D).
   if (stdinIsTerminal && positionals[0] !== '-')
     throw new UsageError('Give a prompt: z-engine exec "fix the failing test" (or pipe it on stdin).')
