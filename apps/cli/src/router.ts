@@ -1,4 +1,5 @@
 import { EXIT, UsageError, unknownWordError } from './cli-error.js'
+import { closestMatch } from './closest.js'
 import type { CommandEntry, CommandIo } from './command.js'
 import { cliVersion } from './version.js'
 
@@ -97,6 +98,7 @@ function helpText(): string {
     `z-engine ${cliVersion()} — an embeddable coding agent`,
     '',
     'Usage: z-engine [command] [options]',
+    '       z-engine -p "prompt" | z-engine "a prompt of several words"   (both run exec)',
     '',
     'Commands:',
     ...rows,
@@ -108,9 +110,37 @@ function helpText(): string {
   ].join('\n')
 }
 
+/** Which subcommand runs, and with which arguments. */
+export interface Route {
+  command: string
+  argv: string[]
+}
+
+/**
+ * Picks the subcommand for argv. Besides `z-engine <command> …`, Claude Code's habits work:
+ * `-p`/`--print` anywhere (before `--`) and a bare prompt (`z-engine "fix the bug"`, or several
+ * words) run `exec`; flags alone or nothing open the chat. A lone unknown word stays an error,
+ * since it is far more often a mistyped command than a one-word prompt.
+ */
+export function routeOf(argv: readonly string[]): Route {
+  const [first, ...rest] = argv
+  if (first !== undefined && COMMANDS.some((command) => command.name === first))
+    return { command: first, argv: rest }
+  const end = argv.indexOf('--')
+  const print = (end === -1 ? argv : argv.slice(0, end)).findIndex((arg) => arg === '-p' || arg === '--print')
+  if (print !== -1) return { command: 'exec', argv: [...argv.slice(0, print), ...argv.slice(print + 1)] }
+  if (first === undefined || first.startsWith('-')) return { command: 'chat', argv: [...argv] }
+  const names = COMMANDS.map((command) => command.name)
+  const nextIsWord = rest[0] !== undefined && !rest[0].startsWith('-')
+  if (/\s/.test(first) || (nextIsWord && closestMatch(first, names) === undefined))
+    return { command: 'exec', argv: [...argv] }
+  const error = unknownWordError('command', first, names)
+  throw new UsageError(`${error.message} To send a one-word prompt: z-engine -p '${first}'.`)
+}
+
 /** Routes argv to a subcommand and returns the exit code; never throws. */
 export async function runCli(io: CommandIo): Promise<number> {
-  const [first, ...rest] = io.argv
+  const [first] = io.argv
   try {
     if (first === '--version' || first === '-v') {
       io.stdout.write(`${cliVersion()}\n`)
@@ -120,27 +150,17 @@ export async function runCli(io: CommandIo): Promise<number> {
       io.stdout.write(helpText())
       return EXIT.ok
     }
-    if (first === undefined) {
-      const interactive = COMMANDS.find((command) => command.name === 'chat')
-      if (!interactive) {
+    const route = routeOf(io.argv)
+    const entry = COMMANDS.find((command) => command.name === route.command)
+    if (!entry) {
+      // Only `chat` can be missing (a build without the TUI): flags alone then get the help.
+      if (route.argv.length === 0) {
         io.stdout.write(helpText())
         return EXIT.ok
       }
-      return await (await interactive.load()).main({ ...io, argv: [] })
+      throw unknownWordError('option', route.argv[0] ?? '', ['--help', '--version'])
     }
-    if (first.startsWith('-')) {
-      const interactive = COMMANDS.find((command) => command.name === 'chat')
-      if (interactive) return await (await interactive.load()).main(io)
-      throw unknownWordError('option', first, ['--help', '--version'])
-    }
-    const entry = COMMANDS.find((command) => command.name === first)
-    if (!entry)
-      throw unknownWordError(
-        'command',
-        first,
-        COMMANDS.map((command) => command.name),
-      )
-    return await (await entry.load()).main({ ...io, argv: rest })
+    return await (await entry.load()).main({ ...io, argv: route.argv })
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`z-engine: ${error.message}\n`)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { closestMatch } from '../src/closest.js'
-import { runCli } from '../src/router.js'
+import { routeOf, runCli } from '../src/router.js'
 import { memoryIo } from '../src/testing-io.js'
 
 describe('router', () => {
@@ -30,6 +30,37 @@ describe('unknown words', () => {
     const run = memoryIo(['sesions'])
     expect(await runCli(run.io)).toBe(2)
     expect(run.stderr()).toContain("Did you mean 'sessions'?")
+  })
+})
+
+describe('prompts without a command (Claude Code habits)', () => {
+  it('routes -p / --print and a bare prompt to exec', () => {
+    expect(routeOf(['-p', 'fix the bug'])).toEqual({ command: 'exec', argv: ['fix the bug'] })
+    expect(routeOf(['--print', '--model', 'x', 'hi'])).toEqual({
+      command: 'exec',
+      argv: ['--model', 'x', 'hi'],
+    })
+    expect(routeOf(['--model', 'x', '-p', 'hi'])).toEqual({ command: 'exec', argv: ['--model', 'x', 'hi'] })
+    expect(routeOf(['fix the failing test'])).toEqual({ command: 'exec', argv: ['fix the failing test'] })
+    expect(routeOf(['fix', 'the', 'bug'])).toEqual({ command: 'exec', argv: ['fix', 'the', 'bug'] })
+    // After `--`, `-p` is prompt text.
+    expect(routeOf(['exec', '--', '-p'])).toEqual({ command: 'exec', argv: ['--', '-p'] })
+    expect(routeOf(['sessions', 'list'])).toEqual({ command: 'sessions', argv: ['list'] })
+  })
+
+  it('keeps a one-word typo an error, saying how to send a one-word prompt', async () => {
+    const typo = memoryIo(['sesions', 'list'])
+    expect(await runCli(typo.io)).toBe(2)
+    expect(typo.stderr()).toContain("Did you mean 'sessions'?")
+    const word = memoryIo(['refactor'])
+    expect(await runCli(word.io)).toBe(2)
+    expect(word.stderr()).toContain("z-engine -p 'refactor'")
+  })
+
+  it('-p without a prompt and stdin empty is a usage error from exec', async () => {
+    const run = memoryIo(['-p'], { stdin: '' })
+    expect(await runCli(run.io)).toBe(2)
+    expect(run.stderr()).toContain('prompt')
   })
 })
 
