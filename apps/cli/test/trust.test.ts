@@ -47,4 +47,28 @@ describe('z-engine trust (trust without a terminal, as CI needs)', () => {
     expect(twoPaths.code).toBe(2)
     expect(twoPaths.stderr).toContain('one folder')
   })
+
+  it('exec --trust records the trust before the session opens, so project hooks run', async () => {
+    const box = await sandbox()
+    await mkdir(join(box.project, '.z-engine'))
+    await writeFile(
+      join(box.project, '.z-engine/settings.toml'),
+      '[[hooks.UserPromptSubmit]]\ncommand = "echo hooked > hook-ran.txt"\n',
+    )
+    const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const exec = (extra: string[]) =>
+      runInProcess(['exec', '--model', `scripted:${script}`, ...extra, 'hi'], {
+        cwd: box.project,
+        env: box.env,
+      })
+    const untrusted = await exec([])
+    expect(untrusted.code, untrusted.stderr).toBe(0)
+    expect(untrusted.stderr).toContain('z-engine trust')
+    await expect(readFile(join(box.project, 'hook-ran.txt'), 'utf8')).rejects.toThrow()
+    const trusted = await exec(['--trust'])
+    expect(trusted.code, trusted.stderr).toBe(0)
+    expect(await readFile(join(box.project, 'hook-ran.txt'), 'utf8')).toBe('hooked\n')
+    const status = await runInProcess(['trust', '--status', '--json'], { cwd: box.project, env: box.env })
+    expect(JSON.parse(status.stdout)).toMatchObject({ trusted: true })
+  })
 })

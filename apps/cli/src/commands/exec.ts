@@ -32,6 +32,8 @@ Options:
   --fork ID                               continue a copy of a stored session
   --cwd DIR                               the project folder (default: the current folder)
   --max-turns N                           stop after N model rounds (exit code 3)
+  --trust                                 trust the project folder first (recorded, as
+                                          'z-engine trust' does), so its project settings apply
   -h, --help                              show this help
 
 Approvals cannot be asked headless: a call the mode or a rule does not allow is denied, and the
@@ -64,6 +66,7 @@ export async function main(io: CommandIo): Promise<number> {
     fork: { type: 'string' },
     cwd: { type: 'string' },
     'max-turns': { type: 'string' },
+    trust: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) {
@@ -96,6 +99,7 @@ export async function main(io: CommandIo): Promise<number> {
       ...(mode !== undefined ? { mode } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
       ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(values.trust ? { trust: true } : {}),
       session:
         values.resume !== undefined
           ? { kind: 'resume', id: values.resume }

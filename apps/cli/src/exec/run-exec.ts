@@ -21,6 +21,8 @@ export interface ExecPlan {
     | { kind: 'continue' }
     | { kind: 'fork'; id: string }
   maxTurns?: number
+  /** `--trust`: record the user's trust in the session's project folder before it opens. */
+  trust?: boolean
 }
 
 /** The exit code of a finished turn (spec: 0 done, 1 failed, 3 budget exhausted, 130 interrupted). */
@@ -98,6 +100,18 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
     if (storedId !== undefined && !plan.explicitRoot) {
       const meta = await engine.store.readMeta(storedId)
       if (meta.ok) projectRoot = meta.value.projectRoot
+    }
+    if (plan.trust) {
+      const trusted = await engine.trustWorkspace(projectRoot)
+      if (!trusted.ok) {
+        writer.end({
+          sessionId,
+          exitCode: EXIT.failed,
+          durationMs: Date.now() - started,
+          error: { code: 'trustFailed', message: trusted.error },
+        })
+        return EXIT.failed
+      }
     }
     try {
       session = await engine.openSession({
