@@ -17,8 +17,10 @@ export type { RunOptions } from './api/run.js'
 export { run } from './api/run.js'
 export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './assembly/model-port.js'
 export { detectShellSandbox } from './assembly/session-sandbox.js'
+export { childEnvironmentFor } from './assembly/tool-context.js'
 export type { UserShellResult } from './assembly/user-shell.js'
 export { runUserShell } from './assembly/user-shell.js'
+export type { CanUseTool, ToolPermissionRequest, ToolPermissionResult } from './batch/can-use-tool.js'
 export type { CompletePrompt, SummaryJobInput, SummaryJobResult } from './compaction/compaction-job.js'
 export { runSummaryJob } from './compaction/compaction-job.js'
 export type { RelieveInput, RelieveResult } from './compaction/relieve.js'
@@ -113,7 +115,6 @@ export type {
 } from './workspace/definitions/types.js'
 export type { RunHooksOptions } from './workspace/hooks/run-hooks.js'
 export { runHooks } from './workspace/hooks/run-hooks.js'
-export { childEnvironmentFor } from './assembly/tool-context.js'
 export type {
   HookCommand,
   HookEvent,

@@ -13,6 +13,7 @@ import {
 import { assembleSession } from '../assembly/assemble-session.js'
 import { collectDefinedTools } from '../assembly/defined-tools.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
+import { CAN_USE_TOOL_TIMEOUT_MS, type CanUseTool } from '../batch/can-use-tool.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
 import { parseModelRef } from '../model/model-ref.js'
@@ -48,6 +49,10 @@ export interface EngineOptions {
   sandboxBackend?: SandboxBackend
   /** Tools defined in code (`defineTool`) every session offers, after the built-ins. */
   tools?: readonly DefinedTool[]
+  /** The default permission callback of every session (see `OpenSessionOptions.canUseTool`). */
+  canUseTool?: CanUseTool
+  /** How long `canUseTool` may take before the call is denied (default 300 000 ms). */
+  canUseToolTimeoutMs?: number
 }
 
 /** How to open a session. */
@@ -71,6 +76,12 @@ export interface OpenSessionOptions {
    * when resuming (tools given to `Engine.create` are there on every resume).
    */
   tools?: readonly DefinedTool[]
+  /**
+   * Sees every tool call the hooks and the policy did not deny, with the policy's verdict; answers
+   * allow (optionally with new input), deny with a message, or ask (the normal approval). A throw or
+   * no answer within `canUseToolTimeoutMs` denies. Replaces the engine's callback for this session.
+   */
+  canUseTool?: CanUseTool
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -97,6 +108,8 @@ export class Engine {
   readonly #trust: TrustStore
   readonly #sessions = new Set<Session>()
   readonly #tools: readonly DefinedTool[]
+  readonly #canUseTool: CanUseTool | undefined
+  readonly #canUseToolTimeoutMs: number
 
   private constructor(options: EngineOptions) {
     this.#env = options.env ?? process.env
@@ -107,6 +120,8 @@ export class Engine {
     this.#onEvent = options.onEvent
     this.#trust = createTrustStore(this.paths.configDir)
     this.#tools = options.tools ?? []
+    this.#canUseTool = options.canUseTool
+    this.#canUseToolTimeoutMs = options.canUseToolTimeoutMs ?? CAN_USE_TOOL_TIMEOUT_MS
   }
 
   /** Creates an engine. Nothing is read or started until a session opens. */
@@ -149,6 +164,7 @@ export class Engine {
   async openSession(options: OpenSessionOptions): Promise<Session> {
     const tools = collectDefinedTools(this.#tools, options.tools)
     if (!tools.ok) throw new EngineError('invalidOption', tools.message)
+    const canUseTool = options.canUseTool ?? this.#canUseTool
     const projectRoot = await canonicalRoot(options.projectRoot)
     const trusted = await this.#trust.isTrusted(projectRoot)
     const loaded = await this.#loadSettings(projectRoot, trusted)
@@ -228,6 +244,7 @@ export class Engine {
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
       definedTools: tools.tools,
+      ...(canUseTool ? { canUseTool: { callback: canUseTool, timeoutMs: this.#canUseToolTimeoutMs } } : {}),
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
     })
     // The mode and model in effect are journaled so a resume continues with them.

@@ -6,6 +6,7 @@ import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/stor
 import type { Ports, Tool } from '@z-engine/tools'
 import type { DefinedTool } from '../api/define-tool.js'
 import type { EnginePaths } from '../api/engine-paths.js'
+import type { CanUseTool } from '../batch/can-use-tool.js'
 import { SessionCompaction } from '../compaction/session-compaction.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
@@ -73,6 +74,8 @@ export interface AssembleInput {
   sandboxBackend?: SandboxBackend
   /** The embedder's tools (engine's, then session's), offered after the built-ins. */
   definedTools?: readonly DefinedTool[]
+  /** The host's permission callback and how long it may take. */
+  canUseTool?: { callback: CanUseTool; timeoutMs: number }
 }
 
 /**
@@ -259,6 +262,7 @@ export async function assembleSession(
       contextTracker.afterBatch(touchedPaths(calls, changedFiles, cwd)),
     home: paths.home,
     costOf: (usage, modelRef) => models.costOf(usage, modelRef),
+    ...(input.canUseTool ? { canUseTool: input.canUseTool } : {}),
   }
   // The core first: everything below that works for the session takes it, not the handle.
   const core = new SessionCore({

@@ -9,6 +9,7 @@ import type {
   ToolUseBlock,
 } from '@z-engine/protocol'
 import type { ActionCtx, Tool, ToolCtx, ToolResult } from '@z-engine/tools'
+import type { HostVerdict, ToolPermissionRequest } from './can-use-tool.js'
 
 /** One call of a batch as the model made it; `parseError` when its arguments were not a JSON object. */
 export interface BatchCall {
@@ -38,6 +39,8 @@ export interface BatchDeps {
   validate(toolName: string, schema: Tool['inputSchema'], input: unknown): string | undefined
   preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
   decide(toolName: string, action: Action): Decision
+  /** The host's `canUseTool`, bound to its timeout; absent: the verdict stands. */
+  canUseTool?(request: ToolPermissionRequest, signal: AbortSignal): Promise<HostVerdict>
   /** Announces every request, then resolves once all are answered (cancelled → absent from the map). */
   requestApprovals(requests: ApprovalRequest[], signal: AbortSignal): Promise<Map<string, ApprovalDecision>>
   /** Applies AllowSession / AllowProject rules. */

@@ -73,7 +73,12 @@ function safeTitle(tool: Tool, input: Record<string, unknown>, deps: BatchDeps):
   }
 }
 
-async function prepare(call: BatchCall, deps: BatchDeps, batchId: string): Promise<Prepared> {
+async function prepare(
+  call: BatchCall,
+  deps: BatchDeps,
+  batchId: string,
+  signal: AbortSignal,
+): Promise<Prepared> {
   const { block } = call
   const tool = deps.tools.get(block.name)
   if (!tool) {
@@ -111,18 +116,68 @@ async function prepare(call: BatchCall, deps: BatchDeps, batchId: string): Promi
     input = hook.updatedInput
   }
 
-  const verdict = deps.decide(tool.name, conservativeAction(tool, input, deps))
-  const title = safeTitle(tool, input, deps)
-  const context = {
-    ...(hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}),
-    ...(verdict.realPaths !== undefined ? { realPaths: verdict.realPaths } : {}),
-  }
+  const action = conservativeAction(tool, input, deps)
+  let verdict = deps.decide(tool.name, action)
+  let title = safeTitle(tool, input, deps)
   // A policy deny always wins; otherwise a hook's forced decision replaces the policy's.
   let decision = verdict.decision
   let reason = verdict.reason
   if (decision !== 'deny' && hook.permission) {
     decision = hook.permission.decision
     reason = hook.permission.reason ?? `decided by a PreToolUse hook (${decision})`
+  }
+  // The host's callback sees every call not denied yet, with that verdict, and has the last word.
+  if (deps.canUseTool && decision !== 'deny') {
+    const suggestion = hook.permission ? undefined : verdict.suggestion
+    const host = await deps.canUseTool(
+      {
+        toolName: tool.name,
+        input,
+        toolUseId: block.id,
+        agentId: deps.agentId ?? 'main',
+        title,
+        action,
+        verdict: { decision, reason, ...(suggestion !== undefined ? { suggestion } : {}) },
+      },
+      signal,
+    )
+    switch (host.type) {
+      case 'cancelled':
+        return { kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT }
+      case 'deny':
+        return { kind: 'settled', status: 'denied', text: `Permission denied: ${host.message}` }
+      case 'ask':
+        decision = 'ask'
+        if (verdict.decision === 'allow') reason = 'the host asked for approval'
+        break
+      case 'allow': {
+        if (host.updatedInput !== undefined) {
+          const invalid = deps.validate(tool.name, tool.inputSchema, host.updatedInput)
+          if (invalid)
+            return {
+              kind: 'settled',
+              status: 'error',
+              text: `Error: canUseTool rewrote the input badly: ${invalid}`,
+            }
+          input = host.updatedInput
+          // New input is a new call for the policy: its deny rules still hold.
+          verdict = deps.decide(tool.name, conservativeAction(tool, input, deps))
+          if (verdict.decision === 'deny')
+            return { kind: 'settled', status: 'denied', text: `Permission denied: ${verdict.reason}` }
+          title = safeTitle(tool, input, deps)
+        }
+        decision = 'allow'
+        break
+      }
+      default: {
+        const unreachable: never = host
+        throw new Error(`unknown host verdict ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+  const context = {
+    ...(hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}),
+    ...(verdict.realPaths !== undefined ? { realPaths: verdict.realPaths } : {}),
   }
   switch (decision) {
     case 'deny':
@@ -191,7 +246,7 @@ export async function runBatch(
     // Hooks run in call order so their side effects are predictable.
     const prepared = signal.aborted
       ? ({ kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT } as const)
-      : await prepare(call, deps, batchId).catch(
+      : await prepare(call, deps, batchId, signal).catch(
           (error: unknown): Prepared => ({
             kind: 'settled',
             status: 'error',

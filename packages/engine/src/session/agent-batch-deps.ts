@@ -1,6 +1,7 @@
 import type { PermissionMode } from '@z-engine/protocol'
 import type { Tool, ToolCtx } from '@z-engine/tools'
 import type { BatchDeps } from '../batch/batch-types.js'
+import { consultHost } from '../batch/can-use-tool.js'
 import { InputValidator } from '../batch/input-schema.js'
 import type { EventScope } from './event-hub.js'
 import { requestApprovals } from './request-approvals.js'
@@ -36,6 +37,7 @@ export interface AgentBatchOptions {
 export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOptions): BatchDeps {
   const { services, state } = core
   const { scope } = options
+  const host = services.canUseTool
   return {
     tools: new Map(options.tools.map((tool) => [tool.name, tool])),
     actionCtx: () => ({ projectRoot: options.root, cwd: options.cwd.get(), home: services.home }),
@@ -53,6 +55,9 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
     validate: (name, schema, value) => validator.check(name, schema, value),
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
     decide: (name, action) => services.gate.decide(name, action, options.mode(), options.root),
+    ...(host
+      ? { canUseTool: (request, signal) => consultHost(host.callback, request, signal, host.timeoutMs) }
+      : {}),
     requestApprovals: async (requests, signal) => {
       options.onApprovalWait?.(true)
       try {

@@ -2,6 +2,7 @@ import type { Action, Decision } from '@z-engine/policy'
 import type { Checkpoint, Cost, LogRecord, PermissionMode, ToolUseBlock, Usage } from '@z-engine/protocol'
 import type { ToolCtx, ToolResult } from '@z-engine/tools'
 import type { PreToolUseVerdict } from '../batch/batch-types.js'
+import type { CanUseTool } from '../batch/can-use-tool.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
 
@@ -82,4 +83,6 @@ export interface SessionServices {
   home: string
   /** Cost of one request's usage for a model. */
   costOf(usage: Usage, modelRef: string): Cost
+  /** The host's permission callback with its timeout (`canUseTool`); absent: the policy's verdict stands. */
+  canUseTool?: { callback: CanUseTool; timeoutMs: number }
 }
