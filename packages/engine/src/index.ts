@@ -113,6 +113,12 @@ export type {
   LoadedDefinitions,
   SkillDefinition,
 } from './workspace/definitions/types.js'
+export type {
+  HookCallback,
+  HookCallbackMatcher,
+  HookCallbackOutput,
+  HookCallbacks,
+} from './workspace/hooks/hook-callbacks.js'
 export type { RunHooksOptions } from './workspace/hooks/run-hooks.js'
 export { runHooks } from './workspace/hooks/run-hooks.js'
 export type {

@@ -22,6 +22,7 @@ import type { SessionCore } from '../session/session-core.js'
 import type { Session } from '../session/session-types.js'
 import { SessionState } from '../session/state.js'
 import { newId } from '../util/ids.js'
+import { type HookCallbacks, mergeHookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../workspace/settings/trust-store.js'
 import type { DefinedTool } from './define-tool.js'
@@ -53,6 +54,8 @@ export interface EngineOptions {
   canUseTool?: CanUseTool
   /** How long `canUseTool` may take before the call is denied (default 300 000 ms). */
   canUseToolTimeoutMs?: number
+  /** Hook functions every session runs, after the shell hooks of each event (see docs/embedding.md). */
+  hooks?: HookCallbacks
 }
 
 /** How to open a session. */
@@ -82,6 +85,8 @@ export interface OpenSessionOptions {
    * no answer within `canUseToolTimeoutMs` denies. Replaces the engine's callback for this session.
    */
   canUseTool?: CanUseTool
+  /** Hook functions for this session, after the engine's. */
+  hooks?: HookCallbacks
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -110,6 +115,7 @@ export class Engine {
   readonly #tools: readonly DefinedTool[]
   readonly #canUseTool: CanUseTool | undefined
   readonly #canUseToolTimeoutMs: number
+  readonly #hooks: HookCallbacks | undefined
 
   private constructor(options: EngineOptions) {
     this.#env = options.env ?? process.env
@@ -121,6 +127,7 @@ export class Engine {
     this.#trust = createTrustStore(this.paths.configDir)
     this.#tools = options.tools ?? []
     this.#canUseTool = options.canUseTool
+    this.#hooks = options.hooks
     this.#canUseToolTimeoutMs = options.canUseToolTimeoutMs ?? CAN_USE_TOOL_TIMEOUT_MS
   }
 
@@ -244,6 +251,7 @@ export class Engine {
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
       definedTools: tools.tools,
+      hookCallbacks: mergeHookCallbacks(this.#hooks, options.hooks),
       ...(canUseTool ? { canUseTool: { callback: canUseTool, timeoutMs: this.#canUseToolTimeoutMs } } : {}),
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
     })

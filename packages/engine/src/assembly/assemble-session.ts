@@ -28,6 +28,7 @@ import type { Session } from '../session/session-types.js'
 import type { SessionState } from '../session/state.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
+import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
 import { loadRules } from '../workspace/instructions/rules-load.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
@@ -76,6 +77,8 @@ export interface AssembleInput {
   definedTools?: readonly DefinedTool[]
   /** The host's permission callback and how long it may take. */
   canUseTool?: { callback: CanUseTool; timeoutMs: number }
+  /** The embedder's hook functions (engine's, then session's). */
+  hookCallbacks?: HookCallbacks
 }
 
 /**
@@ -213,6 +216,7 @@ export async function assembleSession(
 
   const hooks = createHookPort({
     config: () => loaded.hooks,
+    ...(input.hookCallbacks ? { callbacks: input.hookCallbacks } : {}),
     sessionId: input.sessionId,
     transcriptPath: sessionPaths(paths.dataDir, input.sessionId).log,
     projectDir: projectRoot,

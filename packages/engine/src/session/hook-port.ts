@@ -1,4 +1,5 @@
 import type { PreparedSandbox } from '@z-engine/host'
+import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { runHooks } from '../workspace/hooks/run-hooks.js'
 import type { HookCommand, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
 import type { HookPort } from './services.js'
@@ -12,6 +13,8 @@ export interface HookPortOptions {
   env: Readonly<Record<string, string | undefined>>
   /** The sandbox a hook runs in (project-defined hooks under `[shell.sandbox]`); absent: unconfined. */
   sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
+  /** Hooks defined in code (the embedder's), run after the shell hooks of each event. */
+  callbacks?: HookCallbacks
   /** Warnings and system messages for the user (hook failures, timeouts, malformed output). */
   onNotice: (level: 'info' | 'warning', message: string) => void
 }
@@ -29,11 +32,13 @@ export function createHookPort(options: HookPortOptions): HookPort {
     for (const message of outcome.systemMessages) run.onNotice('info', message)
     return outcome
   }
-  const hasHooks = (event: keyof HooksConfig) => (options.config()[event] ?? []).length > 0
+  const hasHooks = (event: keyof HooksConfig) =>
+    (options.config()[event] ?? []).length > 0 || (options.callbacks?.[event] ?? []).length > 0
   const hookOptions = {
     projectDir: options.projectDir,
     env: options.env,
     ...(options.sandboxFor ? { sandboxFor: options.sandboxFor } : {}),
+    ...(options.callbacks ? { callbacks: options.callbacks } : {}),
   }
   const joined = (parts: string[]) => (parts.length > 0 ? parts.join('\n') : undefined)
 
@@ -105,6 +110,14 @@ export function createHookPort(options: HookPortOptions): HookPort {
           hookOptions,
         ),
       )
+    },
+    async sessionEnd(reason) {
+      if (!hasHooks('SessionEnd')) return
+      report(await runHooks('SessionEnd', { ...common(), reason }, options.config(), hookOptions))
+    },
+    async notification(message) {
+      if (!hasHooks('Notification')) return
+      report(await runHooks('Notification', { ...common(), message }, options.config(), hookOptions))
     },
     async sessionStart(source) {
       if (!hasHooks('SessionStart')) return {}

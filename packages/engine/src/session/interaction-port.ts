@@ -33,6 +33,7 @@ export function createInteractionPort(session: SessionCore, scope: InteractionSc
         { type: 'questionAsked', question, ...eventScope },
         eventScope,
       )
+      void session.services.hooks.notification?.('Z Engine has a question for you').catch(() => {})
       const outcome = await answered
       const response: QuestionResponse = outcome.type === 'answered' ? outcome.answer : { type: 'dismissed' }
       await session.commit(
@@ -59,6 +60,7 @@ export function createInteractionPort(session: SessionCore, scope: InteractionSc
         { type: 'planProposed', plan, ...eventScope },
         eventScope,
       )
+      void session.services.hooks.notification?.('Z Engine has a plan for you to review').catch(() => {})
       const outcome = await reviewed
       const decision: PlanDecision =
         outcome.type === 'answered'

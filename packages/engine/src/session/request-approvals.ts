@@ -28,6 +28,8 @@ export async function requestApprovals(
       scope,
     )
   }
+  const tools = [...new Set(requests.map((request) => request.toolName))].join(', ')
+  void session.services.hooks.notification?.(`Z Engine needs your permission to use ${tools}`).catch(() => {})
   const answers = new Map<string, ApprovalDecision>()
   await Promise.all(
     requests.map(async (request, index) => {

@@ -37,6 +37,10 @@ export interface HookPort {
   sessionStart(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** PreCompact: runs before a summary; its output only informs (it cannot stop compaction). */
   preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<void>
+  /** SessionEnd: runs once when the session closes; it only informs. */
+  sessionEnd?(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>
+  /** Notification: the engine waits on the user (an approval or a question); it only informs. */
+  notification?(message: string): Promise<void>
 }
 
 /** Working-tree snapshots (shadow git) for rewind. */

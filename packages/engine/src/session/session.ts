@@ -88,6 +88,7 @@ export class SessionActor implements Session {
     this.#core.cancelWaits()
     this.#commands.close()
     await this.#loop
+    await this.#core.services.hooks.sessionEnd?.('other').catch(() => {})
     await this.#core.services.log.sync().catch(() => {})
     await this.#core.services.log.close().catch(() => {})
     await this.#extensions.dispose?.().catch(() => {})

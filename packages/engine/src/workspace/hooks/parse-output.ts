@@ -27,7 +27,16 @@ export function parseHookStdout(stdout: string): ParsedHookStdout {
   return validate(value as Record<string, unknown>)
 }
 
-function validate(raw: Record<string, unknown>): ParsedHookStdout {
+/** Validates a hook's output object (a function hook's return value): fields kept, problems as warnings. */
+export function parseHookObject(raw: Record<string, unknown>): {
+  output: HookJsonOutput
+  warnings: string[]
+} {
+  const parsed = validate(raw)
+  return { output: parsed.output, warnings: parsed.warnings }
+}
+
+function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kind: 'json' }> {
   const output: HookJsonOutput = {}
   const warnings: string[] = []
   const wrongType = (field: string, expected: string) =>

@@ -1,5 +1,6 @@
 import type { PreparedSandbox } from '@z-engine/host'
 import { combineHookResults } from './combine.js'
+import { type HookCallbacks, runHookCallbacks } from './hook-callbacks.js'
 import { interpretHookProcess } from './interpret.js'
 import { compileMatcher, matcherSubject } from './matcher.js'
 import { hookPayload } from './payload.js'
@@ -16,6 +17,8 @@ export interface RunHooksOptions {
   signal?: AbortSignal
   /** The sandbox a hook runs in (project-defined hooks under `[shell.sandbox]`); none: unconfined. */
   sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
+  /** Hooks defined in code; they run after the shell hooks and combine with them the same way. */
+  callbacks?: HookCallbacks
 }
 
 /**
@@ -53,6 +56,8 @@ export async function runHooks<E extends HookEvent>(
       : { cwd: options.projectDir, env }
     runs.push(runOne(hook, stdinJson, spawnOptions, options.sandboxFor))
   }
+  if (options.callbacks)
+    runs.push(...runHookCallbacks(event, input, subject, options.callbacks, options.signal))
   return combineHookResults(event, await Promise.all(runs))
 }
 
