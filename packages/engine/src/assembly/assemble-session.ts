@@ -242,6 +242,7 @@ export async function assembleSession(
       home: paths.home,
       maxFiles: settings.checkpoints.max_files,
       maxMb: settings.checkpoints.max_mb,
+      readDenied: (path) => gate.readDenied(path),
     }),
     models,
     toolCtx: (params) => toolContext.build(params),

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { checkpointRepoDir, ShadowCheckpoints } from '@z-engine/host'
 import type { Checkpoint } from '@z-engine/protocol'
 import type { CheckpointPort } from '../session/services.js'
@@ -16,6 +16,8 @@ export interface CheckpointPortOptions {
   maxFiles: number
   /** `checkpoints.max_mb`: MiB one checkpoint may copy before it is skipped. */
   maxMb: number
+  /** Whether a Read deny rule covers an absolute path: such files are never captured or restored. */
+  readDenied?: (path: string) => boolean
 }
 
 /**
@@ -23,11 +25,14 @@ export interface CheckpointPortOptions {
  * the first turn, not when the session opens, so startup never waits for git. Failures are notices:
  * a turn never fails because its checkpoint could not be taken. They never run away (issue 17): a
  * session in `/` or the home directory takes none, and a checkpoint that would capture more than
- * the budget (`checkpoints.max_files`, `checkpoints.max_mb`) is skipped, copying nothing.
+ * the budget (`checkpoints.max_files`, `checkpoints.max_mb`) is skipped, copying nothing. Files
+ * under Read deny rules (`Read(.env)`) are never copied into the checkpoint store and a rewind
+ * leaves them as they are (issue 13).
  */
 export function createCheckpointPort(options: CheckpointPortOptions): CheckpointPort {
   let opened: Promise<ShadowCheckpoints | undefined> | undefined
   let overBudgetNoticed = false
+  const { readDenied } = options
   const repo = () => {
     const root = resolve(options.projectRoot)
     if (root === '/' || root === resolve(options.home)) {
@@ -47,6 +52,7 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
       env: options.env,
       maxFiles: options.maxFiles,
       maxBytes: options.maxMb * 1024 * 1024,
+      ...(readDenied !== undefined ? { exclude: (path: string) => readDenied(join(root, path)) } : {}),
     }).then((result) => {
       if (result.ok) return result.value
       options.onNotice('warning', `Checkpoints are off for this session: ${result.error.message}`)

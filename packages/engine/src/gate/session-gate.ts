@@ -4,12 +4,13 @@ import {
   type Decision,
   type RuleLayer,
   type RuleSet,
+  readDenied,
   type SandboxFacts,
 } from '@z-engine/policy'
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import type { GatePort } from '../session/services.js'
 import { persistAllowRule } from '../workspace/settings/persist.js'
-import { decideAction, gateFactsOf } from './policy-gate.js'
+import { decideAction, gateFactsOf, policyContextOf } from './policy-gate.js'
 
 /** What the session gate is built from. */
 export interface SessionGateOptions {
@@ -84,6 +85,17 @@ export class SessionGate implements GatePort {
     })
     const sandbox = this.#options.sandbox
     return decideAction(toolName, action, sandbox ? { ...facts, sandbox } : facts, this.#rules)
+  }
+
+  /** Whether a Read deny rule covers `path` (absolute): checkpoints leave such files out. */
+  readDenied(path: string): boolean {
+    const facts = gateFactsOf(this.#options.settings, {
+      mode: this.#options.settings.permissions.mode,
+      projectRoot: this.#options.projectRoot,
+      home: this.#options.home,
+      additionalDirectories: this.#additionalDirectories,
+    })
+    return readDenied(path, policyContextOf(facts, this.#rules))
   }
 
   async grant(rule: string, scope: 'session' | 'project'): Promise<void> {

@@ -3,7 +3,13 @@ import { join, resolve } from 'node:path'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
-import { type StageBudget, StageBudgetError, type StageReport, stageWorkTree } from './stage.js'
+import {
+  type ExcludePath,
+  type StageBudget,
+  StageBudgetError,
+  type StageReport,
+  stageWorkTree,
+} from './stage.js'
 
 /** Files above this size are left out of checkpoints unless configured otherwise (10 MiB). */
 export const DEFAULT_MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024
@@ -38,6 +44,11 @@ export interface ShadowCheckpointsOptions {
   gitPath?: string
   /** The environment git starts from (default `process.env`); `GIT_*` variables are dropped. */
   env?: Readonly<Record<string, string | undefined>>
+  /**
+   * Paths (relative to the project, `/`-separated) never captured and never touched by a restore or
+   * shown by a diff: files under Read deny rules. Asked on every snapshot, so it may change.
+   */
+  exclude?: (path: string) => boolean
 }
 
 /** A snapshot taken. */
@@ -97,6 +108,7 @@ export class ShadowCheckpoints {
     private readonly context: GitContext,
     private readonly maxFileBytes: number,
     private readonly budget: StageBudget,
+    private readonly exclude: ExcludePath | undefined,
   ) {}
 
   /** Opens (creating if needed) the shadow repository of a project. */
@@ -141,10 +153,15 @@ export class ShadowCheckpoints {
     }
     return {
       ok: true,
-      value: new ShadowCheckpoints(context, options.maxFileBytes ?? DEFAULT_MAX_CHECKPOINT_FILE_BYTES, {
-        maxFiles: options.maxFiles ?? DEFAULT_MAX_CHECKPOINT_FILES,
-        maxBytes: options.maxBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES,
-      }),
+      value: new ShadowCheckpoints(
+        context,
+        options.maxFileBytes ?? DEFAULT_MAX_CHECKPOINT_FILE_BYTES,
+        {
+          maxFiles: options.maxFiles ?? DEFAULT_MAX_CHECKPOINT_FILES,
+          maxBytes: options.maxBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES,
+        },
+        options.exclude,
+      ),
     }
   }
 
@@ -163,7 +180,8 @@ export class ShadowCheckpoints {
 
   /**
    * Restores the working tree to a checkpoint: files added since are removed, modified and deleted
-   * files come back byte for byte, ignored and oversized files are left alone. The current tree is
+   * files come back byte for byte, ignored, oversized and excluded files are left alone (an excluded
+   * file in a checkpoint taken before its rule existed is not written back). The current tree is
    * checkpointed first (`before`), so a restore can itself be undone.
    */
   restore(commit: string): Promise<CheckpointResult<RestoreReport>> {
@@ -174,7 +192,9 @@ export class ShadowCheckpoints {
       const before = await this.snapshotNow(`before restoring ${commit}`)
       if (!before.ok) return before
       try {
-        const changes = await treeChanges(this.context, before.value.tree, target)
+        const changes = (await treeChanges(this.context, before.value.tree, target)).filter(
+          (change) => !this.isExcluded(change.path),
+        )
         this.indexTree = undefined
         await applyTreeChanges(this.context, changes)
         await gitOk(this.context, ['read-tree', target])
@@ -238,6 +258,10 @@ export class ShadowCheckpoints {
     })
   }
 
+  private isExcluded(path: string): boolean {
+    return this.exclude !== undefined && this.exclude(path)
+  }
+
   private async treeDiff(fromTree: string, toTree: string): Promise<CheckpointDiff> {
     const names = splitNul(
       await gitOk(this.context, ['diff-tree', '-r', '-z', '-M', '--name-status', fromTree, toTree]),
@@ -253,16 +277,26 @@ export class ShadowCheckpoints {
         index += 2
       }
     }
-    const patch = await gitOk(this.context, [
-      'diff-tree',
-      '-p',
-      '-M',
-      '--no-color',
-      '--no-ext-diff',
-      fromTree,
-      toTree,
-    ])
-    return { files, patch: patch.toString('utf8') }
+    // Excluded files (in checkpoints taken before their rule) stay out of the list and the patch.
+    const shown = files.filter(
+      (file) => !this.isExcluded(file.path) && (file.oldPath === undefined || !this.isExcluded(file.oldPath)),
+    )
+    if (shown.length === 0) return { files: [], patch: '' }
+    const pathspecs =
+      shown.length === files.length
+        ? []
+        : [
+            '--',
+            ...new Set(
+              shown.flatMap((file) => [file.path, ...(file.oldPath !== undefined ? [file.oldPath] : [])]),
+            ),
+          ]
+    const patch = await gitOk(
+      this.context,
+      ['diff-tree', '-p', '-M', '--no-color', '--no-ext-diff', fromTree, toTree, ...pathspecs],
+      { env: { GIT_LITERAL_PATHSPECS: '1' } },
+    )
+    return { files: shown, patch: patch.toString('utf8') }
   }
 
   private async snapshotNow(message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
@@ -321,7 +355,7 @@ export class ShadowCheckpoints {
   private async stageWithRetry(): Promise<StageReport> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await stageWorkTree(this.context, this.maxFileBytes, this.budget)
+        return await stageWorkTree(this.context, this.maxFileBytes, this.budget, this.exclude)
       } catch (error) {
         const vanished =
           error instanceof GitCommandError && /did not match any files|No such file/.test(error.stderr)

@@ -25,6 +25,9 @@ export interface StageBudget {
 /** A pass that would exceed its {@link StageBudget}; nothing was staged. */
 export class StageBudgetError extends Error {}
 
+/** Whether a path (relative to the work tree, `/`-separated) must never be captured. */
+export type ExcludePath = (path: string) => boolean
+
 // Literal pathspecs: file names with `*`, `:` or `[` are paths, not patterns.
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' }
 const STAT_BATCH = 128
@@ -41,11 +44,15 @@ const STAT_BATCH = 128
  * this index under `dir/`. Once the index holds files under `dir/`, git treats it as a plain
  * directory, so later passes see its changes like any other file's. The nested `.git` itself is
  * never captured (git skips every entry named `.git`).
+ *
+ * `exclude` (files under Read deny rules) is never staged, and entries it matches are dropped from
+ * the index, so a file captured before its rule existed leaves the next snapshot.
  */
 export async function stageWorkTree(
   context: GitContext,
   maxFileBytes: number,
   budget?: StageBudget,
+  exclude?: ExcludePath,
 ): Promise<StageReport> {
   const listArgs = ['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard']
   const listing = await runGit(context, listArgs, budget !== undefined ? { maxRecords: budget.maxFiles } : {})
@@ -57,7 +64,7 @@ export async function stageWorkTree(
   const nested: string[] = []
   for (const path of listed) {
     if (path.endsWith('/')) nested.push(path.slice(0, -1))
-    else files.add(path)
+    else if (exclude === undefined || !exclude(path)) files.add(path)
   }
   const skippedLarge: string[] = []
   const toStage: string[] = []
@@ -78,6 +85,7 @@ export async function stageWorkTree(
     if (budget !== undefined && bytes > budget.maxBytes)
       throw new StageBudgetError(`more than ${formatMiB(budget.maxBytes)} to capture`)
   }
+  const dropped = exclude !== undefined ? await dropExcluded(context, exclude) : 0
   if (skippedLarge.length > 0) {
     // A file that grew past the limit leaves the snapshot rather than keeping a stale version.
     await gitOk(
@@ -96,14 +104,25 @@ export async function stageWorkTree(
     })
   }
   for (const dir of nested) {
-    const report = await stageNestedRepo(context, dir, maxFileBytes, budget)
+    const nestedExclude = exclude !== undefined ? (path: string) => exclude(`${dir}/${path}`) : undefined
+    const report = await stageNestedRepo(context, dir, maxFileBytes, budget, nestedExclude)
     skippedLarge.push(...report.skippedLarge.map((path) => `${dir}/${path}`))
   }
   if (nested.length > 0) {
     // read-tree entries carry no stat data; refresh once so the next pass stays a cheap stat walk.
     await gitOk(context, ['update-index', '-q', '--refresh']).catch(() => undefined)
   }
-  return { changed: toStage.length + skippedLarge.length, skippedLarge, nestedRepos: nested }
+  return { changed: toStage.length + skippedLarge.length + dropped, skippedLarge, nestedRepos: nested }
+}
+
+/** Removes excluded entries from the index (captured before their rule existed); returns how many. */
+async function dropExcluded(context: GitContext, exclude: ExcludePath): Promise<number> {
+  const indexed = splitNul(await gitOk(context, ['ls-files', '-z', '--cached']))
+  const excluded = [...new Set(indexed.filter((path) => exclude(path)))]
+  // update-index, not `rm --cached`: git rm refuses an entry staged but differing from the file.
+  if (excluded.length > 0)
+    await gitOk(context, ['update-index', '-z', '--force-remove', '--stdin'], { input: nulList(excluded) })
+  return excluded.length
 }
 
 async function stageNestedRepo(
@@ -111,6 +130,7 @@ async function stageNestedRepo(
   dir: string,
   maxFileBytes: number,
   budget: StageBudget | undefined,
+  exclude: ExcludePath | undefined,
 ): Promise<StageReport> {
   const indexFile = join(context.gitDir, `index-nested-${randomBytes(6).toString('hex')}`)
   const workTree = join(context.workTree, dir)
@@ -122,7 +142,7 @@ async function stageNestedRepo(
     ...(excludesFile !== undefined ? { excludesFile } : {}),
   }
   try {
-    const report = await stageWorkTree(nestedContext, maxFileBytes, budget)
+    const report = await stageWorkTree(nestedContext, maxFileBytes, budget, exclude)
     const tree = (await gitOk(nestedContext, ['write-tree'])).toString('utf8').trim()
     await gitOk(context, ['read-tree', `--prefix=${dir}/`, tree])
     return report
