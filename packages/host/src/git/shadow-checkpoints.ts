@@ -259,7 +259,7 @@ export class ShadowCheckpoints {
   }
 
   private isExcluded(path: string): boolean {
-    return this.exclude !== undefined && this.exclude(path)
+    return this.exclude?.(path) === true
   }
 
   private async treeDiff(fromTree: string, toTree: string): Promise<CheckpointDiff> {
