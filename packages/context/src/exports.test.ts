@@ -36,6 +36,7 @@ it('exports exactly the public surface', () => {
       "buildSummaryPrompt",
       "buildSystem",
       "checkCompactAtPercent",
+      "claudeRuleFromFrontmatter",
       "clearedMarker",
       "compactionMarker",
       "contextBreakdown",
@@ -49,6 +50,7 @@ it('exports exactly the public surface', () => {
       "estimateSystemTokens",
       "estimateTextTokens",
       "estimateToolsTokens",
+      "expandImports",
       "findImports",
       "importedReferences",
       "isClearedResult",
@@ -73,6 +75,7 @@ it('exports exactly the public surface', () => {
       "renderTranscript",
       "ruleFromFrontmatter",
       "ruleMatches",
+      "stripHtmlComments",
       "truncateUtf8",
       "wrapSystemReminder",
     ]

@@ -23,16 +23,11 @@ export type { Announcement } from './instructions/announce.js'
 export { AnnouncementTracker, nestedFolders } from './instructions/announce.js'
 export type { GlobMatcher } from './instructions/glob.js'
 export { createGlobMatcher, normalizeRelative } from './instructions/glob.js'
+export { expandImports, findImports, stripHtmlComments } from './instructions/imports.js'
 export { renderFile, renderInstructions, renderRule } from './instructions/render.js'
 export type { RuleResult } from './instructions/rule.js'
-export { ruleFromFrontmatter, ruleMatches } from './instructions/rule.js'
-export {
-  decodeInstructionBytes,
-  findImports,
-  memoryBullet,
-  parseMemoryNote,
-  truncateUtf8,
-} from './instructions/text.js'
+export { claudeRuleFromFrontmatter, ruleFromFrontmatter, ruleMatches } from './instructions/rule.js'
+export { decodeInstructionBytes, memoryBullet, parseMemoryNote, truncateUtf8 } from './instructions/text.js'
 export type { InstructionFile, InstructionScope, Rule } from './instructions/types.js'
 export {
   DEFAULT_COMPACT_AT_PERCENT,

@@ -7,8 +7,9 @@ import { printJson, printLines } from '../output.js'
 const HELP = `Usage: z-engine instructions [--json] [--cwd DIR] [--content]
 
 The instruction files a session in DIR loads (user, project from the repository root down, local;
-CLAUDE.md too with compat.claude), in order, each import right after the file importing it; then
-the rules in ~/.config/z-engine/rules and .z-engine/rules; then what was skipped and why.
+Claude Code's CLAUDE.md files too with compat.claude), in order, each import right after the file
+importing it (its text is expanded in place there); then the rules in the config folder's rules/
+and .z-engine/rules (and .claude/rules with compat.claude); then what was skipped and why.
 --content prints each file's text too (always included with --json).
 `
 
@@ -19,9 +20,15 @@ export async function main(io: CommandIo): Promise<number> {
   const instructions = await loadInstructions({
     projectRoot: context.projectRoot,
     home: context.home,
+    configDir: context.configDir,
     compatClaude: context.loaded.settings.compat.claude,
   })
-  const rules = await loadRules({ projectRoot: context.projectRoot, home: context.home })
+  const rules = await loadRules({
+    projectRoot: context.projectRoot,
+    home: context.home,
+    configDir: context.configDir,
+    compatClaude: context.loaded.settings.compat.claude,
+  })
   if (context.json) {
     printJson(io, {
       projectRoot: context.projectRoot,

@@ -1,10 +1,63 @@
 import { describe, expect, it } from 'vitest'
 import { AnnouncementTracker, nestedFolders } from './announce.js'
 import { createGlobMatcher } from './glob.js'
+import { expandImports, findImports, stripHtmlComments } from './imports.js'
 import { renderInstructions } from './render.js'
 import { ruleFromFrontmatter, ruleMatches } from './rule.js'
-import { findImports, memoryBullet, parseMemoryNote, truncateUtf8 } from './text.js'
+import { memoryBullet, parseMemoryNote, truncateUtf8 } from './text.js'
 import type { InstructionFile, Rule } from './types.js'
+
+describe('Claude Code memory: imports expand in place, HTML comments are stripped', () => {
+  it('replaces each @path where it stands, never inside code, leaving unknown mentions as written', () => {
+    const content = [
+      'Start. See @docs/a.md for setup.',
+      'Inline `@docs/a.md` stays code.',
+      '```',
+      '@docs/a.md in a block stays too',
+      '```',
+      'Missing @docs/gone.md stays.',
+    ].join('\n')
+    const expanded = expandImports(content, new Map([['docs/a.md', 'A-TEXT']]))
+    expect(expanded).toBe(
+      [
+        'Start. See A-TEXT for setup.',
+        'Inline `@docs/a.md` stays code.',
+        '```',
+        '@docs/a.md in a block stays too',
+        '```',
+        'Missing @docs/gone.md stays.',
+      ].join('\n'),
+    )
+    expect(expandImports('End with @docs/a.md.', new Map([['docs/a.md', 'A']]))).toBe('End with A.')
+  })
+
+  it('strips HTML comments, across lines, but not in code', () => {
+    const content = [
+      '# Rules',
+      '<!-- maintainers: keep this short -->',
+      'Use pnpm. <!-- not npm --> Always.',
+      '<!-- a comment',
+      'over lines -->',
+      'Run tests.',
+      '`<!-- literal -->`',
+      '```html',
+      '<!-- kept in code -->',
+      '```',
+    ].join('\n')
+    expect(stripHtmlComments(content)).toBe(
+      [
+        '# Rules',
+        'Use pnpm.  Always.',
+        'Run tests.',
+        '`<!-- literal -->`',
+        '```html',
+        '<!-- kept in code -->',
+        '```',
+      ].join('\n'),
+    )
+    expect(stripHtmlComments('no comments\n\nhere')).toBe('no comments\n\nhere')
+  })
+})
 
 describe('findImports', () => {
   it('finds @path imports outside code, once each, in order', () => {
@@ -128,17 +181,20 @@ describe('AnnouncementTracker', () => {
 })
 
 describe('renderInstructions', () => {
-  it('renders files in precedence order, then alwaysApply rules; nothing when empty', () => {
+  it('renders files in precedence order, then alwaysApply rules; nothing when empty or imported', () => {
     const text = renderInstructions(
       [
         file('~/.config/z-engine/AGENTS.md', 'user'),
-        { ...file('AGENTS.md', 'project'), importedFrom: 'CLAUDE.md', truncated: true },
+        { ...file('AGENTS.md', 'project'), truncated: true },
+        { ...file('docs/style.md', 'project'), importedFrom: 'AGENTS.md' },
         { ...file('AGENTS.local.md', 'local'), content: '  ' },
       ],
       [{ path: '.z-engine/rules/a.md', globs: [], alwaysApply: true, body: 'Always A' }],
     )
     expect(text.indexOf('~/.config/z-engine/AGENTS.md')).toBeLessThan(text.indexOf('path="AGENTS.md"'))
-    expect(text).toContain('scope="project, imported by CLAUDE.md"')
+    expect(text).toContain('<file path="AGENTS.md" scope="project">')
+    // Its text already stands in place inside AGENTS.md.
+    expect(text).not.toContain('docs/style.md')
     expect(text).toContain('[cut at 64 KiB]')
     expect(text).not.toContain('AGENTS.local.md')
     expect(text).toContain('<rule path=".z-engine/rules/a.md" applies-to="always">\nAlways A\n</rule>')

@@ -2,7 +2,7 @@ import type { InstructionFile, Rule } from './types.js'
 
 /**
  * Renders the instructions section of the system prompt: user, project and local files in
- * precedence order (later wins), then alwaysApply rules. Empty files are left out. Returns '' when
+ * precedence order (later wins), then alwaysApply rules. Empty and imported files are left out. Returns '' when
  * there is nothing to show, which `buildSystem` drops.
  */
 export function renderInstructions(
@@ -11,7 +11,8 @@ export function renderInstructions(
 ): string {
   const parts: string[] = []
   for (const file of files) {
-    if (file.content.trim() === '') continue
+    // An imported file's text already stands in place inside the file that imports it.
+    if (file.importedFrom !== undefined || file.content.trim() === '') continue
     parts.push(renderFile(file))
   }
   for (const rule of alwaysRules) {
@@ -29,9 +30,8 @@ export function renderInstructions(
 
 /** Renders one instruction file as the model sees it (also the body of a nested-file reminder). */
 export function renderFile(file: InstructionFile): string {
-  const source = file.importedFrom ? `${file.scope}, imported by ${file.importedFrom}` : file.scope
   const cut = file.truncated ? '\n[cut at 64 KiB]' : ''
-  return `<file path="${file.path}" scope="${source}">\n${file.content.trim()}${cut}\n</file>`
+  return `<file path="${file.path}" scope="${file.scope}">\n${file.content.trim()}${cut}\n</file>`
 }
 
 /** Renders one rule as the model sees it (system prompt or first-touch reminder). */

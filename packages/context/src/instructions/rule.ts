@@ -38,6 +38,28 @@ export function ruleFromFrontmatter(path: string, frontmatter: unknown, body: st
   return { ok: true, rule }
 }
 
+/**
+ * Builds a rule from a Claude Code rule file (`.claude/rules/*.md`): `paths` (a list or a
+ * comma-separated string of patterns) scopes it to matching files; without `paths` it always
+ * applies, as in Claude Code. Never throws.
+ */
+export function claudeRuleFromFrontmatter(path: string, frontmatter: unknown, body: string): RuleResult {
+  const data = frontmatter === null || frontmatter === undefined ? {} : frontmatter
+  if (typeof data !== 'object' || Array.isArray(data))
+    return { ok: false, error: `${path}: frontmatter must be a mapping (paths, description).` }
+  const record = data as Record<string, unknown>
+  const raw = record.paths
+  let globs: string[]
+  if (raw === undefined || raw === null) globs = []
+  else if (typeof raw === 'string') globs = raw.split(',')
+  else if (Array.isArray(raw) && raw.every((glob) => typeof glob === 'string')) globs = raw
+  else return { ok: false, error: `${path}: paths must be a list of patterns or a comma-separated string.` }
+  globs = globs.map((glob) => glob.trim()).filter((glob) => glob !== '')
+  const rule: Rule = { path, globs, alwaysApply: globs.length === 0, body }
+  if (typeof record.description === 'string') rule.description = record.description
+  return { ok: true, rule }
+}
+
 /** Whether a glob rule applies to a path relative to the agent's root. */
 export function ruleMatches(rule: Rule, relativePath: string): boolean {
   if (rule.globs.length === 0) return false

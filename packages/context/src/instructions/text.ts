@@ -24,36 +24,6 @@ export function decodeInstructionBytes(
   return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true }
 }
 
-const IMPORT = /(^|[\s(])@((?:~\/|\.{1,2}\/|\/)?[\w.\-~/]*[\w~/-][\w.\-~/]*)/g
-
-/**
- * The `@path` imports of an instruction file, in order, without duplicates. Text in fenced code
- * blocks and inline code spans is ignored (an `@decorator` in an example is not an import), and so
- * are e-mail addresses (an `@` must start a word). A trailing period is punctuation, not part of
- * the path.
- */
-export function findImports(content: string): string[] {
-  const found: string[] = []
-  let fenced = false
-  for (const line of content.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced
-      continue
-    }
-    if (fenced) continue
-    const withoutCode = line.replace(/`[^`]*`/g, ' ')
-    for (const match of withoutCode.matchAll(IMPORT)) {
-      const path = (match[2] ?? '').replace(/[.]+$/, '')
-      if (path === '' || found.includes(path)) continue
-      // A bare word like "@here" or "@agent-explore" is a mention, not a file: require a slash or
-      // an extension.
-      if (!path.includes('/') && !/\.\w+$/.test(path)) continue
-      found.push(path)
-    }
-  }
-  return found
-}
-
 /**
  * The note of a `#` message (`# always run pnpm test` → `always run pnpm test`), or null when the
  * text is not one. Markdown headings (`## Title`) and a lone `#` are not notes.

@@ -173,7 +173,12 @@ export async function assembleSession(
   if (mcp.configured) ports.mcp = mcp
 
   const [instructions, environment, agents, rules, skills] = await Promise.all([
-    loadInstructions({ projectRoot, home: paths.home, compatClaude: settings.compat.claude }),
+    loadInstructions({
+      projectRoot,
+      home: paths.home,
+      configDir: paths.configDir,
+      compatClaude: settings.compat.claude,
+    }),
     takeEnvironmentSnapshot({
       projectRoot,
       modelRef: state.modelRef,
@@ -182,7 +187,12 @@ export async function assembleSession(
       now: new Date(),
     }),
     loadAgentDefinitions(definitionRoots),
-    loadRules({ projectRoot, home: paths.home }),
+    loadRules({
+      projectRoot,
+      home: paths.home,
+      configDir: paths.configDir,
+      compatClaude: settings.compat.claude,
+    }),
     loadSkillDefinitions(definitionRoots),
   ])
   for (const error of rules.errors) notice('warning', error, 'rules')
@@ -404,6 +414,7 @@ export async function assembleSession(
         const reloaded = await loadInstructions({
           projectRoot,
           home: paths.home,
+          configDir: paths.configDir,
           compatClaude: settings.compat.claude,
         })
         system.invalidate({ instructions: reloaded })

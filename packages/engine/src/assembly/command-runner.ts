@@ -252,12 +252,14 @@ export class CommandRunner {
           target: 'project',
           projectRoot: this.deps.projectRoot,
           home: this.deps.home,
+          configDir: this.deps.configDir,
           note: args,
         })
         if (!written.ok) return { type: 'notice', level: 'warning', message: written.error }
         const instructions = await loadInstructions({
           projectRoot: this.deps.projectRoot,
           home: this.deps.home,
+          configDir: this.deps.configDir,
           compatClaude: this.deps.settings.compat.claude,
         })
         this.deps.system.invalidate({ instructions })

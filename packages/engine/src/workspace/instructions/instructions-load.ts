@@ -2,10 +2,12 @@ import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import {
   decodeInstructionBytes,
+  expandImports,
   findImports,
   INSTRUCTION_MAX_IMPORT_HOPS,
   type InstructionFile,
   type InstructionScope,
+  stripHtmlComments,
 } from '@z-engine/context'
 import { displayPath, isInside, realPathOrNull, userConfigDir } from './paths.js'
 
@@ -17,11 +19,17 @@ export interface InstructionDiscoveryOptions {
   home: string
   /** `compat.claude` (default true): also read CLAUDE.md, CLAUDE.local.md and ~/.claude/CLAUDE.md. */
   compatClaude?: boolean
+  /** The z-engine config folder (default `~/.config/z-engine`; `$XDG_CONFIG_HOME/z-engine` when set). */
+  configDir?: string
 }
 
 /** The instructions section's files, and files that were skipped with the reason. */
 export interface LoadedInstructions {
-  /** User, project and local files (imports right after the file importing them), lowest precedence first. */
+  /**
+   * User, project and local files, lowest precedence first. An imported file is listed right after
+   * the file importing it (with `importedFrom`) for inspection; its text is already expanded in
+   * place inside the importer, so it is not rendered again.
+   */
   files: InstructionFile[]
   /** Skipped files and imports, each saying why. */
   warnings: string[]
@@ -30,12 +38,14 @@ export interface LoadedInstructions {
 }
 
 /**
- * Discovers and reads instruction files exactly as spec 003's table says: user (~/.claude/CLAUDE.md,
- * then ~/.config/z-engine/AGENTS.md), project (each folder from the repository root down to the
- * project: CLAUDE.md, then AGENTS.md), local (CLAUDE.local.md, then AGENTS.local.md in the project).
+ * Discovers and reads instruction files as spec 003's table says, with Claude Code's memory files
+ * under `compat.claude`: user (~/.claude/CLAUDE.md, then AGENTS.md in the config folder), project
+ * (each folder from the repository root down to the project: CLAUDE.md, .claude/CLAUDE.md, then
+ * AGENTS.md), local (CLAUDE.local.md in each of those folders, then AGENTS.local.md in the project).
  * The walk up stops at the folder holding .git and never includes the home folder. Each file is cut
- * at 64 KiB; `@path` imports are followed (at most 4 hops, a file never loaded twice); project and
- * local files that resolve outside the repository are skipped. Never throws.
+ * at 64 KiB and its HTML comments are stripped; `@path` imports are expanded in place (at most
+ * {@link INSTRUCTION_MAX_IMPORT_HOPS} hops, as in Claude Code; a file is never loaded twice);
+ * project and local files that resolve outside the repository are skipped. Never throws.
  */
 export async function loadInstructions(options: InstructionDiscoveryOptions): Promise<LoadedInstructions> {
   const compat = options.compatClaude ?? true
@@ -45,14 +55,19 @@ export async function loadInstructions(options: InstructionDiscoveryOptions): Pr
   const repositoryRoot = folders[0] ?? projectRoot
   const context: LoadContext = { projectRoot, repositoryRoot, home, seen: new Set(), warnings: [], files: [] }
 
-  const userDir = userConfigDir(home)
+  const userDir = options.configDir ?? userConfigDir(home)
   if (compat) await loadFile(context, join(home, '.claude', 'CLAUDE.md'), 'user', null)
   await loadFile(context, join(userDir, 'AGENTS.md'), 'user', null)
   for (const folder of folders) {
-    if (compat) await loadFile(context, join(folder, 'CLAUDE.md'), 'project', repositoryRoot)
+    if (compat) {
+      await loadFile(context, join(folder, 'CLAUDE.md'), 'project', repositoryRoot)
+      await loadFile(context, join(folder, '.claude', 'CLAUDE.md'), 'project', repositoryRoot)
+    }
     await loadFile(context, join(folder, 'AGENTS.md'), 'project', repositoryRoot)
   }
-  if (compat) await loadFile(context, join(projectRoot, 'CLAUDE.local.md'), 'local', repositoryRoot)
+  if (compat)
+    for (const folder of folders.length > 0 ? folders : [projectRoot])
+      await loadFile(context, join(folder, 'CLAUDE.local.md'), 'local', repositoryRoot)
   await loadFile(context, join(projectRoot, 'AGENTS.local.md'), 'local', repositoryRoot)
   return { files: context.files, warnings: context.warnings, repositoryRoot }
 }
@@ -83,7 +98,11 @@ export async function loadNestedInstructions(options: {
     if (folder === '' || folder === '.') continue
     for (const name of names) await loadFile(context, join(root, folder, name), 'nested', root)
   }
-  return { files: context.files, warnings: context.warnings }
+  // Imported files are already expanded inside the nested file that imports them.
+  return {
+    files: context.files.filter((file) => file.importedFrom === undefined),
+    warnings: context.warnings,
+  }
 }
 
 /** The project folders from the repository root down to the project, never the home folder. */
@@ -118,8 +137,9 @@ interface LoadContext {
 }
 
 /**
- * Loads one file and then its imports, depth-first. `boundary` (for project, local and nested files)
- * is the folder the file and its imports must resolve inside; null for user files.
+ * Loads one file and then its imports, depth-first, and returns the file's text with the imports
+ * expanded in place (undefined when it was not loaded). `boundary` (for project, local and nested
+ * files) is the folder the file and its imports must resolve inside; null for user files.
  */
 async function loadFile(
   context: LoadContext,
@@ -127,52 +147,57 @@ async function loadFile(
   scope: InstructionScope,
   boundary: string | null,
   importedFrom?: { display: string; hops: number },
-): Promise<void> {
+): Promise<string | undefined> {
   const real = await realPathOrNull(path)
   if (real === null) {
     if (importedFrom)
       context.warnings.push(
         `${importedFrom.display}: imported file ${path} does not exist; fix or remove the @import.`,
       )
-    return
+    return undefined
   }
-  if (context.seen.has(real)) return
+  if (context.seen.has(real)) return undefined
   const display = displayPath(path, context.projectRoot, context.home, context.repositoryRoot)
   if (boundary !== null && !isInside(boundary, real)) {
     context.warnings.push(`${display}: skipped because it resolves outside the project (${real}).`)
-    return
+    return undefined
   }
   let bytes: Uint8Array
   try {
-    if (!(await stat(real)).isFile()) return
+    if (!(await stat(real)).isFile()) return undefined
     bytes = await readFile(real)
   } catch (error) {
     context.warnings.push(`${display}: could not be read (${String(error)}).`)
-    return
+    return undefined
   }
   context.seen.add(real)
-  const { text, truncated } = decodeInstructionBytes(bytes)
-  const file: InstructionFile = { scope, path: display, content: text, truncated }
+  const decoded = decodeInstructionBytes(bytes)
+  const text = stripHtmlComments(decoded.text)
+  const file: InstructionFile = { scope, path: display, content: text, truncated: decoded.truncated }
   if (importedFrom) file.importedFrom = importedFrom.display
   context.files.push(file)
 
   const hops = importedFrom?.hops ?? 0
   const imports = findImports(text)
-  if (imports.length === 0) return
+  if (imports.length === 0) return text
   if (hops >= INSTRUCTION_MAX_IMPORT_HOPS) {
     context.warnings.push(
       `${display}: imports not followed; @imports go at most ${INSTRUCTION_MAX_IMPORT_HOPS} files deep.`,
     )
-    return
+    return text
   }
+  const loaded = new Map<string, string>()
   for (const target of imports) {
     const absolute = target.startsWith('~/')
       ? join(context.home, target.slice(2))
       : isAbsolute(target)
         ? target
         : resolve(dirname(path), target)
-    await loadFile(context, absolute, scope, boundary, { display, hops: hops + 1 })
+    const content = await loadFile(context, absolute, scope, boundary, { display, hops: hops + 1 })
+    if (content !== undefined) loaded.set(target, content.trim())
   }
+  file.content = expandImports(text, loaded)
+  return file.content
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { AnnouncementTracker, nestedFolders } from '@z-engine/context'
+import { AnnouncementTracker, nestedFolders, renderInstructions } from '@z-engine/context'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadInstructions, loadNestedInstructions } from './instructions-load.js'
 import { appendMemoryNote } from './memory.js'
@@ -78,14 +78,15 @@ describe('loadInstructions', () => {
     expect((await loadInstructions({ projectRoot: home, home })).files).toEqual([])
   })
 
-  it('follows @imports at most 4 hops, loads no file twice, and skips imports leaving the project', async () => {
+  it('follows @imports at most 5 hops (Claude Code), loads no file twice, and skips imports leaving the project', async () => {
     await put(join(repo, 'CLAUDE.md'), 'Read @AGENTS.md first.')
     await put(join(repo, 'AGENTS.md'), 'See @docs/one.md and @docs/missing.md')
     await put(join(repo, 'docs', 'one.md'), 'then @two.md')
     await put(join(repo, 'docs', 'two.md'), 'then @three.md and back to @../AGENTS.md')
     await put(join(repo, 'docs', 'three.md'), 'then @four.md')
     await put(join(repo, 'docs', 'four.md'), 'then @five.md')
-    await put(join(repo, 'docs', 'five.md'), 'too deep')
+    await put(join(repo, 'docs', 'five.md'), 'then @six.md')
+    await put(join(repo, 'docs', 'six.md'), 'too deep')
     await put(join(home, 'outside.md'), 'outside the project')
     await put(join(home, 'private.md'), 'not for projects')
     await put(join(project, 'AGENTS.md'), 'escape @~/private.md and @../../../../outside.md')
@@ -99,13 +100,70 @@ describe('loadInstructions', () => {
       'project ../../docs/one.md <- ../../AGENTS.md',
       'project ../../docs/two.md <- ../../docs/one.md',
       'project ../../docs/three.md <- ../../docs/two.md',
+      'project ../../docs/four.md <- ../../docs/three.md',
       'project AGENTS.md',
     ])
     expect(loaded.warnings.join('\n')).toContain('docs/missing.md does not exist')
-    expect(loaded.warnings.join('\n')).toContain('at most 4 files deep')
+    expect(loaded.warnings.join('\n')).toContain('at most 5 files deep')
     expect(loaded.warnings.join('\n')).toContain(
       '~/private.md: skipped because it resolves outside the project',
     )
+  })
+
+  it('expands @imports in place, as Claude Code does, and renders each file once', async () => {
+    await put(
+      join(repo, 'AGENTS.md'),
+      '# Repo\nBefore.\nStyle: @docs/style.md\nAfter.\n`@docs/style.md` is code.\n',
+    )
+    await put(join(repo, 'docs', 'style.md'), 'Use tabs. See @nested.md\n')
+    await put(join(repo, 'docs', 'nested.md'), 'NESTED-RULE')
+    const loaded = await loadInstructions({ projectRoot: project, home })
+    expect(summary(loaded.files)).toEqual([
+      'project ../../AGENTS.md',
+      'project ../../docs/style.md <- ../../AGENTS.md',
+      'project ../../docs/nested.md <- ../../docs/style.md',
+    ])
+    expect(loaded.files[0]?.content).toBe(
+      '# Repo\nBefore.\nStyle: Use tabs. See NESTED-RULE\nAfter.\n`@docs/style.md` is code.\n',
+    )
+    const rendered = renderInstructions(loaded.files)
+    expect(rendered.match(/NESTED-RULE/g)).toHaveLength(1)
+    expect(rendered.indexOf('Before.')).toBeLessThan(rendered.indexOf('Use tabs.'))
+    expect(rendered.indexOf('Use tabs.')).toBeLessThan(rendered.indexOf('After.'))
+  })
+
+  it('strips HTML comments from memory files, as Claude Code does', async () => {
+    await put(
+      join(project, 'AGENTS.md'),
+      '<!-- for maintainers only -->\nKeep it short. <!-- secret note -->\n',
+    )
+    const [file] = (await loadInstructions({ projectRoot: project, home })).files
+    expect(file?.content).toBe('Keep it short. \n')
+  })
+
+  it("reads Claude Code's .claude/CLAUDE.md and CLAUDE.local.md in every folder, and the XDG config folder", async () => {
+    await put(join(repo, '.claude', 'CLAUDE.md'), 'repo dot-claude')
+    await put(join(repo, 'CLAUDE.local.md'), 'repo local')
+    await put(join(project, '.claude', 'CLAUDE.md'), 'project dot-claude')
+    await put(join(project, 'CLAUDE.local.md'), 'project local')
+    const xdg = join(temp, 'xdg', 'z-engine')
+    await put(join(xdg, 'AGENTS.md'), 'xdg user agents')
+    await put(join(home, '.config', 'z-engine', 'AGENTS.md'), 'not the configured folder')
+    const loaded = await loadInstructions({ projectRoot: project, home, configDir: xdg })
+    expect(summary(loaded.files)).toEqual([
+      `user ${xdg}/AGENTS.md`,
+      'project ../../.claude/CLAUDE.md',
+      'project .claude/CLAUDE.md',
+      'local ../../CLAUDE.local.md',
+      'local CLAUDE.local.md',
+    ])
+    const noCompat = await loadInstructions({
+      projectRoot: project,
+      home,
+      configDir: xdg,
+      compatClaude: false,
+    })
+    expect(summary(noCompat.files)).toEqual([`user ${xdg}/AGENTS.md`])
   })
 
   it('skips project files that link outside the project and cuts files at 64 KiB', async () => {
@@ -150,8 +208,11 @@ describe('loadRules', () => {
     )
     await put(join(project, '.z-engine', 'rules', 'bad.md'), '---\nglobs: [unclosed\n---\nbody')
     await put(join(project, '.z-engine', 'rules', 'unused.md'), 'no frontmatter at all')
-    await put(join(project, '.claude', 'rules', 'ignored.md'), '---\nalwaysApply: true\n---\nnever read')
-    const loaded = await loadRules({ projectRoot: project, home })
+    await put(
+      join(project, '.claude', 'rules', 'ignored.md'),
+      '---\nalwaysApply: true\n---\nnot with compat off',
+    )
+    const loaded = await loadRules({ projectRoot: project, home, compatClaude: false })
     expect(loaded.rules).toEqual([
       { path: '~/.config/z-engine/rules/style.md', globs: [], alwaysApply: true, body: 'Use tabs.\n' },
       {
@@ -166,6 +227,33 @@ describe('loadRules', () => {
     expect(loaded.errors[0]).toContain('.z-engine/rules/bad.md: the frontmatter is not valid YAML')
     expect(loaded.errors[1]).toContain('never used')
     expect(splitFrontmatter('---\na: 1\n---')).toEqual({ ok: true, data: { a: 1 }, body: '' })
+  })
+
+  it("reads Claude Code's .claude/rules: paths scope a rule, none means always", async () => {
+    await put(join(home, '.claude', 'rules', 'tone.md'), 'Be brief.\n')
+    await put(
+      join(project, '.claude', 'rules', 'api.md'),
+      '---\npaths:\n  - "src/api/**/*.ts"\n---\nValidate input.\n',
+    )
+    await put(
+      join(project, '.claude', 'rules', 'docs.md'),
+      '---\npaths: "docs/**, *.md"\n---\nWrite plainly.\n',
+    )
+    const xdg = join(temp, 'xdg', 'z-engine')
+    await put(join(xdg, 'rules', 'mine.md'), '---\nalwaysApply: true\n---\nMine.\n')
+    const loaded = await loadRules({ projectRoot: project, home, configDir: xdg })
+    expect(loaded.errors).toEqual([])
+    expect(loaded.rules.map((rule) => [rule.path, rule.alwaysApply, rule.globs])).toEqual([
+      ['~/.claude/rules/tone.md', true, []],
+      [`${xdg}/rules/mine.md`, true, []],
+      ['.claude/rules/api.md', false, ['src/api/**/*.ts']],
+      ['.claude/rules/docs.md', false, ['docs/**', '*.md']],
+    ])
+    const tracker = new AnnouncementTracker()
+    const announced = tracker.take({ touched: ['src/api/users.ts'], nestedFiles: [], rules: loaded.rules })
+    expect(announced.map((item) => (item.kind === 'rule' ? item.rule.path : ''))).toEqual([
+      '.claude/rules/api.md',
+    ])
   })
 })
 

@@ -6,15 +6,20 @@ import { userConfigDir } from './paths.js'
 /** Which instruction file a `/remember` or `#` note goes to. */
 export type MemoryTarget = 'project' | 'local' | 'user'
 
-/** The file a note for `target` is appended to. */
-export function memoryFile(target: MemoryTarget, projectRoot: string, home: string): string {
+/** The file a note for `target` is appended to (`configDir`: the z-engine config folder). */
+export function memoryFile(
+  target: MemoryTarget,
+  projectRoot: string,
+  home: string,
+  configDir: string = userConfigDir(home),
+): string {
   switch (target) {
     case 'project':
       return join(projectRoot, 'AGENTS.md')
     case 'local':
       return join(projectRoot, 'AGENTS.local.md')
     case 'user':
-      return join(userConfigDir(home), 'AGENTS.md')
+      return join(configDir, 'AGENTS.md')
     default: {
       const unhandled: never = target
       throw new Error(`unknown memory target ${String(unhandled)}`)
@@ -31,9 +36,11 @@ export async function appendMemoryNote(input: {
   target: MemoryTarget
   projectRoot: string
   home: string
+  /** The z-engine config folder (default `~/.config/z-engine`). */
+  configDir?: string
   note: string
 }): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
-  const path = memoryFile(input.target, input.projectRoot, input.home)
+  const path = memoryFile(input.target, input.projectRoot, input.home, input.configDir)
   if (input.note.trim() === '')
     return { ok: false, error: 'The note is empty; write what to remember after # or /remember.' }
   try {

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Rule, ruleFromFrontmatter, truncateUtf8 } from '@z-engine/context'
+import { claudeRuleFromFrontmatter, type Rule, ruleFromFrontmatter, truncateUtf8 } from '@z-engine/context'
 import { parse as parseYaml } from 'yaml'
 import { displayPath, userConfigDir } from './paths.js'
 
@@ -12,18 +12,35 @@ export interface LoadedRules {
   errors: string[]
 }
 
+/** Where rules are read from. */
+export interface RuleDiscoveryOptions {
+  projectRoot: string
+  home: string
+  /** The z-engine config folder (default `~/.config/z-engine`). */
+  configDir?: string
+  /** `compat.claude` (default true): also read Claude Code's `~/.claude/rules` and `.claude/rules`. */
+  compatClaude?: boolean
+}
+
+type RuleFolder = { folder: string; format: 'z-engine' | 'claude' }
+
 /**
- * Loads glob-scoped rules: markdown files under `rules/` (subfolders allowed) in
- * `~/.config/z-engine/` and `<project>/.z-engine/`, never from `.claude/`. Frontmatter (YAML
- * between `---` lines) holds `globs` and/or `alwaysApply`. Never throws.
+ * Loads glob-scoped rules: markdown files under `rules/` (subfolders allowed) in the config folder
+ * and `<project>/.z-engine/` (frontmatter `globs` and/or `alwaysApply`), and with `compat.claude`
+ * Claude Code's `~/.claude/rules/` and `<project>/.claude/rules/` (frontmatter `paths`; none means
+ * always). User rules come before project rules. Never throws.
  */
-export async function loadRules(options: { projectRoot: string; home: string }): Promise<LoadedRules> {
+export async function loadRules(options: RuleDiscoveryOptions): Promise<LoadedRules> {
   const rules: Rule[] = []
   const errors: string[] = []
-  for (const folder of [
-    join(userConfigDir(options.home), 'rules'),
-    join(options.projectRoot, '.z-engine', 'rules'),
-  ]) {
+  const compat = options.compatClaude ?? true
+  const folders: RuleFolder[] = [
+    ...(compat ? [{ folder: join(options.home, '.claude', 'rules'), format: 'claude' as const }] : []),
+    { folder: join(options.configDir ?? userConfigDir(options.home), 'rules'), format: 'z-engine' },
+    ...(compat ? [{ folder: join(options.projectRoot, '.claude', 'rules'), format: 'claude' as const }] : []),
+    { folder: join(options.projectRoot, '.z-engine', 'rules'), format: 'z-engine' },
+  ]
+  for (const { folder, format } of folders) {
     for (const path of await markdownFiles(folder)) {
       const display = displayPath(path, options.projectRoot, options.home)
       let text: string
@@ -38,7 +55,10 @@ export async function loadRules(options: { projectRoot: string; home: string }):
         errors.push(`${display}: ${split.error}`)
         continue
       }
-      const result = ruleFromFrontmatter(display, split.data, split.body)
+      const result =
+        format === 'claude'
+          ? claudeRuleFromFrontmatter(display, split.data, split.body)
+          : ruleFromFrontmatter(display, split.data, split.body)
       if (result.ok) rules.push(result.rule)
       else errors.push(result.error)
     }
