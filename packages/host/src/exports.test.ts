@@ -56,6 +56,7 @@ describe('public surface', () => {
         "runShellCommand",
         "sandboxModeFor",
         "seatbeltProfileText",
+        "spawnSupervised",
         "startProcess",
         "watchdogPid",
       ]

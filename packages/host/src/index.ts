@@ -65,6 +65,8 @@ export type { CommandWrapper, ShellRunOptions, ShellRunResult } from './process/
 export { findShell, PersistentShell, runShellCommand } from './process/shell.js'
 export type { ProcessExit, StartedProcess, StartProcessOptions } from './process/start-process.js'
 export { startProcess } from './process/start-process.js'
+export type { SpawnSupervisedOptions } from './process/spawn-supervised.js'
+export { spawnSupervised } from './process/spawn-supervised.js'
 export { killSupervisedGroups, watchdogPid } from './process/supervisor.js'
 export { planBubblewrap } from './sandbox/bwrap-plan.js'
 export type { DetectOptions, SandboxBackend } from './sandbox/detect.js'

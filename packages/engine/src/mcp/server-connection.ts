@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -11,8 +10,8 @@ import {
   type Tool as SdkTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
-import { isProcessAlive, killProcesses } from '@z-engine/host'
 import type { McpServerSpec } from './server-spec.js'
+import { SupervisedStdioTransport } from './stdio-transport.js'
 
 /** Where a server is in its life. */
 export type McpServerStatus = 'starting' | 'ready' | 'failed' | 'closed'
@@ -138,11 +137,12 @@ export class McpConnection {
 
   /** Closes the client and kills a stdio server's process tree. */
   async close(): Promise<void> {
-    const pid = this.#pid
     const client = this.#client
     this.#client = undefined
+    const transport = this.#transport
     this.status = 'closed'
-    if (pid !== undefined && isProcessAlive(pid)) await killProcesses([pid], 1_000)
+    // The server's whole process group goes, whatever it started (an `npx` wrapper's child).
+    if (transport instanceof SupervisedStdioTransport) await transport.close(1_000)
     await client?.close().catch(() => {})
   }
 
@@ -163,7 +163,7 @@ export class McpConnection {
       await Promise.race([
         (async () => {
           await client.connect(transport, { timeout: timeoutMs })
-          this.#pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined
+          this.#pid = transport instanceof SupervisedStdioTransport ? transport.pid : undefined
           await this.#refresh(client, 'both')
         })(),
         timeout,
@@ -189,12 +189,10 @@ export class McpConnection {
       if (this.status === 'closed') return
       this.status = 'failed'
       this.lastError = this.#withStderr((error as Error).message)
-      const pid =
-        this.#pid ??
-        (this.#transport instanceof StdioClientTransport ? (this.#transport.pid ?? undefined) : undefined)
-      this.#pid = pid
+      const transport = this.#transport
+      if (transport instanceof SupervisedStdioTransport) this.#pid ??= transport.pid
       this.#client = undefined
-      if (pid !== undefined && isProcessAlive(pid)) await killProcesses([pid], 500)
+      if (transport instanceof SupervisedStdioTransport) await transport.close(500)
       await client.close().catch(() => {})
       this.options.events.changed(this, 'failed')
     } finally {
@@ -209,6 +207,8 @@ export class McpConnection {
     this.lastError = this.#withStderr(why)
     this.tools = []
     this.prompts = []
+    // A wrapper that died may leave the real server running in its group.
+    if (this.#transport instanceof SupervisedStdioTransport) void this.#transport.close(500)
     this.options.events.changed(this, 'lost')
   }
 
@@ -248,14 +248,13 @@ export class McpConnection {
         return this.options.inProcess()
       }
       case 'stdio': {
-        const transport = new StdioClientTransport({
+        const transport = new SupervisedStdioTransport({
           command: spec.command,
           args: spec.args,
           env: { ...this.options.baseEnv, ...spec.env },
           cwd: spec.cwd,
-          stderr: 'pipe',
         })
-        transport.stderr?.on('data', (chunk: Buffer) => {
+        transport.stderr.on('data', (chunk: Buffer) => {
           this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_RING_CHARS)
         })
         return transport

@@ -1,0 +1,105 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { PassThrough } from 'node:stream'
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { killProcessTree, processTree, spawnSupervised } from '@z-engine/host'
+
+/** What a stdio server is started from. */
+export interface SupervisedStdioOptions {
+  command: string
+  args: readonly string[]
+  env: Record<string, string>
+  cwd: string
+}
+
+/**
+ * The SDK's stdio client transport, but with the server started by the host as the leader of its
+ * own process group under the watchdog: the SDK's transport spawns into the engine's group, where
+ * nothing can kill the server's tree when the engine is SIGKILLed. Messages are framed with the
+ * SDK's own `ReadBuffer` / `serializeMessage`. `close` kills the whole group (an `npx` wrapper and
+ * the server it started alike).
+ */
+export class SupervisedStdioTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+  /** The server's stderr, readable from before `start` so early output is not lost. */
+  readonly stderr = new PassThrough()
+  readonly #buffer = new ReadBuffer()
+  #child: ChildProcessWithoutNullStreams | undefined
+  #closed = false
+
+  constructor(private readonly options: SupervisedStdioOptions) {}
+
+  /** The server's pid (also its process group id) once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid
+  }
+
+  start(): Promise<void> {
+    if (this.#child) throw new Error('the stdio transport is already started')
+    return new Promise((resolve, reject) => {
+      const child = spawnSupervised({
+        file: this.options.command,
+        args: this.options.args,
+        cwd: this.options.cwd,
+        env: this.options.env,
+      })
+      this.#child = child
+      child.once('error', (error) => {
+        reject(error)
+        this.onerror?.(error)
+      })
+      child.once('spawn', () => resolve())
+      child.once('close', () => {
+        if (this.#closed) return
+        this.#closed = true
+        this.onclose?.()
+      })
+      child.stdin.on('error', (error) => this.onerror?.(error))
+      child.stdout.on('error', (error) => this.onerror?.(error))
+      child.stdout.on('data', (chunk: Buffer) => {
+        this.#buffer.append(chunk)
+        for (;;) {
+          let message: JSONRPCMessage | null
+          try {
+            message = this.#buffer.readMessage()
+          } catch (error) {
+            // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
+            this.onerror?.(error as Error)
+            continue
+          }
+          if (message === null) break
+          this.onmessage?.(message)
+        }
+      })
+      child.stderr.pipe(this.stderr)
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin
+    if (!stdin || this.#closed) return Promise.reject(new Error('the MCP server is not running'))
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve()
+      else stdin.once('drain', resolve)
+    })
+  }
+
+  /** Closes stdin and kills the server's process group (SIGTERM, SIGKILL after `graceMs`). */
+  async close(graceMs = 1_000): Promise<void> {
+    const child = this.#child
+    const wasClosed = this.#closed
+    this.#closed = true
+    this.#buffer.clear()
+    if (child) {
+      child.stdin.end()
+      // The group outlives its leader when the server left children behind; they go too.
+      const running = child.exitCode === null && child.signalCode === null
+      if (child.pid !== undefined && (running || processTree(child.pid, []).length > 0))
+        await killProcessTree(child.pid, graceMs)
+    }
+    if (!wasClosed) this.onclose?.()
+  }
+}
