@@ -74,6 +74,11 @@ describe('model refs', () => {
     ['o3', 'openai', 'o3'],
     ['gpt-oss-20b', 'openai-chat', 'gpt-oss-20b'],
     ['scripted:./script.jsonl', 'scripted', './script.jsonl'],
+    // Claude Code's aliases name the newest model of each family.
+    ['sonnet', 'anthropic', 'claude-sonnet-4-6'],
+    ['opus', 'anthropic', 'claude-opus-4-6'],
+    ['haiku', 'anthropic', 'claude-haiku-4-5'],
+    ['Sonnet', 'anthropic', 'claude-sonnet-4-6'],
   ])('%s → %s / %s', (text, provider, model) => {
     const parsed = parseModelRef(text)
     expect(parsed).toEqual({ ok: true, ref: { provider, model } })
@@ -90,6 +95,10 @@ describe('model refs', () => {
       ok: false,
       error: expect.stringContaining('openrouter/qwen/qwen3-coder'),
     })
+    // A typo of a catalog id names the closest model, not another provider.
+    const typo = parseModelRef('claude-sonet-4-5')
+    expect(typo).toMatchObject({ ok: false, error: expect.stringContaining("Did you mean 'claude-sonnet-4-5'") })
+    expect(parseModelRef('gpt5-mini')).toMatchObject({ error: expect.stringContaining("'gpt-5-mini'") })
     expect(parseModelRef('anthropic/')).toMatchObject({ ok: false })
     expect(parseModelRef('')).toMatchObject({ ok: false })
     expect(parseModelRef('scripted:')).toMatchObject({ ok: false })

@@ -4,7 +4,8 @@
  * a bare id the catalog knows (`claude-sonnet-4-5` → anthropic), or `scripted:<file>` for the
  * scripted client.
  */
-import { findModel } from './catalog.js'
+import { closeMatches } from '../util/close-matches.js'
+import { catalogModelIds, findModel } from './catalog.js'
 import type { ProviderName } from './types.js'
 
 /** A parsed model reference. For `scripted`, `model` is the script file path. */
@@ -17,6 +18,13 @@ export interface ModelRef {
 export type ParseModelRefResult = { ok: true; ref: ModelRef } | { ok: false; error: string }
 
 const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'openai-chat', 'openrouter']
+
+/** Claude Code's model aliases (`--model sonnet`): the newest model of each family in the catalog. */
+export const MODEL_ALIASES: Readonly<Record<string, ModelRef>> = {
+  sonnet: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
+  opus: { provider: 'anthropic', model: 'claude-opus-4-6' },
+  haiku: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+}
 
 /** Parses a model reference. Never throws. */
 export function parseModelRef(text: string): ParseModelRefResult {
@@ -33,6 +41,8 @@ export function parseModelRef(text: string): ParseModelRefResult {
       ? { ok: false, error: 'scripted: needs a script file, e.g. scripted:./responses.jsonl.' }
       : { ok: true, ref: { provider: 'scripted', model: file } }
   }
+  const alias = MODEL_ALIASES[ref.toLowerCase()]
+  if (alias) return { ok: true, ref: { ...alias } }
   const slash = ref.indexOf('/')
   if (slash > 0) {
     const provider = ref.slice(0, slash) as ProviderName
@@ -45,11 +55,17 @@ export function parseModelRef(text: string): ParseModelRefResult {
   }
   const known = findModel(ref)
   if (known && slash < 0) return { ok: true, ref: { provider: known.provider, model: ref } }
-  const hint =
-    slash > 0
-      ? `"${ref.slice(0, slash)}" is not a provider (use anthropic, openai, openai-chat or openrouter); for an OpenRouter model write openrouter/${ref}.`
-      : `"${ref}" is not in the model catalog; name its provider, e.g. openai-chat/${ref} for a compatible server (vLLM, llama.cpp, Ollama).`
-  return { ok: false, error: `Unknown model ${hint}` }
+  if (slash > 0)
+    return {
+      ok: false,
+      error: `Unknown model "${ref.slice(0, slash)}" is not a provider (use anthropic, openai, openai-chat or openrouter); for an OpenRouter model write openrouter/${ref}.`,
+    }
+  const [closest] = closeMatches(ref, [...catalogModelIds(), ...Object.keys(MODEL_ALIASES)], 1)
+  const guess = closest !== undefined ? ` Did you mean '${closest}'?` : ''
+  return {
+    ok: false,
+    error: `Unknown model "${ref}" is not in the model catalog.${guess} For a model the catalog does not list, name its provider, e.g. openai-chat/${ref} for a compatible server (vLLM, llama.cpp, Ollama).`,
+  }
 }
 
 /** Formats a reference back to text. */

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, extname } from 'node:path'
 import { toolDescription } from '@z-engine/prompts'
+import { distance as editDistance } from 'fastest-levenshtein'
 import type { ToolCtx } from '../ctx.js'
 import { snapshotOf } from '../file-snapshot.js'
 import { parseNotebook, renderNotebook } from '../notebook.js'
@@ -233,23 +234,6 @@ async function notFoundMessage(path: string): Promise<string> {
       ? ` Did you mean ${close.map((name) => `${folder}/${name}`).join(', ')}?`
       : ' Check the path with Glob.'
   return `File does not exist: ${path}.${hint}`
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    }
-    previous = current
-  }
-  return previous[b.length]!
 }
 
 /** Bytes as a short human size. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { closeMatches } from '../../util/close-matches.js'
 import { builtinCommandDefinitions } from '../definitions/load.js'
 import type { CommandDefinition, DefinitionLayer } from '../definitions/types.js'
 import { buildCommandCatalog, resolveCommand } from './catalog.js'
-import { closeMatches } from './close-matches.js'
 
 const custom = (name: string, layer: DefinitionLayer = 'project'): CommandDefinition => ({
   name,

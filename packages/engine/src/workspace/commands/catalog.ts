@@ -1,6 +1,6 @@
+import { closeMatches } from '../../util/close-matches.js'
 import { builtinCommandDefinitions } from '../definitions/load.js'
 import type { CommandDefinition } from '../definitions/types.js'
-import { closeMatches } from './close-matches.js'
 import { ENGINE_BUILTIN_COMMANDS, type EngineBuiltinName, isEngineBuiltin } from './engine-builtins.js'
 
 /** An MCP server's prompt, offered as the command `mcp__<server>__<prompt>`. */
