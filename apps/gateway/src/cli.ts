@@ -2,6 +2,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { createSearchBackend, SEARCH_BACKENDS, type WebSearchBackend } from '@z-engine/tools'
 import { startGateway } from './gateway.js'
 
 /** The process streams and environment the command uses (the CLI's CommandIo fits). */
@@ -26,6 +27,9 @@ A stateful OpenAI Responses API gateway in front of any OpenAI-compatible infere
   --upstream-api API      what the upstream serves: responses (default) or chat (Chat Completions only)
   --upstream-api-key KEY  bearer token for the upstream (also Z_ENGINE_GATEWAY_UPSTREAM_API_KEY)
   --mcp-allow URL         an MCP server URL requests may declare as a type "mcp" tool (repeatable)
+  --search-backend NAME   lets requests use the web_search tool: ${SEARCH_BACKENDS.join(', ')}
+  --search-url URL        the search service's base URL (required for searxng)
+  --search-key-env NAME   the environment variable holding the search service's API key
   -h, --help              this help
 
 Without --api-key the gateway only binds to a loopback address.
@@ -57,6 +61,9 @@ export async function main(io: GatewayCliIo): Promise<number> {
         'upstream-api-key': { type: 'string' },
         'upstream-api': { type: 'string' },
         'mcp-allow': { type: 'string', multiple: true },
+        'search-backend': { type: 'string' },
+        'search-url': { type: 'string' },
+        'search-key-env': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
@@ -95,6 +102,25 @@ export async function main(io: GatewayCliIo): Promise<number> {
   if (upstreamApi !== 'responses' && upstreamApi !== 'chat')
     return usage(`--upstream-api must be 'responses' or 'chat', not '${upstreamApi}'.`)
   const upstreamApiKey = values['upstream-api-key'] ?? io.env.Z_ENGINE_GATEWAY_UPSTREAM_API_KEY
+  let webSearch: WebSearchBackend | undefined
+  if (values['search-backend'] !== undefined) {
+    const keyEnv = values['search-key-env']
+    const apiKey = keyEnv !== undefined ? io.env[keyEnv] : undefined
+    if (keyEnv !== undefined && !apiKey) return usage(`--search-key-env ${keyEnv}: that variable is not set.`)
+    const built = createSearchBackend({
+      backend: values['search-backend'],
+      ...(apiKey ? { apiKey } : {}),
+      ...(values['search-url'] ? { baseUrl: values['search-url'] } : {}),
+    })
+    if (!built.ok)
+      return usage(
+        built.message
+          .replace('web.search.api_key_env', '--search-key-env')
+          .replace('web.search.base_url', '--search-url')
+          .replace(/web\.search\.backend/g, '--search-backend'),
+      )
+    webSearch = built.backend
+  }
   let gateway: Awaited<ReturnType<typeof startGateway>>
   try {
     gateway = await startGateway({
@@ -103,6 +129,7 @@ export async function main(io: GatewayCliIo): Promise<number> {
         upstreamApi,
         apiKeys,
         mcpServerUrls: values['mcp-allow'] ?? [],
+        ...(webSearch ? { webSearch } : {}),
         ...(upstreamApiKey ? { upstreamApiKey } : {}),
       },
       db: values.db ?? defaultDb(io.env),

@@ -1,4 +1,5 @@
 /** The gateway's settings and their defaults (the spec's ceilings: 16 MiB wire, 8 MiB retained, 10 rounds). */
+import type { WebSearchBackend } from '@z-engine/tools'
 
 /** Ceilings that bound one response; exceeding one ends it `incomplete` (or refuses the request), never an OOM. */
 export interface GatewayLimits {
@@ -42,6 +43,8 @@ export interface GatewayConfig {
   apiKeys: string[]
   /** MCP server URLs a request may declare (`type: "mcp"`, `server_url`); anything else is refused. */
   mcpServerUrls: string[]
+  /** The backend a `web_search` tool searches with; without one, such a tool is refused. */
+  webSearch?: WebSearchBackend
   limits: GatewayLimits
   retry: RetryPolicy
   /** How long shutdown waits for open streams before cancelling them. */

@@ -360,7 +360,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       const admitted = request.maxToolCalls === null || gatewayCallsRun < request.maxToolCalls
       if (admitted) gatewayCallsRun += 1
       else gatewayToolsWithheld = true
-      const id = newId(prefixFor('mcp_call'))
+      const id = newId(prefixFor(tools.itemType(call.name)))
       return { call, id, admitted, publicIndex: admitted ? publicCount++ : -1 }
     })
     for (const plan of planned) {
@@ -371,6 +371,11 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
         output_index: plan.publicIndex,
         item_id: plan.id,
       })
+      for (const event of tools.runningEvents(plan.call.name))
+        await send(`${tools.eventPrefix(plan.call.name)}.${event}`, {
+          output_index: plan.publicIndex,
+          item_id: plan.id,
+        })
     }
     if (clientGone) return { kind: 'aborted' }
     const results = await runLimited(planned, 5, async (plan) => {

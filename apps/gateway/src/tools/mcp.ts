@@ -176,7 +176,9 @@ export async function openMcpToolset(
     upstreamTools,
     listItems,
     owns: (name) => byName.has(name),
+    itemType: () => 'mcp_call',
     eventPrefix: () => 'response.mcp_call',
+    runningEvents: () => [],
     startItem: (call, id) => item(call, id, { output: null, error: null, status: 'in_progress' }),
     async execute(call, id, callSignal): Promise<GatewayToolResult> {
       const tool = byName.get(call.name)

@@ -1,12 +1,15 @@
 /**
  * Which declared tools a request may use. `function` tools are client-owned and pass through; `mcp`
- * tools are gateway-owned (tools/mcp.ts). Any other type is refused: a tool the gateway cannot run is
- * never silently dropped or forwarded (an allowlist, failing closed).
+ * and web search tools are gateway-owned (tools/mcp.ts, tools/web-search.ts). Any other type is
+ * refused: a tool the gateway cannot run is never silently dropped or forwarded (an allowlist,
+ * failing closed).
  */
 import type { GatewayConfig } from '../config.js'
 import type { ToolsetFactory } from '../executor/executor.js'
 import { invalidRequest } from '../wire/errors.js'
+import { combineToolsets, type GatewayToolset } from './gateway-tools.js'
 import { checkMcpDeclarations, openMcpToolset } from './mcp.js'
+import { checkWebSearchDeclarations, openWebSearchToolset, WEB_SEARCH_TYPES } from './web-search.js'
 
 /** The factory the executor calls once per request. */
 export function createToolsets(config: GatewayConfig): ToolsetFactory {
@@ -17,16 +20,25 @@ export function createToolsets(config: GatewayConfig): ToolsetFactory {
           return invalidRequest(`tools[${index}] (function) needs a 'name'.`, `tools[${index}].name`)
         continue
       }
-      if (tool.type === 'mcp') continue
+      if (tool.type === 'mcp' || WEB_SEARCH_TYPES.has(String(tool.type))) continue
       return invalidRequest(
-        `tools[${index}] has type '${String(tool.type)}', which this gateway does not run; declare 'function' or 'mcp' tools.`,
+        `tools[${index}] has type '${String(tool.type)}', which this gateway does not run; declare 'function', 'mcp' or 'web_search' tools.`,
         `tools[${index}].type`,
         'unsupported_tool',
       )
     }
-    const bad = checkMcpDeclarations(request.tools, config)
+    const bad =
+      checkMcpDeclarations(request.tools, config) ??
+      checkWebSearchDeclarations(request.tools, config.webSearch)
     if (bad) return bad
-    if (!request.tools.some((tool) => tool.type === 'mcp')) return undefined
-    return openMcpToolset(request.tools, signal)
+    const sets: GatewayToolset[] = []
+    const web = config.webSearch ? openWebSearchToolset(request.tools, config.webSearch) : undefined
+    if (web) sets.push(web)
+    if (request.tools.some((tool) => tool.type === 'mcp')) {
+      const mcp = await openMcpToolset(request.tools, signal)
+      if (!('upstreamTools' in mcp)) return mcp
+      sets.push(mcp)
+    }
+    return combineToolsets(sets)
   }
 }
