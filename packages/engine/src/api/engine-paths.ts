@@ -32,3 +32,22 @@ export function resolveEnginePaths(
         : join(home, '.config', 'z-engine')),
   }
 }
+
+/**
+ * The folders of an isolated engine: the given data folder (else `tempDataDir`), and a config folder
+ * inside it unless one is given, so no user settings, trust or definitions are read. `home` stays the
+ * user's: the policy protects its secrets and `~` in tool input still means it.
+ */
+export function isolatedEnginePaths(
+  options: { home?: string; dataDir?: string; configDir?: string },
+  env: Readonly<Record<string, string | undefined>>,
+  tempDataDir: string | undefined,
+): EnginePaths {
+  const dataDir = options.dataDir ?? tempDataDir
+  if (dataDir === undefined) throw new Error('an isolated engine needs a data folder')
+  return {
+    home: options.home ?? env.HOME ?? homedir(),
+    dataDir,
+    configDir: options.configDir ?? join(dataDir, 'config'),
+  }
+}

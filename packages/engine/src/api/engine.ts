@@ -1,8 +1,9 @@
-import { realpath } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { killSupervisedGroups, type SandboxBackend } from '@z-engine/host'
 import { normalizeMode } from '@z-engine/policy'
-import type { EventEnvelope, PermissionMode } from '@z-engine/protocol'
+import type { EventEnvelope, PermissionMode, SettingsLayer } from '@z-engine/protocol'
 import {
   openStore,
   type SessionLog,
@@ -23,10 +24,12 @@ import type { Session } from '../session/session-types.js'
 import { SessionState } from '../session/state.js'
 import { newId } from '../util/ids.js'
 import { type HookCallbacks, mergeHookCallbacks } from '../workspace/hooks/hook-callbacks.js'
+import { codeSettingsLayer } from '../workspace/settings/code-layer.js'
+import type { LoadedLayer } from '../workspace/settings/layers.js'
 import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../workspace/settings/trust-store.js'
 import type { DefinedTool } from './define-tool.js'
-import { type EnginePaths, resolveEnginePaths } from './engine-paths.js'
+import { type EnginePaths, isolatedEnginePaths, resolveEnginePaths } from './engine-paths.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
 export interface EngineOptions {
@@ -56,6 +59,18 @@ export interface EngineOptions {
   canUseToolTimeoutMs?: number
   /** Hook functions every session runs, after the shell hooks of each event (see docs/embedding.md). */
   hooks?: HookCallbacks
+  /**
+   * Settings in code: the keys of settings.toml (snake_case), validated when the engine is created,
+   * layered above every settings file and the environment.
+   */
+  settings?: SettingsLayer
+  /**
+   * Read nothing of the user's: no user settings file, no `Z_ENGINE_*` settings variables, no
+   * `~/.claude` or `~/.config/z-engine` instructions, rules, agents, skills or commands, no user data
+   * or trust. Sessions live in `dataDir` when given, else in a temporary folder removed at shutdown.
+   * Provider keys still come from `env`.
+   */
+  isolated?: boolean
 }
 
 /** How to open a session. */
@@ -87,6 +102,8 @@ export interface OpenSessionOptions {
   canUseTool?: CanUseTool
   /** Hook functions for this session, after the engine's. */
   hooks?: HookCallbacks
+  /** Settings in code for this session, above the engine's `settings`. */
+  settings?: SettingsLayer
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -116,10 +133,22 @@ export class Engine {
   readonly #canUseTool: CanUseTool | undefined
   readonly #canUseToolTimeoutMs: number
   readonly #hooks: HookCallbacks | undefined
+  readonly #codeSettings: LoadedLayer | undefined
+  readonly #isolated: boolean
+  /** A temporary data folder this engine made (isolated mode) and removes at shutdown. */
+  readonly #tempDataDir: string | undefined
 
-  private constructor(options: EngineOptions) {
+  private constructor(
+    options: EngineOptions,
+    resolved: { codeSettings: LoadedLayer | undefined; tempDataDir: string | undefined },
+  ) {
     this.#env = options.env ?? process.env
-    this.paths = resolveEnginePaths(options, this.#env)
+    this.#isolated = options.isolated === true
+    this.#codeSettings = resolved.codeSettings
+    this.#tempDataDir = resolved.tempDataDir
+    this.paths = this.#isolated
+      ? isolatedEnginePaths(options, this.#env, resolved.tempDataDir)
+      : resolveEnginePaths(options, this.#env)
     this.store = options.store ?? openStore({ dataDir: this.paths.dataDir })
     this.#clientFactory = options.clientFactory ?? createDefaultClientFactory({ env: this.#env })
     this.#sandboxBackend = options.sandboxBackend
@@ -131,9 +160,18 @@ export class Engine {
     this.#canUseToolTimeoutMs = options.canUseToolTimeoutMs ?? CAN_USE_TOOL_TIMEOUT_MS
   }
 
-  /** Creates an engine. Nothing is read or started until a session opens. */
+  /**
+   * Creates an engine. Nothing is read or started until a session opens. Throws `EngineError`
+   * (`invalidOption`) when `settings` does not fit the settings schema.
+   */
   static async create(options: EngineOptions = {}): Promise<Engine> {
-    return new Engine(options)
+    const codeSettings =
+      options.settings === undefined ? undefined : checkedSettings(options.settings, 'settings')
+    const tempDataDir =
+      options.isolated === true && options.dataDir === undefined
+        ? await mkdtemp(join(tmpdir(), 'z-engine-'))
+        : undefined
+    return new Engine(options, { codeSettings, tempDataDir })
   }
 
   /** The sessions open now. */
@@ -152,13 +190,16 @@ export class Engine {
     return this.#loadSettings(root, await this.#trust.isTrusted(root))
   }
 
-  #loadSettings(projectRoot: string, trusted: boolean): Promise<LoadedSettings> {
+  #loadSettings(projectRoot: string, trusted: boolean, session?: LoadedLayer): Promise<LoadedSettings> {
+    const code = [this.#codeSettings, session].filter((layer): layer is LoadedLayer => layer !== undefined)
     return loadSettings({
       home: this.paths.home,
       configDir: this.paths.configDir,
       projectRoot,
       env: this.#env,
       trusted,
+      ...(code.length > 0 ? { code } : {}),
+      ...(this.#isolated ? { isolated: true } : {}),
     })
   }
 
@@ -172,9 +213,11 @@ export class Engine {
     const tools = collectDefinedTools(this.#tools, options.tools)
     if (!tools.ok) throw new EngineError('invalidOption', tools.message)
     const canUseTool = options.canUseTool ?? this.#canUseTool
+    const sessionSettings =
+      options.settings === undefined ? undefined : checkedSettings(options.settings, 'openSession settings')
     const projectRoot = await canonicalRoot(options.projectRoot)
     const trusted = await this.#trust.isTrusted(projectRoot)
-    const loaded = await this.#loadSettings(projectRoot, trusted)
+    const loaded = await this.#loadSettings(projectRoot, trusted, sessionSettings)
     const settings = loaded.settings
 
     let log: SessionLog
@@ -247,11 +290,13 @@ export class Engine {
       resumed: snapshot !== undefined,
       trusted,
       newId,
-      reloadSettings: () => this.settings(projectRoot),
+      reloadSettings: async () =>
+        this.#loadSettings(projectRoot, await this.#trust.isTrusted(projectRoot), sessionSettings),
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
       definedTools: tools.tools,
       hookCallbacks: mergeHookCallbacks(this.#hooks, options.hooks),
+      ...(this.#isolated ? { isolated: true } : {}),
       ...(canUseTool ? { canUseTool: { callback: canUseTool, timeoutMs: this.#canUseToolTimeoutMs } } : {}),
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
     })
@@ -271,6 +316,7 @@ export class Engine {
     this.#sessions.clear()
     // What finished commands left running in their groups (`server &`) ends with the engine.
     await killSupervisedGroups()
+    if (this.#tempDataDir !== undefined) await rm(this.#tempDataDir, { recursive: true, force: true })
   }
 
   async #fork(fork: { sessionId: string; uptoRecordId?: string }): Promise<string> {
@@ -296,6 +342,13 @@ export function coreOf(session: Session): SessionCore {
   const core = cores.get(session)
   if (!core) throw new Error(`session ${session.id} was not opened by an Engine in this process`)
   return core
+}
+
+/** A settings object given in code as a layer, or the `EngineError` naming what is wrong. */
+function checkedSettings(value: unknown, source: string): LoadedLayer {
+  const layer = codeSettingsLayer(value, source)
+  if (!layer.ok) throw new EngineError('invalidOption', layer.message)
+  return layer.layer
 }
 
 async function canonicalRoot(projectRoot: string): Promise<string> {

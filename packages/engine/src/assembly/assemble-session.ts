@@ -79,6 +79,8 @@ export interface AssembleInput {
   canUseTool?: { callback: CanUseTool; timeoutMs: number }
   /** The embedder's hook functions (engine's, then session's). */
   hookCallbacks?: HookCallbacks
+  /** Isolated mode: read none of the user's own files (instructions, rules, definitions). */
+  isolated?: boolean
 }
 
 /**
@@ -92,6 +94,7 @@ export async function assembleSession(
   const { projectRoot, paths, env, state, hub } = input
   let loaded = input.loaded
   const settings = loaded.settings
+  const userFiles = input.isolated ? { userFiles: false } : {}
   const notice = (level: 'info' | 'warning' | 'error', message: string, code?: string) =>
     hub.publish({ type: 'notice', level, message, ...(code !== undefined ? { code } : {}) })
   const redactor = sessionRedactor(env, settings)
@@ -129,6 +132,7 @@ export async function assembleSession(
     home: paths.home,
     configDir: paths.configDir,
     compatClaude: settings.compat.claude,
+    ...userFiles,
   }
   const toolContext = createToolContextFactory({
     sessionId: input.sessionId,
@@ -178,6 +182,7 @@ export async function assembleSession(
       home: paths.home,
       configDir: paths.configDir,
       compatClaude: settings.compat.claude,
+      ...userFiles,
     }),
     takeEnvironmentSnapshot({
       projectRoot,
@@ -192,6 +197,7 @@ export async function assembleSession(
       home: paths.home,
       configDir: paths.configDir,
       compatClaude: settings.compat.claude,
+      ...userFiles,
     }),
     loadSkillDefinitions(definitionRoots),
   ])
@@ -363,6 +369,7 @@ export async function assembleSession(
     projectRoot,
     home: paths.home,
     configDir: paths.configDir,
+    ...userFiles,
     trusted: input.trusted,
     gate,
     models,
@@ -416,6 +423,7 @@ export async function assembleSession(
           home: paths.home,
           configDir: paths.configDir,
           compatClaude: settings.compat.claude,
+          ...userFiles,
         })
         system.invalidate({ instructions: reloaded })
         if (loaded.trustRequired.length > 0) {

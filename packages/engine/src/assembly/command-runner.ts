@@ -41,6 +41,8 @@ export interface CommandRunnerDeps {
   projectRoot: string
   home: string
   configDir: string
+  /** Read the user's own files (false in isolated mode). */
+  userFiles?: boolean
   trusted: boolean
   gate: SessionGate
   models: SessionModels
@@ -80,6 +82,7 @@ export class CommandRunner {
       home: this.deps.home,
       configDir: this.deps.configDir,
       compatClaude: this.deps.settings.compat.claude,
+      ...(this.deps.userFiles === false ? { userFiles: false } : {}),
     }).then((loaded) => {
       const session = this.deps.session
       for (const error of loaded.errors)
@@ -261,6 +264,7 @@ export class CommandRunner {
           home: this.deps.home,
           configDir: this.deps.configDir,
           compatClaude: this.deps.settings.compat.claude,
+          ...(this.deps.userFiles === false ? { userFiles: false } : {}),
         })
         this.deps.system.invalidate({ instructions })
         return output(`Noted in ${written.path}.`)

@@ -15,8 +15,10 @@ export function definitionFolders(
   roots: DefinitionRoots,
 ): DefinitionFolder[] {
   const folders: DefinitionFolder[] = []
-  if (roots.compatClaude) folders.push({ layer: 'userClaude', dir: join(roots.home, '.claude', kind) })
-  folders.push({ layer: 'user', dir: join(roots.configDir, kind) })
+  if (roots.userFiles !== false) {
+    if (roots.compatClaude) folders.push({ layer: 'userClaude', dir: join(roots.home, '.claude', kind) })
+    folders.push({ layer: 'user', dir: join(roots.configDir, kind) })
+  }
   if (roots.compatClaude) {
     folders.push({
       layer: 'projectClaude',

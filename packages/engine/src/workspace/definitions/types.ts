@@ -87,4 +87,6 @@ export interface DefinitionRoots {
   configDir: string
   /** `compat.claude`: also read `.claude/` folders. */
   compatClaude: boolean
+  /** Read the user's own folders (`~/.claude/…`, the config folder); default true. */
+  userFiles?: boolean
 }

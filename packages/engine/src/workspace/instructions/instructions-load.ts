@@ -21,6 +21,8 @@ export interface InstructionDiscoveryOptions {
   compatClaude?: boolean
   /** The z-engine config folder (default `~/.config/z-engine`; `$XDG_CONFIG_HOME/z-engine` when set). */
   configDir?: string
+  /** Read the user's own files (`~/.claude/CLAUDE.md`, the config folder's AGENTS.md); default true. */
+  userFiles?: boolean
 }
 
 /** The instructions section's files, and files that were skipped with the reason. */
@@ -56,8 +58,10 @@ export async function loadInstructions(options: InstructionDiscoveryOptions): Pr
   const context: LoadContext = { projectRoot, repositoryRoot, home, seen: new Set(), warnings: [], files: [] }
 
   const userDir = options.configDir ?? userConfigDir(home)
-  if (compat) await loadFile(context, join(home, '.claude', 'CLAUDE.md'), 'user', null)
-  await loadFile(context, join(userDir, 'AGENTS.md'), 'user', null)
+  if (options.userFiles !== false) {
+    if (compat) await loadFile(context, join(home, '.claude', 'CLAUDE.md'), 'user', null)
+    await loadFile(context, join(userDir, 'AGENTS.md'), 'user', null)
+  }
   for (const folder of folders) {
     if (compat) {
       await loadFile(context, join(folder, 'CLAUDE.md'), 'project', repositoryRoot)

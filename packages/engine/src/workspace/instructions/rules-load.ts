@@ -20,6 +20,8 @@ export interface RuleDiscoveryOptions {
   configDir?: string
   /** `compat.claude` (default true): also read Claude Code's `~/.claude/rules` and `.claude/rules`. */
   compatClaude?: boolean
+  /** Read the user's own rules (`~/.claude/rules`, the config folder's); default true. */
+  userFiles?: boolean
 }
 
 type RuleFolder = { folder: string; format: 'z-engine' | 'claude' }
@@ -34,9 +36,19 @@ export async function loadRules(options: RuleDiscoveryOptions): Promise<LoadedRu
   const rules: Rule[] = []
   const errors: string[] = []
   const compat = options.compatClaude ?? true
+  const user = options.userFiles !== false
   const folders: RuleFolder[] = [
-    ...(compat ? [{ folder: join(options.home, '.claude', 'rules'), format: 'claude' as const }] : []),
-    { folder: join(options.configDir ?? userConfigDir(options.home), 'rules'), format: 'z-engine' },
+    ...(compat && user
+      ? [{ folder: join(options.home, '.claude', 'rules'), format: 'claude' as const }]
+      : []),
+    ...(user
+      ? [
+          {
+            folder: join(options.configDir ?? userConfigDir(options.home), 'rules'),
+            format: 'z-engine' as const,
+          },
+        ]
+      : []),
     ...(compat ? [{ folder: join(options.projectRoot, '.claude', 'rules'), format: 'claude' as const }] : []),
     { folder: join(options.projectRoot, '.z-engine', 'rules'), format: 'z-engine' },
   ]

@@ -4,7 +4,8 @@ import type { SettingsLayer } from '@z-engine/protocol'
  * The settings layers, lowest first (spec 000 "Settings files"). `claudeProject`/`claudeLocal` are
  * `.claude/settings.json` and `.claude/settings.local.json` (hooks and permissions, with
  * compat.claude on), and `mcpJson` is the project's `.mcp.json` (its MCP servers, with compat.claude on),
- * all read just below the project's own `.z-engine/settings.toml`.
+ * all read just below the project's own `.z-engine/settings.toml`. `code` is an embedder's `settings`
+ * object (the engine's, then a session's), above everything.
  */
 export type SettingsLayerName =
   | 'defaults'
@@ -15,6 +16,7 @@ export type SettingsLayerName =
   | 'project'
   | 'local'
   | 'env'
+  | 'code'
 
 /** Every layer name, lowest precedence first. */
 export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
@@ -26,6 +28,7 @@ export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
   'project',
   'local',
   'env',
+  'code',
 ]
 
 /** Layers a project controls: trust-gated until the user trusts the workspace. */

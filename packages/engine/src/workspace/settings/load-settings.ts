@@ -14,6 +14,10 @@ export interface LoadSettingsOptions extends SettingsLocations {
   /** The environment to read overrides from (pass `process.env` at the edge, a literal in tests). */
   env: Readonly<Record<string, string | undefined>>
   trusted: boolean
+  /** Layers given in code (an embedder's `settings`), above every file and the environment. */
+  code?: readonly LoadedLayer[]
+  /** Skip the user's settings file and the environment's `Z_ENGINE_*` overrides (isolated mode). */
+  isolated?: boolean
 }
 
 /** Everything a session (and `settings explain`, `hooks list`) needs from the settings files. */
@@ -34,12 +38,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const files = settingsFiles(options)
   const defaults: LoadedLayer = { name: 'defaults', present: true, data: DEFAULT_SETTINGS, notices: [] }
   const [user, project, local] = await Promise.all([
-    readTomlLayer('user', files.user),
+    options.isolated ? undefined : readTomlLayer('user', files.user),
     files.project === undefined ? undefined : readTomlLayer('project', files.project),
     files.local === undefined ? undefined : readTomlLayer('local', files.local),
   ])
-  const env = envLayer(options.env)
-  const native = [defaults, user, project, local, env].filter(
+  const env = options.isolated ? undefined : envLayer(options.env)
+  const code = options.code ?? []
+  const native = [defaults, user, project, local, env, ...code].filter(
     (layer): layer is LoadedLayer => layer !== undefined,
   )
   // compat.claude decides whether the .claude layers are read, so it comes from the other layers.
@@ -54,11 +59,12 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       : []
   const readLayers = [
     defaults,
-    user,
+    ...(user ? [user] : []),
     ...claude,
     ...(project ? [project] : []),
     ...(local ? [local] : []),
-    env,
+    ...(env ? [env] : []),
+    ...code,
   ]
   return {
     ...effectiveSettings(readLayers, options.trusted),
