@@ -2,7 +2,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createSearchBackend, SEARCH_BACKENDS, type WebSearchBackend } from '@z-engine/tools'
+import { createSearchBackend, SEARCH_BACKENDS, type WebSearchBackend } from '@z-engine/engine'
 import { startGateway } from './gateway.js'
 
 /** The process streams and environment the command uses (the CLI's CommandIo fits). */

@@ -1,5 +1,5 @@
 /** The gateway's settings and their defaults (the spec's ceilings: 16 MiB wire, 8 MiB retained, 10 rounds). */
-import type { WebSearchBackend } from '@z-engine/tools'
+import type { WebSearchBackend } from '@z-engine/engine'
 
 /** Ceilings that bound one response; exceeding one ends it `incomplete` (or refuses the request), never an OOM. */
 export interface GatewayLimits {

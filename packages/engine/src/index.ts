@@ -1,3 +1,6 @@
+/** Web search backends (Brave, Tavily, SearXNG) as WebSearch uses them; the gateway's web_search runs on them. */
+export type { SearchBackendConfig, WebSearchBackend, WebSearchHit } from '@z-engine/tools'
+export { createSearchBackend, SEARCH_BACKENDS } from '@z-engine/tools'
 export type {
   DefinedTool,
   StandardJsonSchema,
