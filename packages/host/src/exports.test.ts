@@ -20,6 +20,7 @@ describe('public surface', () => {
         "MAX_TIMEOUT_MS",
         "PROTECTED_IN_ROOT",
         "PersistentShell",
+        "ProcessScope",
         "RingBuffer",
         "SANDBOX_EXEC",
         "SECRET_PATHS",

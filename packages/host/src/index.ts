@@ -57,6 +57,7 @@ export {
 } from './process/kill-tree.js'
 export type { CapturedOutput } from './process/output-buffer.js'
 export { HeadTailBuffer } from './process/output-buffer.js'
+export { ProcessScope } from './process/process-scope.js'
 export type { RingRead } from './process/ring-buffer.js'
 export { RingBuffer } from './process/ring-buffer.js'
 export type { ProcessResult, RunProcessOptions } from './process/run-process.js'

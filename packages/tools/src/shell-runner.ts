@@ -1,4 +1,4 @@
-import { type CommandSandbox, runConfinedShell } from '@z-engine/host'
+import { type CommandSandbox, type ProcessScope, runConfinedShell } from '@z-engine/host'
 import type { ShellRunner } from './ctx.js'
 
 /**
@@ -10,6 +10,8 @@ export function createShellRunner(options: {
   shellPath?: string
   sandbox?: CommandSandbox
   killGraceMs?: number
+  /** The session whose close kills what commands left running (`server &`, `(sleep 300 &)`). */
+  scope?: ProcessScope
 }): ShellRunner {
   return {
     run: (command, run) =>
@@ -23,6 +25,7 @@ export function createShellRunner(options: {
         ...(run.onOutput ? { onOutput: run.onOutput } : {}),
         ...(options.shellPath ? { shellPath: options.shellPath } : {}),
         ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+        ...(options.scope ? { scope: options.scope } : {}),
       }),
   }
 }

@@ -1,4 +1,4 @@
-import type { SandboxBackend } from '@z-engine/host'
+import { ProcessScope, type SandboxBackend } from '@z-engine/host'
 import { isWithin } from '@z-engine/policy'
 import { reminderText } from '@z-engine/prompts'
 import { PROTOCOL_VERSION } from '@z-engine/protocol'
@@ -110,6 +110,8 @@ export async function assembleSession(
     ...(input.sandboxBackend ? { backend: input.sandboxBackend } : {}),
   })
   const { sandbox } = sessionSandbox
+  // Every process the session starts (Bash, jobs, hooks, `!` lines) is killed when it closes.
+  const processes = new ProcessScope()
   const gate = new SessionGate({
     projectRoot,
     home: paths.home,
@@ -144,6 +146,7 @@ export async function assembleSession(
     additionalDirectories: () => gate.additionalDirectories,
     spill,
     ports,
+    scope: processes,
     isReadDenied: (path) =>
       gate.decide('Read', { type: 'read', paths: [path] }, state.mode).decision === 'deny',
     sandbox,
@@ -151,6 +154,7 @@ export async function assembleSession(
   const jobs = new ShellJobs({
     env: toolContext.env,
     sandbox,
+    scope: processes,
     onUpdate: (job) => {
       hub.publish({ type: 'jobUpdated', job })
       if (job.status !== 'running') {
@@ -244,6 +248,7 @@ export async function assembleSession(
         ? sandbox.prepare({ root: projectRoot, additionalDirectories: gate.additionalDirectories })
         : Promise.resolve(undefined),
     onNotice: (level, message) => notice(level, message),
+    scope: processes,
   })
   const services: SessionServices = {
     log,
@@ -378,6 +383,7 @@ export async function assembleSession(
     baseEnv: env,
     mcp,
     sandbox,
+    scope: processes,
   })
 
   const session: Session = new SessionActor({
@@ -404,6 +410,7 @@ export async function assembleSession(
           baseEnv: env,
           sandbox,
           request: { root: projectRoot, additionalDirectories: gate.additionalDirectories },
+          scope: processes,
         })
         return { output: redactor.redact(result.output.trimEnd()), exitCode: result.exitCode }
       },
@@ -441,6 +448,8 @@ export async function assembleSession(
         await mcp.close()
         await orchestration.shutdown()
         await jobs.shutdown()
+        // What Bash commands, `!` lines and hooks left running (`server &`) ends with the session.
+        await processes.killAll()
         await sandbox.dispose()
       },
     },

@@ -1,5 +1,5 @@
 import { contextBreakdown } from '@z-engine/context'
-import type { CommandSandbox } from '@z-engine/host'
+import type { CommandSandbox, ProcessScope } from '@z-engine/host'
 import { type Confinement, resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
@@ -54,6 +54,8 @@ export interface CommandRunnerDeps {
   mcp?: McpManager
   /** Confines a command's embedded shell lines (absent: they run unconfined). */
   sandbox?: CommandSandbox
+  /** The session whose close kills what embedded lines left running. */
+  scope?: ProcessScope
 }
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
@@ -129,6 +131,7 @@ export class CommandRunner {
                 ...(confinement !== undefined ? { granted: confinement } : {}),
               },
               ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
+              ...(this.deps.scope ? { scope: this.deps.scope } : {}),
               cwd,
               settings: this.deps.settings,
               baseEnv: this.deps.baseEnv,

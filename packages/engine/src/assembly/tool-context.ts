@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { type CommandSandbox, childEnvironment, type EnvPolicy } from '@z-engine/host'
+import { type CommandSandbox, childEnvironment, type EnvPolicy, type ProcessScope } from '@z-engine/host'
 import { ENGINE_CREDENTIAL_VARIABLES } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import {
@@ -71,12 +71,18 @@ export interface ToolContextFactoryOptions {
   isReadDenied?: (path: string) => boolean
   /** Confines Bash commands (absent: they run unconfined). */
   sandbox?: CommandSandbox
+  /** The session whose close kills what Bash commands left running. */
+  scope?: ProcessScope
 }
 
 /** Builds per-call ToolCtx objects; file trackers are per agent, path locks per session. */
 export function createToolContextFactory(options: ToolContextFactoryOptions) {
   const env = childEnvironmentFor(options.baseEnv, options.settings)
-  const shell = createShellRunner({ env, ...(options.sandbox ? { sandbox: options.sandbox } : {}) })
+  const shell = createShellRunner({
+    env,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
+  })
   const pathLocks = createPathLocks()
   const trackers = new Map<string, FileTracker>()
   const limits = toolLimitsOf(options.settings)

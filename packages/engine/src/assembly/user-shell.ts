@@ -1,4 +1,4 @@
-import { type CommandSandbox, runConfinedShell, type SandboxRequest } from '@z-engine/host'
+import { type CommandSandbox, type ProcessScope, runConfinedShell, type SandboxRequest } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
 import { childEnvironmentFor } from './tool-context.js'
 
@@ -30,6 +30,8 @@ export async function runUserShell(
      */
     sandbox?: CommandSandbox
     request?: SandboxRequest
+    /** The session whose close kills what the line left running. */
+    scope?: ProcessScope
   },
 ): Promise<UserShellResult> {
   const result = await runConfinedShell(command, {
@@ -39,6 +41,7 @@ export async function runUserShell(
     env: childEnvironmentFor(options.baseEnv, options.settings),
     timeoutMs: options.timeoutMs ?? options.settings.shell.default_timeout_ms,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
   })
   return { output: result.output, exitCode: result.exitCode }
 }

@@ -4,6 +4,7 @@ import {
   type CommandSandbox,
   type CommandWrapper,
   type PreparedSandbox,
+  type ProcessScope,
   type SandboxRequest,
 } from '@z-engine/host'
 import type { JobInfo } from '@z-engine/protocol'
@@ -23,6 +24,8 @@ export interface ShellJobsOptions {
   /** Confines each job as its request asks (wins over `wrap`). */
   sandbox?: CommandSandbox
   killGraceMs?: number
+  /** The session whose close kills every job's process tree. */
+  scope?: ProcessScope
 }
 
 /**
@@ -42,6 +45,7 @@ export class ShellJobs implements JobPort {
       ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}),
       ...(options.wrap !== undefined ? { wrap: options.wrap } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.scope !== undefined ? { scope: options.scope } : {}),
       onChange: (info) => {
         if (info.status !== 'running') {
           void this.prepared.get(info.id)?.release()

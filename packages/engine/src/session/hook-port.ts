@@ -1,4 +1,4 @@
-import type { PreparedSandbox } from '@z-engine/host'
+import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { runHooks } from '../workspace/hooks/run-hooks.js'
 import type { HookCommand, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
@@ -15,6 +15,8 @@ export interface HookPortOptions {
   sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
   /** Hooks defined in code (the embedder's), run after the shell hooks of each event. */
   callbacks?: HookCallbacks
+  /** The session whose close kills hook processes still running. */
+  scope?: ProcessScope
   /** Warnings and system messages for the user (hook failures, timeouts, malformed output). */
   onNotice: (level: 'info' | 'warning', message: string) => void
 }
@@ -39,6 +41,7 @@ export function createHookPort(options: HookPortOptions): HookPort {
     env: options.env,
     ...(options.sandboxFor ? { sandboxFor: options.sandboxFor } : {}),
     ...(options.callbacks ? { callbacks: options.callbacks } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
   }
   const joined = (parts: string[]) => (parts.length > 0 ? parts.join('\n') : undefined)
 

@@ -1,4 +1,5 @@
 import { killProcesses, processTree } from './kill-tree.js'
+import type { ProcessScope } from './process-scope.js'
 import { RingBuffer } from './ring-buffer.js'
 import { type CommandWrapper, findShell } from './shell.js'
 import { type ProcessExit, type StartedProcess, startProcess } from './start-process.js'
@@ -56,6 +57,8 @@ export interface BackgroundProcessesOptions {
   killGraceMs?: number
   /** Called on every status change (start, exit, kill), for events and "job finished" reminders. */
   onChange?(info: BackgroundInfo): void
+  /** The owner (a session) whose close kills every process started here. */
+  scope?: ProcessScope
 }
 
 /**
@@ -89,6 +92,7 @@ export class BackgroundProcesses {
         buffer.append(chunk)
         info.outputBytes = buffer.end
       },
+      ...(this.options.scope !== undefined ? { scope: this.options.scope } : {}),
     })
     const info: BackgroundInfo = {
       id,

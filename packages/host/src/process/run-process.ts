@@ -1,4 +1,5 @@
 import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, HeadTailBuffer } from './output-buffer.js'
+import type { ProcessScope } from './process-scope.js'
 import { type ProcessExit, startProcess } from './start-process.js'
 import { groupHasMembers } from './supervisor.js'
 
@@ -32,9 +33,11 @@ export interface RunProcessOptions {
   /**
    * Kill what the process left running in its group when it exits (`server &` in a hook): for
    * commands that must not leave anything behind. Off for the Bash tool, whose leftovers the
-   * session kills when it closes.
+   * session kills when it closes (its `scope`).
    */
   killLeftovers?: boolean
+  /** The owner (a session) whose close kills this process's group and what it left running. */
+  scope?: ProcessScope
 }
 
 /** What a foreground run produced. */
@@ -85,6 +88,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     },
     ...(options.onReport ? { onReport: options.onReport } : {}),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+    ...(options.scope !== undefined ? { scope: options.scope } : {}),
   })
   let timedOut = false
   let aborted = false

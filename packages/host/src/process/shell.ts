@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import type { ProcessScope } from './process-scope.js'
 import { type ProcessResult, runProcess } from './run-process.js'
 
 /**
@@ -41,6 +42,8 @@ export interface ShellRunOptions {
   /** The shell; default: `bash` from PATH, else `/bin/sh`. */
   shellPath?: string
   wrap?: CommandWrapper
+  /** The owner (a session) whose close kills what the command left running. */
+  scope?: ProcessScope
 }
 
 /** A shell run's result: the process result plus where the command left the working directory. */
@@ -85,6 +88,7 @@ function pick(options: ShellRunOptions): Partial<Parameters<typeof runProcess>[0
   if (options.headBytes !== undefined) picked.headBytes = options.headBytes
   if (options.tailBytes !== undefined) picked.tailBytes = options.tailBytes
   if (options.killGraceMs !== undefined) picked.killGraceMs = options.killGraceMs
+  if (options.scope !== undefined) picked.scope = options.scope
   return picked
 }
 

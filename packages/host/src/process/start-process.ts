@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './kill-tree.js'
+import type { ProcessScope } from './process-scope.js'
 import { releaseGroupIfEmpty, superviseGroup } from './supervisor.js'
 
 /** How a process ended. */
@@ -24,6 +25,8 @@ export interface StartProcessOptions {
   stdin?: string
   /** When set, fd 3 is a pipe whose bytes go here (the shell reports its final cwd on it). */
   onReport?(chunk: Buffer): void
+  /** The owner (a session) whose close kills this process's group. */
+  scope?: ProcessScope
 }
 
 /** A started process. */
@@ -63,7 +66,10 @@ export function startProcess(options: StartProcessOptions): StartedProcess {
     }
   }
   // Registered before anything can fail, so the watchdog kills the group if the engine dies.
-  if (child.pid !== undefined) superviseGroup(child.pid)
+  if (child.pid !== undefined) {
+    superviseGroup(child.pid)
+    options.scope?.add(child.pid)
+  }
   const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null)
   child.stdout?.on('data', (chunk: Buffer) => options.onOutput(chunk, 'stdout'))
   child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk, 'stderr'))

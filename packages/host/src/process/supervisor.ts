@@ -101,6 +101,11 @@ export async function killSupervisedGroups(graceMs?: number): Promise<void> {
   )
 }
 
+/** Whether a group is registered: started here and not yet released as empty. */
+export function isSupervisedGroup(pgid: number): boolean {
+  return live.has(pgid)
+}
+
 /** Whether any live process is still in the group `pgid` (zombies waiting to be reaped do not count). */
 export function groupHasMembers(pgid: number): boolean {
   try {

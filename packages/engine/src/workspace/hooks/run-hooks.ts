@@ -1,4 +1,4 @@
-import type { PreparedSandbox } from '@z-engine/host'
+import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
 import { combineHookResults } from './combine.js'
 import { type HookCallbacks, runHookCallbacks } from './hook-callbacks.js'
 import { interpretHookProcess } from './interpret.js'
@@ -19,6 +19,8 @@ export interface RunHooksOptions {
   sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
   /** Hooks defined in code; they run after the shell hooks and combine with them the same way. */
   callbacks?: HookCallbacks
+  /** The session whose close kills hook processes still running. */
+  scope?: ProcessScope
 }
 
 /**
@@ -51,9 +53,12 @@ export async function runHooks<E extends HookEvent>(
     // The same command configured twice (say in .claude and .z-engine settings) runs once.
     if (seen.has(hook.command)) continue
     seen.add(hook.command)
-    const spawnOptions = options.signal
-      ? { cwd: options.projectDir, env, signal: options.signal }
-      : { cwd: options.projectDir, env }
+    const spawnOptions = {
+      cwd: options.projectDir,
+      env,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.scope ? { scope: options.scope } : {}),
+    }
     runs.push(runOne(hook, stdinJson, spawnOptions, options.sandboxFor))
   }
   if (options.callbacks)

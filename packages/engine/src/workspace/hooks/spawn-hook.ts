@@ -1,4 +1,4 @@
-import { type CommandWrapper, runProcess } from '@z-engine/host'
+import { type CommandWrapper, type ProcessScope, runProcess } from '@z-engine/host'
 import { DEFAULT_HOOK_TIMEOUT_SECS, type HookCommand } from './types.js'
 
 /** How a hook process ended, before its output is interpreted. */
@@ -22,6 +22,8 @@ export interface SpawnHookOptions {
   signal?: AbortSignal
   /** Confines the hook (a sandbox's wrapper for the shell's argv). */
   wrap?: CommandWrapper
+  /** The session whose close kills a hook still running. */
+  scope?: ProcessScope
 }
 
 /** Output kept per stream (head and tail); a hook that floods stdout must not exhaust memory. */
@@ -54,6 +56,7 @@ export async function spawnHook(
     stdin: stdinJson,
     timeoutMs,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
     separateStreams: true,
     killLeftovers: true,
     headBytes: HEAD_BYTES,
