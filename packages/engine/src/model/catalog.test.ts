@@ -97,7 +97,10 @@ describe('model refs', () => {
     })
     // A typo of a catalog id names the closest model, not another provider.
     const typo = parseModelRef('claude-sonet-4-5')
-    expect(typo).toMatchObject({ ok: false, error: expect.stringContaining("Did you mean 'claude-sonnet-4-5'") })
+    expect(typo).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Did you mean 'claude-sonnet-4-5'"),
+    })
     expect(parseModelRef('gpt5-mini')).toMatchObject({ error: expect.stringContaining("'gpt-5-mini'") })
     expect(parseModelRef('anthropic/')).toMatchObject({ ok: false })
     expect(parseModelRef('')).toMatchObject({ ok: false })
