@@ -38,6 +38,7 @@ describe('public surface', () => {
         "findProjectRepository",
         "findShell",
         "gitEnvironment",
+        "gitHooksFolder",
         "isProcessAlive",
         "isSecretLikeName",
         "killProcessTree",

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkPermission } from './check-permission.js'
-import { gitHooksFolder, pathFactsOnDisk, repositoryOnDisk } from './path-facts.js'
+import { pathFactsOnDisk, repositoryOnDisk } from './path-facts.js'
 
 // Issue 12 finding 9 through the same decision a session makes (checkPermission builds the
 // policy context like the session gate, with real-path facts read from this disk).
@@ -72,7 +72,6 @@ describe('real paths as facts (spec 001 permissions, issue 12)', () => {
 
 describe('pathFactsOnDisk', () => {
   it('reads the hooks folder git runs, and repositories', () => {
-    expect(gitHooksFolder(project)).toBe(join(project, '.githooks'))
     const facts = pathFactsOnDisk(project)
     expect(facts.hooksPath).toBe(join(project, '.githooks'))
     expect(facts.repositoryOf?.(join(project, 'src'))).toBe(project)

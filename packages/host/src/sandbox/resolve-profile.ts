@@ -1,5 +1,6 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, resolve, sep } from 'node:path'
+import { gitHooksFolder } from '../git/hooks-folder.js'
 import type { ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
 import { PROTECTED_IN_ROOT, SECRET_PATHS, TOOL_CACHES } from './tables.js'
 
@@ -39,7 +40,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
   }
   const root = await realOr(request.root)
   const caches = await existingToolCaches(request.home, request.env)
-  const git = await gitProtection(root, request.home)
+  const git = await gitProtection(root, request.home, request.env)
   const writable = unique([
     root,
     ...(await existingDirs(request.additionalDirectories)),
@@ -100,6 +101,7 @@ function placeholderKind(path: string): 'dir' | 'file' {
 async function gitProtection(
   root: string,
   home: string,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ protect: string[]; writable: string[]; pinned: string[] }> {
   const dotGit = join(root, '.git')
   const kind = await kindOf(dotGit)
@@ -119,8 +121,10 @@ async function gitProtection(
     protect.push(dotGit, join(gitDir, 'config.worktree'))
   }
   protect.push(join(common, 'hooks'), join(common, 'config'), join(common, 'info'))
-  const hooksPath = await configuredHooksPath(join(common, 'config'), root, home)
-  if (hooksPath !== undefined) protect.push(hooksPath)
+  // The folder git runs hooks from (core.hooksPath at any level): protected when it is elsewhere.
+  const hooksPath = gitHooksFolder(root, { env, home })
+  if (hooksPath !== undefined && (await realOr(hooksPath)) !== (await realOr(join(common, 'hooks'))))
+    protect.push(hooksPath)
   return { protect, writable, pinned: [common] }
 }
 
@@ -128,15 +132,6 @@ async function readGitDir(dotGit: string, root: string): Promise<string | undefi
   const text = await readFile(dotGit, 'utf8').catch(() => '')
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(text)
   return match?.[1] ? realOr(resolve(root, match[1])) : undefined
-}
-
-/** `core.hooksPath` from the repository's config (relative paths are relative to the root). */
-async function configuredHooksPath(config: string, root: string, home: string): Promise<string | undefined> {
-  const text = await readFile(config, 'utf8').catch(() => '')
-  const match = /^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(text)
-  if (!match?.[1]) return undefined
-  const value = expandHome(match[1], home)
-  return isAbsolute(value) ? value : resolve(root, value)
 }
 
 function expandHome(path: string, home: string): string {
