@@ -8,6 +8,7 @@ export type {
   CheckpointFileChange,
   CheckpointResult,
   CheckpointSnapshot,
+  RestoreOptions,
   RestoreReport,
   ShadowCheckpointsOptions,
 } from './git/shadow-checkpoints.js'

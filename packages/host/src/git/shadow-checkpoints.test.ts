@@ -261,6 +261,47 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(value(await tightAgain.snapshot()).reused).toBe(false)
   })
 
+  it('restores only the paths given, leaving other changes alone; marks name checkpoints', async () => {
+    await writeFiles(project, { 'a.txt': 'a1\n', 'b.txt': 'b1\n' })
+    const checkpoints = await openCheckpoints()
+    const start = value(await checkpoints.snapshot('start'))
+    await writeFiles(project, { 'a.txt': 'a2 by the agent\n', 'c.txt': 'new by the agent\n' })
+    const after = value(await checkpoints.snapshotAndMark('turn-1', 'after turn 1'))
+    expect(await checkpoints.marked('turn-1')).toBe(after.commit)
+    expect(await checkpoints.marked('turn-2')).toBeUndefined()
+    expect(value(await checkpoints.changedPaths(start.commit, after.commit)).sort()).toEqual([
+      'a.txt',
+      'c.txt',
+    ])
+    // The user edits b.txt and adds d.txt by hand afterwards.
+    await writeFiles(project, { 'b.txt': 'b2 by the user\n', 'd.txt': 'mine\n' })
+    expect(value(await checkpoints.changedPaths(start.commit)).sort()).toEqual([
+      'a.txt',
+      'b.txt',
+      'c.txt',
+      'd.txt',
+    ])
+    const report = value(await checkpoints.restore(start.commit, { only: ['a.txt', 'c.txt'] }))
+    expect(report.changedPaths.sort()).toEqual(['a.txt', 'c.txt'])
+    const read = (name: string) => readFile(join(project, name), 'utf8').catch(() => undefined)
+    expect([await read('a.txt'), await read('b.txt'), await read('c.txt'), await read('d.txt')]).toEqual([
+      'a1\n',
+      'b2 by the user\n',
+      undefined,
+      'mine\n',
+    ])
+    // The next snapshot sees the tree as it is (the index was not reset to the target).
+    const next = value(await checkpoints.snapshot('next'))
+    expect(value(await checkpoints.changedPaths(start.commit, next.commit)).sort()).toEqual([
+      'b.txt',
+      'd.txt',
+    ])
+    // The restore can be undone from its "before" checkpoint.
+    value(await checkpoints.restore(report.before))
+    expect([await read('a.txt'), await read('c.txt')]).toEqual(['a2 by the agent\n', 'new by the agent\n'])
+    expect((await checkpoints.mark('bad name', start.commit)).ok).toBe(false)
+  })
+
   it('reports unknown checkpoints as errors', async () => {
     const checkpoints = await openCheckpoints()
     expect((await checkpoints.restore('deadbeef')).ok).toBe(false)

@@ -24,6 +24,8 @@ export const DEFAULT_MAX_CHECKPOINT_BYTES = 100 * 1024 * 1024
 const HEAD_REF = 'refs/z-engine/checkpoints'
 const RAW_ATTRIBUTES = '* -text !eol -filter -ident !working-tree-encoding !diff\n'
 const ZERO_ID = '0000000000000000000000000000000000000000'
+const MARK_PREFIX = 'refs/z-engine/marks/'
+const MARK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
 /** Options of {@link ShadowCheckpoints.open}. */
 export interface ShadowCheckpointsOptions {
@@ -75,6 +77,12 @@ export interface CheckpointDiff {
   files: CheckpointFileChange[]
   /** A unified diff (binary files as "Binary files … differ"). */
   patch: string
+}
+
+/** Options of {@link ShadowCheckpoints.restore}. */
+export interface RestoreOptions {
+  /** Restore only these paths (relative to the project); every other file is left as it is. */
+  only?: readonly string[]
 }
 
 /** What a restore did. */
@@ -184,22 +192,25 @@ export class ShadowCheckpoints {
    * file in a checkpoint taken before its rule existed is not written back). The current tree is
    * checkpointed first (`before`), so a restore can itself be undone.
    */
-  restore(commit: string): Promise<CheckpointResult<RestoreReport>> {
+  restore(commit: string, options: RestoreOptions = {}): Promise<CheckpointResult<RestoreReport>> {
     return this.serialized(async () => {
       const target = await this.treeOf(commit)
       if (target === undefined)
         return failure('unknownCheckpoint', `no checkpoint ${commit} in ${this.context.gitDir}`)
       const before = await this.snapshotNow(`before restoring ${commit}`)
       if (!before.ok) return before
+      const only = options.only === undefined ? undefined : new Set(options.only)
       try {
         const changes = (await treeChanges(this.context, before.value.tree, target)).filter(
-          (change) => !this.isExcluded(change.path),
+          (change) => !this.isExcluded(change.path) && (only === undefined || only.has(change.path)),
         )
         this.indexTree = undefined
         await applyTreeChanges(this.context, changes)
-        await gitOk(this.context, ['read-tree', target])
-        await runGit(this.context, ['update-index', '-q', '--refresh'])
-        this.indexTree = { tree: target, stamp: await this.indexStamp() }
+        if (only === undefined) {
+          await gitOk(this.context, ['read-tree', target])
+          await runGit(this.context, ['update-index', '-q', '--refresh'])
+          this.indexTree = { tree: target, stamp: await this.indexStamp() }
+        }
         return {
           ok: true,
           value: { before: before.value.commit, changedPaths: changes.map((change) => change.path) },
@@ -224,6 +235,77 @@ export class ShadowCheckpoints {
       } catch (error) {
         return failure('gcFailed', `could not compact ${this.context.gitDir}: ${(error as Error).message}`)
       }
+    })
+  }
+
+  /**
+   * The paths that differ between checkpoint `from` and checkpoint `to` (both sides of a rename),
+   * or the working tree as it is now when `to` is omitted. No patch is built, so it stays cheap.
+   */
+  changedPaths(from: string, to?: string): Promise<CheckpointResult<string[]>> {
+    return this.serialized(async () => {
+      const fromTree = await this.treeOf(from)
+      if (fromTree === undefined)
+        return failure('unknownCheckpoint', `no checkpoint ${from} in ${this.context.gitDir}`)
+      let toTree: string | undefined
+      if (to === undefined) {
+        const now = await this.snapshotNow('the working tree')
+        if (!now.ok) return now
+        toTree = now.value.tree
+      } else toTree = await this.treeOf(to)
+      if (toTree === undefined)
+        return failure('unknownCheckpoint', `no checkpoint ${to} in ${this.context.gitDir}`)
+      const names = splitNul(
+        await gitOk(this.context, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', fromTree, toTree]),
+      )
+      return { ok: true, value: names.filter((name) => name !== '' && !this.isExcluded(name)) }
+    })
+  }
+
+  /**
+   * Names a checkpoint (`refs/z-engine/marks/<name>`), e.g. the tree as a turn left it, so later
+   * work can tell what that turn changed. Marked checkpoints are kept by `compact`.
+   */
+  mark(name: string, commit: string): Promise<CheckpointResult<void>> {
+    return this.serialized(async () => {
+      if (!MARK_NAME.test(name)) return failure('badName', `'${name}' is not a valid checkpoint mark name`)
+      const done = await runGit(this.context, ['update-ref', `${MARK_PREFIX}${name}`, commit])
+      return done.code === 0
+        ? { ok: true, value: undefined }
+        : failure('markFailed', `could not mark ${commit} as ${name}: ${done.stderr.toString().trim()}`)
+    })
+  }
+
+  /** The checkpoint a name marks, or undefined when there is none. */
+  marked(name: string): Promise<string | undefined> {
+    return this.serialized(async () => {
+      if (!MARK_NAME.test(name)) return undefined
+      const found = await runGit(this.context, [
+        'rev-parse',
+        '-q',
+        '--verify',
+        `${MARK_PREFIX}${name}^{commit}`,
+      ])
+      return found.code === 0 ? found.stdout.toString('utf8').trim() : undefined
+    })
+  }
+
+  /**
+   * Snapshots the working tree and marks the result in one step (see {@link mark}); the mark
+   * names the same commit as the previous checkpoint when nothing changed.
+   */
+  snapshotAndMark(name: string, message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
+    return this.serialized(async () => {
+      if (!MARK_NAME.test(name)) return failure('badName', `'${name}' is not a valid checkpoint mark name`)
+      const snapshot = await this.snapshotNow(message)
+      if (!snapshot.ok) return snapshot
+      const done = await runGit(this.context, ['update-ref', `${MARK_PREFIX}${name}`, snapshot.value.commit])
+      if (done.code !== 0)
+        return failure(
+          'markFailed',
+          `could not mark ${snapshot.value.commit} as ${name}: ${done.stderr.toString().trim()}`,
+        )
+      return snapshot
     })
   }
 
