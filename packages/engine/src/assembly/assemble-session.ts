@@ -442,7 +442,13 @@ export async function assembleSession(
           'settings',
         )
       },
-      rewind: (messageId, scope) => rewindSession(input, services.checkpoints, messageId, scope),
+      rewind: (messageId, scope) =>
+        rewindSession(
+          { ...input, notice: (level, message) => notice(level, message, 'rewind') },
+          services.checkpoints,
+          messageId,
+          scope,
+        ),
       dispose: async () => {
         await repoMap?.close()
         await mcp.close()

@@ -80,13 +80,51 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
       }
       return checkpoint
     },
-    async restore(checkpoint) {
+    async afterTurn(turnId, before, mutated) {
+      if (!before) return
+      const checkpoints = await repo()
+      if (!checkpoints) return
+      const marked = mutated
+        ? await checkpoints.snapshotAndMark(afterTurnMark(turnId), `after ${turnId}`)
+        : await checkpoints.mark(afterTurnMark(turnId), before.commit)
+      if (!marked.ok)
+        options.onNotice(
+          'warning',
+          `Could not record how this turn left the files (${marked.error.message}); rewinding to it will treat every later change as the agent's.`,
+        )
+    },
+    async restore(checkpoint, turns = [checkpoint]) {
       const checkpoints = await repo()
       if (!checkpoints)
         throw new Error('checkpoints are unavailable in this session, so files cannot be rewound')
-      const restored = await checkpoints.restore(checkpoint.commit)
+      // What the agent changed: in each turn since the target, from its start to how it ended.
+      const agentPaths = new Set<string>()
+      const unmarkedTurns: string[] = []
+      for (const [index, turn] of turns.entries()) {
+        const id = turn.turnId ?? turn.messageId
+        const mark = await checkpoints.marked(afterTurnMark(id))
+        // No record of the turn's end (a crash, or a session from before marks): up to the next
+        // turn's start, or to now. That may include the user's changes; the caller says so.
+        if (mark === undefined) unmarkedTurns.push(id)
+        const end = mark ?? turns[index + 1]?.commit
+        const changed = await checkpoints.changedPaths(turn.commit, end)
+        if (!changed.ok) throw new Error(changed.error.message)
+        for (const path of changed.value) agentPaths.add(path)
+      }
+      const since = await checkpoints.changedPaths(checkpoint.commit)
+      if (!since.ok) throw new Error(since.error.message)
+      const restored = await checkpoints.restore(checkpoint.commit, { only: [...agentPaths] })
       if (!restored.ok) throw new Error(restored.error.message)
-      return restored.value.changedPaths
+      return {
+        restored: restored.value.changedPaths,
+        leftAlone: since.value.filter((path) => !agentPaths.has(path)).sort(),
+        unmarkedTurns,
+      }
     },
   }
+}
+
+/** The mark naming the checkpoint of the tree as a turn left it. */
+function afterTurnMark(turnId: string): string {
+  return `after-${turnId.replace(/[^A-Za-z0-9._-]/g, '_')}`
 }

@@ -11,6 +11,8 @@ export interface RewindInput {
   store: Pick<SessionStore, 'replay'>
   state: Pick<SessionState, 'workingSet' | 'todos'>
   newId: (prefix: string) => string
+  /** Tells the user what a file rewind left alone. */
+  notice: (level: 'info' | 'warning', message: string) => void
 }
 
 /**
@@ -34,7 +36,30 @@ export async function rewindSession(
     at: new Date().toISOString(),
   })
   if (!plan.ok) throw new Error(`Cannot rewind: ${plan.error.message}`)
-  const restoredFiles = plan.value.checkpoint ? await checkpoints.restore(plan.value.checkpoint) : []
+  const target = plan.value.checkpoint
+  let restoredFiles: string[] = []
+  if (target) {
+    // Only what the agent changed in the turns since the target is rewound (issue 19).
+    const since = before.value.snapshot.checkpoints
+    const turns = since.slice(
+      Math.max(
+        0,
+        since.findLastIndex((candidate) => candidate.id === target.id),
+      ),
+    )
+    const files = await checkpoints.restore(target, turns)
+    restoredFiles = files.restored
+    if (files.leftAlone.length > 0)
+      input.notice(
+        'info',
+        `Rewind left ${files.leftAlone.length} file(s) the agent did not change as they are: ${preview(files.leftAlone)}.`,
+      )
+    if (files.unmarkedTurns.length > 0)
+      input.notice(
+        'warning',
+        `No record of how ${files.unmarkedTurns.length} turn(s) ended (${preview(files.unmarkedTurns)}), so every change made during them was rewound, yours included.`,
+      )
+  }
   await input.log.append(plan.value.record)
   await input.log.sync()
   if (scope !== 'code') {
@@ -45,4 +70,8 @@ export async function rewindSession(
     input.state.todos = [...after.value.snapshot.todos]
   }
   return { restoredFiles }
+}
+
+function preview(items: readonly string[]): string {
+  return items.length <= 5 ? items.join(', ') : `${items.slice(0, 5).join(', ')} and ${items.length - 5} more`
 }

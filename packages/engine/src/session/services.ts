@@ -47,8 +47,26 @@ export interface HookPort {
 export interface CheckpointPort {
   /** Snapshots the tree before a user turn; undefined when checkpoints are off or failed (a notice says why). */
   create(messageId: string, turnId: string): Promise<Checkpoint | undefined>
-  /** Restores the tree to a checkpoint; returns the files restored or removed. */
-  restore(checkpoint: Checkpoint): Promise<string[]>
+  /**
+   * Records the tree as a turn left it, so a rewind can tell the agent's changes from the user's.
+   * `mutated` false: the turn wrote nothing, so its starting checkpoint stands for its end.
+   */
+  afterTurn?(turnId: string, before: Checkpoint | undefined, mutated: boolean): Promise<void>
+  /**
+   * Rewinds files to a checkpoint: only those the agent changed in the turns since (`turns`, the
+   * checkpoints taken from the target on, in order); the user's own changes are left alone.
+   */
+  restore(checkpoint: Checkpoint, turns?: readonly Checkpoint[]): Promise<FileRewind>
+}
+
+/** What a file rewind did. */
+export interface FileRewind {
+  /** Files written back or removed. */
+  restored: string[]
+  /** Files changed since the checkpoint that the agent did not change: left as they are. */
+  leftAlone: string[]
+  /** Turns with no record of how they ended, whose every change counted as the agent's. */
+  unmarkedTurns: string[]
 }
 
 /** Resolves a model reference to a client for the next round. */

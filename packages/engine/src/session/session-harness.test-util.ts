@@ -90,7 +90,10 @@ export function testSession(options: {
       },
     },
     hooks: { ...noHooks, ...options.hooks },
-    checkpoints: { create: async () => undefined, restore: async () => [] },
+    checkpoints: {
+      create: async () => undefined,
+      restore: async () => ({ restored: [], leftAlone: [], unmarkedTurns: [] }),
+    },
     models: { resolve: () => ({ ok: true, model: { client, id: 'scripted', maxOutputTokens: 4096 } }) },
     toolCtx: (params) =>
       ({

@@ -103,16 +103,23 @@ export async function runTurn(
     .create(messageId, turnId)
     .catch(() => undefined)
     .then(async (checkpoint) => {
-      if (!checkpoint) return
+      if (!checkpoint) return undefined
       session.state.checkpoints.push(checkpoint)
       await session.commit(
         { type: 'checkpointCreated', checkpoint },
         { type: 'checkpoint', checkpoint },
         scope,
       )
+      return checkpoint
     })
 
-  const host = buildMainRunHost(session, agent, turn, input, checkpointed)
+  const host = buildMainRunHost(
+    session,
+    agent,
+    turn,
+    input,
+    checkpointed.then(() => {}),
+  )
   let run: RunOutcome
   try {
     run = await runAgent(host, turn.controller.signal)
@@ -129,7 +136,10 @@ export async function runTurn(
   }
   // The checkpoint started with the turn and usually finished long before (reads never wait for it);
   // its record must be journaled before turnFinished, so a rewind to this turn finds it.
-  await checkpointed
+  const started = await checkpointed
+  // How the turn left the tree, so a rewind reverts only the agent's changes. Checkpoint work is one
+  // queue, so the next turn's checkpoint and any rewind come after it.
+  await session.services.checkpoints.afterTurn?.(turnId, started, run.mutated).catch(() => undefined)
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
 }
