@@ -1,16 +1,18 @@
 import { defineConfig } from 'tsup'
+import { embedGenerated, packageBuild } from '../../scripts/build/tsup-base.js'
 
-export default defineConfig({
-  // The repository map's parsing thread is its own file, loaded with `new Worker` next to the bundle.
-  entry: {
-    index: 'src/index.ts',
-    testing: 'src/testing.ts',
-    'outline-worker': 'src/repo-map/outline-worker.ts',
-  },
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  loader: { '.md': 'text' },
-})
+export default defineConfig(
+  packageBuild(
+    {
+      index: 'src/index.ts',
+      testing: 'src/testing.ts',
+      // The repository map's parsing thread is its own file, loaded with `new Worker` next to the bundle.
+      'outline-worker': 'src/repo-map/outline-worker.ts',
+    },
+    {
+      esbuildPlugins: [
+        embedGenerated('src/batch/precompiled-tool-validators.ts', 'generated/tool-validators.js'),
+      ],
+    },
+  ),
+)

@@ -1,11 +1,8 @@
 import { defineConfig } from 'tsup'
+import { embedGenerated, packageBuild } from '../../scripts/build/tsup-base.js'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  loader: { '.md': 'text' },
-})
+export default defineConfig(
+  packageBuild(['src/index.ts'], {
+    esbuildPlugins: [embedGenerated('src/validate/precompiled.ts', 'generated/validators.js')],
+  }),
+)

@@ -1,11 +1,4 @@
 import { defineConfig } from 'tsup'
+import { packageBuild } from '../../scripts/build/tsup-base.js'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  loader: { '.md': 'text' },
-})
+export default defineConfig(packageBuild(['src/index.ts']))

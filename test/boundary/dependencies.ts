@@ -13,15 +13,7 @@ export interface DependencyProblem {
  * Dependencies a package uses without naming them in its source, each with the reason. Keep this
  * short: every entry is a place the check cannot see.
  */
-export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  engine: {
-    'tree-sitter-go': "grammar wasm resolved by package name from @z-engine/context's GRAMMAR_FILES",
-    'tree-sitter-javascript': "grammar wasm resolved by package name from @z-engine/context's GRAMMAR_FILES",
-    'tree-sitter-python': "grammar wasm resolved by package name from @z-engine/context's GRAMMAR_FILES",
-    'tree-sitter-rust': "grammar wasm resolved by package name from @z-engine/context's GRAMMAR_FILES",
-    'tree-sitter-typescript': "grammar wasm resolved by package name from @z-engine/context's GRAMMAR_FILES",
-  },
-}
+export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
 
 /**
  * Declared for work in flight that lands within days; each entry names it. Remove an entry when

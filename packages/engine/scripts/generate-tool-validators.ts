@@ -1,18 +1,20 @@
 /**
- * Precompiles the built-in tools' input validators with ajv's standalone code generation into
- * `<target>/tool-validators.cjs`, keyed by schema fingerprint, so the built engine validates a
- * tool call without loading ajv's compiler (see `precompiledToolValidators`). Run after tsup:
- * `node … generate-tool-validators.ts dist`.
+ * Precompiles the built-in tools' input validators with ajv's standalone code generation, keyed by
+ * schema fingerprint, into an embeddable ES module `<target>/tool-validators.js` that the build
+ * bundles in place of `src/batch/precompiled-tool-validators.ts`, so the built engine validates a
+ * tool call without ajv's compiler (see `precompiledToolValidators`). Run before tsup:
+ * `node … generate-tool-validators.ts generated`.
  */
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import type { Ajv } from 'ajv'
+import { embedStandalone } from '../../../scripts/build/embed-standalone.mjs'
 import { builtinToolSchemas, schemaFingerprint, TOOL_AJV_OPTIONS } from '../src/batch/tool-validators.js'
 
 type Standalone = (ajv: Ajv, refs: Record<string, string>) => string
 
-/** The source of `tool-validators.cjs`. */
+/** The standalone (CommonJS) source of the built-in tools' validators. */
 export function generateToolValidators(): string {
   const require = createRequire(import.meta.url)
   const { Ajv } = require('ajv') as typeof import('ajv')
@@ -31,8 +33,12 @@ export function generateToolValidators(): string {
 
 const target = process.argv[2]
 if (target !== undefined) {
-  const file = resolve(target, 'tool-validators.cjs')
-  const source = generateToolValidators()
+  mkdirSync(target, { recursive: true })
+  const file = resolve(target, 'tool-validators.js')
+  const source = embedStandalone(
+    { tools: generateToolValidators() },
+    'packages/engine/scripts/generate-tool-validators.ts',
+  )
   writeFileSync(file, source)
   console.log(`wrote ${file} (${Math.round(source.length / 1024)} KiB)`)
 }

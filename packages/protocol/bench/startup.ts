@@ -5,18 +5,26 @@
  * several fresh processes.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { build } from 'tsup'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
-if (!existsSync(`${dist}validators-commands.cjs`)) {
-  console.error('dist/ has no precompiled validators: run `pnpm --filter @z-engine/protocol build` first.')
+if (!existsSync(`${dist}index.js`)) {
+  console.error('dist/ is missing: run `pnpm --filter @z-engine/protocol build` first.')
   process.exit(1)
 }
-// A copy of the bundle without the validator files, inside the package so `ajv` still resolves.
+// The same bundle without the embedded validators (sources as they are: `precompiled.ts` exports
+// none), inside the package so `ajv` still resolves: every schema is compiled on first use.
 const bare = fileURLToPath(new URL('./.bare/', import.meta.url))
-mkdirSync(bare, { recursive: true })
-copyFileSync(`${dist}index.js`, `${bare}index.js`)
+await build({
+  entry: { index: fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
+  format: ['esm'],
+  outDir: bare,
+  target: 'node20',
+  config: false,
+  silent: true,
+})
 
 const probe = `
   const t0 = performance.now()

@@ -1,12 +1,14 @@
 /**
- * Precompiles the parsers' validators with ajv's standalone code generation, one CommonJS file per
- * group of `VALIDATED`, so the built package validates without ajv's compiler (see
- * `precompiledFile` in src/validate/compile.ts). Run after tsup: `node … generate-validators.ts dist`.
+ * Precompiles the parsers' validators with ajv's standalone code generation, one CommonJS module per
+ * group of `VALIDATED`, and writes them as one embeddable ES module, `<target>/validators.js`, which
+ * the build bundles in place of `src/validate/precompiled.ts`: the built package validates without
+ * ajv's compiler and reads nothing from disk. Run before tsup: `node … generate-validators.ts generated`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import type { Ajv } from 'ajv'
+import { embedStandalone } from '../../../scripts/build/embed-standalone.mjs'
 import { AJV_OPTIONS, branchesOf, createCompiler } from '../src/validate/compile.js'
 import { VALIDATED } from '../src/validate/validated.js'
 
@@ -38,8 +40,14 @@ export function generateValidators(): Record<string, string> {
 const target = process.argv[2]
 if (target !== undefined) {
   mkdirSync(target, { recursive: true })
-  for (const [name, source] of Object.entries(generateValidators())) {
-    writeFileSync(resolve(target, name), source)
-    console.log(`wrote ${resolve(target, name)} (${Math.round(source.length / 1024)} KiB)`)
-  }
+  const groups = Object.fromEntries(
+    Object.entries(generateValidators()).map(([name, source]) => [
+      name.replace(/^validators-|\.cjs$/g, ''),
+      source,
+    ]),
+  )
+  const file = resolve(target, 'validators.js')
+  const source = embedStandalone(groups, 'packages/protocol/scripts/generate-validators.ts')
+  writeFileSync(file, source)
+  console.log(`wrote ${file} (${Math.round(source.length / 1024)} KiB)`)
 }

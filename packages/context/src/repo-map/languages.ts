@@ -29,14 +29,15 @@ export function languageForPath(path: string): RepoMapLanguage | null {
 }
 
 /**
- * Where each grammar's wasm lives: an npm package and the file at its root. Data only; the engine
- * resolves and reads the files and passes their bytes in.
+ * Where each grammar's wasm lives: a package and the file in it. The `.wasm` files ship in this
+ * package's `grammars/` (see scripts/update-grammars.mjs for where they come from). Data only; the
+ * engine resolves and reads the files and passes their bytes in.
  */
 export const GRAMMAR_FILES: Readonly<Record<RepoMapLanguage, { packageName: string; file: string }>> = {
-  typescript: { packageName: 'tree-sitter-typescript', file: 'tree-sitter-typescript.wasm' },
-  tsx: { packageName: 'tree-sitter-typescript', file: 'tree-sitter-tsx.wasm' },
-  javascript: { packageName: 'tree-sitter-javascript', file: 'tree-sitter-javascript.wasm' },
-  python: { packageName: 'tree-sitter-python', file: 'tree-sitter-python.wasm' },
-  go: { packageName: 'tree-sitter-go', file: 'tree-sitter-go.wasm' },
-  rust: { packageName: 'tree-sitter-rust', file: 'tree-sitter-rust.wasm' },
+  typescript: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-typescript.wasm' },
+  tsx: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-tsx.wasm' },
+  javascript: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-javascript.wasm' },
+  python: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-python.wasm' },
+  go: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-go.wasm' },
+  rust: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-rust.wasm' },
 }

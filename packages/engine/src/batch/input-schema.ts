@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module'
 import type { JsonSchema } from '@z-engine/protocol'
-import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import {
   type PrecompiledValidators,
   precompiledToolValidators,
@@ -14,12 +13,13 @@ import {
  * once per schema on first use.
  */
 export class InputValidator {
-  // ajv takes ~100 ms to load; only a schema without a precompiled validator needs it.
-  #ajv: AjvInstance | undefined
+  // Only a schema without a precompiled validator needs a compiler, made on first use. ajv is
+  // imported statically (the MCP client loads it anyway) so bundlers see and include it.
+  #ajv: Ajv | undefined
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>()
   readonly #precompiled: PrecompiledValidators | undefined
 
-  /** `precompiled` defaults to the build's `tool-validators.cjs` (none when running from sources). */
+  /** `precompiled` defaults to the validators the build embedded (none when running from sources). */
   constructor(options: { precompiled?: PrecompiledValidators } = {}) {
     this.#precompiled = options.precompiled ?? precompiledToolValidators()
   }
@@ -53,7 +53,6 @@ function describeErrors(errors: ErrorObject[]): string {
     .join('; ')
 }
 
-function newAjv(): AjvInstance {
-  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
+function newAjv(): Ajv {
   return new Ajv(TOOL_AJV_OPTIONS)
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { createRequire } from 'node:module'
 import type { JsonSchema } from '@z-engine/protocol'
 import { builtinTools, type Ports } from '@z-engine/tools'
 import type { Options, ValidateFunction } from 'ajv'
+import { PRECOMPILED } from './precompiled-tool-validators.js'
 
 /** The ajv options of tool-input validation, at run time and when precompiling (must match). */
 export const TOOL_AJV_OPTIONS: Options = { allErrors: false, strict: false, coerceTypes: false }
@@ -38,16 +38,10 @@ export function builtinToolSchemas(): { name: string; schema: JsonSchema }[] {
 let loaded: PrecompiledValidators | undefined | null = null
 
 /**
- * The validators `scripts/generate-tool-validators.ts` wrote beside the bundle
- * (`dist/tool-validators.cjs`), or undefined (running from sources, or not generated).
+ * The validators the build embedded (see `precompiled-tool-validators.ts`), or undefined (running
+ * from sources).
  */
 export function precompiledToolValidators(): PrecompiledValidators | undefined {
-  if (loaded === null) {
-    try {
-      loaded = createRequire(import.meta.url)('./tool-validators.cjs') as PrecompiledValidators
-    } catch {
-      loaded = undefined
-    }
-  }
+  if (loaded === null) loaded = PRECOMPILED?.tools?.()
   return loaded
 }

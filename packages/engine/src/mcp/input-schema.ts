@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module'
 import type { JsonSchema } from '@z-engine/protocol'
-import type { Ajv as AjvInstance } from 'ajv'
+import { Ajv } from 'ajv'
 
-let ajv: AjvInstance | undefined
+let ajv: Ajv | undefined
 
 /**
  * A server tool's input schema as the model and the batch validator will see it, or why it cannot
@@ -26,8 +25,7 @@ export function toolInputSchema(
   return { ok: true, schema: rest as JsonSchema }
 }
 
-function newAjv(): AjvInstance {
-  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv')
+function newAjv(): Ajv {
   return new Ajv({
     allErrors: false,
     strict: false,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import type { ErrorObject, Options, ValidateFunction } from 'ajv'
 import type { AnySchema } from '../schema/builder.js'
 import { createPreparer } from './hoist.js'
+import { PRECOMPILED, type PrecompiledGroup } from './precompiled.js'
 
 type AjvModule = typeof import('ajv')
 
@@ -19,6 +20,8 @@ export const AJV_OPTIONS: Options = {
 
 /** Creates an ajv instance and a `prepare` that registers shared sub-schemas on it. */
 export function createCompiler(options: Options = AJV_OPTIONS) {
+  // Loaded here, not imported: only sources (tests) and the generator compile schemas; the built
+  // package has every validator embedded.
   const { Ajv } = createRequire(import.meta.url)('ajv') as AjvModule
   const ajv = new Ajv(options)
   return { ajv, prepare: createPreparer((schema, id) => ajv.addSchema(schema, id)) }
@@ -28,25 +31,16 @@ export function createCompiler(options: Options = AJV_OPTIONS) {
 // loading it costs ~50 ms and most importers of the protocol never validate anything.
 let shared: ReturnType<typeof createCompiler> | undefined
 
-type Precompiled = Readonly<Record<string, ValidateFunction>>
-const precompiled = new Map<string, Precompiled | undefined>()
+const precompiled = new Map<string, PrecompiledGroup | undefined>()
 
 /**
- * The validators `scripts/generate-validators.ts` wrote beside the bundle (`dist/validators-*.cjs`),
- * if any: the built package validates without loading or running ajv's compiler (a first parse
- * takes well under a millisecond instead of ~100 ms). From sources (tests) there are none and the
- * schemas are compiled on first use; both paths come from the same schemas and options.
+ * The validators the build embedded (see `precompiled.ts`), if any: the built package validates
+ * without loading or running ajv's compiler (a first parse takes well under a millisecond instead
+ * of ~100 ms). From sources (tests) there are none and the schemas are compiled on first use; both
+ * paths come from the same schemas and options.
  */
-function precompiledFile(file: string): Precompiled | undefined {
-  if (!precompiled.has(file)) {
-    let module: Precompiled | undefined
-    try {
-      module = createRequire(import.meta.url)(`./validators-${file}.cjs`) as Precompiled
-    } catch {
-      module = undefined
-    }
-    precompiled.set(file, module)
-  }
+function precompiledFile(file: string): PrecompiledGroup | undefined {
+  if (!precompiled.has(file)) precompiled.set(file, PRECOMPILED?.[file]?.())
   return precompiled.get(file)
 }
 
