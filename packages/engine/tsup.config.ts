@@ -10,6 +10,8 @@ export default defineConfig(
       'outline-worker': 'src/repo-map/outline-worker.ts',
     },
     {
+      // ESM-only; bundled so the CommonJS build needs no require(esm) (see BUNDLED in test/boundary).
+      noExternal: ['p-limit', 'yocto-queue'],
       esbuildPlugins: [
         embedGenerated('src/batch/precompiled-tool-validators.ts', 'generated/tool-validators.js'),
       ],
