@@ -120,6 +120,8 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
         ...(plan.session.kind === 'fork' ? { fork: { sessionId: plan.session.id } } : {}),
         ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
         ...(plan.model !== undefined ? { model: plan.model } : {}),
+        // One prompt, no later rounds to pick up late tools: the MCP servers get their start timeout.
+        waitForMcp: true,
       })
     } catch (error) {
       if (!(error instanceof EngineError)) throw error

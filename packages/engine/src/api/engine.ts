@@ -90,6 +90,12 @@ export interface OpenSessionOptions {
    */
   mcpServers?: readonly InProcessMcpServer[]
   /**
+   * Resolve only once every MCP server is ready or has failed (each within its start timeout).
+   * Sessions otherwise start servers in the background; a headless run (`z-engine exec`) has one
+   * prompt, whose first request would go out before any server's tools exist.
+   */
+  waitForMcp?: boolean
+  /**
    * Tools defined in code for this session, after the engine's. Code is not journaled: pass them again
    * when resuming (tools given to `Engine.create` are there on every resume).
    */
@@ -294,6 +300,7 @@ export class Engine {
         this.#loadSettings(projectRoot, await this.#trust.isTrusted(projectRoot), sessionSettings),
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
+      ...(options.waitForMcp === true ? { waitForMcp: true } : {}),
       definedTools: tools.tools,
       hookCallbacks: mergeHookCallbacks(this.#hooks, options.hooks),
       ...(this.#isolated ? { isolated: true } : {}),

@@ -71,6 +71,8 @@ export interface AssembleInput {
   trust: () => Promise<{ ok: true } | { ok: false; error: string }>
   /** An embedder's in-process MCP servers (SDK in-memory transports). */
   mcpServers?: readonly InProcessMcpServer[]
+  /** Return only once every MCP server is ready or failed (headless runs). */
+  waitForMcp?: boolean
   /** The sandbox backend (default: detected on this machine). */
   sandboxBackend?: SandboxBackend
   /** The embedder's tools (engine's, then session's), offered after the built-ins. */
@@ -489,6 +491,7 @@ export async function assembleSession(
     hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
   }
   mcp.start()
+  if (input.waitForMcp) await mcp.settled()
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
   return { session, core }
