@@ -26,7 +26,7 @@ async function fixture(trusted: boolean): Promise<Sandbox> {
     '.z-engine/commands/greet.md',
     '---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS.\nRepo: !`echo from-shell`\nSee @README.md\n',
   )
-  await put(p, '.z-engine/commands/bad.md', '---\ndescription: [oops\n---\nx\n')
+  await put(p, '.z-engine/commands/bad.md', '---\ndescription: nothing to send\n---\n')
   await put(
     p,
     '.z-engine/skills/demo/SKILL.md',
@@ -115,7 +115,7 @@ describe('inspection commands', () => {
     expect(text.stdout).toMatch(/tester\s+project/)
     expect(text.stdout).toContain('error:')
     expect(text.stdout).toMatch(/warning: .*tester\.md: unknown field "colour"/)
-    expect(tester?.warnings).toEqual([expect.stringContaining('colour')])
+    expect(tester?.warnings).toEqual([{ code: 'field_unknown', message: expect.stringContaining('colour') }])
   })
 
   it('commands expand shows the prompt without starting a turn; allowed shell lines run, files inline', async () => {

@@ -110,9 +110,11 @@ export type {
   AgentDefinition,
   CommandDefinition,
   DefinitionIssue,
+  DefinitionIssueCode,
   DefinitionLayer,
   DefinitionRoots,
   DefinitionSource,
+  DefinitionWarning,
   LoadedDefinitions,
   SkillDefinition,
 } from './workspace/definitions/types.js'

@@ -127,13 +127,25 @@ describe('parseFrontmatter', () => {
     })
   })
 
-  it('reports broken YAML with the file line, never throwing', () => {
-    const parsed = parseFrontmatter('---\nname: a\ndescription: [unclosed\n---\nbody')
+  it('reports broken YAML with the file line and the body, never throwing', () => {
+    const parsed = parseFrontmatter('---\nname: a\nstray line\n---\nbody')
     expect(parsed.ok).toBe(false)
     if (!parsed.ok) {
       expect(parsed.error).toMatch(/Invalid YAML/)
       expect(parsed.line).toBeGreaterThanOrEqual(3)
+      expect(parsed.body).toBe('body')
     }
+  })
+
+  it('quotes values YAML rejects and parses again, as Claude Code retries', () => {
+    const parsed = parseFrontmatter(
+      '---\nname: a\ndescription: Use when: x fails\nnote: [unclosed\ntools: [Read, Grep]\n---\nbody',
+    )
+    expect(parsed).toMatchObject({
+      ok: true,
+      data: { description: 'Use when: x fails', note: '[unclosed', tools: ['Read', 'Grep'] },
+      repaired: ['description', 'note'],
+    })
   })
 
   it('reports an unclosed header and a non-mapping header', () => {

@@ -51,10 +51,11 @@ export async function main(io: CommandIo): Promise<number> {
   )
   for (const warning of catalog.warnings) lines.push(`warning: ${warning}`)
   for (const definition of loaded.definitions)
-    for (const warning of definition.warnings) lines.push(`warning: ${definition.source.path}: ${warning}`)
+    for (const warning of definition.warnings)
+      lines.push(`warning: ${definition.source.path}: ${warning.message} [${warning.code}]`)
   for (const error of loaded.errors)
     lines.push(
-      `error: ${error.path}${error.line !== undefined ? `:${error.line}` : ''} [${error.layer}]: ${error.message}`,
+      `error: ${error.path}${error.line !== undefined ? `:${error.line}` : ''} [${error.layer}]: ${error.message} [${error.code}]`,
     )
   printLines(io, lines)
   return code

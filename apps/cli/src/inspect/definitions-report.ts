@@ -1,4 +1,4 @@
-import type { DefinitionIssue, DefinitionLayer } from '@z-engine/engine'
+import type { DefinitionIssue, DefinitionLayer, DefinitionWarning } from '@z-engine/engine'
 import { EXIT } from '../cli-error.js'
 import { oneLine, printJson, printLines } from '../output.js'
 import type { InspectContext } from './inspect-context.js'
@@ -8,12 +8,12 @@ interface Listed {
   name: string
   description: string
   source: { layer: DefinitionLayer; path: string }
-  warnings: readonly string[]
+  warnings: readonly DefinitionWarning[]
 }
 
 /**
  * Prints what a definition loader returned: with --json every parsed field as loaded (plus the
- * shadowed definitions and per-file errors); as text one line per definition, then the problems.
+ * shadowed definitions and per-file errors, each with a stable `code`); as text one line per definition, then the problems.
  * A broken file never hides the others; exit code 1 when any file was skipped.
  */
 export function reportDefinitions<D extends Listed>(
@@ -38,12 +38,13 @@ export function reportDefinitions<D extends Listed>(
   )
   if (lines.length === 0) lines.push(`No ${kind} found for ${context.projectRoot}.`)
   for (const definition of loaded.definitions)
-    for (const warning of definition.warnings) lines.push(`warning: ${definition.source.path}: ${warning}`)
+    for (const warning of definition.warnings)
+      lines.push(`warning: ${definition.source.path}: ${warning.message} [${warning.code}]`)
   for (const shadowed of loaded.shadowed)
     lines.push(`shadowed: ${shadowed.name} from ${shadowed.source.layer} (${shadowed.source.path})`)
   for (const error of loaded.errors)
     lines.push(
-      `error: ${error.path}${error.line !== undefined ? `:${error.line}` : ''} [${error.layer}]: ${error.message}`,
+      `error: ${error.path}${error.line !== undefined ? `:${error.line}` : ''} [${error.layer}]: ${error.message} [${error.code}]`,
     )
   printLines(context.io, lines)
   return code

@@ -49,6 +49,9 @@ describe('subagent tools', () => {
     expect(names(subagentTools(ALL, { tools: ['AskUserQuestion', 'Read'] }, 1, 2))).toEqual(['Read'])
     expect(toolPatternMatches('Rea', 'Read')).toBe(false)
     expect(toolPatternMatches(' Read ', 'Read')).toBe(true)
+    // Claude Code's `Bash(git add *)` in an agent's tools names the Bash tool.
+    expect(toolPatternMatches('Bash(git add *)', 'Bash')).toBe(true)
+    expect(toolPatternMatches('Bash(git add *)', 'BashOutput')).toBe(false)
   })
 })
 

@@ -8,9 +8,14 @@ const NEVER_FOR_SUBAGENTS: ReadonlySet<string> = new Set([
   'ApplyAgentChanges',
 ])
 
-/** Whether a definition's tool pattern names a tool: exact, or by prefix with a trailing `*`. */
+/**
+ * Whether a definition's tool pattern names a tool: exact, or by prefix with a trailing `*`.
+ * `Bash(git add *)` names Bash (its calls still go through the permission rules).
+ */
 export function toolPatternMatches(pattern: string, toolName: string): boolean {
-  const trimmed = pattern.trim()
+  const whole = pattern.trim()
+  const open = whole.indexOf('(')
+  const trimmed = open > 0 && whole.endsWith(')') ? whole.slice(0, open).trim() : whole
   if (trimmed.endsWith('*')) return toolName.startsWith(trimmed.slice(0, -1))
   return trimmed === toolName
 }

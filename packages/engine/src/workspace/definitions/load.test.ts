@@ -93,15 +93,20 @@ describe('loadAgentDefinitions', () => {
     })
     expect(fixer.maxTurns).toBeUndefined()
     expect(fixer.frontmatter.flavour).toBe('spicy')
-    expect(fixer.warnings).toHaveLength(2)
-    expect(fixer.warnings.join('\n')).toMatch(/maxTurns.*positive whole number/)
-    expect(fixer.warnings.join('\n')).toMatch(/unknown field "flavour"/)
+    expect(fixer.warnings.map((warning) => warning.code).sort()).toEqual([
+      'field_invalid',
+      'field_unknown',
+      'tool_pattern',
+    ])
+    const messages = fixer.warnings.map((warning) => warning.message).join('\n')
+    expect(messages).toMatch(/maxTurns.*positive whole number/)
+    expect(messages).toMatch(/unknown field "flavour"/)
   })
 
   it('reports a broken file with its line and still loads the others', async () => {
     const broken = write(
       join(roots.projectRoot, '.z-engine/agents/broken.md'),
-      '---\nname: broken\ndescription: [oops\n---\nbody\n',
+      '---\nname: broken\ndescription: ok\nstray line\n---\nbody\n',
     )
     const noDescription = write(join(roots.configDir, 'agents/nodesc.md'), '---\nname: nodesc\n---\nbody\n')
     write(join(roots.projectRoot, '.z-engine/agents/good.md'), agent('good', 'works'))
@@ -109,8 +114,8 @@ describe('loadAgentDefinitions', () => {
     expect(loaded.definitions.map((definition) => definition.name)).toContain('good')
     expect(loaded.errors).toHaveLength(2)
     const brokenError = loaded.errors.find((error) => error.path === broken)!
-    expect(brokenError.message).toMatch(/Invalid YAML/)
-    expect(brokenError.line).toBeGreaterThanOrEqual(3)
+    expect(brokenError).toMatchObject({ code: 'frontmatter_invalid' })
+    expect(brokenError.message).toMatch(/Invalid YAML.*\(line [34]\)/)
     expect(loaded.errors.find((error) => error.path === noDescription)!.message).toMatch(
       /needs a "description"/,
     )
@@ -159,7 +164,7 @@ describe('loadCommandDefinitions', () => {
     const loaded = await loadCommandDefinitions(roots)
     expect(loaded.definitions.map((definition) => definition.name)).toEqual(['ok'])
     expect(loaded.errors).toEqual([
-      { path: empty, layer: 'project', message: expect.stringMatching(/empty body/) },
+      { code: 'body_empty', path: empty, layer: 'project', message: expect.stringMatching(/empty body/) },
     ])
   })
 })
@@ -182,9 +187,10 @@ describe('loadSkillDefinitions', () => {
       body: 'Use pdftotext.',
       baseDir: join(roots.projectRoot, '.z-engine/skills/pdf'),
     })
-    expect(loaded.definitions.find((definition) => definition.name === 'chart')!.warnings[0]).toMatch(
-      /differs from its folder/,
-    )
+    expect(loaded.definitions.find((definition) => definition.name === 'chart')!.warnings[0]).toMatchObject({
+      code: 'name_mismatch',
+      message: expect.stringMatching(/differs from its folder/),
+    })
     expect(loaded.errors).toHaveLength(1)
     expect(loaded.errors[0]!.message).toMatch(/no SKILL.md/)
   })

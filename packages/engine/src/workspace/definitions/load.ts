@@ -23,8 +23,9 @@ export async function loadAgentDefinitions(
   roots: DefinitionRoots,
 ): Promise<LoadedDefinitions<AgentDefinition>> {
   const builtins = builtinAgentDefinitions()
-  const custom = await loadKind(roots, 'agents', 'markdown', (file, layer) =>
-    parseAgentDefinition(file.text, { layer, path: file.path }, basename(file.path, '.md')),
+  // Claude Code scans agent folders recursively; the name comes from the frontmatter only.
+  const custom = await loadKind(roots, 'agents', 'markdownRecursive', (file, layer) =>
+    parseAgentDefinition(file.text, { layer, path: file.path }),
   )
   return merge([...builtins, ...custom.parsed], custom.errors)
 }
@@ -53,9 +54,9 @@ export async function loadSkillDefinitions(
 /** The five built-in agents, parsed from `@z-engine/prompts`. */
 export function builtinAgentDefinitions(): AgentDefinition[] {
   return BUILTIN_AGENTS.map((file) => {
-    const result = parseAgentDefinition(file.markdown, { layer: 'builtin', path: file.path }, file.name)
+    const result = parseAgentDefinition(file.markdown, { layer: 'builtin', path: file.path })
     // The prompts package's own test parses these; a failure here is a packaging bug.
-    if (!result.ok) throw new Error(`Built-in agent ${file.path} does not parse: ${result.error}`)
+    if (result.ok !== true) throw new Error(`Built-in agent ${file.path} does not parse`)
     return result.definition
   })
 }
@@ -64,7 +65,7 @@ export function builtinAgentDefinitions(): AgentDefinition[] {
 export function builtinCommandDefinitions(): CommandDefinition[] {
   return BUILTIN_COMMANDS.map((file) => {
     const result = parseCommandDefinition(file.markdown, { layer: 'builtin', path: file.path }, file.name)
-    if (!result.ok) throw new Error(`Built-in command ${file.path} does not parse: ${result.error}`)
+    if (result.ok !== true) throw new Error(`Built-in command ${file.path} does not parse`)
     return result.definition
   })
 }
@@ -89,12 +90,13 @@ async function loadKind<Definition extends DefinitionBase>(
     errors.push(...scan.errors)
     for (const file of scan.files) {
       const result = parse(file, layer)
+      if (result.ok === 'ignored') continue
       if (result.ok) parsed.push(result.definition)
       else
         errors.push(
           result.line === undefined
-            ? { path: file.path, layer, message: result.error }
-            : { path: file.path, layer, message: result.error, line: result.line },
+            ? { code: result.code, path: file.path, layer, message: result.error }
+            : { code: result.code, path: file.path, layer, message: result.error, line: result.line },
         )
     }
   })

@@ -1,10 +1,12 @@
-import { FieldReader, readFrontmatter } from './fields.js'
-import type { AgentDefinition, DefinitionSource } from './types.js'
+import { FieldReader } from './fields.js'
+import { readDefinitionText } from './frontmatter.js'
+import type { AgentDefinition, DefinitionIssueCode, DefinitionSource } from './types.js'
 
-/** A parsed definition, or why the file was skipped. */
+/** A parsed definition, why the file was skipped, or `ignored` for a file that is not a definition. */
 export type ParseResult<Definition> =
   | { ok: true; definition: Definition }
-  | { ok: false; error: string; line?: number }
+  | { ok: false; code: DefinitionIssueCode; error: string; line?: number }
+  | { ok: 'ignored' }
 
 const AGENT_FIELDS = [
   'name',
@@ -17,28 +19,58 @@ const AGENT_FIELDS = [
   'maxTurns',
   'isolation',
   'color',
+  'skills',
+  'hooks',
+  'memory',
+  'background',
+  'effort',
+  'initialPrompt',
 ] as const
 
-/** Parses an agent definition: markdown whose frontmatter describes the agent and whose body is its prompt. */
-export function parseAgentDefinition(
-  text: string,
-  source: DefinitionSource,
-  fallbackName: string,
-): ParseResult<AgentDefinition> {
-  const parsed = readFrontmatter(
-    text,
-    'has no frontmatter; start the file with --- then name: and description: lines, then ---',
-  )
-  if (!parsed.ok) return parsed
-  const fields = new FieldReader(parsed.data, AGENT_FIELDS)
+/** Fields kept and shown as written, which z-engine does not act on yet: said, never silently dropped. */
+const KEPT_NOT_APPLIED = ['skills', 'hooks', 'memory', 'background', 'effort', 'initialPrompt'] as const
+
+/** Agent names as Claude Code accepts them: letters, digits, `-` and `_`, starting with a letter or digit. */
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
+
+/**
+ * Parses an agent definition: markdown whose frontmatter describes the agent and whose body is its
+ * prompt. Follows Claude Code: a file without frontmatter is not an agent (ignored silently); one
+ * without a valid `name` or a `description` is skipped with a coded error.
+ */
+export function parseAgentDefinition(text: string, source: DefinitionSource): ParseResult<AgentDefinition> {
+  const parsed = readDefinitionText(text)
+  const invalid = parsed.warnings.find((warning) => warning.code === 'frontmatter_invalid')
+  if (invalid !== undefined) return { ok: false, code: 'frontmatter_invalid', error: invalid.message }
+  if (!parsed.hasFrontmatter) return { ok: 'ignored' }
+  const fields = new FieldReader(parsed.data, AGENT_FIELDS, parsed.warnings)
+  const name = fields.string('name')
+  if (name === undefined)
+    return {
+      ok: false,
+      code: 'name_missing',
+      error: 'has no "name" in its frontmatter, so it was skipped (Claude Code requires one)',
+    }
+  if (!AGENT_NAME.test(name))
+    return {
+      ok: false,
+      code: 'name_invalid',
+      error: `"name" (${name}) is not a valid agent name (letters, digits, - and _), so it was skipped`,
+    }
   const description = fields.string('description')
   if (description === undefined)
-    return { ok: false, error: 'needs a "description" in its frontmatter (the model picks agents by it)' }
-  const name = fields.string('name') ?? fallbackName
-  if (fields.string('name') === undefined)
-    fields.warnings.push(`has no "name"; using the file name "${fallbackName}"`)
+    return {
+      ok: false,
+      code: 'description_missing',
+      error: 'needs a "description" in its frontmatter (the model picks agents by it)',
+    }
   const prompt = parsed.body.trim()
-  if (prompt === '') return { ok: false, error: "has an empty body; the body is the agent's system prompt" }
+  if (prompt === '')
+    return {
+      ok: false,
+      code: 'body_empty',
+      error: "has an empty body; the body is the agent's system prompt",
+    }
 
   const definition: AgentDefinition = {
     name,
@@ -47,16 +79,55 @@ export function parseAgentDefinition(
     frontmatter: parsed.data,
     warnings: fields.warnings,
     prompt,
-    model: fields.string('model') ?? 'inherit',
+    model: modelOf(fields.string('model')),
     isolation: fields.oneOf('isolation', ['shared', 'worktree'] as const) ?? 'shared',
   }
-  const tools = fields.list('tools')
+  const tools = toolList(fields, 'tools')
   if (tools !== undefined) definition.tools = tools
-  const disallowed = fields.list('disallowedTools')
+  const disallowed = toolList(fields, 'disallowedTools')
   if (disallowed !== undefined) definition.disallowedTools = disallowed
   const mode = fields.permissionMode('permissionMode') ?? fields.permissionMode('mode')
   if (mode !== undefined) definition.permissionMode = mode
   const maxTurns = fields.positiveInteger('maxTurns')
   if (maxTurns !== undefined) definition.maxTurns = maxTurns
+  const color = fields.string('color')
+  if (color !== undefined) definition.color = color
+  const skills = fields.list('skills')
+  if (skills !== undefined) definition.skills = skills
+  if (fields.has('hooks')) definition.hooks = fields.raw('hooks')
+  const memory = fields.oneOf('memory', ['user', 'project', 'local'] as const)
+  if (memory !== undefined) definition.memory = memory
+  const background = fields.boolean('background')
+  if (background !== undefined) definition.background = background
+  const effort = fields.oneOf('effort', ['low', 'medium', 'high', 'xhigh', 'max'] as const)
+  if (effort !== undefined) definition.effort = effort
+  const initialPrompt = fields.string('initialPrompt')
+  if (initialPrompt !== undefined) definition.initialPrompt = initialPrompt
+  for (const key of KEPT_NOT_APPLIED)
+    if (fields.has(key))
+      fields.warn('field_not_applied', `"${key}" is kept and shown but z-engine does not act on it yet`)
   return { ok: true, definition }
+}
+
+/** `inherit` and the role names in any case (`Inherit`); a model id as written. */
+function modelOf(model: string | undefined): string {
+  if (model === undefined) return 'inherit'
+  const lower = model.toLowerCase()
+  return ['inherit', 'main', 'fast', 'review', 'sonnet', 'opus', 'haiku'].includes(lower) ? lower : model
+}
+
+/** A tool list with `Task` (Claude Code's old name) read as `Agent`; patterns are kept whole. */
+function toolList(fields: FieldReader, key: string): string[] | undefined {
+  const list = fields.list(key)
+  if (list === undefined) return undefined
+  const tools = list.map((tool) =>
+    tool === 'Task' || tool.startsWith('Task(') ? `Agent${tool.slice(4)}` : tool,
+  )
+  for (const tool of tools)
+    if (key === 'tools' && /\(.*\)$/.test(tool))
+      fields.warn(
+        'tool_pattern',
+        `"${tool}" offers the ${tool.slice(0, tool.indexOf('('))} tool; the pattern is not enforced for the agent, its calls go through the permission rules`,
+      )
+  return tools
 }

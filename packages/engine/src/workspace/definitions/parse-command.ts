@@ -1,4 +1,5 @@
-import { FieldReader, readFrontmatter } from './fields.js'
+import { FieldReader } from './fields.js'
+import { readDefinitionText } from './frontmatter.js'
 import type { ParseResult } from './parse-agent.js'
 import type { CommandDefinition, DefinitionSource, SkillDefinition } from './types.js'
 
@@ -9,8 +10,27 @@ const COMMAND_FIELDS = [
   'model',
   'name',
   'disable-model-invocation',
+  'context',
+  'agent',
+  'hooks',
 ] as const
-const SKILL_FIELDS = ['name', 'description', 'allowed-tools', 'license', 'metadata', 'version'] as const
+const SKILL_FIELDS = [
+  'name',
+  'description',
+  'allowed-tools',
+  'license',
+  'metadata',
+  'version',
+  'argument-hint',
+  'arguments',
+  'model',
+  'disable-model-invocation',
+  'user-invocable',
+  'paths',
+  'context',
+  'agent',
+  'hooks',
+] as const
 
 /** Parses a command template; the name comes from the file path (`git/commit.md` → `git:commit`). */
 export function parseCommandDefinition(
@@ -18,11 +38,15 @@ export function parseCommandDefinition(
   source: DefinitionSource,
   name: string,
 ): ParseResult<CommandDefinition> {
-  const parsed = readFrontmatter(text)
-  if (!parsed.ok) return parsed
-  const fields = new FieldReader(parsed.data, COMMAND_FIELDS)
+  const parsed = readDefinitionText(text)
+  const fields = new FieldReader(parsed.data, COMMAND_FIELDS, parsed.warnings)
   const body = parsed.body.trim()
-  if (body === '') return { ok: false, error: 'has an empty body; the body is the prompt the command sends' }
+  if (body === '')
+    return {
+      ok: false,
+      code: 'body_empty',
+      error: 'has an empty body; the body is the prompt the command sends',
+    }
   const definition: CommandDefinition = {
     name,
     // Claude Code falls back to the first line of the body; so do we, so a bare file still lists well.
@@ -37,41 +61,77 @@ export function parseCommandDefinition(
   if (hint !== undefined) definition.argumentHint = hint
   const model = fields.string('model')
   if (model !== undefined) definition.model = model
+  readShared(fields, definition)
   return { ok: true, definition }
 }
 
-/** Parses a skill's SKILL.md; `folderName` is the skill's folder, its default name. */
+/**
+ * Parses a skill's SKILL.md; `folderName` is the skill's folder, its default name. As in Claude
+ * Code a SKILL.md without frontmatter still loads (name from the folder, description from the
+ * first paragraph).
+ */
 export function parseSkillDefinition(
   text: string,
   source: DefinitionSource,
   folderName: string,
   baseDir: string,
 ): ParseResult<SkillDefinition> {
-  const parsed = readFrontmatter(
-    text,
-    'SKILL.md has no frontmatter; start it with --- then name: and description: lines, then ---',
-  )
-  if (!parsed.ok) return parsed
-  const fields = new FieldReader(parsed.data, SKILL_FIELDS)
-  const description = fields.string('description')
-  if (description === undefined)
-    return { ok: false, error: 'needs a "description" in its frontmatter (the model loads skills by it)' }
+  const parsed = readDefinitionText(text)
+  const fields = new FieldReader(parsed.data, SKILL_FIELDS, parsed.warnings)
+  const body = parsed.body.trim()
+  const description = fields.string('description') ?? firstParagraph(body)
+  if (description === '')
+    return {
+      ok: false,
+      code: 'description_missing',
+      error: 'has no "description" and no text to take one from (the model loads skills by it)',
+    }
   const name = fields.string('name') ?? folderName
   if (name !== folderName)
-    fields.warnings.push(`"name" (${name}) differs from its folder name (${folderName})`)
-  return {
-    ok: true,
-    definition: {
-      name,
-      description,
-      source,
-      frontmatter: parsed.data,
-      warnings: fields.warnings,
-      body: parsed.body.trim(),
-      baseDir,
-      allowedTools: fields.list('allowed-tools') ?? [],
-    },
+    fields.warn('name_mismatch', `"name" (${name}) differs from its folder name (${folderName})`)
+  const definition: SkillDefinition = {
+    name,
+    description,
+    source,
+    frontmatter: parsed.data,
+    warnings: fields.warnings,
+    body,
+    baseDir,
+    allowedTools: fields.list('allowed-tools') ?? [],
+    userInvocable: fields.boolean('user-invocable') ?? true,
   }
+  const hint = fields.string('argument-hint')
+  if (hint !== undefined) definition.argumentHint = hint
+  const argumentNames = fields.list('arguments')
+  if (argumentNames !== undefined) definition.argumentNames = argumentNames
+  const model = fields.string('model')
+  if (model !== undefined) definition.model = model
+  const license = fields.string('license')
+  if (license !== undefined) definition.license = license
+  if (fields.has('metadata')) definition.metadata = fields.raw('metadata')
+  const paths = fields.list('paths')
+  if (paths !== undefined) definition.paths = paths
+  readShared(fields, definition)
+  return { ok: true, definition }
+}
+
+/** The fields commands and skills share with Claude Code: model invocation, forked context, hooks. */
+function readShared(fields: FieldReader, definition: CommandDefinition | SkillDefinition): void {
+  const disable = fields.boolean('disable-model-invocation')
+  if (disable !== undefined) definition.disableModelInvocation = disable
+  const context = fields.oneOf('context', ['fork'] as const)
+  if (context !== undefined) definition.context = context
+  const agent = fields.string('agent')
+  if (agent !== undefined) definition.agent = agent
+  if (fields.has('hooks')) {
+    definition.hooks = fields.raw('hooks')
+    fields.warn('field_not_applied', '"hooks" is kept and shown but z-engine does not act on it yet')
+  }
+  if (context !== undefined || agent !== undefined)
+    fields.warn(
+      'field_not_applied',
+      '"context"/"agent" are kept and shown but z-engine runs the prompt in the current conversation',
+    )
 }
 
 function firstLine(body: string): string {
@@ -80,4 +140,14 @@ function firstLine(body: string): string {
     .replace(/^#+\s*/, '')
     .trim()
   return line.length > 100 ? `${line.slice(0, 99)}…` : line
+}
+
+function firstParagraph(body: string): string {
+  const paragraph = body
+    .split(/\n\s*\n/)
+    .map((block) => block.replace(/^#+\s.*$/gm, '').trim())
+    .find((block) => block !== '')
+  if (paragraph === undefined) return ''
+  const text = paragraph.replace(/\s+/g, ' ')
+  return text.length > 250 ? `${text.slice(0, 249)}…` : text
 }

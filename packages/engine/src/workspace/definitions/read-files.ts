@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { DefinitionFolder } from './folders.js'
-import type { DefinitionIssue } from './types.js'
+import type { DefinitionIssue, DefinitionIssueCode } from './types.js'
 
 /** A definition file's text, or why it could not be used. */
 export type DefinitionFile = { path: string; relativePath: string; text: string }
@@ -23,7 +23,8 @@ export async function readDefinitionFiles(
     folder.confineTo === undefined
       ? undefined
       : await realpath(folder.confineTo).catch(() => folder.confineTo)
-  const issue = (path: string, message: string) => errors.push({ path, layer: folder.layer, message })
+  const issue = (path: string, code: DefinitionIssueCode, message: string) =>
+    errors.push({ code, path, layer: folder.layer, message })
 
   const candidates: string[] = []
   const walk = async (dir: string, depth: number): Promise<void> => {
@@ -33,7 +34,7 @@ export async function readDefinitionFiles(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ENOENT' && code !== 'ENOTDIR')
-        issue(dir, `could not list the folder (${code ?? String(error)})`)
+        issue(dir, 'folder_unreadable', `could not list the folder (${code ?? String(error)})`)
       return
     }
     entries.sort((a, b) => a.name.localeCompare(b.name))
@@ -65,24 +66,28 @@ export async function readDefinitionFiles(
       const code = (error as NodeJS.ErrnoException).code
       // A skill folder without SKILL.md is not a skill; say so, since it was probably meant to be.
       if (code === 'ENOENT')
-        issue(path, shape === 'skill' ? 'the skill folder has no SKILL.md' : 'the link points nowhere')
-      else issue(path, `could not be read (${code ?? String(error)})`)
+        issue(
+          path,
+          shape === 'skill' ? 'skill_file_missing' : 'link_broken',
+          shape === 'skill' ? 'the skill folder has no SKILL.md' : 'the link points nowhere',
+        )
+      else issue(path, 'file_unreadable', `could not be read (${code ?? String(error)})`)
       continue
     }
     if (confinedRoot !== undefined && !isInside(confinedRoot, real)) {
-      issue(path, `links outside the project (to ${real}), so it was skipped`)
+      issue(path, 'outside_project', `links outside the project (to ${real}), so it was skipped`)
       continue
     }
     try {
       const buffer = await readFile(real)
       if (buffer.byteLength > MAX_FILE_BYTES) {
-        issue(path, `is larger than ${MAX_FILE_BYTES / 1024} KiB, so it was skipped`)
+        issue(path, 'file_too_large', `is larger than ${MAX_FILE_BYTES / 1024} KiB, so it was skipped`)
         continue
       }
       files.push({ path, relativePath: relative(folder.dir, path), text: buffer.toString('utf8') })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      issue(path, `could not be read (${code ?? String(error)})`)
+      issue(path, 'file_unreadable', `could not be read (${code ?? String(error)})`)
     }
   }
   return { files, errors }

@@ -11,6 +11,7 @@ const skill: SkillDefinition = {
   body: 'Extract text from $1 with pdftotext.',
   baseDir: '/p/.z-engine/skills/pdf',
   allowedTools: [],
+  userInvocable: true,
 }
 
 describe('createSkillPort', () => {

@@ -13,8 +13,38 @@ export interface DefinitionSource {
   path: string
 }
 
+/**
+ * Stable codes for what went wrong with a definition file, printed beside the prose in `--json`
+ * outputs so tools can act on them without parsing messages.
+ */
+export type DefinitionIssueCode =
+  | 'frontmatter_invalid'
+  | 'frontmatter_repaired'
+  | 'name_missing'
+  | 'name_invalid'
+  | 'name_mismatch'
+  | 'description_missing'
+  | 'body_empty'
+  | 'field_unknown'
+  | 'field_invalid'
+  | 'field_not_applied'
+  | 'tool_pattern'
+  | 'folder_unreadable'
+  | 'file_unreadable'
+  | 'file_too_large'
+  | 'link_broken'
+  | 'outside_project'
+  | 'skill_file_missing'
+
+/** A warning about one loaded definition: a field ignored, defaulted or repaired. */
+export interface DefinitionWarning {
+  code: DefinitionIssueCode
+  message: string
+}
+
 /** A problem with one file; an error means the file was skipped, a warning that a field was ignored. */
 export interface DefinitionIssue {
+  code: DefinitionIssueCode
   path: string
   layer: DefinitionLayer
   message: string
@@ -29,8 +59,8 @@ export interface DefinitionBase {
   source: DefinitionSource
   /** The frontmatter exactly as parsed, so nothing the file said is lost. */
   frontmatter: Record<string, unknown>
-  /** Fields ignored or defaulted, with what to fix. */
-  warnings: string[]
+  /** Fields ignored, defaulted or repaired, with what to fix. */
+  warnings: DefinitionWarning[]
 }
 
 /** A subagent definition (spec 003 "The agent registry and custom agents"). */
@@ -47,6 +77,14 @@ export interface AgentDefinition extends DefinitionBase {
   /** Rounds per run; absent falls back to `agents.max_turns`. */
   maxTurns?: number
   isolation: 'shared' | 'worktree'
+  color?: string
+  /** Claude Code fields kept as written (a `field_not_applied` warning says z-engine ignores them). */
+  skills?: string[]
+  hooks?: unknown
+  memory?: 'user' | 'project' | 'local'
+  background?: boolean
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max'
+  initialPrompt?: string
 }
 
 /** A custom or built-in prompt command (spec 000 "Commands"). */
@@ -58,6 +96,13 @@ export interface CommandDefinition extends DefinitionBase {
   allowedTools: string[]
   /** Model for the turn only. */
   model?: string
+  /** Claude Code's `disable-model-invocation`: only the user may run it. */
+  disableModelInvocation?: boolean
+  /** Claude Code's `context: fork` and `agent`, kept as written (not acted on yet; warned). */
+  context?: 'fork'
+  agent?: string
+  /** Claude Code's command-scoped `hooks`, kept as written (not acted on yet; warned). */
+  hooks?: unknown
 }
 
 /** A skill: a folder holding `SKILL.md` (name and description frontmatter, instructions as body). */
@@ -66,6 +111,20 @@ export interface SkillDefinition extends DefinitionBase {
   /** The skill's folder, for files it refers to. */
   baseDir: string
   allowedTools: string[]
+  /** Also a `/name` command unless `user-invocable: false`. */
+  userInvocable: boolean
+  argumentHint?: string
+  /** Named arguments (`arguments: [issue]` → `$issue`), in order. */
+  argumentNames?: string[]
+  model?: string
+  license?: string
+  metadata?: unknown
+  /** Globs of files the skill is about, kept as written. */
+  paths?: string[]
+  disableModelInvocation?: boolean
+  context?: 'fork'
+  agent?: string
+  hooks?: unknown
 }
 
 /** The result of loading one kind: effective definitions (precedence applied), and everything else. */
