@@ -49,6 +49,7 @@ describe('public surface', () => {
         "mapMcpPromptArguments",
         "memoryFile",
         "modelRefFromSettings",
+        "openStandaloneExpansion",
         "parseModelRef",
         "persistAdditionalDirectory",
         "persistAllowRule",

@@ -4,9 +4,8 @@ import {
   expandCommand,
   loadAgentDefinitions,
   loadCommandDefinitions,
+  openStandaloneExpansion,
   resolveCommand,
-  runUserShell,
-  settingsGate,
 } from '@z-engine/engine'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -21,8 +20,9 @@ commands from .z-engine/commands, .claude/commands and the user folders, prompt 
 each custom command's parsed fields, file and layer, and the files that were skipped (exit 1 if any).
 
 expand: the prompt the command would submit, without starting a turn. Embedded !\`cmd\` lines run
-only when the permission policy would allow them in a session (read-only commands, allow rules);
-@file references are inlined when reading them is allowed. Notices say what was left out.
+only when the permission policy would allow them in a session (read-only commands, allow rules),
+confined by the sandbox as they would be there ([shell.sandbox], or what the policy auto-allowed
+when a backend exists), with the [shell.env] environment; @file references are inlined when reading them is allowed. Notices say what was left out.
 `
 
 /** `z-engine commands list|expand`: the command catalog, and what a command expands to. */
@@ -94,40 +94,33 @@ async function expand(context: InspectContext, entries: readonly CatalogEntry[])
     )
     return EXIT.failed
   }
-  const settings = context.loaded.settings
-  // The session's gate over the same settings: `@file` reads and `!` lines as a session decides them.
-  const gate = settingsGate({
-    settings,
+  // The session's gate and sandbox over the same settings: `@file` reads and `!` lines are decided
+  // as a session decides them, and allowed lines run confined as they would there.
+  const expansion = await openStandaloneExpansion({
+    settings: context.loaded.settings,
     layers: context.loaded.layers,
     projectRoot: context.projectRoot,
     home: context.home,
+    env: context.io.env,
   })
   const agents = await loadAgentDefinitions(context.roots)
   const expanded = await expandCommand(entry.definition, rest.join(' '), {
     projectRoot: context.projectRoot,
     home: context.home,
     trusted: context.trusted,
-    canRead: (path, granted) => gate.allows('Read', { file_path: path }, granted),
-    canRun: (command, granted) => gate.allows('Bash', { command }, granted),
-    // Through host's process runner with the `[shell.env]` policy, as in a session.
-    runShell: async (command, cwd, signal) => {
-      const result = await runUserShell(command, {
-        cwd,
-        settings,
-        baseEnv: context.io.env,
-        timeoutMs: 30_000,
-        ...(signal ? { signal } : {}),
-      })
-      return { exitCode: result.exitCode, stdout: result.output, stderr: '' }
-    },
+    canRead: expansion.canRead,
+    canRun: expansion.canRun,
+    runShell: expansion.runShell,
     knownAgentTypes: agents.definitions.map((agent) => agent.name),
-  })
+  }).finally(() => expansion.close())
+  const notices = [...(expansion.warning !== undefined ? [expansion.warning] : []), ...expanded.notices]
   if (context.json) {
     printJson(context.io, {
       name: entry.name,
       kind: entry.kind,
       source: entry.definition.source,
       ...expanded,
+      notices,
     })
     return EXIT.ok
   }
@@ -136,6 +129,6 @@ async function expand(context: InspectContext, entries: readonly CatalogEntry[])
   if (expanded.turnRules.length > 0)
     lines.push(`(rules granted for this turn: ${expanded.turnRules.join(', ')})`)
   printLines(context.io, lines)
-  for (const notice of expanded.notices) context.io.stderr.write(`notice: ${notice}\n`)
+  for (const notice of notices) context.io.stderr.write(`notice: ${notice}\n`)
   return EXIT.ok
 }

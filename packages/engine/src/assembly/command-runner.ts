@@ -26,11 +26,11 @@ import { loadInstructions } from '../workspace/instructions/instructions-load.js
 import { appendMemoryNote } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
 import type { SessionModels } from './model-port.js'
+import { EMBEDDED_SHELL_TIMEOUT_MS } from './standalone-expansion.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
 import { runUserShell } from './user-shell.js'
 
 /** How long a prompt command's embedded `!` line may run. */
-const EMBEDDED_SHELL_TIMEOUT_MS = 30_000
 
 /** What the command runner reaches. */
 export interface CommandRunnerDeps {

@@ -1,6 +1,7 @@
 import {
   type Action,
   buildRuleSet,
+  type Confinement,
   type Decision,
   decide,
   type PolicyContext,
@@ -123,24 +124,38 @@ export function decideToolCall(
 
 /**
  * A gate over loaded settings outside a session (`commands expand`): may a command's `@file` be
- * read and its `!` lines run, counting the rules the command grants for its turn.
+ * read and its `!` lines run, counting the rules the command grants for its turn. With the
+ * sandbox's facts it decides as a session does: `onConfinement` hears the confinement an allow
+ * relied on, which the line must then run under.
  */
 export function settingsGate(input: {
   settings: Settings
   layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>
   projectRoot: string
   home: string
-}): { allows(toolName: string, toolInput: unknown, grantedRules: readonly string[]): boolean } {
-  const facts = gateFactsOf(input.settings, {
+  sandbox?: SandboxFacts
+}): {
+  allows(
+    toolName: string,
+    toolInput: unknown,
+    grantedRules: readonly string[],
+    onConfinement?: (confinement: Confinement) => void,
+  ): boolean
+} {
+  const where = gateFactsOf(input.settings, {
     mode: input.settings.permissions.mode,
     projectRoot: input.projectRoot,
     home: input.home,
   })
+  const facts = input.sandbox !== undefined ? { ...where, sandbox: input.sandbox } : where
   const layers = ruleLayersOf(input.layers)
   return {
-    allows: (toolName, toolInput, grantedRules) => {
+    allows: (toolName, toolInput, grantedRules, onConfinement) => {
       const rules = buildRuleSet([...layers, { source: 'this command', allow: [...grantedRules] }])
-      return decideToolCall(toolName, toolInput, facts, rules).decision.decision === 'allow'
+      const { decision } = decideToolCall(toolName, toolInput, facts, rules)
+      if (decision.decision === 'allow' && decision.confinement !== undefined)
+        onConfinement?.(decision.confinement)
+      return decision.decision === 'allow'
     },
   }
 }

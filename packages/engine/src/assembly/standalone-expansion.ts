@@ -1,0 +1,79 @@
+import { ProcessScope, type SandboxBackend } from '@z-engine/host'
+import type { Confinement } from '@z-engine/policy'
+import type { Settings } from '@z-engine/protocol'
+import { settingsGate } from '../gate/policy-gate.js'
+import type { ExpandCommandDeps } from '../workspace/commands/expand.js'
+import { openSessionSandbox } from './session-sandbox.js'
+import { runUserShell } from './user-shell.js'
+
+/** How long a command's embedded line may run, in a session and in `commands expand`. */
+export const EMBEDDED_SHELL_TIMEOUT_MS = 30_000
+
+/** What expanding a command outside a session decides and runs with; `close` when done. */
+export interface StandaloneExpansion extends Pick<ExpandCommandDeps, 'canRead' | 'canRun' | 'runShell'> {
+  /** Set when no sandbox backend exists (lines run unconfined); say it once. */
+  warning?: string
+  /** Kills what the lines left running and removes the sandbox's temp folder. */
+  close(): Promise<void>
+}
+
+/**
+ * `@file` reads and `` !`cmd` `` lines for `commands expand`, decided and run as a session does
+ * (issue 13): the gate over the same settings with the sandbox's facts, each allowed line through
+ * the sandbox under the confinement its allow relied on (or `[shell.sandbox] enabled`), with the
+ * `[shell.env]` allowlisted environment, and its processes killed at `close`.
+ */
+export async function openStandaloneExpansion(input: {
+  settings: Settings
+  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>
+  projectRoot: string
+  home: string
+  /** The environment lines start from (filtered by `[shell.env]`) and the backend is found on. */
+  env: Readonly<Record<string, string | undefined>>
+  /** The sandbox backend (default: detected on this machine's PATH). */
+  backend?: SandboxBackend
+}): Promise<StandaloneExpansion> {
+  const opened = await openSessionSandbox({
+    settings: input.settings,
+    home: input.home,
+    env: input.env,
+    ...(input.backend ? { backend: input.backend } : {}),
+  })
+  const gate = settingsGate({
+    settings: input.settings,
+    layers: input.layers,
+    projectRoot: input.projectRoot,
+    home: input.home,
+    sandbox: opened.facts,
+  })
+  const confinements = new Map<string, Confinement>()
+  const processes = new ProcessScope()
+  return {
+    canRead: (path, granted) => gate.allows('Read', { file_path: path }, granted),
+    canRun: (command, granted) =>
+      gate.allows('Bash', { command }, granted, (confinement) => confinements.set(command, confinement)),
+    runShell: async (command, cwd, signal) => {
+      const confinement = confinements.get(command)
+      const result = await runUserShell(command, {
+        request: {
+          root: input.projectRoot,
+          additionalDirectories: input.settings.permissions.additional_directories,
+          ...(confinement !== undefined ? { granted: confinement } : {}),
+        },
+        sandbox: opened.sandbox,
+        cwd,
+        settings: input.settings,
+        baseEnv: input.env,
+        timeoutMs: EMBEDDED_SHELL_TIMEOUT_MS,
+        scope: processes,
+        ...(signal ? { signal } : {}),
+      })
+      return { exitCode: result.exitCode, stdout: result.output, stderr: '' }
+    },
+    ...(opened.warning !== undefined ? { warning: opened.warning } : {}),
+    close: async () => {
+      await processes.killAll()
+      await opened.sandbox.dispose()
+    },
+  }
+}
