@@ -136,6 +136,38 @@ describe('MCP servers in a session (issue 15)', () => {
     await t.engine.shutdown()
   }, 60_000)
 
+  it('@server:uri mentions in a prompt attach the resource; an unknown server or a failed read is a notice and the prompt still goes', async () => {
+    const root = project()
+    const home = tempDir('ze-home-')
+    userSettings(home, everything)
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'Read it.' }] }], home)
+    const session = await t.engine.openSession({ projectRoot: root, model: 'scripted:x' })
+    // Sent at once: the mention waits for its server to start.
+    session.send({
+      type: 'submit',
+      text: 'Summarize @everything:demo://resource/static/document/architecture.md and @nosuch:demo://x, also @everything:demo://resource/static/document/missing.md.',
+    })
+    await t.waitFor(session, 'turnFinished')
+    const sent = JSON.stringify(t.client.requests[0]!.messages.at(-1))
+    expect(sent).toContain('Summarize @everything:demo://resource/static/document/architecture.md')
+    expect(sent).toContain(
+      '<mcp-resource server=\\"everything\\" uri=\\"demo://resource/static/document/architecture.md\\">',
+    )
+    expect(sent).not.toContain('uri=\\"demo://x')
+    const said = notices(t, session)
+    expect(said).toContainEqual(
+      expect.stringMatching(
+        /^@nosuch:demo:\/\/x was not attached: there is no MCP server named nosuch \(servers: everything\)/,
+      ),
+    )
+    expect(said).toContainEqual(
+      expect.stringMatching(
+        /^@everything:demo:\/\/resource\/static\/document\/missing\.md was not attached: /,
+      ),
+    )
+    await t.engine.shutdown()
+  }, 60_000)
+
   it(".mcp.json servers are withheld in an untrusted workspace (a notice names them); the user's still start", async () => {
     const root = project(fsServer)
     const home = tempDir('ze-home-')

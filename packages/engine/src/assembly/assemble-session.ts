@@ -12,6 +12,7 @@ import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
+import { attachResourceMentions } from '../mcp/resource-mentions.js'
 import { createSessionMcp } from '../mcp/session-mcp.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { ModelClient } from '../model/types.js'
@@ -270,6 +271,28 @@ export async function assembleSession(
     models,
     toolCtx: (params) => toolContext.build(params),
     system: () => system.sections(),
+    ...(mcp.configured
+      ? {
+          promptAttachments: (text: string, signal: AbortSignal) =>
+            attachResourceMentions(
+              text,
+              {
+                servers: () => mcp.servers().map((server) => server.name),
+                denied: (server) =>
+                  gate.decide(
+                    'ReadMcpResource',
+                    { type: 'mcpCall', server, tool: 'ReadMcpResource', readOnly: true, resource: true },
+                    state.mode,
+                  ).decision === 'deny',
+                read: async (server, uri, readSignal) => {
+                  await mcp.started(server)
+                  return mcp.readResource(server, uri, readSignal)
+                },
+              },
+              signal,
+            ),
+        }
+      : {}),
     turnReminders: async () => {
       const changed = await toolContext.changedSinceRead('main')
       return changed.length === 0

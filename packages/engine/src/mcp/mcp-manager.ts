@@ -93,6 +93,11 @@ export class McpManager implements McpPort {
     await Promise.all([...this.#connections.values()].map((connection) => connection.start()))
   }
 
+  /** Resolves once this server is ready or failed (a prompt mentioning its resource waits for it). */
+  async started(server: string): Promise<void> {
+    await this.#connections.get(server)?.start()
+  }
+
   /** Every server's status, transport, tool count, last error and stderr tail. */
   servers(): McpServerInfo[] {
     return [...this.#connections.values()].map((connection) => connection.info())

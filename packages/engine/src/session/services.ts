@@ -1,5 +1,13 @@
 import type { Action, Decision } from '@z-engine/policy'
-import type { Checkpoint, Cost, LogRecord, PermissionMode, ToolUseBlock, Usage } from '@z-engine/protocol'
+import type {
+  Checkpoint,
+  ContentBlock,
+  Cost,
+  LogRecord,
+  PermissionMode,
+  ToolUseBlock,
+  Usage,
+} from '@z-engine/protocol'
 import type { ToolCtx, ToolResult } from '@z-engine/tools'
 import type { PreToolUseVerdict } from '../batch/batch-types.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
@@ -93,6 +101,11 @@ export interface SessionServices {
   }): ToolCtx
   /** The cache-stable system sections (base prompt, environment, instructions, skills, style, repo map). */
   system(modelRef: string): Promise<SystemSection[]>
+  /** Blocks a user prompt's `@server:uri` mentions attach to its message, and notices about them. */
+  promptAttachments?(
+    text: string,
+    signal: AbortSignal,
+  ): Promise<{ blocks: ContentBlock[]; notices: string[] }>
   /** Reminders due when a user turn starts (files changed outside the agent's tools). */
   turnReminders?(): Promise<string[]>
   /** A fresh first-touch tracker for a subagent rooted at `root` (nested instructions, glob rules). */

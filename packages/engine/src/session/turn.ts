@@ -89,6 +89,15 @@ export async function runTurn(
   }
   const opening: ContentBlock[] = input.content ?? [{ type: 'text', text: input.text }]
   const extra: ContentBlock[] = []
+  // `@server:uri` mentions attach the resource; one that cannot be read is a notice, never a lost prompt.
+  const mentioned = await session.services
+    .promptAttachments?.(input.text, turn.controller.signal)
+    .catch((error: unknown) => ({
+      blocks: [],
+      notices: [`MCP resource mentions were not attached: ${String(error)}`],
+    }))
+  for (const message of mentioned?.notices ?? []) session.notice('warning', message, 'mcp_mention')
+  extra.push(...(mentioned?.blocks ?? []))
   if (hook.additionalContext)
     extra.push({ type: 'text', text: `<system-reminder>\n${hook.additionalContext}\n</system-reminder>` })
   await session.appendMessage(
