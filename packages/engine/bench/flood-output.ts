@@ -1,7 +1,8 @@
 /**
  * Peak memory while a command floods its output: a real Engine runs one Bash call that prints 1 GB
  * (`yes | head -c 1073741824`) and streams live progress to a listener, as a UI would. Reports the
- * process's peak RSS, the bytes delivered as live progress, and the wall time.
+ * process's peak RSS, the bytes delivered as live progress, and the wall time; exits 1 when the
+ * peak RSS passes 200 MB (issue 13's bound).
  *
  * Run: pnpm --filter @z-engine/engine bench (or node --conditions=@z-engine/source --import tsx bench/flood-output.ts)
  */
@@ -71,3 +72,9 @@ console.log(
 )
 rmSync(home, { recursive: true, force: true })
 rmSync(project, { recursive: true, force: true })
+// Issue 13's bound: a 1 GB flood must not take the engine past 200 MB; the bench fails if it does.
+const BOUND_MB = 200
+if (peak / 1024 / 1024 > BOUND_MB) {
+  console.error(`flood: peak RSS above the ${BOUND_MB} MB bound`)
+  process.exitCode = 1
+}
