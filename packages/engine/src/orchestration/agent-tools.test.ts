@@ -48,6 +48,16 @@ describe('subagent tools', () => {
     // An allow list cannot bring back what subagents never get.
     expect(names(subagentTools(ALL, { tools: ['AskUserQuestion', 'Read'] }, 1, 2))).toEqual(['Read'])
     expect(toolPatternMatches('Rea', 'Read')).toBe(false)
+    // `mcp__<server>` names every tool of that server, as in permission rules; not another server's.
+    expect(names(subagentTools(ALL, { tools: ['Read', 'mcp__github'] }, 1, 2))).toEqual([
+      'Read',
+      'mcp__github__issues',
+      'mcp__github__pulls',
+    ])
+    expect(toolPatternMatches('mcp__git', 'mcp__github__issues')).toBe(false)
+    expect(names(subagentTools(ALL, { disallowedTools: ['mcp__github'] }, 1, 2))).not.toContain(
+      'mcp__github__pulls',
+    )
     expect(toolPatternMatches(' Read ', 'Read')).toBe(true)
     // Claude Code's `Bash(git add *)` in an agent's tools names the Bash tool.
     expect(toolPatternMatches('Bash(git add *)', 'Bash')).toBe(true)

@@ -9,7 +9,8 @@ const NEVER_FOR_SUBAGENTS: ReadonlySet<string> = new Set([
 ])
 
 /**
- * Whether a definition's tool pattern names a tool: exact, or by prefix with a trailing `*`.
+ * Whether a definition's tool pattern names a tool: exact, or by prefix with a trailing `*`;
+ * `mcp__<server>` (no tool part) names every tool of that MCP server, as in permission rules.
  * `Bash(git add *)` names Bash (its calls still go through the permission rules).
  */
 export function toolPatternMatches(pattern: string, toolName: string): boolean {
@@ -17,6 +18,8 @@ export function toolPatternMatches(pattern: string, toolName: string): boolean {
   const open = whole.indexOf('(')
   const trimmed = open > 0 && whole.endsWith(')') ? whole.slice(0, open).trim() : whole
   if (trimmed.endsWith('*')) return toolName.startsWith(trimmed.slice(0, -1))
+  if (trimmed.startsWith('mcp__') && trimmed.length > 5 && !trimmed.slice(5).includes('__'))
+    return toolName === trimmed || toolName.startsWith(`${trimmed}__`)
   return trimmed === toolName
 }
 
