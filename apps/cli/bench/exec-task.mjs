@@ -9,6 +9,8 @@
 // before: earlier sessions, each running a 4-second shell command, until one started with the
 // repository map in its first request). Prints plain figures, and where the map was: in the first
 // request's system prompt, later as a reminder, or not sent.
+// BENCH_CLI=<path to a bin.js> measures another build (e.g. of an older commit);
+// BENCH_CASES=tiny,real,warm,huge picks the cases (all by default).
 import { execFileSync, spawn } from 'node:child_process'
 import {
   cpSync,
@@ -25,7 +27,7 @@ import { dirname, join, resolve } from 'node:path'
 
 const here = import.meta.dirname
 const repoRoot = resolve(here, '../../..')
-const bin = resolve(here, '../dist/bin.js')
+const bin = resolve(process.env.BENCH_CLI ?? resolve(here, '../dist/bin.js'))
 const testing = resolve(here, '../../../packages/engine/dist/testing.js')
 try {
   readFileSync(bin)
@@ -36,6 +38,7 @@ try {
 }
 const { startScriptedServer } = await import(testing)
 const runs = Number(process.env.BENCH_RUNS ?? 5)
+const cases = new Set((process.env.BENCH_CASES ?? 'tiny,real,warm,huge').split(','))
 const time = '/usr/bin/time'
 
 const root = mkdtempSync(join(tmpdir(), 'z-bench-task-'))
@@ -208,23 +211,35 @@ function report(label, samples) {
 }
 
 try {
+  if (cases.has('tiny')) await tinyCase()
+  if (cases.has('real') || cases.has('warm')) await realCases()
+  if (cases.has('huge')) await hugeCase()
+} finally {
+  await server.close()
+  rmSync(root, { recursive: true, force: true })
+}
+
+async function tinyCase() {
   const tiny = tinyRepo()
   const tinyData = join(root, 'data-tiny')
   await runTask(tiny, tinyData) // warm the OS file cache; not counted
   const tinySamples = []
   for (let run = 0; run < runs; run++) tinySamples.push(await runTask(tiny, tinyData))
   report('exec fix-the-bug, 3-file repository', tinySamples)
+}
 
+async function realCases() {
   const real = realisticRepo()
   const coldSamples = []
-  for (let run = 0; run < runs; run++) {
+  for (let run = 0; run < (cases.has('real') ? runs : 0); run++) {
     // A fresh data dir each run: the first session ever in this repository.
     const data = join(root, `data-cold-${run}`)
     coldSamples.push(await runTask(real.dir, data))
     rmSync(data, { recursive: true, force: true })
   }
-  report(`exec fix-the-bug, ${real.files}-file repository, first session there`, coldSamples)
-
+  if (cases.has('real'))
+    report(`exec fix-the-bug, ${real.files}-file repository, first session there`, coldSamples)
+  if (!cases.has('warm')) return
   const warmData = join(root, 'data-warm')
   // Earlier sessions in the repository, until one starts with the map (at most 5).
   warmUp = true
@@ -234,7 +249,9 @@ try {
   const warmSamples = []
   for (let run = 0; run < runs; run++) warmSamples.push(await runTask(real.dir, warmData))
   report(`exec fix-the-bug, ${real.files}-file repository, seen before`, warmSamples)
+}
 
+async function hugeCase() {
   const huge = hugeFolder()
   const hugeSamples = []
   const hugeData = []
@@ -246,7 +263,4 @@ try {
   }
   report('exec fix-the-bug, 20,000-file folder (not a git repository)', hugeSamples)
   console.log(`  checkpoint data written there: ${median(hugeData).toFixed(0)} KiB (median)`)
-} finally {
-  await server.close()
-  rmSync(root, { recursive: true, force: true })
 }

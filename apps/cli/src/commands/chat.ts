@@ -100,7 +100,7 @@ export async function main(io: CommandIo): Promise<number> {
   }
   // The terminal UI library compiles its layout engine on load (most of the start-up time), so it
   // loads while the engine opens the session instead of before.
-  const ui = Promise.all([import('ink'), import('react'), import('../tui/app.js')])
+  const ui = Promise.all([import('ink'), import('../tui/app.js')])
   ui.catch(() => {})
   const feed = new EventFeed()
   const engine = await Engine.create({ env: io.env, onEvent: feed.publish })
@@ -145,9 +145,9 @@ export async function main(io: CommandIo): Promise<number> {
   }
   process.on('SIGHUP', onHangup)
   process.on('SIGTERM', onSignal)
-  const [{ render }, { createElement }, { ChatApp }] = await ui
+  const [{ render }, { chatAppElement }] = await ui
   const instance = render(
-    createElement(ChatApp, {
+    chatAppElement({
       controller,
       initial,
       onExit: () => exit(),

@@ -53,6 +53,14 @@ function syncOwners(
   }
 }
 
+/**
+ * The chat app as an element for Ink's `render`. (React is CommonJS: its names reach a dynamic
+ * `import('react')` under Node but not in the bundled CLI, so the element is made here.)
+ */
+export function chatAppElement(props: ChatAppProps): ReactNode {
+  return <ChatApp {...props} />
+}
+
 /** What the chat screen is given: the controller and where it starts. */
 export interface ChatAppProps {
   controller: ChatController
