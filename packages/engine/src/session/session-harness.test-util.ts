@@ -6,7 +6,7 @@ import { DEFAULT_TOOL_LIMITS } from '@z-engine/tools'
 import { ScriptedClient, type ScriptSource } from '../model/scripted/scripted-client.js'
 import { newId } from '../util/ids.js'
 import { EventHub } from './event-hub.js'
-import type { HookPort, SessionServices } from './services.js'
+import type { CheckpointPort, HookPort, SessionServices } from './services.js'
 import { SessionActor } from './session.js'
 import { SessionCore } from './session-core.js'
 import { SessionState } from './state.js'
@@ -66,10 +66,14 @@ export function testSession(options: {
   clientDelayMs?: number
   /** Makes each journal sync slow (the turn's end waits for it). */
   syncDelayMs?: number
+  /** Takes the place of the default port (which takes no checkpoints). */
+  checkpoints?: CheckpointPort
 }) {
   const records: LogRecord[] = []
   const envelopes: EventEnvelope[] = []
   const granted: Array<{ rule: string; scope: string }> = []
+  /** How many records the log held when it was closed. */
+  let recordsAtClose: number | undefined
   const client = new ScriptedClient(options.script, { delayMs: options.clientDelayMs ?? 0 })
   const id = newId('s')
   const hub = new EventHub(id, (envelope) => envelopes.push(envelope))
@@ -81,7 +85,9 @@ export function testSession(options: {
       sync: async () => {
         if (options.syncDelayMs) await new Promise((resolve) => setTimeout(resolve, options.syncDelayMs))
       },
-      close: async () => {},
+      close: async () => {
+        recordsAtClose = records.length
+      },
     },
     gate: {
       decide: options.decide ?? (() => ({ decision: 'allow', reason: 'test' })),
@@ -90,7 +96,7 @@ export function testSession(options: {
       },
     },
     hooks: { ...noHooks, ...options.hooks },
-    checkpoints: {
+    checkpoints: options.checkpoints ?? {
       create: async () => undefined,
       restore: async () => ({ restored: [], leftAlone: [], unmarkedTurns: [] }),
     },
@@ -139,5 +145,15 @@ export function testSession(options: {
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
   }
-  return { session, core, client, records, envelopes, events, waitFor, granted }
+  return {
+    session,
+    core,
+    client,
+    records,
+    envelopes,
+    events,
+    waitFor,
+    granted,
+    recordsAtClose: () => recordsAtClose,
+  }
 }

@@ -238,3 +238,63 @@ describe('steering that arrives as a turn ends', () => {
     await t.session.close()
   })
 })
+
+describe('a checkpoint still being taken when its turn ends (issue 17)', () => {
+  it('does not hold up turnFinished or the next turn; the record follows, and close waits for it', async () => {
+    // Each checkpoint is held until the test lets it finish: the order is proved, not timed.
+    const held: Array<() => void> = []
+    const marks: string[] = []
+    const t = testSession({
+      script: (_request, index) => ({ blocks: [text(`answer ${index}`)] }),
+      checkpoints: {
+        create: (messageId, turnId) =>
+          new Promise((resolve) => {
+            held.push(() => resolve({ id: `cp-${messageId}`, messageId, commit: 'c0ffee', turnId }))
+          }),
+        afterTurn: async (turnId, before, mutated) => {
+          marks.push(`${turnId} ${before?.commit} ${mutated}`)
+        },
+        restore: async () => ({ restored: [], leftAlone: [], unmarkedTurns: [] }),
+      },
+    })
+    t.session.send({ type: 'submit', text: 'first' })
+    expect(await t.waitFor('turnFinished')).toMatchObject({ outcome: { type: 'done' } })
+    await t.session.idle()
+    expect(held).toHaveLength(1)
+    expect(t.events('checkpointCreated')).toEqual([])
+    expect(marks).toEqual([])
+    expect(t.session.busy).toBe(false)
+
+    // The next message starts a turn of its own (not steering), though the first checkpoint waits.
+    t.session.send({ type: 'submit', text: 'second' })
+    await t.waitFor('turnFinished', 2)
+    expect(t.events('steeringQueued')).toEqual([])
+    expect(t.events('turnStarted')).toHaveLength(2)
+    expect(t.events('checkpointCreated')).toEqual([])
+
+    // The second turn's checkpoint starts after the first one (checkpoint work is one queue).
+    expect(held).toHaveLength(1)
+
+    // Closing waits for both checkpoints and journals their records before the log closes.
+    let closed = false
+    const closing = t.session.close().then(() => {
+      closed = true
+    })
+    let released = 0
+    while (!closed) {
+      await new Promise((resolve) => setImmediate(resolve))
+      if (released === held.length) continue
+      expect(closed).toBe(false)
+      held[released++]!()
+    }
+    await closing
+    expect(released).toBe(2)
+    // Each turn's end was marked once its checkpoint was taken (they wrote nothing).
+    const turnIds = t.events('turnStarted').map((event) => (event.type === 'turnStarted' ? event.turnId : ''))
+    expect(marks).toEqual(turnIds.map((turnId) => `${turnId} c0ffee false`))
+    const types = t.records.map((record) => record.type)
+    expect(types.filter((type) => type === 'checkpoint')).toHaveLength(2)
+    expect(types.lastIndexOf('checkpoint')).toBeLessThan(t.recordsAtClose() ?? -1)
+    expect(types.indexOf('checkpoint')).toBeGreaterThan(types.indexOf('turnFinished'))
+  })
+})

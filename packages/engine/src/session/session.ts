@@ -85,6 +85,8 @@ export class SessionActor implements Session {
       turn.controller.abort()
       await turn.done
     }
+    // A checkpoint still being taken after its (read-only) turn ended: journal it before closing.
+    await this.#state.checkpointing
     this.#core.cancelWaits()
     this.#commands.close()
     await this.#loop
@@ -283,6 +285,8 @@ export class SessionActor implements Session {
           return
         }
         this.#startTask(async () => {
+          // The target turn's checkpoint may still be being taken (turns do not wait for it).
+          await this.#state.checkpointing
           const { restoredFiles } = await rewind(command.messageId, command.scope)
           this.#hub.publish({
             type: 'rewound',

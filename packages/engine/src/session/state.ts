@@ -29,6 +29,11 @@ export class SessionState {
   cost: Cost = { ...ZERO_COST }
   todos: TodoItem[] = []
   checkpoints: Checkpoint[] = []
+  /**
+   * Settles when every checkpoint started so far is taken and journaled. A turn does not wait for
+   * its own (issue 17: `turnFinished` never waits); rewinding and closing do.
+   */
+  checkpointing: Promise<void> = Promise.resolve()
   /** Steering typed while a turn runs, delivered with the next tool results or at the stop boundary. */
   steering: string[] = []
   /** Reminders waiting for the next user message (as `<system-reminder>` text). */

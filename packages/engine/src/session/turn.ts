@@ -107,9 +107,11 @@ export async function runTurn(
   )
 
   // A checkpoint of the tree before any tool may write, so rewind can restore it. It runs alongside
-  // the first request and read-only tools; the first batch that may write waits for it.
-  const checkpointed = session.services.checkpoints
-    .create(messageId, turnId)
+  // the first request and read-only tools; the first batch that may write waits for it. The turn
+  // does not: a read-only turn can end first, and the record follows (see `state.checkpointing`).
+  // It starts after the previous turn's checkpoint work (its end mark included).
+  const checkpointed = session.state.checkpointing
+    .then(() => session.services.checkpoints.create(messageId, turnId))
     .catch(() => undefined)
     .then(async (checkpoint) => {
       if (!checkpoint) return undefined
@@ -121,6 +123,7 @@ export async function runTurn(
       )
       return checkpoint
     })
+  trackCheckpointWork(session, checkpointed)
 
   const host = buildMainRunHost(
     session,
@@ -143,14 +146,23 @@ export async function runTurn(
       rounds: 0,
     }
   }
-  // The checkpoint started with the turn and usually finished long before (reads never wait for it);
-  // its record must be journaled before turnFinished, so a rewind to this turn finds it.
-  const started = await checkpointed
-  // How the turn left the tree, so a rewind reverts only the agent's changes. Checkpoint work is one
-  // queue, so the next turn's checkpoint and any rewind come after it.
-  await session.services.checkpoints.afterTurn?.(turnId, started, run.mutated).catch(() => undefined)
+  // How the turn left the tree, so a rewind reverts only the agent's changes: recorded once the
+  // checkpoint is taken (a write already waited for it), without holding up turnFinished. The next
+  // turn's checkpoint starts after it (`state.checkpointing`), so its writes come after this mark.
+  const ended = checkpointed
+    .then((started) => session.services.checkpoints.afterTurn?.(turnId, started, run.mutated))
+    .catch(() => undefined)
+  trackCheckpointWork(session, ended)
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
+}
+
+/** Adds work to `state.checkpointing`, which the next checkpoint, a rewind and a close wait for. */
+function trackCheckpointWork(session: SessionCore, work: Promise<unknown>): void {
+  session.state.checkpointing = Promise.all([session.state.checkpointing, work]).then(
+    () => {},
+    () => {},
+  )
 }
 
 /** The outcome for a turn stopped by a command. */
