@@ -238,3 +238,147 @@ describe('Claude Code compatibility: agents', () => {
     expect(codes(agents.find('full')).filter((code) => code === 'field_not_applied')).toHaveLength(6)
   })
 })
+
+async function expand(box: Sandbox, name: string, args: string[]) {
+  const result = await runInProcess(['commands', 'expand', name, ...args, '--json', '--cwd', box.project], {
+    cwd: box.root,
+    env: box.env,
+  })
+  expect(result.code, result.stderr).toBe(0)
+  const value = JSON.parse(result.stdout) as { content: Array<{ text: string }>; notices: string[] }
+  return { body: value.content[1]!.text, notices: value.notices }
+}
+
+describe('Claude Code compatibility: skills', () => {
+  it('offers every skill as a /name command unless user-invocable: false', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/skills/deploy/SKILL.md',
+      '---\nname: deploy\ndescription: Deploy it\n---\nDeploy $ARGUMENTS.\n',
+    )
+    await put(
+      box.project,
+      '.claude/skills/style/SKILL.md',
+      '---\nname: style\ndescription: House style\nuser-invocable: false\n---\nUse tabs.\n',
+    )
+    const commands = await list(box, 'commands')
+    expect(commands.find('deploy')).toMatchObject({
+      body: 'Deploy $ARGUMENTS.',
+      skillDir: join(box.project, '.claude/skills/deploy'),
+    })
+    expect(commands.find('style')).toBeUndefined()
+    expect((await expand(box, 'deploy', ['staging'])).body).toContain('Deploy staging.')
+  })
+
+  it('keeps disable-model-invocation, allowed-tools, license, metadata, paths, context, agent and hooks', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/skills/pdf/SKILL.md',
+      [
+        '---',
+        'name: pdf',
+        'description: Work with PDFs',
+        'disable-model-invocation: true',
+        'allowed-tools: Read, Bash(pdftotext *)',
+        'license: MIT',
+        'metadata: { owner: docs-team }',
+        'paths: ["**/*.pdf"]',
+        'context: fork',
+        'agent: explore',
+        'hooks: { Stop: [] }',
+        '---',
+        'Extract.',
+        '',
+      ].join('\n'),
+    )
+    await put(box.project, '.claude/skills/pdf/forms.md', 'Supporting file.\n')
+    const skills = await list(box, 'skills')
+    expect(skills.find('pdf')).toMatchObject({
+      disableModelInvocation: true,
+      allowedTools: ['Read', 'Bash(pdftotext *)'],
+      license: 'MIT',
+      metadata: { owner: 'docs-team' },
+      paths: ['**/*.pdf'],
+      context: 'fork',
+      agent: 'explore',
+      hooks: { Stop: [] },
+      baseDir: join(box.project, '.claude/skills/pdf'),
+    })
+    expect(codes(skills.find('pdf'))).toContain('field_not_applied')
+  })
+
+  it('substitutes ${CLAUDE_SKILL_DIR} and named arguments', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/skills/fix/SKILL.md',
+      '---\nname: fix\ndescription: Fix an issue\narguments: [issue, branch]\n---\nFix $issue on $branch; see ${CLAUDE_SKILL_DIR}/notes.md\n',
+    )
+    const { body } = await expand(box, 'fix', ['42', 'hotfix'])
+    expect(body).toContain(`Fix 42 on hotfix; see ${join(box.project, '.claude/skills/fix')}/notes.md`)
+  })
+
+  it('warns (name_mismatch) when the folder name differs from name', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/skills/charts/SKILL.md',
+      '---\nname: chart\ndescription: Charts\n---\nDraw.\n',
+    )
+    const skills = await list(box, 'skills')
+    expect(codes(skills.find('chart'))).toEqual(['name_mismatch'])
+  })
+})
+
+describe('Claude Code compatibility: commands and arguments', () => {
+  it('substitutes $ARGUMENTS, $ARGUMENTS[N], $N from 0, keeps a missing $N and \\$ as written', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/commands/args.md',
+      'all=[$ARGUMENTS] first=[$0] second=[$ARGUMENTS[1]] third=[$2] price=\\$5\n',
+    )
+    const { body } = await expand(box, 'args', ['one', '"two words"'])
+    expect(body).toContain('all=[one "two words"] first=[one] second=[two words] third=[$2] price=$5')
+  })
+
+  it('runs !`cmd` only at the start of a line and fenced ```! blocks; inline it is text', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/commands/shell.md',
+      '---\nallowed-tools: Bash(echo *)\n---\nStart:\n!`echo line-start`\nInline !`echo inline` stays.\n```!\necho fenced\n```\n',
+    )
+    const { body } = await expand(box, 'shell', [])
+    expect(body).toContain('Start:\nline-start\n')
+    expect(body).toContain('Inline !`echo inline` stays.')
+    expect(body).toContain('fenced')
+    expect(body).not.toContain('```!')
+  })
+
+  it('reports @file mentions that do not exist', async () => {
+    const box = await sandbox()
+    await put(box.project, '.claude/commands/see.md', 'Read @docs/missing.md and @README.md\n')
+    const { body, notices } = await expand(box, 'see', [])
+    expect(body).toContain('<file path="README.md">')
+    expect(notices).toEqual(['@docs/missing.md was not inlined: there is no such file.'])
+  })
+
+  it('namespaces commands from sub-folders and keeps disable-model-invocation, context, agent, hooks', async () => {
+    const box = await sandbox()
+    await put(
+      box.project,
+      '.claude/commands/git/ship.md',
+      '---\ndescription: Ship\ndisable-model-invocation: true\ncontext: fork\nagent: general\nhooks: { Stop: [] }\n---\nShip it.\n',
+    )
+    const commands = await list(box, 'commands')
+    expect(commands.find('git:ship')).toMatchObject({
+      disableModelInvocation: true,
+      context: 'fork',
+      agent: 'general',
+      hooks: { Stop: [] },
+    })
+  })
+})

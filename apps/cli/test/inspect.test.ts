@@ -24,7 +24,7 @@ async function fixture(trusted: boolean): Promise<Sandbox> {
   await put(
     p,
     '.z-engine/commands/greet.md',
-    '---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS.\nRepo: !`echo from-shell`\nSee @README.md\n',
+    '---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS.\nRepo:\n!`echo from-shell`\nSee @README.md\n',
   )
   await put(p, '.z-engine/commands/bad.md', '---\ndescription: nothing to send\n---\n')
   await put(

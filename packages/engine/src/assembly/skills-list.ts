@@ -2,8 +2,10 @@ import type { SkillDefinition } from '../workspace/definitions/types.js'
 
 /** The skills section of the system prompt: one line per skill, loaded on demand with the Skill tool. */
 export function renderSkillsList(skills: readonly SkillDefinition[]): string {
-  if (skills.length === 0) return ''
-  const lines = [...skills]
+  // `disable-model-invocation: true` skills are the user's `/name` only; the model is not told of them.
+  const offered = skills.filter((skill) => skill.disableModelInvocation !== true)
+  if (offered.length === 0) return ''
+  const lines = [...offered]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((skill) => `- ${skill.name}: ${skill.description}`)
   return [

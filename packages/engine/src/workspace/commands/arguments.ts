@@ -41,22 +41,46 @@ export function splitShellWords(input: string): string[] {
   return words
 }
 
-const PLACEHOLDERS = /\$ARGUMENTS\b|\$([1-9])(?![0-9])/g
+/** What a template may refer to besides the argument string (skills add these). */
+export interface SubstitutionExtras {
+  /** Named arguments (`arguments: [issue, branch]`), mapped to the words in order: `$issue`. */
+  names?: readonly string[]
+  /** The skill's folder, for `${CLAUDE_SKILL_DIR}`. */
+  skillDir?: string
+}
+
+const PLACEHOLDER =
+  /\\\$|\$\{CLAUDE_SKILL_DIR\}|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![\w[])|\$(\d+)(?!\d)|\$([A-Za-z_][\w-]*)/g
 
 /**
- * Substitutes `$ARGUMENTS` (the whole argument string) and `$1`..`$9` (its shell-style words; a
- * missing word is empty). A template without placeholders gets the arguments appended, so they are
- * never silently dropped.
+ * Substitutes arguments as Claude Code does: `$ARGUMENTS` is the argument string as typed,
+ * `$ARGUMENTS[N]` and its shorthand `$N` the N-th shell-style word counting from 0 (a missing one
+ * stays as written), `$name` a named argument, `${CLAUDE_SKILL_DIR}` the skill's folder, and `\$` a
+ * literal dollar. A template without any argument placeholder gets the arguments appended
+ * (`ARGUMENTS: …`), so they are never silently dropped.
  */
-export function substituteArguments(template: string, args: string): string {
+export function substituteArguments(template: string, args: string, extras: SubstitutionExtras = {}): string {
   const trimmed = args.trim()
   const words = splitShellWords(trimmed)
+  const names = extras.names ?? []
   let used = false
-  const result = template.replace(PLACEHOLDERS, (_placeholder, position: string | undefined) => {
-    used = true
-    if (position === undefined) return trimmed
-    return words[Number(position) - 1] ?? ''
-  })
+  const result = template.replace(
+    PLACEHOLDER,
+    (match, indexed: string | undefined, short: string | undefined, named: string | undefined) => {
+      if (match === '\\$') return '$'
+      if (match === '${CLAUDE_SKILL_DIR}') return extras.skillDir ?? match
+      if (named !== undefined) {
+        const position = names.indexOf(named)
+        if (position < 0) return match
+        used = true
+        return words[position] ?? ''
+      }
+      used = true
+      const position = indexed ?? short
+      if (position === undefined) return trimmed
+      return words[Number(position)] ?? match
+    },
+  )
   if (!used && trimmed !== '') return `${result}\n\nARGUMENTS: ${trimmed}`
   return result
 }

@@ -15,11 +15,16 @@ export interface EmbeddedCommandDeps {
   signal?: AbortSignal
 }
 
-const EMBEDDED = /!`([^`\n]+)`/g
+/**
+ * `` !`cmd` `` at the start of a line (after indentation), or a fenced block opened with ```` ```! ````,
+ * as Claude Code runs them; an inline `` !`cmd` `` after other text is left as text.
+ */
+const EMBEDDED = /^([ \t]*)!`([^`\n]+)`|^```![ \t]*\n([\s\S]*?)\n```[ \t]*$/gm
 
 /**
- * Replaces each `` !`cmd` `` with the command's output, run in the project root, only when allowed;
- * a refused command becomes a bracketed note in the text and a notice for the user.
+ * Replaces each embedded command (line-start `` !`cmd` `` or a ```` ```! ```` block) with its output,
+ * run in the project root, only when allowed; a refused command becomes a bracketed note in the text
+ * and a notice for the user.
  */
 export async function runEmbeddedCommands(
   text: string,
@@ -30,12 +35,12 @@ export async function runEmbeddedCommands(
   const replacements: string[] = []
   // Sequential, in order: these are shell commands and may depend on each other's effects.
   for (const match of text.matchAll(EMBEDDED)) {
-    const command = match[1]!.trim()
+    const command = (match[2] ?? match[3] ?? '').trim()
     if (!(await deps.canRun(command))) {
       notices.push(
         `!\`${command}\` was not run: neither the command's allowed-tools nor the session's permissions allow it.`,
       )
-      replacements.push(`[not run: \`${command}\` is not allowed]`)
+      replacements.push(`${match[1] ?? ''}[not run: \`${command}\` is not allowed]`)
       continue
     }
     let output: ShellRunResult
@@ -44,11 +49,11 @@ export async function runEmbeddedCommands(
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       notices.push(`!\`${command}\` failed to run: ${reason}`)
-      replacements.push(`[\`${command}\` failed to run: ${reason}]`)
+      replacements.push(`${match[1] ?? ''}[\`${command}\` failed to run: ${reason}]`)
       continue
     }
     ran.push(command)
-    replacements.push(formatOutput(output))
+    replacements.push(`${match[1] ?? ''}${formatOutput(output)}`)
   }
   let index = 0
   return { text: text.replace(EMBEDDED, () => replacements[index++]!), notices, ran }

@@ -56,11 +56,24 @@ describe('arguments', () => {
     expect(splitShellWords('"unclosed quote')).toEqual(['unclosed quote'])
   })
 
-  it('substitutes $ARGUMENTS and $1..$9, leaving missing words empty', () => {
-    expect(substituteArguments('all=[$ARGUMENTS] 1=[$1] 2=[$2] 3=[$3]', ' one "two words" ')).toBe(
-      'all=[one "two words"] 1=[one] 2=[two words] 3=[]',
-    )
-    expect(substituteArguments('$10 stays', 'x')).toBe('$10 stays\n\nARGUMENTS: x')
+  it('substitutes $ARGUMENTS, $ARGUMENTS[N] and $N counting from 0 as Claude Code does; a missing $N stays as written', () => {
+    expect(
+      substituteArguments('all=[$ARGUMENTS] 0=[$0] 1=[$1] 2=[$2] i1=[$ARGUMENTS[1]]', ' one "two words" '),
+    ).toBe('all=[one "two words"] 0=[one] 1=[two words] 2=[$2] i1=[two words]')
+    expect(substituteArguments('$10 stays', 'x')).toBe('$10 stays')
+  })
+
+  it('keeps \\$ as a literal dollar, as Claude Code does', () => {
+    expect(substituteArguments('costs \\$5, arg $0', 'x')).toBe('costs $5, arg x')
+  })
+
+  it('substitutes named arguments and ${CLAUDE_SKILL_DIR} for skills', () => {
+    expect(
+      substituteArguments('Fix $issue on $branch in ${CLAUDE_SKILL_DIR}; $HOME stays', '42 hotfix', {
+        names: ['issue', 'branch'],
+        skillDir: '/skills/fix',
+      }),
+    ).toBe('Fix 42 on hotfix in /skills/fix; $HOME stays')
   })
 
   it('appends arguments to a template without placeholders', () => {
@@ -72,7 +85,7 @@ describe('arguments', () => {
 describe('expandCommand', () => {
   it('produces the visible line and the body in a command tag', async () => {
     const expanded = await expandCommand(
-      command('Fix issue $1 in $2.', { model: 'fast' }),
+      command('Fix issue $0 in $1.', { model: 'fast' }),
       ' 42 parser ',
       deps(),
     )
@@ -98,6 +111,8 @@ describe('expandCommand', () => {
     expect(expanded.inlinedFiles).toEqual([join(root, 'a.ts')])
     expect(expanded.notices).toEqual([
       '@secret.env was not inlined: the permissions do not allow reading it.',
+      // Claude Code reports a mentioned file that does not exist.
+      '@missing.ts was not inlined: there is no such file.',
     ])
   })
 
@@ -134,12 +149,15 @@ describe('expandCommand', () => {
     )
   })
 
-  it('runs !`cmd` in the project root only when allowed', async () => {
+  it('runs !`cmd` at the start of a line only, as Claude Code does, and only when allowed', async () => {
     const seen: Array<{ command: string; rules: readonly string[] }> = []
     const expanded = await expandCommand(
-      command('Dir: !`pwd`\nFail: !`echo oops >&2; exit 3`\nNope: !`rm -rf /`', {
-        allowedTools: ['Bash(pwd)'],
-      }),
+      command(
+        'Dir:\n!`pwd`\nFail:\n  !`echo oops >&2; exit 3`\nNope:\n!`rm -rf /`\nInline !`echo no` is text',
+        {
+          allowedTools: ['Bash(pwd)'],
+        },
+      ),
       '',
       deps({
         canRun: (line, rules) => {
@@ -149,12 +167,23 @@ describe('expandCommand', () => {
       }),
     )
     const body = expanded.content[1].text
-    expect(body).toContain(`Dir: ${root}`)
-    expect(body).toContain('Fail: oops\n[exit code 3]')
-    expect(body).toContain('Nope: [not run: `rm -rf /` is not allowed]')
+    expect(body).toContain(`Dir:\n${root}`)
+    expect(body).toContain('Fail:\n  oops\n[exit code 3]')
+    expect(body).toContain('Nope:\n[not run: `rm -rf /` is not allowed]')
+    expect(body).toContain('Inline !`echo no` is text')
     expect(expanded.ranCommands).toEqual(['pwd', 'echo oops >&2; exit 3'])
     expect(expanded.notices).toHaveLength(1)
     expect(seen[0]!.rules).toEqual(['Bash(pwd)'])
+  })
+
+  it('runs a fenced ```! block as one command, as Claude Code does', async () => {
+    const expanded = await expandCommand(
+      command('State:\n```!\necho one\necho two\n```\nDone.'),
+      '',
+      deps({ canRun: () => true }),
+    )
+    expect(expanded.content[1].text).toContain('State:\none\ntwo\nDone.')
+    expect(expanded.ranCommands).toEqual(['echo one\necho two'])
   })
 
   it('grants a project command nothing in an untrusted workspace, but does for trusted or user ones', async () => {

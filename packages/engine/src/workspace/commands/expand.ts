@@ -42,7 +42,7 @@ export interface ExpandedCommand {
 }
 
 /**
- * Expands a custom or prompt built-in command (spec 000 "Commands"): `$ARGUMENTS` and `$1`..`$9`,
+ * Expands a custom or prompt built-in command (spec 000 "Commands"): arguments (`substituteArguments`),
  * then `` !`cmd` `` where allowed, then `@path` files the policy lets the model read (256 KiB each,
  * 1 MiB in all). Never throws on user input; what it leaves out is listed in `notices`.
  */
@@ -58,7 +58,10 @@ export async function expandCommand(
     notices.push(`/${definition.name}'s allowed-tools were not granted: this workspace is not trusted yet.`)
   }
 
-  const substituted = substituteArguments(definition.body, args)
+  const substituted = substituteArguments(definition.body, args, {
+    ...(definition.argumentNames === undefined ? {} : { names: definition.argumentNames }),
+    ...(definition.skillDir === undefined ? {} : { skillDir: definition.skillDir }),
+  })
   const embedded = await runEmbeddedCommands(substituted, {
     projectRoot: deps.projectRoot,
     canRun: (command) => deps.canRun(command, turnRules),

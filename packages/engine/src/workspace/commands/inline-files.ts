@@ -25,8 +25,9 @@ const REFERENCE = /(?:^|[\s(])@(?!agent-)((?:[^\s`'"()<>]|\\ )+)/g
 
 /**
  * Reads the files a template names with `@path` (relative to the project root, absolute, or `~/…`).
- * Tokens that are not existing files are left alone (they are often decorators or handles); files the
- * policy refuses, binaries, and files past the size limits are left out with a notice. Never throws.
+ * Tokens that are not existing files are left alone (they are often decorators or handles) unless they
+ * look like paths (`src/x`, `notes.md`), which are reported missing as Claude Code reports them; files
+ * the policy refuses, binaries, and files past the size limits are left out with a notice. Never throws.
  */
 export async function inlineFileReferences(text: string, deps: InlineFileDeps): Promise<InlinedFiles> {
   const result: InlinedFiles = { files: [], notices: [] }
@@ -35,11 +36,13 @@ export async function inlineFileReferences(text: string, deps: InlineFileDeps): 
   for (const match of text.matchAll(REFERENCE)) {
     const token = match[1]!.replace(/\\ /g, ' ')
     const candidates = [token, token.replace(/[.,;:!?]+$/, '')]
+    let found = false
     for (const candidate of new Set(candidates)) {
       const path = absolutePath(candidate, deps)
       if (path === undefined || seen.has(path)) continue
       const info = await stat(path).catch(() => undefined)
       if (info === undefined || !info.isFile()) continue
+      found = true
       seen.add(path)
       const displayPath = displayPathOf(path, deps.projectRoot)
       // A link must not launder a denied target: both the name and what it points to must be readable.
@@ -69,8 +72,18 @@ export async function inlineFileReferences(text: string, deps: InlineFileDeps): 
       result.files.push({ path, displayPath, content })
       break
     }
+    const bare = candidates[1]!
+    if (!found && looksLikePath(bare) && !seen.has(bare)) {
+      seen.add(bare)
+      result.notices.push(`@${bare} was not inlined: there is no such file.`)
+    }
   }
   return result
+}
+
+/** `src/x`, `./x`, `~/x` or a name with a short extension (`notes.md`); not `@user` or `@Component`. */
+function looksLikePath(token: string): boolean {
+  return /\//.test(token) || /^[\w.-]+\.[A-Za-z0-9]{1,8}$/.test(token)
 }
 
 function absolutePath(token: string, deps: InlineFileDeps): string | undefined {

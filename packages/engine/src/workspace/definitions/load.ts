@@ -30,14 +30,38 @@ export async function loadAgentDefinitions(
   return merge([...builtins, ...custom.parsed], custom.errors)
 }
 
-/** Custom commands from the command folders (project `.z-engine` > project `.claude` > user > `~/.claude`). */
+/**
+ * Custom commands from the command folders (project `.z-engine` > project `.claude` > user >
+ * `~/.claude`), and every skill as a `/name` command unless `user-invocable: false` (Claude Code:
+ * a skill replaces a same-named command). Skill files' own problems are reported by the skill loader.
+ */
 export async function loadCommandDefinitions(
   roots: DefinitionRoots,
 ): Promise<LoadedDefinitions<CommandDefinition>> {
-  const custom = await loadKind(roots, 'commands', 'markdownRecursive', (file, layer) =>
-    parseCommandDefinition(file.text, { layer, path: file.path }, commandName(file.relativePath)),
-  )
-  return merge(custom.parsed, custom.errors)
+  const [custom, skills] = await Promise.all([
+    loadKind(roots, 'commands', 'markdownRecursive', (file, layer) =>
+      parseCommandDefinition(file.text, { layer, path: file.path }, commandName(file.relativePath)),
+    ),
+    loadSkillDefinitions(roots),
+  ])
+  const skillCommands = skills.definitions
+    .filter((skill) => skill.userInvocable)
+    .map((skill) => skillCommand(skill))
+  return merge([...custom.parsed, ...skillCommands], custom.errors)
+}
+
+/** A skill as the `/name` command that runs its instructions with the arguments substituted. */
+export function skillCommand(skill: SkillDefinition): CommandDefinition {
+  const {
+    baseDir,
+    userInvocable: _userInvocable,
+    license: _license,
+    metadata: _metadata,
+    paths: _paths,
+    ...rest
+  } = skill
+  const command: CommandDefinition = { ...rest, skillDir: baseDir }
+  return command
 }
 
 /** Skills: `<folder>/<name>/SKILL.md` in the skill folders, same precedence as agents. */

@@ -8,7 +8,7 @@ const skill: SkillDefinition = {
   source: { layer: 'project', path: '/p/.z-engine/skills/pdf/SKILL.md' },
   frontmatter: {},
   warnings: [],
-  body: 'Extract text from $1 with pdftotext.',
+  body: 'Extract text from $0 with pdftotext.',
   baseDir: '/p/.z-engine/skills/pdf',
   allowedTools: [],
   userInvocable: true,
@@ -23,5 +23,11 @@ describe('createSkillPort', () => {
       baseDir: '/p/.z-engine/skills/pdf',
     })
     expect(await port.load('missing')).toBeUndefined()
+  })
+
+  it('hides disable-model-invocation skills from the model, as Claude Code does', async () => {
+    const port = createSkillPort(() => [{ ...skill, disableModelInvocation: true }])
+    expect(port.list()).toEqual([])
+    expect(await port.load('pdf')).toBeUndefined()
   })
 })

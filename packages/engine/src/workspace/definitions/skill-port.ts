@@ -8,11 +8,21 @@ import type { SkillDefinition } from './types.js'
  */
 export function createSkillPort(skills: () => readonly SkillDefinition[]): SkillPort {
   return {
-    list: () => skills().map((skill) => ({ name: skill.name, description: skill.description })),
+    list: () =>
+      modelInvocable(skills()).map((skill) => ({ name: skill.name, description: skill.description })),
     async load(name, args) {
-      const skill = skills().find((candidate) => candidate.name === name)
+      // `disable-model-invocation: true` (Claude Code): only the user runs it, as `/name`.
+      const skill = modelInvocable(skills()).find((candidate) => candidate.name === name)
       if (skill === undefined) return undefined
-      return { content: substituteArguments(skill.body, args ?? ''), baseDir: skill.baseDir }
+      const extras = {
+        skillDir: skill.baseDir,
+        ...(skill.argumentNames === undefined ? {} : { names: skill.argumentNames }),
+      }
+      return { content: substituteArguments(skill.body, args ?? '', extras), baseDir: skill.baseDir }
     },
   }
+}
+
+function modelInvocable(skills: readonly SkillDefinition[]): SkillDefinition[] {
+  return skills.filter((skill) => skill.disableModelInvocation !== true)
 }

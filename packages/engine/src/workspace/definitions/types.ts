@@ -89,7 +89,7 @@ export interface AgentDefinition extends DefinitionBase {
 
 /** A custom or built-in prompt command (spec 000 "Commands"). */
 export interface CommandDefinition extends DefinitionBase {
-  /** The template: `$ARGUMENTS`, `$1`..`$9`, `@path` and `!\`cmd\`` are expanded at run time. */
+  /** The template: `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`, `@path` and `!\`cmd\`` are expanded at run time. */
   body: string
   argumentHint?: string
   /** Rules granted for the turn only (never in an untrusted workspace for project commands). */
@@ -103,6 +103,10 @@ export interface CommandDefinition extends DefinitionBase {
   agent?: string
   /** Claude Code's command-scoped `hooks`, kept as written (not acted on yet; warned). */
   hooks?: unknown
+  /** Set when the command is a skill run as `/name`: its folder (`${CLAUDE_SKILL_DIR}`). */
+  skillDir?: string
+  /** A skill's named arguments (`$issue`). */
+  argumentNames?: string[]
 }
 
 /** A skill: a folder holding `SKILL.md` (name and description frontmatter, instructions as body). */
