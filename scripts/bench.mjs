@@ -18,4 +18,9 @@ for (const parent of ['packages', 'apps']) {
     if (run.status !== 0) failures += 1
   }
 }
+console.log('\n== install of the 8 libraries (scripts/bench-install.mjs) ==')
+if (
+  spawnSync(process.execPath, [join(root, 'scripts', 'bench-install.mjs')], { stdio: 'inherit' }).status !== 0
+)
+  failures += 1
 process.exit(failures === 0 ? 0 : 1)

@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+} from 'node:fs'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The 8 libraries as an embedder gets them: packed with `pnpm pack`, unpacked into a fresh app's
+ * node_modules, type-checked (strict) and run as ESM and as CommonJS, and bundled by esbuild into one
+ * CommonJS file that runs from a folder with no node_modules at all.
+ *
+ * Offline by design: each tarball is unpacked where npm would put it, and each third-party
+ * dependency it declares is linked to the copy this repository already installed (the same
+ * version, from the lockfile). npm's own install of the tarballs, which needs the registry, is
+ * measured by `pnpm bench` (scripts/bench-install.mjs): size, package count, install scripts.
+ */
+const run = promisify(execFile)
+const REPO = resolve(import.meta.dirname, '../..')
+const LIBRARIES = ['protocol', 'policy', 'context', 'prompts', 'store', 'host', 'tools', 'engine']
+const BUILT = LIBRARIES.every((name) => existsSync(join(REPO, 'packages', name, 'dist')))
+const requireHere = createRequire(import.meta.url)
+const tsc = requireHere.resolve('typescript/bin/tsc')
+const esbuild = createRequire(requireHere.resolve('tsup')).resolve('esbuild')
+
+type Manifest = { name: string; dependencies?: Record<string, string>; files?: string[] }
+
+/** Unpacks every tarball into `app/node_modules` and links each declared third-party dependency. */
+async function install(tarballs: string, app: string): Promise<Manifest[]> {
+  const manifests: Manifest[] = []
+  for (const name of LIBRARIES) {
+    const tarball = readdirSync(tarballs).find((file) => file.startsWith(`z-engine-${name}-`))
+    if (tarball === undefined) throw new Error(`no tarball for ${name}`)
+    const target = join(app, 'node_modules', '@z-engine', name)
+    mkdirSync(target, { recursive: true })
+    await run('tar', ['-xzf', join(tarballs, tarball), '-C', target, '--strip-components=1'])
+    const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as Manifest
+    manifests.push(manifest)
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      if (dependency.startsWith('@z-engine/')) continue
+      const link = join(target, 'node_modules', dependency)
+      mkdirSync(dirname(link), { recursive: true })
+      symlinkSync(realpathSync(join(REPO, 'packages', name, 'node_modules', dependency)), link)
+    }
+  }
+  mkdirSync(join(app, 'node_modules', '@types'), { recursive: true })
+  symlinkSync(
+    realpathSync(join(REPO, 'node_modules', '@types', 'node')),
+    join(app, 'node_modules', '@types', 'node'),
+  )
+  return manifests
+}
+
+describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', () => {
+  it('type-check strictly, run as ESM and CommonJS, and bundle into one CommonJS file', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'z-pack-libs-'))
+    const tarballs = join(work, 'tarballs')
+    const app = join(work, 'app')
+    await Promise.all(
+      LIBRARIES.map((name) =>
+        run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: join(REPO, 'packages', name) }),
+      ),
+    )
+    const manifests = await install(tarballs, app)
+
+    // Every tarball carries what npm shows and what a user needs.
+    for (const manifest of manifests) {
+      const dir = join(app, 'node_modules', manifest.name)
+      expect(existsSync(join(dir, 'README.md')), `${manifest.name} README`).toBe(true)
+      expect(existsSync(join(dir, 'LICENSE')), `${manifest.name} LICENSE`).toBe(true)
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).not.toContain('workspace:')
+    }
+    expect(
+      readdirSync(join(app, 'node_modules', '@z-engine', 'context', 'grammars')).filter((f) =>
+        f.endsWith('.wasm'),
+      ),
+    ).toHaveLength(6)
+
+    // The program as ESM: type-checked against the `import` types, compiled, run.
+    copyFileSync(join(import.meta.dirname, 'app', 'main.ts'), join(app, 'main.ts'))
+    copyFileSync(join(import.meta.dirname, 'app', 'tsconfig.json'), join(app, 'tsconfig.json'))
+    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
+    await run(process.execPath, [tsc, '-p', app], { cwd: app })
+    const expected = {
+      statuses: { weather: 'ok', Read: 'ok', Bash: 'denied' },
+      seen: ['weather', 'Read', 'Bash'],
+      cities: ['Bergen'],
+      text: 'all done',
+    }
+    const esm = await run(process.execPath, [join(app, 'dist', 'main.js')], { cwd: app })
+    expect(JSON.parse(esm.stdout)).toEqual(expected)
+
+    // The same program as CommonJS: checked against the `require` types (.d.cts), run with require.
+    const cjs = join(app, 'cjs')
+    mkdirSync(cjs)
+    copyFileSync(join(app, 'main.ts'), join(cjs, 'main.ts'))
+    await writeFile(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }))
+    await writeFile(
+      join(cjs, 'tsconfig.json'),
+      // verbatimModuleSyntax forbids import statements that compile to require.
+      JSON.stringify({
+        extends: '../tsconfig.json',
+        compilerOptions: { verbatimModuleSyntax: false, outDir: 'dist' },
+        files: ['main.ts'],
+      }),
+    )
+    await run(process.execPath, [tsc, '-p', cjs], { cwd: cjs })
+    expect(readFileSync(join(cjs, 'dist', 'main.js'), 'utf8')).toContain('require("@z-engine/engine")')
+    const commonjs = await run(process.execPath, [join(cjs, 'dist', 'main.js')], { cwd: cjs })
+    expect(JSON.parse(commonjs.stdout)).toEqual(expected)
+
+    // One CommonJS file by esbuild, run from a folder where nothing else can be resolved.
+    const alone = join(work, 'alone')
+    const { build } = requireHere(esbuild) as { build(options: Record<string, unknown>): Promise<unknown> }
+    await build({
+      entryPoints: [join(app, 'main.ts')],
+      absWorkingDir: app,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      outfile: join(alone, 'app.cjs'),
+      logLevel: 'silent',
+    })
+    const bundled = await run(process.execPath, [join(alone, 'app.cjs')], { cwd: alone })
+    expect(JSON.parse(bundled.stdout)).toEqual(expected)
+  }, 240_000)
+})
