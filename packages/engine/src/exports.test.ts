@@ -11,6 +11,7 @@ describe('public surface', () => {
         "EngineError",
         "MCP_DEFER_THRESHOLD",
         "McpManager",
+        "NO_APPROVER_FEEDBACK",
         "RepoMapService",
         "SEARCH_BACKENDS",
         "ShellJobs",

@@ -16,8 +16,8 @@ export { defineTool, ToolDefinitionError } from './api/define-tool.js'
 export type { EngineOptions, OpenSessionOptions } from './api/engine.js'
 export { Engine, EngineError } from './api/engine.js'
 export type { EnginePaths } from './api/engine-paths.js'
-export type { RunOptions } from './api/run.js'
-export { run } from './api/run.js'
+export type { OnApproval, OnPlan, OnQuestion, RunOptions } from './api/run.js'
+export { NO_APPROVER_FEEDBACK, run } from './api/run.js'
 export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './assembly/model-port.js'
 export { detectShellSandbox } from './assembly/session-sandbox.js'
 export type { StandaloneExpansion } from './assembly/standalone-expansion.js'
@@ -52,6 +52,7 @@ export {
 } from './model/catalog.js'
 export type {
   ClientFactory,
+  ClientRequester,
   CreateClientResult,
   DefaultClientFactoryOptions,
   ProviderSettings,
@@ -89,7 +90,8 @@ export { buildRepoMap } from './repo-map/repo-map-build.js'
 export type { RepoMapServiceOptions } from './repo-map/repo-map-service.js'
 export { RepoMapService } from './repo-map/repo-map-service.js'
 export { repoMapCacheFile } from './repo-map/repo-map-store.js'
-export type { Session } from './session/session-types.js'
+export type { Session, SubmitAttachments } from './session/session-types.js'
+export type { TurnHandle, TurnResult } from './session/turn-handle.js'
 export type {
   CatalogEntry,
   CommandCatalog,

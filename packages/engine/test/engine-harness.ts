@@ -53,7 +53,13 @@ export async function engineWith(
     dataDir: join(home, 'data'),
     configDir: join(home, 'config'),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
-    clientFactory: { createClient: () => ({ ok: true, client, provider: 'scripted', model: 'scripted' }) },
+    // An injected factory gets every reference as given; this one has no `nope/…` models.
+    clientFactory: {
+      createClient: (ref) =>
+        ref.startsWith('nope/')
+          ? { ok: false, error: `The scripted factory has no model ${ref}.` }
+          : { ok: true, client, provider: 'scripted', model: 'scripted' },
+    },
     onEvent: (envelope) => envelopes.push(envelope),
     ...extra,
   })

@@ -81,15 +81,24 @@ export const EventSchemas = {
     variant('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
   ),
   turnFinished: described(
-    'A turn ended, with its outcome, usage, cost and verification badge.',
-    variant('turnFinished', {
-      turnId: id(),
-      outcome: TurnOutcomeSchema,
-      usage: UsageSchema,
-      cost: CostSchema,
-      badge: VerificationBadgeSchema,
-      mutated: bool(),
-    }),
+    'A turn ended, with its outcome, usage, cost, verification badge and final text.',
+    variant(
+      'turnFinished',
+      {
+        turnId: id(),
+        outcome: TurnOutcomeSchema,
+        usage: UsageSchema,
+        cost: CostSchema,
+        badge: VerificationBadgeSchema,
+        mutated: bool(),
+      },
+      {
+        text: str({
+          description:
+            "The turn's final answer: the text of its last assistant message (absent when it had none, or on replay).",
+        }),
+      },
+    ),
   ),
   usageUpdated: described(
     "Token usage after a model request: that request's, the session's totals, and the context meter.",
@@ -151,6 +160,10 @@ export const EventSchemas = {
       { toolUseId: id(), toolName: str(), status: ToolStatusSchema, durationMs: count() },
       {
         summary: str({ description: 'A one-line result for the card, e.g. "exit 1" or the denial reason.' }),
+        output: str({
+          description:
+            "The result's text as the model received it (images as [image]); long output is already shortened and names the artifact holding the rest.",
+        }),
       },
     ),
   ),

@@ -172,6 +172,7 @@ export const EVENTS: { [T in EventType]: EventOf<T> } = {
     cost: ZERO_COST,
     badge: { type: 'failed', checkId: 'c1', reason: '2 tests failed' },
     mutated: true,
+    text: 'Fixed the bug; 2 tests still fail.',
   },
   usageUpdated: {
     type: 'usageUpdated',
@@ -210,6 +211,7 @@ export const EVENTS: { [T in EventType]: EventOf<T> } = {
     status: 'denied',
     durationMs: 0,
     summary: 'The user denied this action',
+    output: 'The user denied this action.',
   },
   approvalRequested: { type: 'approvalRequested', request: approval },
   approvalResolved: {

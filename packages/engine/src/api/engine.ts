@@ -131,6 +131,7 @@ export class Engine {
   readonly store: SessionStore
   readonly #env: Readonly<Record<string, string | undefined>>
   readonly #clientFactory: ClientFactory
+  readonly #injectedFactory: boolean
   readonly #sandboxBackend: SandboxBackend | undefined
   readonly #onEvent: ((envelope: EventEnvelope) => void) | undefined
   readonly #trust: TrustStore
@@ -157,6 +158,7 @@ export class Engine {
       : resolveEnginePaths(options, this.#env)
     this.store = options.store ?? openStore({ dataDir: this.paths.dataDir })
     this.#clientFactory = options.clientFactory ?? createDefaultClientFactory({ env: this.#env })
+    this.#injectedFactory = options.clientFactory !== undefined
     this.#sandboxBackend = options.sandboxBackend
     this.#onEvent = options.onEvent
     this.#trust = createTrustStore(this.paths.configDir)
@@ -268,10 +270,18 @@ export class Engine {
     }
 
     // Fail before anything is journaled when the model cannot be used (unknown ref, missing key).
+    // An embedder's factory gets the reference as given, even one the model catalog does not know.
     const ref = parseModelRef(state.modelRef)
+    const requester = { sessionId, projectRoot }
     const client = ref.ok
-      ? this.#clientFactory.createClient(state.modelRef, providerSettingsOf(settings, ref.ref.provider))
-      : ({ ok: false, error: ref.error } as const)
+      ? this.#clientFactory.createClient(
+          state.modelRef,
+          providerSettingsOf(settings, ref.ref.provider),
+          requester,
+        )
+      : this.#injectedFactory
+        ? this.#clientFactory.createClient(state.modelRef, undefined, requester)
+        : ({ ok: false, error: ref.error } as const)
     if (!client.ok) {
       await log.close().catch(() => {})
       if (resumeId === undefined) await this.store.delete(sessionId).catch(() => {})
@@ -292,6 +302,7 @@ export class Engine {
       state,
       hub,
       clientFactory: this.#clientFactory,
+      injectedFactory: this.#injectedFactory,
       client: { client: client.client, model: client.model },
       resumed: snapshot !== undefined,
       trusted,

@@ -61,6 +61,8 @@ export interface AssembleInput {
   state: SessionState
   hub: EventHub
   clientFactory: ClientFactory
+  /** The factory is the embedder's: references the catalog does not know go to it as given. */
+  injectedFactory?: boolean
   /** The main model's client, created (and already warming) when the session was opened. */
   client: { client: ModelClient; model: string }
   resumed: boolean
@@ -124,7 +126,11 @@ export async function assembleSession(
     trusted: input.trusted,
     onNotice: notice,
   })
-  const models = new SessionModels(input.clientFactory, () => settings)
+  const models = new SessionModels(input.clientFactory, () => settings, {
+    sessionId: input.sessionId,
+    projectRoot,
+    injected: input.injectedFactory === true,
+  })
   models.adopt(state.modelRef, input.client.client, input.client.model)
   const spill = async (content: string, hint: string) => {
     const written = await input.store.writeArtifact(input.sessionId, content, 'txt')

@@ -1,6 +1,6 @@
 import type { Settings, Usage } from '@z-engine/protocol'
 import { type ModelInfo, type ModelOverrides, resolveModelInfo } from '../model/catalog.js'
-import type { ClientFactory, ProviderSettings } from '../model/client-factory.js'
+import type { ClientFactory, ClientRequester, ProviderSettings } from '../model/client-factory.js'
 import { costOf } from '../model/cost.js'
 import { parseModelRef } from '../model/model-ref.js'
 import type { ModelClient, ProviderName, ReasoningOptions } from '../model/types.js'
@@ -73,6 +73,8 @@ export class SessionModels implements ModelPort {
   constructor(
     private readonly factory: ClientFactory,
     private readonly settings: () => Settings,
+    /** The session asking, told to the factory; `injected`: the embedder's factory takes any reference. */
+    private readonly requester?: ClientRequester & { injected: boolean },
   ) {}
 
   /** Catalog facts of a reference (context window, prices, vision). */
@@ -84,12 +86,14 @@ export class SessionModels implements ModelPort {
 
   resolve(modelRef: string): { ok: true; model: RoundModel } | { ok: false; message: string } {
     const parsed = parseModelRef(modelRef)
-    if (!parsed.ok) return { ok: false, message: parsed.error }
+    if (!parsed.ok && this.requester?.injected !== true) return { ok: false, message: parsed.error }
     let entry = this.#clients.get(modelRef)
     if (!entry) {
+      const requester = this.requester
       const created = this.factory.createClient(
         modelRef,
-        providerSettingsOf(this.settings(), parsed.ref.provider),
+        parsed.ok ? providerSettingsOf(this.settings(), parsed.ref.provider) : undefined,
+        requester ? { sessionId: requester.sessionId, projectRoot: requester.projectRoot } : undefined,
       )
       if (!created.ok) return { ok: false, message: created.error }
       entry = { client: created.client, model: created.model }

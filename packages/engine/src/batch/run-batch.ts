@@ -49,7 +49,13 @@ async function settle(state: CallState, status: ToolStatus, text: string, deps: 
     toolName: state.call.block.name,
     status,
     durationMs: 0,
+    output: text,
   })
+}
+
+/** A result's text for the host (`toolFinished.output`): text blocks, images as `[image]`. */
+function outputText(content: readonly ToolResultContent[]): string {
+  return content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
 }
 
 function textResult(toolUseId: string, text: string, isError: boolean): ToolResultBlock {
@@ -391,6 +397,7 @@ export async function runBatch(
       toolName: prepared.tool.name,
       status: state.status ?? 'error',
       durationMs: Date.now() - started,
+      output: outputText(state.result.content),
     })
   }
 

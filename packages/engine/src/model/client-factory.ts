@@ -36,7 +36,18 @@ export type CreateClientResult =
 
 /** Creates model clients; injected into the Engine so tests can supply scripted ones. */
 export interface ClientFactory {
-  createClient(ref: string, provider?: ProviderSettings): CreateClientResult
+  /**
+   * A client for a model reference. `provider` holds the settings of the reference's provider;
+   * `session` says which session (and project) asks. An embedder's factory receives every reference
+   * as given — ones the catalog does not know included.
+   */
+  createClient(ref: string, provider?: ProviderSettings, session?: ClientRequester): CreateClientResult
+}
+
+/** The session a client is created for. */
+export interface ClientRequester {
+  sessionId: string
+  projectRoot: string
 }
 
 /** What the default factory reads. */

@@ -49,10 +49,13 @@ export class EventHub {
   }
 
   /** Events published from now on, until `close`; the first subscriber also gets the backlog. */
-  subscribe(): AsyncQueue<EventEnvelope> {
+  subscribe(options: { backlog?: boolean } = {}): AsyncQueue<EventEnvelope> {
     const queue = new AsyncQueue<EventEnvelope>()
-    for (const envelope of this.#backlog ?? []) queue.push(envelope)
-    this.#backlog = undefined
+    // Internal followers (turn handles) take only what comes next and leave the backlog alone.
+    if (options.backlog !== false) {
+      for (const envelope of this.#backlog ?? []) queue.push(envelope)
+      this.#backlog = undefined
+    }
     this.#subscribers.add(queue)
     return queue
   }

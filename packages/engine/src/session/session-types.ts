@@ -7,6 +7,10 @@ import type {
   RewindScope,
 } from '@z-engine/protocol'
 import type { JobPort, Tool } from '@z-engine/tools'
+import type { TurnHandle } from './turn-handle.js'
+
+/** Images (and other blocks) sent with a submitted message, as the `submit` command takes them. */
+export type SubmitAttachments = NonNullable<Extract<Command, { type: 'submit' }>['attachments']>
 
 /**
  * One chat, as an embedder holds it: commands in, events out. Nothing internal is reachable from
@@ -17,6 +21,11 @@ export interface Session {
   readonly projectRoot: string
   /** Queues a command; it is handled in order without blocking on any running turn. */
   send(command: Command): void
+  /**
+   * Submits a message; the handle streams its turn's events and resolves to the turn's result (final
+   * text, outcome, usage, cost). During a turn the text steers it, and the handle follows that turn.
+   */
+  submit(text: string, options?: { attachments?: SubmitAttachments }): TurnHandle
   /** Every event published from now on, as envelopes. End the iteration to unsubscribe. */
   events(): AsyncIterable<EventEnvelope>
   /** Resolves when no turn is running and no command is queued. */
@@ -29,7 +38,7 @@ export interface Session {
   readonly mode: PermissionMode
   /** The model reference in effect. */
   readonly model: string
-  /** Whether a turn is running. */
+  /** Whether a turn is running; false from the moment its `turnFinished` is published. */
   readonly busy: boolean
 }
 

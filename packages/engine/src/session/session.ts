@@ -1,11 +1,19 @@
 import { reminderText } from '@z-engine/prompts'
-import type { Command, EventEnvelope, PermissionMode } from '@z-engine/protocol'
+import { type Command, type EventEnvelope, type PermissionMode, parseCommand } from '@z-engine/protocol'
 import { AsyncQueue } from '../util/async-queue.js'
 import type { EventHub } from './event-hub.js'
 import type { SessionCore } from './session-core.js'
-import type { CommandAction, MainAgent, Session, SessionExtensions, TurnInput } from './session-types.js'
+import type {
+  CommandAction,
+  MainAgent,
+  Session,
+  SessionExtensions,
+  SubmitAttachments,
+  TurnInput,
+} from './session-types.js'
 import type { SessionState } from './state.js'
 import { runTurn } from './turn.js'
+import { createTurnHandle, type TurnHandle } from './turn-handle.js'
 
 /** What a session handle is built from: its core (built first), the main agent and the extensions. */
 export interface SessionInit {
@@ -33,6 +41,10 @@ export class SessionActor implements Session {
   /** Commands sent and not yet fully handled (queued or running). */
   #pendingCommands = 0
   #idleWaiters: Array<() => void> = []
+  /** Turn handles waiting to learn which turn their submit starts (or is delivered into). */
+  readonly #submitWaiters = new WeakMap<Command, (turnId: string) => void>()
+  /** Turn handles whose text is queued as steering: resolved when it is delivered. */
+  #steeringWaiters: Array<(turnId: string) => void> = []
 
   constructor(init: SessionInit) {
     this.#core = init.core
@@ -41,18 +53,77 @@ export class SessionActor implements Session {
     this.#agent = init.agent
     this.#extensions = init.extensions ?? {}
     this.#hub = init.hub
+    this.#state.onSteeringTaken = (turnId) => {
+      if (turnId !== undefined) this.#deliverSteering(turnId)
+    }
     this.#loop = this.#runLoop()
+  }
+
+  #deliverSteering(turnId: string): void {
+    const waiters = this.#steeringWaiters
+    this.#steeringWaiters = []
+    for (const resolve of waiters) resolve(turnId)
+  }
+
+  /**
+   * Submits a message and returns its turn's handle: iterate it for the turn's events, await it for
+   * the result. During a turn the text is queued as steering and the handle follows the turn it is
+   * delivered into.
+   */
+  submit(text: string, options: { attachments?: SubmitAttachments } = {}): TurnHandle {
+    const refused = parseCommand({ type: 'submit', text, ...options })
+    const events = this.#closed || !refused.ok ? closedQueue() : this.#hub.subscribe({ backlog: false })
+    let resolveTurn!: (turnId: string) => void
+    const turnId = new Promise<string>((resolve) => {
+      resolveTurn = resolve
+    })
+    const command: Command = {
+      type: 'submit',
+      text,
+      ...(options.attachments !== undefined ? { attachments: options.attachments } : {}),
+    }
+    this.#submitWaiters.set(command, resolveTurn)
+    this.send(command)
+    return createTurnHandle({
+      events,
+      unsubscribe: () => this.#hub.unsubscribe(events),
+      turnId,
+      cancel: () => this.send({ type: 'cancel' }),
+    })
   }
 
   get #state(): SessionState {
     return this.#core.state
   }
 
-  /** Queues a command; it is handled in order without blocking on any running turn. */
+  /**
+   * Queues a command; it is handled in order without blocking on any running turn. A command that
+   * does not fit the protocol's schema is refused with an `invalid_command` notice.
+   */
   send(command: Command): void {
     if (this.#closed) return
+    const checked = this.#checked(command)
+    if (!checked) return
     this.#pendingCommands += 1
-    this.#commands.push(command)
+    this.#commands.push(checked)
+  }
+
+  /** The command as the protocol's schema reads it, or undefined (with a notice) when it does not fit. */
+  #checked(command: Command): Command | undefined {
+    const parsed = parseCommand(command)
+    if (!parsed.ok) {
+      const type = (command as { type?: unknown } | null)?.type
+      const where = parsed.error.path === '' ? '' : `${parsed.error.path} `
+      this.#notice(
+        'error',
+        `The ${typeof type === 'string' ? `'${type}' ` : ''}command was refused: ${where}${parsed.error.message}.`,
+        'invalid_command',
+      )
+      return undefined
+    }
+    const waiter = this.#submitWaiters.get(command)
+    if (waiter && parsed.command !== command) this.#submitWaiters.set(parsed.command, waiter)
+    return parsed.command
   }
 
   /** Every event published from now on, as envelopes. End the iteration to unsubscribe. */
@@ -113,9 +184,10 @@ export class SessionActor implements Session {
     return this.#state.modelRef
   }
 
-  /** Whether a turn is running. */
+  /** Whether a turn (or compaction, rewind) is running; false from the moment `turnFinished` is published. */
   get busy(): boolean {
-    return this.#state.activeTurn !== undefined
+    const active = this.#state.activeTurn
+    return active !== undefined && active.finishing !== true
   }
 
   #notice(level: 'info' | 'warning' | 'error', message: string, code?: string): void {
@@ -144,7 +216,7 @@ export class SessionActor implements Session {
     for (const resolve of waiters) resolve()
   }
 
-  #startTurn(input: TurnInput): void {
+  #startTurn(input: TurnInput): string {
     const controller = new AbortController()
     const id = this.#core.newId('t')
     const turn = { id, controller, done: Promise.resolve() } as NonNullable<SessionState['activeTurn']>
@@ -163,18 +235,21 @@ export class SessionActor implements Session {
         if (!this.#closed && turn.stopReason === undefined && this.#state.steering.length > 0) {
           const text = this.#state.steering.join('\n\n')
           this.#state.steering = []
-          this.#startTurn({ text })
+          this.#deliverSteering(this.#startTurn({ text }))
           return
         }
         this.#notifyIdle()
       })
+    return id
   }
 
   async #handle(command: Command): Promise<void> {
     switch (command.type) {
       case 'submit': {
         const attachments = command.attachments ?? []
+        const waiter = this.#submitWaiters.get(command)
         if (this.#state.activeTurn) {
+          if (waiter) this.#steeringWaiters.push(waiter)
           if (attachments.length > 0) {
             this.#notice(
               'warning',
@@ -184,12 +259,16 @@ export class SessionActor implements Session {
           }
           this.#state.steering.push(command.text)
           this.#hub.publish({ type: 'steeringQueued', text: command.text })
-        } else if (attachments.length > 0) {
-          this.#startTurn({
-            text: command.text,
-            content: [{ type: 'text', text: command.text }, ...attachments],
-          })
-        } else this.#startTurn({ text: command.text })
+        } else {
+          const turnId =
+            attachments.length > 0
+              ? this.#startTurn({
+                  text: command.text,
+                  content: [{ type: 'text', text: command.text }, ...attachments],
+                })
+              : this.#startTurn({ text: command.text })
+          waiter?.(turnId)
+        }
         return
       }
       case 'steer':
@@ -201,7 +280,11 @@ export class SessionActor implements Session {
         const turn = this.#state.activeTurn
         if (!turn) return
         turn.stopReason = command.type
-        if (command.type === 'cancel') this.#state.steering = []
+        if (command.type === 'cancel') {
+          // Queued texts are dropped with the turn; their handles end with it.
+          this.#state.steering = []
+          this.#deliverSteering(turn.id)
+        }
         turn.controller.abort()
         return
       }
@@ -426,4 +509,10 @@ export class SessionActor implements Session {
         this.#notifyIdle()
       })
   }
+}
+
+function closedQueue(): AsyncQueue<EventEnvelope> {
+  const queue = new AsyncQueue<EventEnvelope>()
+  queue.close()
+  return queue
 }

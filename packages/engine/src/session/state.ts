@@ -16,6 +16,8 @@ export interface ActiveTurn {
   /** Why it was stopped, when it was. */
   stopReason?: 'cancel' | 'interrupt' | 'close'
   done: Promise<void>
+  /** Set just before `turnFinished` is published: from then on the session reports not busy. */
+  finishing?: boolean
 }
 
 /** A session's mutable state, owned by the session actor. */
@@ -56,8 +58,12 @@ export class SessionState {
     for (const text of this.steering) blocks.push({ type: 'text', text })
     for (const text of this.reminders)
       blocks.push({ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` })
+    if (this.steering.length > 0) this.onSteeringTaken?.(this.activeTurn?.id)
     this.steering = []
     this.reminders = []
     return blocks
   }
+
+  /** Told when queued steering is delivered into the running turn (turn handles follow it there). */
+  onSteeringTaken?: (turnId: string | undefined) => void
 }

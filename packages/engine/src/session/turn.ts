@@ -1,5 +1,5 @@
 import { reminderText } from '@z-engine/prompts'
-import type { ContentBlock, Cost, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
+import type { ContentBlock, Cost, Message, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
 import type { SessionCore } from './session-core.js'
@@ -61,11 +61,19 @@ export async function runTurn(
     scope,
   )
 
+  const messagesAtStart = session.state.workingSet.length
   const finish = async (outcome: TurnOutcome, badge: VerificationBadge, mutated: boolean) => {
     const usage = subtractUsage(session.state.usage, usageAtStart)
     const cost = subtractCost(session.state.cost, costAtStart)
     const finished = { turnId, outcome, usage, cost, badge, mutated }
-    await session.commit({ type: 'turnFinished', ...finished }, { type: 'turnFinished', ...finished }, scope)
+    const text = finalText(session.state.workingSet.slice(messagesAtStart))
+    // The host may start the next turn the moment it sees turnFinished: the session is not busy then.
+    turn.finishing = true
+    await session.commit(
+      { type: 'turnFinished', ...finished, ...(text !== undefined ? { text } : {}) },
+      { type: 'turnFinished', ...finished },
+      scope,
+    )
     await session.services.log.sync().catch(() => {})
   }
 
@@ -163,6 +171,20 @@ function trackCheckpointWork(session: SessionCore, work: Promise<unknown>): void
     () => {},
     () => {},
   )
+}
+
+/** The text of the last assistant message among `messages`, when it has any. */
+function finalText(messages: readonly Message[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!
+    if (message.role !== 'assistant') continue
+    const text = message.content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('')
+      .trim()
+    return text === '' ? undefined : text
+  }
+  return undefined
 }
 
 /** The outcome for a turn stopped by a command. */
