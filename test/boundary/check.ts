@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { ALLOWED_INTERNAL, IO_MODULES, PURE_PACKAGES } from './rules.js'
+import { ALLOWED_INTERNAL, IO_MODULES, PURE_PACKAGES, RUNTIME_OF_BUNDLED } from './rules.js'
 
 /** One broken boundary, with the file and specifier that broke it. */
 export interface Violation {
@@ -89,7 +89,9 @@ export function checkBoundaries(root: string): Violation[] {
     for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
       for (const dependency of Object.keys(manifest[field] ?? {})) {
         const target = internalTarget(dependency)
-        if (target && !allowed.includes(target.name)) {
+        const bundled =
+          field === 'dependencies' && target && target.name in (RUNTIME_OF_BUNDLED[pkg.name] ?? {})
+        if (target && !allowed.includes(target.name) && !bundled) {
           violations.push({
             file: relative(root, manifestPath),
             message: `${field} names '${dependency}', which '${pkg.name}' may not depend on`,

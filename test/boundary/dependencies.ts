@@ -13,7 +13,14 @@ export interface DependencyProblem {
  * Dependencies a package uses without naming them in its source, each with the reason. Keep this
  * short: every entry is a place the check cannot see.
  */
-export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
+export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  cli: {
+    // The CLI's build inlines the engine but leaves these installed (apps/cli/tsup.config.ts).
+    ajv: 'the inlined engine compiles tool and MCP schemas with it at run time',
+    'web-tree-sitter': 'the inlined engine parses the repository map with it',
+    '@z-engine/context': 'the inlined engine reads the grammar .wasm files it ships',
+  },
+}
 
 /**
  * Imported by runtime code but bundled into the package's build (tsup `noExternal`), so declared

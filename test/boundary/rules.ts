@@ -15,6 +15,15 @@ export const ALLOWED_INTERNAL: Readonly<Record<string, readonly string[]>> = {
   gateway: ['engine', 'protocol'],
 }
 
+/**
+ * Internal packages a package may declare (never import) because code bundled into its build
+ * needs them at run time: the CLI inlines the engine, whose grammar loader reads the `.wasm` files
+ * `@z-engine/context` ships. Each entry says why.
+ */
+export const RUNTIME_OF_BUNDLED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  cli: { context: 'the inlined engine reads the grammar .wasm files @z-engine/context ships' },
+}
+
 /** Packages that must do no I/O. */
 export const PURE_PACKAGES: readonly string[] = ['policy', 'context']
 

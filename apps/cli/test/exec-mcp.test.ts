@@ -13,16 +13,21 @@ import { HEADLESS_DENIAL } from '../src/exec/headless-answers.js'
 import { BIN, HAVE_DIST, type Sandbox, sandbox } from './helpers.js'
 
 const require = createRequire(import.meta.url)
-const entry = (name: string) =>
-  join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js')
+const entry = (manifest: string) => join(dirname(require.resolve(manifest)), 'dist', 'index.js')
 
 type Line = Record<string, unknown>
 
 async function mcpProject(permissions: string): Promise<Sandbox> {
   const box = await sandbox()
   const servers = {
-    everything: { command: process.execPath, args: [entry('server-everything'), 'stdio'] },
-    files: { command: process.execPath, args: [entry('server-filesystem'), box.project] },
+    everything: {
+      command: process.execPath,
+      args: [entry('@modelcontextprotocol/server-everything/package.json'), 'stdio'],
+    },
+    files: {
+      command: process.execPath,
+      args: [entry('@modelcontextprotocol/server-filesystem/package.json'), box.project],
+    },
   }
   await writeFile(join(box.project, '.mcp.json'), JSON.stringify({ mcpServers: servers }, null, 2))
   const config = join(box.root, 'config', 'z-engine')
