@@ -11,8 +11,8 @@ import { EventEnvelopeSchema } from '../src/envelope.js'
 import { EngineEventSchema, EventSchemas, NoticeLevelSchema, ToolProgressSchema } from '../src/events.js'
 import * as history from '../src/history.js'
 import * as interaction from '../src/interaction.js'
-import { LogRecordSchemas, MessageOriginSchema } from '../src/log-records.js'
-import { MessageSchema, RoleSchema } from '../src/message.js'
+import { LogRecordSchemas } from '../src/log-records.js'
+import { MessageOriginSchema, MessageSchema, RoleSchema } from '../src/message.js'
 import * as permission from '../src/permission.js'
 import {
   CheckSettingsSchema,
@@ -248,6 +248,21 @@ function tagged(
     .join('\n')
 }
 
+/** The header's table, then the persisted events (their fields are in Events) and the stamp. */
+function logRecords(): string {
+  const { header, ...persisted } = LogRecordSchemas
+  const events = Object.keys(persisted)
+    .map((tag) => `\`${tag}\``)
+    .join(', ')
+  return [
+    `### \`header\`\n\n${(header as Node).description ?? ''}\n\n${fieldTable(header as Node, new Set(['type']))}`,
+    '### Persisted events',
+    '',
+    `Every other line is a persisted event, with the fields listed under Events, plus \`id\` and \`at\` (ISO 8601 time written) and its scope: \`turnId\` (the turn it happened in) and \`agentId\` (the subagent it belongs to). These event types are journaled: ${events}. All other events are published only.`,
+    '',
+  ].join('\n')
+}
+
 function summary(schemas: Record<string, unknown>): string {
   const rows = Object.entries(schemas).map(
     ([tag, schema]) => `| \`${tag}\` | ${cell((schema as Node).description ?? '')} |`,
@@ -302,7 +317,7 @@ export function renderSections(): Record<string, string> {
     envelope: fieldTable(EventEnvelopeSchema as Node, new Set()),
     commands: `${summary(CommandSchemas)}\n${tagged(CommandSchemas, [], [])}`,
     events: `${summary(EventSchemas)}\n${tagged(EventSchemas, [], [])}`,
-    'log-records': `${summary(LogRecordSchemas)}\nEvery record has \`id\` and \`at\` (ISO 8601 time written) and may carry \`turnId\` (the turn it happened in) and \`agentId\` (the subagent it belongs to; in a header, the agent whose transcript the file is); the tables below list them only where they are required.\n\n${tagged(LogRecordSchemas, ['id', 'at'], ['turnId', 'agentId'])}`,
+    'log-records': logRecords(),
     'shared-types': sharedTypes(),
     settings: settings(),
   }

@@ -24,7 +24,7 @@ import {
   QuestionRequestSchema,
   QuestionResponseSchema,
 } from './interaction.js'
-import { MessageSchema } from './message.js'
+import { MessageOriginSchema, MessageSchema } from './message.js'
 import { ApprovalDecisionSchema, ApprovalRequestSchema, PermissionModeSchema } from './permission.js'
 import {
   anyObject,
@@ -139,7 +139,13 @@ export const EventSchemas = {
   thinkingEnd: described('The thinking part `id` is complete.', variant('thinkingEnd', { id: id() })),
   messageRecorded: described(
     'A message was appended to the transcript (user, assistant, tool results, summary).',
-    variant('messageRecorded', { message: MessageSchema }),
+    variant(
+      'messageRecorded',
+      { message: MessageSchema },
+      {
+        origin: described('Where it came from, so a replayed transcript can label it.', MessageOriginSchema),
+      },
+    ),
   ),
   steeringQueued: described(
     'A steering message was queued for the running turn.',
@@ -215,13 +221,14 @@ export const EventSchemas = {
     variant('checkpointCreated', { checkpoint: CheckpointSchema }),
   ),
   rewound: described(
-    'The session was rewound to before a user message.',
+    'The session was rewound to before a user message; unless the scope is `code`, later messages leave both transcripts.',
     variant(
       'rewound',
       { messageId: id(), scope: RewindScopeSchema },
       {
         restoredFiles: arr(str(), { description: 'Paths the code rewind changed.' }),
         removedMessageIds: arr(str(), { description: 'Messages the conversation rewind dropped.' }),
+        checkpointId: str({ minLength: 1, description: 'The checkpoint a code rewind restored.' }),
       },
     ),
   ),
@@ -230,8 +237,12 @@ export const EventSchemas = {
     variant('compactionStarted', { trigger: CompactionTriggerSchema }),
   ),
   compacted: described(
-    'Summary compaction finished; the marker is the "Context compacted" divider.',
-    variant('compacted', { marker: CompactionMarkerSchema }),
+    'Summary compaction finished; the marker is the "Context compacted" divider. Messages before `firstKeptMessageId` left the working set and `summary` stands in for them; the display transcript keeps everything.',
+    variant('compacted', {
+      marker: CompactionMarkerSchema,
+      summary: MessageSchema,
+      firstKeptMessageId: id(),
+    }),
   ),
   commandOutput: described(
     'Output of an informational built-in command (`/cost`, `/context`, …).',

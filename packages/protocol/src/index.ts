@@ -47,12 +47,25 @@ export type {
   QuestionRequest,
   QuestionResponse,
 } from './interaction.js'
-/** Journal (log.jsonl) records. */
-export type { LogHeader, LogRecord, LogRecordOf, LogRecordType, MessageOrigin } from './log-records.js'
+/** Journal (log.jsonl) records: the header, and persisted events with id, time and scope. */
+export type {
+  LogHeader,
+  LogRecord,
+  LogRecordOf,
+  LogRecordType,
+  PersistedRecord,
+  RecordStamp,
+} from './log-records.js'
 /** Journal format version, record tags and schemas. */
-export { LOG_FORMAT_VERSION, LOG_RECORD_TYPES, LogRecordSchema, LogRecordSchemas } from './log-records.js'
-/** Provider-neutral messages. */
-export type { Message, Role } from './message.js'
+export {
+  LOG_FORMAT_VERSION,
+  LOG_RECORD_TYPES,
+  LogRecordSchema,
+  LogRecordSchemas,
+  PERSISTED_EVENT_TYPES,
+} from './log-records.js'
+/** Provider-neutral messages and where a message came from. */
+export type { Message, MessageOrigin, Role } from './message.js'
 /** Schema of a message. */
 export { MessageSchema } from './message.js'
 /** Permission modes, approvals and suggested rules. */
@@ -69,6 +82,10 @@ export { PERMISSION_MODE_ALIASES, PERMISSION_MODES, parsePermissionMode } from '
 export type { PermissionCheckRequest } from './permission-check.js'
 /** Schema of a `permissions check` request line. */
 export { PermissionCheckRequestSchema } from './permission-check.js'
+/** Which events are journaled, and which are only published. */
+export type { LiveEvent, PersistedEvent, PersistedEventType } from './persisted-events.js'
+/** The one rule of what is journaled. */
+export { isPersistedEvent, isPersistedType } from './persisted-events.js'
 /** Types of builder schemas, for code that validates against exported schemas. */
 export type { Infer, Schema } from './schema/builder.js'
 /** The settings shape: a file layer and the effective settings. */

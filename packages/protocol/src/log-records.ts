@@ -1,189 +1,116 @@
 /**
- * Journal records: the lines of a session's `log.jsonl` (and `agents/<id>.jsonl`). Every record is
- * appended before its event is published; replay rebuilds the display transcript and the model's
- * working set from them without repeating side effects. Streaming deltas and live-only decision
- * events are never persisted (spec 000 "Persistence").
+ * Journal records: the lines of a session's `log.jsonl` (and `agents/<id>.jsonl`). A record is a
+ * persisted event (see `isPersistedType`) plus its id, the time it was written and its scope (turn,
+ * subagent) — the same vocabulary the session publishes, so nothing is written twice under two
+ * names. Every record is appended before its event is published; replay rebuilds the display
+ * transcript and the model's working set from them without repeating side effects.
  *
- * The first line is a `header` carrying {@link LOG_FORMAT_VERSION}; other records carry no version.
- * Records are open objects: a reader ignores fields it does not know, so adding an optional field
- * is not a format change.
+ * The one record that is not an event is the `header` opening every file: it carries
+ * {@link LOG_FORMAT_VERSION} and the session's identity, which no event holds (`sessionOpened` is
+ * live-only and describes a process opening the session, not the file). Other records carry no
+ * version. Records are open objects: a reader ignores fields it does not know, so adding an
+ * optional field is not a format change.
  */
 
-import { AgentInfoSchema, CheckRecordSchema, TodoItemSchema } from './agent.js'
-import { CheckpointSchema, CompactionMarkerSchema, RewindScopeSchema, TaskViewSchema } from './history.js'
-import {
-  PlanDecisionSchema,
-  PlanProposalSchema,
-  QuestionRequestSchema,
-  QuestionResponseSchema,
-} from './interaction.js'
-import { MessageSchema } from './message.js'
-import { ApprovalDecisionSchema, ApprovalRequestSchema, PermissionModeSchema } from './permission.js'
+import { EVENT_TYPES, type EventOf, EventSchemas } from './events.js'
+import { isPersistedType, type PersistedEvent, type PersistedEventType } from './persisted-events.js'
 import {
   type AnySchema,
-  arr,
-  bool,
   described,
-  enums,
   type Infer,
   int,
   obj,
+  type Schema,
   str,
   tagged,
   variant,
 } from './schema/builder.js'
-import { TurnOutcomeSchema, VerificationBadgeSchema } from './turn.js'
-import { CostSchema, UsageSchema } from './usage.js'
 
-/** The journal format version written in every header; bumped on any incompatible change. */
-export const LOG_FORMAT_VERSION = 2
+/**
+ * The journal format version written in every header; bumped on any incompatible change.
+ * 3: records are persisted events (`message` became `messageRecorded`, `usage` `usageUpdated`, …).
+ * Stores still read logs of format 1 and 2 through their upgrade reader.
+ */
+export const LOG_FORMAT_VERSION = 3
 
 const id = () => str({ minLength: 1 })
-const common = {
-  id: id(),
-  at: str({ description: 'ISO 8601 time the record was written.' }),
+
+/** Schema of {@link RecordStamp}. */
+export const RecordStampSchema = obj(
+  {
+    id: id(),
+    at: str({ description: 'ISO 8601 time the record was written.' }),
+  },
+  {
+    turnId: str({ description: 'The turn it happened in, if any.' }),
+    agentId: str({ description: 'The subagent it belongs to; absent for the main agent.' }),
+  },
+)
+/** What a record adds to its event: id, time written, and scope (turn, subagent). */
+export type RecordStamp = Infer<typeof RecordStampSchema>
+
+const HeaderSchema = described(
+  'First line of every log: format version, session identity, and the fork parent if any.',
+  variant(
+    'header',
+    {
+      id: id(),
+      at: str({ description: 'ISO 8601 time the record was written.' }),
+      formatVersion: int({ minimum: 1, description: 'The `LOG_FORMAT_VERSION` of the writer.' }),
+      sessionId: id(),
+      projectRoot: str(),
+      createdAt: str({ description: 'ISO 8601 time the session was created.' }),
+    },
+    {
+      parent: obj(
+        { sessionId: id() },
+        { messageId: id() },
+        { description: 'The session this was forked from.' },
+      ),
+      engineVersion: str(),
+      agentId: str({ description: 'In agents/<id>.jsonl: the agent whose transcript this is.' }),
+    },
+    { open: true },
+  ),
+)
+
+type Stamped<E> = E extends unknown ? E & RecordStamp : never
+/** A persisted event as a journal line: the event plus {@link RecordStamp}. */
+export type PersistedRecord = Stamped<PersistedEvent>
+
+/**
+ * A persisted event's schema as a record: its own fields, plus `id` and `at` (required) and the
+ * scope (optional unless the event requires it, as `turnStarted` does `turnId`); open, so a newer
+ * writer's extra fields are tolerated.
+ */
+function recordOf(event: AnySchema): AnySchema {
+  const schema = event as {
+    properties: Record<string, AnySchema>
+    required?: string[]
+    additionalProperties?: boolean
+  }
+  const { additionalProperties: _closed, ...rest } = schema
+  const required = schema.required ?? []
+  return {
+    ...rest,
+    properties: { ...schema.properties, ...withoutKeys(RecordStampSchema.properties, required) },
+    required: [...required, 'id', 'at'],
+  } as AnySchema
 }
-const scope = {
-  turnId: str({ description: 'The turn it happened in, if any.' }),
-  agentId: str({ description: 'The subagent it belongs to; absent for the main agent.' }),
-}
 
-type Fields = Readonly<Record<string, AnySchema>>
+const withoutKeys = (properties: Readonly<Record<string, AnySchema>>, keys: readonly string[]) =>
+  Object.fromEntries(Object.entries(properties).filter(([key]) => !keys.includes(key)))
 
-/** Builds a record schema: `type`, `id`, `at`, optional `turnId`/`agentId`, and its own fields. */
-function record<const T extends string, R extends Fields, O extends Fields = {}>(
-  type: T,
-  required: R,
-  optional?: O,
-) {
-  return variant(type, { ...common, ...required }, { ...scope, ...(optional ?? ({} as O)) }, { open: true })
-}
+/** The persisted event types, in documentation order. */
+export const PERSISTED_EVENT_TYPES: PersistedEventType[] = EVENT_TYPES.filter(isPersistedType)
 
-/** Where a message came from, so replay can label it (the model sees only its content). */
-export const MessageOriginSchema = enums([
-  'prompt',
-  'command',
-  'assistant',
-  'toolResults',
-  'steering',
-  'summary',
-  'reminder',
-])
-/** Where a message came from: a typed prompt, a prompt command, a model answer, tool results, … */
-export type MessageOrigin = Infer<typeof MessageOriginSchema>
-
-/** Schema of every log record, by `type`. */
+/** Schema of every log record, by `type`: the header, then one per persisted event. */
 export const LogRecordSchemas = {
-  header: described(
-    'First line of every log: format version, session identity, and the fork parent if any.',
-    variant(
-      'header',
-      {
-        ...common,
-        formatVersion: int({ minimum: 1, description: 'The `LOG_FORMAT_VERSION` of the writer.' }),
-        sessionId: id(),
-        projectRoot: str(),
-        createdAt: str({ description: 'ISO 8601 time the session was created.' }),
-      },
-      {
-        parent: obj(
-          { sessionId: id() },
-          { messageId: id() },
-          { description: 'The session this was forked from.' },
-        ),
-        engineVersion: str(),
-        agentId: str({ description: 'In agents/<id>.jsonl: the agent whose transcript this is.' }),
-      },
-      { open: true },
-    ),
-  ),
-  message: described(
-    'A message appended to the transcript (and the working set).',
-    record(
-      'message',
-      { message: MessageSchema },
-      {
-        origin: MessageOriginSchema,
-        model: str({ description: 'The model that wrote an assistant message.' }),
-      },
-    ),
-  ),
-  turnStarted: described(
-    'A turn began.',
-    record('turnStarted', { turnId: id() }, { messageId: id(), command: str() }),
-  ),
-  turnFinished: described(
-    'A turn ended; a `turnStarted` without one replays as interrupted.',
-    record('turnFinished', {
-      turnId: id(),
-      outcome: TurnOutcomeSchema,
-      usage: UsageSchema,
-      cost: CostSchema,
-      badge: VerificationBadgeSchema,
-      mutated: bool(),
-    }),
-  ),
-  todos: described('The todo list after a TodoWrite.', record('todos', { todos: arr(TodoItemSchema) })),
-  planProposed: described(
-    'A plan proposed through ExitPlanMode.',
-    record('planProposed', { plan: PlanProposalSchema }),
-  ),
-  planResolved: described(
-    "The user's decision on a plan.",
-    record('planResolved', { planId: id(), decision: PlanDecisionSchema }),
-  ),
-  questionAsked: described(
-    'An AskUserQuestion request.',
-    record('questionAsked', { question: QuestionRequestSchema }),
-  ),
-  questionAnswered: described(
-    "The user's answer to a question request.",
-    record('questionAnswered', { questionId: id(), response: QuestionResponseSchema }),
-  ),
-  approvalRequested: described(
-    'An approval card shown.',
-    record('approvalRequested', { request: ApprovalRequestSchema }),
-  ),
-  approvalResolved: described(
-    'An approval answered (the audit trail of every decision).',
-    record('approvalResolved', { approvalId: id(), decision: ApprovalDecisionSchema }),
-  ),
-  agentUpdated: described(
-    "A subagent's latest state (the last one per agent id wins on replay).",
-    record('agentUpdated', { agent: AgentInfoSchema }),
-  ),
-  check: described("A check's evidence.", record('check', { check: CheckRecordSchema })),
-  checkpoint: described(
-    'A working-tree snapshot taken before a user turn.',
-    record('checkpoint', { checkpoint: CheckpointSchema }),
-  ),
-  compaction: described(
-    'A summary compaction: messages before `firstKeptMessageId` leave the working set and `summary` stands in for them; the display transcript keeps everything.',
-    record('compaction', {
-      marker: CompactionMarkerSchema,
-      summary: MessageSchema,
-      firstKeptMessageId: id(),
-    }),
-  ),
-  rewind: described(
-    'A rewind to before `messageId`; with conversation scope, later messages leave both transcripts.',
-    record('rewind', { messageId: id(), scope: RewindScopeSchema }, { checkpointId: id() }),
-  ),
-  modeChanged: described(
-    'The permission mode changed.',
-    record('modeChanged', { mode: PermissionModeSchema }),
-  ),
-  modelChanged: described('The main model changed.', record('modelChanged', { model: str() })),
-  titleChanged: described('The title changed.', record('titleChanged', { title: str() })),
-  usage: described(
-    "One model request's usage and cost (per-agent and session totals are sums of these).",
-    record('usage', { usage: UsageSchema, cost: CostSchema, model: str() }),
-  ),
-  taskView: described(
-    'A task view: the kept message ids in order plus the index message, or a restore.',
-    record('taskView', { view: TaskViewSchema }),
-  ),
-} as const
+  header: HeaderSchema,
+  ...(Object.fromEntries(PERSISTED_EVENT_TYPES.map((type) => [type, recordOf(EventSchemas[type])])) as {
+    [T in PersistedEventType]: Schema<EventOf<T> & RecordStamp>
+  }),
+}
 
 /** Every log record `type`. */
 export const LOG_RECORD_TYPES = Object.keys(LogRecordSchemas) as LogRecordType[]
@@ -192,11 +119,11 @@ type LogRecordSchemaList = readonly (typeof LogRecordSchemas)[keyof typeof LogRe
 /** Schema of {@link LogRecord}. */
 export const LogRecordSchema = tagged(Object.values(LogRecordSchemas) as unknown as LogRecordSchemaList)
 
-/** One line of a session log; a discriminated union on `type`. */
-export type LogRecord = Infer<(typeof LogRecordSchemas)[keyof typeof LogRecordSchemas]>
+/** The header record that opens every log file. */
+export type LogHeader = Infer<typeof HeaderSchema>
+/** One line of a session log: the header or a persisted record; a discriminated union on `type`. */
+export type LogRecord = LogHeader | PersistedRecord
 /** The `type` tags of log records. */
-export type LogRecordType = keyof typeof LogRecordSchemas
+export type LogRecordType = LogRecord['type']
 /** The log record of one `type`. */
 export type LogRecordOf<T extends LogRecordType> = Extract<LogRecord, { type: T }>
-/** The header record. */
-export type LogHeader = LogRecordOf<'header'>

@@ -17,3 +17,16 @@ export const MessageSchema = obj({
  * task views refer to messages by it).
  */
 export type Message = Infer<typeof MessageSchema>
+
+/** Where a message came from, so replay can label it (the model sees only its content). */
+export const MessageOriginSchema = enums([
+  'prompt',
+  'command',
+  'assistant',
+  'toolResults',
+  'steering',
+  'summary',
+  'reminder',
+])
+/** Where a message came from: a typed prompt, a prompt command, a model answer, tool results, … */
+export type MessageOrigin = Infer<typeof MessageOriginSchema>

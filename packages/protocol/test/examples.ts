@@ -12,7 +12,13 @@ import type {
   Message,
   TaskView,
 } from '../src/index.js'
-import { LOG_FORMAT_VERSION, PROTOCOL_VERSION, ZERO_COST, ZERO_USAGE } from '../src/index.js'
+import {
+  LOG_FORMAT_VERSION,
+  PERSISTED_EVENT_TYPES,
+  PROTOCOL_VERSION,
+  ZERO_COST,
+  ZERO_USAGE,
+} from '../src/index.js'
 
 const at = '2026-11-29T22:00:00.000Z'
 
@@ -190,7 +196,7 @@ export const EVENTS: { [T in EventType]: EventOf<T> } = {
   thinkingStart: { type: 'thinkingStart', id: 'p0' },
   thinkingDelta: { type: 'thinkingDelta', id: 'p0', delta: 'let me see' },
   thinkingEnd: { type: 'thinkingEnd', id: 'p0' },
-  messageRecorded: { type: 'messageRecorded', message: toolResults },
+  messageRecorded: { type: 'messageRecorded', message: toolResults, origin: 'toolResults' },
   steeringQueued: { type: 'steeringQueued', text: 'also docs' },
   toolStarted: {
     type: 'toolStarted',
@@ -252,9 +258,14 @@ export const EVENTS: { [T in EventType]: EventOf<T> } = {
     type: 'checkpointCreated',
     checkpoint: { id: 'cp1', messageId: 'm0', commit: 'abc123', turnId: 't1' },
   },
-  rewound: { type: 'rewound', messageId: 'm0', scope: 'code', restoredFiles: ['a.ts'] },
+  rewound: { type: 'rewound', messageId: 'm0', scope: 'code', restoredFiles: ['a.ts'], checkpointId: 'cp1' },
   compactionStarted: { type: 'compactionStarted', trigger: 'auto' },
-  compacted: { type: 'compacted', marker },
+  compacted: {
+    type: 'compacted',
+    marker,
+    summary: { id: 'sum', role: 'user', content: [{ type: 'text', text: 'summary' }] },
+    firstKeptMessageId: 'm9',
+  },
   commandOutput: { type: 'commandOutput', name: 'cost', markdown: '**$0.12**' },
   trustRequired: { type: 'trustRequired', projectRoot: '/p', categories: ['hooks', 'mcp'] },
   notice: {
@@ -278,9 +289,10 @@ export const EVENTS: { [T in EventType]: EventOf<T> } = {
   urgencyScored: { type: 'urgencyScored', urgency: { itemId: 'ap1', kind: 'approval', score: 0.9 } },
 }
 
-const base = { id: 'r1', at, turnId: 't1' }
+const stamp = { id: 'r1', at, turnId: 't1' }
 
-export const LOG_RECORDS: { [T in LogRecordType]: LogRecordOf<T> } = {
+/** One valid record per type: the header, and each persisted event with its stamp. */
+export const LOG_RECORDS = {
   header: {
     type: 'header',
     id: 'r0',
@@ -291,53 +303,6 @@ export const LOG_RECORDS: { [T in LogRecordType]: LogRecordOf<T> } = {
     createdAt: at,
     parent: { sessionId: 's0', messageId: 'm0' },
   },
-  message: { type: 'message', ...base, message, origin: 'assistant', model: 'claude-sonnet-4-5' },
-  turnStarted: { type: 'turnStarted', id: 'r1', at, turnId: 't1', messageId: 'm0' },
-  turnFinished: {
-    type: 'turnFinished',
-    ...base,
-    outcome: { type: 'failed', error: { code: 'provider', message: '500' } },
-    usage: ZERO_USAGE,
-    cost: ZERO_COST,
-    badge: { type: 'notApplicable' },
-    mutated: false,
-  },
-  todos: { type: 'todos', ...base, todos: [{ content: 'x', status: 'completed' }] },
-  planProposed: { type: 'planProposed', ...base, plan: { id: 'p1', toolUseId: 'tu3', markdown: 'plan' } },
-  planResolved: {
-    type: 'planResolved',
-    ...base,
-    planId: 'p1',
-    decision: { type: 'approve', mode: 'default' },
-  },
-  questionAsked: { type: 'questionAsked', ...base, question },
-  questionAnswered: {
-    type: 'questionAnswered',
-    ...base,
-    questionId: 'q1',
-    response: { type: 'answered', answers: [{ question: 'Which DB?', selected: [], other: 'DuckDB' }] },
-  },
-  approvalRequested: { type: 'approvalRequested', ...base, agentId: 'a1', request: approval },
-  approvalResolved: {
-    type: 'approvalResolved',
-    ...base,
-    approvalId: 'ap1',
-    decision: { type: 'allowProject', rule: 'Bash(npm test:*)' },
-  },
-  agentUpdated: { type: 'agentUpdated', ...base, agent },
-  check: { type: 'check', ...base, check },
-  checkpoint: { type: 'checkpoint', ...base, checkpoint: { id: 'cp1', messageId: 'm0', commit: 'abc123' } },
-  compaction: {
-    type: 'compaction',
-    ...base,
-    marker,
-    summary: { id: 'sum', role: 'user', content: [{ type: 'text', text: 'summary' }] },
-    firstKeptMessageId: 'm9',
-  },
-  rewind: { type: 'rewind', ...base, messageId: 'm0', scope: 'conversation', checkpointId: 'cp1' },
-  modeChanged: { type: 'modeChanged', ...base, mode: 'acceptEdits' },
-  modelChanged: { type: 'modelChanged', ...base, model: 'gpt-5' },
-  titleChanged: { type: 'titleChanged', ...base, title: 'Fix tests' },
-  usage: { type: 'usage', ...base, usage: ZERO_USAGE, cost: ZERO_COST, model: 'claude-sonnet-4-5' },
-  taskView: { type: 'taskView', ...base, view },
-}
+  ...Object.fromEntries(PERSISTED_EVENT_TYPES.map((type) => [type, { ...EVENTS[type], ...stamp }])),
+  approvalRequested: { ...EVENTS.approvalRequested, ...stamp, agentId: 'a1' },
+} as { [T in LogRecordType]: LogRecordOf<T> }

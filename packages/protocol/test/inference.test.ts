@@ -65,12 +65,14 @@ describe('inferred types', () => {
     // @ts-expect-error unknown event type
     const unknownEvent: EngineEvent = { type: 'textChunk', id: 'p', delta: 'x' }
     // @ts-expect-error exactOptionalPropertyTypes: optional means absent, not undefined
-    const explicitUndefined: LogRecordOf<'usage'> = {
-      type: 'usage',
+    const explicitUndefined: LogRecordOf<'usageUpdated'> = {
+      type: 'usageUpdated',
       id: 'r',
       at: 'x',
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
+      sessionUsage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      sessionCost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
       model: 'm',
       turnId: undefined,
     }

@@ -1,17 +1,28 @@
 import { describe, expect, it } from 'vitest'
-import { LOG_FORMAT_VERSION, LOG_RECORD_TYPES, LogRecordSchemas, parseLogRecord } from '../src/index.js'
+import {
+  type EngineEvent,
+  EVENT_TYPES,
+  isPersistedEvent,
+  isPersistedType,
+  LOG_FORMAT_VERSION,
+  LOG_RECORD_TYPES,
+  LogRecordSchemas,
+  type LogRecordType,
+  parseEvent,
+  parseLogRecord,
+} from '../src/index.js'
 import { LOG_RECORDS } from './examples.js'
 
 describe('log records', () => {
-  it('covers every kind spec 000 "Persistence" lists', () => {
+  it('covers every kind spec 000 "Persistence" lists, as persisted events plus the header', () => {
     // messages, turns, todos, plans, questions, approvals, agents, checks, checkpoints, compactions,
     // rewinds, mode/model/title changes, usage, task views; plus the header.
     for (const type of [
       'header',
-      'message',
+      'messageRecorded',
       'turnStarted',
       'turnFinished',
-      'todos',
+      'todosUpdated',
       'planProposed',
       'planResolved',
       'questionAsked',
@@ -19,21 +30,36 @@ describe('log records', () => {
       'approvalRequested',
       'approvalResolved',
       'agentUpdated',
-      'check',
-      'checkpoint',
-      'compaction',
-      'rewind',
+      'checkRecorded',
+      'checkpointCreated',
+      'compacted',
+      'rewound',
       'modeChanged',
       'modelChanged',
       'titleChanged',
-      'usage',
-      'taskView',
+      'usageUpdated',
+      'taskViewApplied',
     ]) {
       expect(LOG_RECORD_TYPES).toContain(type)
     }
     for (const type of LOG_RECORD_TYPES)
-      expect(LogRecordSchemas[type].properties.type).toMatchObject({ const: type })
+      expect((LogRecordSchemas[type] as { properties: { type: unknown } }).properties.type).toMatchObject({
+        const: type,
+      })
     expect(Object.keys(LOG_RECORDS).sort()).toEqual([...LOG_RECORD_TYPES].sort())
+  })
+
+  it('has exactly one record type per persisted event, and no other but the header', () => {
+    expect(LOG_RECORD_TYPES).toEqual(['header', ...EVENT_TYPES.filter(isPersistedType)])
+    for (const type of EVENT_TYPES) {
+      const persisted = isPersistedEvent({ type } as EngineEvent)
+      expect(LOG_RECORD_TYPES.includes(type as LogRecordType)).toBe(persisted)
+    }
+    // A record's fields are its event's, plus the stamp.
+    const { id: _id, at: _at, turnId: _turn, ...event } = LOG_RECORDS.usageUpdated
+    expect(parseEvent(event)).toEqual({ ok: true, event })
+    expect(isPersistedType('textDelta')).toBe(false)
+    expect(isPersistedType('messageRecorded')).toBe(true)
   })
 
   it.each(LOG_RECORD_TYPES)('%s: a valid record validates and round-trips as a JSONL line', (type) => {
@@ -68,18 +94,18 @@ describe('log records', () => {
   })
 
   it('keeps fields a newer writer added (records are open)', () => {
-    const newer = { ...LOG_RECORDS.usage, requestId: 'req_1' }
+    const newer = { ...LOG_RECORDS.usageUpdated, requestId: 'req_1' }
     expect(parseLogRecord(newer)).toEqual({ ok: true, record: newer })
   })
 
   it('reports a damaged nested message with its path', () => {
-    const broken = { ...LOG_RECORDS.message, message: { id: 'm', role: 'system', content: [] } }
+    const broken = { ...LOG_RECORDS.messageRecorded, message: { id: 'm', role: 'system', content: [] } }
     expect(parseLogRecord(broken)).toEqual({
       ok: false,
       error: { path: 'message.role', message: 'must be one of: user, assistant (got "system")' },
     })
     const badBlock = {
-      ...LOG_RECORDS.message,
+      ...LOG_RECORDS.messageRecorded,
       message: { id: 'm', role: 'user', content: [{ type: 'tool_result', toolUseId: 't', content: [] }] },
     }
     expect(parseLogRecord(badBlock)).toEqual({

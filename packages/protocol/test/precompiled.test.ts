@@ -93,10 +93,12 @@ describe('precompiled validators (the built package)', () => {
     const parsedEnvelope = parseEnvelope(envelope)
     if (!parsedEnvelope.ok)
       expect(precompiledIssue('events', 'envelope', envelope, 'envelope')).toEqual(parsedEnvelope.error)
-    const record = { ...LOG_RECORDS.message, message: { id: 'm', role: 'system', content: [] } }
+    const record = { ...LOG_RECORDS.messageRecorded, message: { id: 'm', role: 'system', content: [] } }
     const parsedRecord = parseLogRecord(record)
     if (!parsedRecord.ok)
-      expect(precompiledIssue('log', 'record_message', record, 'log record')).toEqual(parsedRecord.error)
+      expect(precompiledIssue('log', 'record_messageRecorded', record, 'log record')).toEqual(
+        parsedRecord.error,
+      )
     const settings = { hooks: { PreToolUse: [{ command: 'x', timeout_secs: 0 }] } }
     const parsedSettings = parseSettings(settings)
     if (!parsedSettings.ok)

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises'
+import type { LogRecordType } from '@z-engine/protocol'
 import { PRIVATE_FILE_MODE } from './file-modes.js'
 
 /** When an appender calls fsync. */
@@ -11,7 +12,13 @@ export type SyncPolicy =
   | 'never'
 
 /** Record types that mark a turn boundary (fsync points under the `turn` policy). */
-const TURN_BOUNDARY_TYPES = new Set(['header', 'turnStarted', 'turnFinished', 'rewind', 'checkpoint'])
+const TURN_BOUNDARY_TYPES = new Set<string>([
+  'header',
+  'turnStarted',
+  'turnFinished',
+  'rewound',
+  'checkpointCreated',
+] satisfies LogRecordType[])
 
 /**
  * Appends JSON lines to one file. Each record is serialized first and written with a single

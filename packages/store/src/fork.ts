@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { LogHeader } from '@z-engine/protocol'
 import { JsonlAppender } from './appender.js'
 import { PRIVATE_DIR_MODE } from './file-modes.js'
+import { LegacyRecordReader } from './legacy-records.js'
 import { readJsonl } from './line-reader.js'
 import { agentLogPath, type SessionPaths } from './paths.js'
 
@@ -15,8 +16,9 @@ export interface ForkCopy {
 
 /**
  * Copies `source`'s log up to and including `uptoRecordId` into `target` (a new, empty session
- * dir), rewriting the header with the new identity and parent link. Corrupt lines are dropped.
- * Agent logs of agents that appear before the cut, and every artifact, come along.
+ * dir), rewriting the header with the new identity and parent link. Corrupt lines are dropped;
+ * format-2 records are upgraded. Agent logs of agents that appear before the cut (each keeps its
+ * own header and format), and every artifact, come along.
  */
 export async function copyLogUpTo(
   source: SessionPaths,
@@ -30,14 +32,17 @@ export async function copyLogUpTo(
   let lastMessageId: string | undefined
   let title: string | undefined
   let found = false
+  // The fork's header says today's format, so format-2 lines are copied in today's shape.
+  const legacy = new LegacyRecordReader()
   for await (const entry of readJsonl(source.log, 'log.jsonl')) {
     if (entry.type === 'problem') continue
-    const record = entry.value as { type?: unknown; id?: unknown } & Record<string, unknown>
+    const record = legacy.upgrade(entry.value) as { type?: unknown; id?: unknown } & Record<string, unknown>
     if (record.type === 'header' && original === undefined) {
       original = record as unknown as LogHeader
     } else {
       lines.push(JSON.stringify(record))
-      if (record.type === 'message') lastMessageId = (record.message as { id?: string } | undefined)?.id
+      if (record.type === 'messageRecorded')
+        lastMessageId = (record.message as { id?: string } | undefined)?.id
       if (record.type === 'titleChanged' && typeof record.title === 'string') title = record.title
       if (record.type === 'agentUpdated') {
         const agentId = (record.agent as { id?: unknown } | undefined)?.id

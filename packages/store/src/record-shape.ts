@@ -29,10 +29,10 @@ const isNumbers = (value: unknown): boolean =>
  */
 const CHECKS: Record<LogRecordType, (record: Json) => boolean> = {
   header: (r) => typeof r.formatVersion === 'number' && hasStrings(r, 'sessionId', 'projectRoot'),
-  message: (r) => isMessage(r.message),
+  messageRecorded: (r) => isMessage(r.message),
   turnStarted: (r) => isString(r.turnId),
   turnFinished: (r) => isString(r.turnId) && isTagged(r.outcome),
-  todos: (r) => Array.isArray(r.todos),
+  todosUpdated: (r) => Array.isArray(r.todos),
   planProposed: (r) => isObject(r.plan),
   planResolved: (r) => isString(r.planId),
   questionAsked: (r) => isObject(r.question),
@@ -40,16 +40,16 @@ const CHECKS: Record<LogRecordType, (record: Json) => boolean> = {
   approvalRequested: (r) => hasStrings(r.request, 'id', 'toolUseId'),
   approvalResolved: (r) => isString(r.approvalId) && isTagged(r.decision),
   agentUpdated: (r) => hasStrings(r.agent, 'id'),
-  check: (r) => isObject(r.check),
-  checkpoint: (r) => hasStrings(r.checkpoint, 'id', 'commit'),
-  compaction: (r) => isObject(r.marker) && isMessage(r.summary) && isString(r.firstKeptMessageId),
-  rewind: (r) =>
+  checkRecorded: (r) => isObject(r.record),
+  checkpointCreated: (r) => hasStrings(r.checkpoint, 'id', 'commit'),
+  compacted: (r) => isObject(r.marker) && isMessage(r.summary) && isString(r.firstKeptMessageId),
+  rewound: (r) =>
     isString(r.messageId) && (r.scope === 'code' || r.scope === 'conversation' || r.scope === 'both'),
   modeChanged: (r) => isString(r.mode),
   modelChanged: (r) => isString(r.model),
   titleChanged: (r) => isString(r.title),
-  usage: (r) => isNumbers(r.usage) && isNumbers(r.cost),
-  taskView: (r) =>
+  usageUpdated: (r) => isNumbers(r.usage) && isNumbers(r.cost),
+  taskViewApplied: (r) =>
     isObject(r.view) && Array.isArray(r.view.keptMessageIds) && typeof r.view.restored === 'boolean',
 }
 

@@ -18,6 +18,7 @@ import {
   ZERO_COST,
   ZERO_USAGE,
 } from '@z-engine/protocol'
+import { LegacyRecordReader } from './legacy-records.js'
 import type { ReplayProblem } from './line-reader.js'
 import { checkRecordShape } from './record-shape.js'
 import type { SessionSnapshot, TranscriptItem, TurnRecord } from './snapshot.js'
@@ -43,7 +44,10 @@ interface Mark {
   todos: TodoItem[]
 }
 
-/** Folds log records into a {@link SessionSnapshot}; feed it with `apply`, then call `finish`. */
+/**
+ * Folds log records — persisted events with their stamp — into a {@link SessionSnapshot}, switching
+ * on the event type; feed it with `apply`, then call `finish`.
+ */
 export class ReplayState {
   readonly problems: ReplayProblem[] = []
   private header: LogHeader | undefined
@@ -72,12 +76,13 @@ export class ReplayState {
   private lastRecordId: string | undefined
   private recordCount = 0
   private seenAny = false
+  private readonly legacy = new LegacyRecordReader()
 
   constructor(private readonly file: string) {}
 
-  /** Applies one parsed line; problems are collected, never thrown. */
+  /** Applies one parsed line (format-2 records through the upgrade reader); problems are collected, never thrown. */
   apply(value: unknown, offset: number, length: number): void {
-    const shape = checkRecordShape(value)
+    const shape = checkRecordShape(this.legacy.upgrade(value))
     if (!shape.ok) {
       this.problem(shape.kind, offset, length, shape.message)
       return
@@ -105,7 +110,7 @@ export class ReplayState {
           this.problem('newerFormat', offset, length, text)
         }
         return
-      case 'message':
+      case 'messageRecorded':
         if (record.agentId !== undefined && this.header?.agentId === undefined) return
         this.appendMessage(record.message, record.id, record.at, record.origin, record.turnId)
         return
@@ -155,7 +160,7 @@ export class ReplayState {
         })
         return
       }
-      case 'todos':
+      case 'todosUpdated':
         this.todos = record.todos
         return
       case 'planProposed':
@@ -175,13 +180,13 @@ export class ReplayState {
       case 'agentUpdated':
         this.agents.set(record.agent.id, record.agent)
         return
-      case 'check':
-        this.checks.push(record.check)
+      case 'checkRecorded':
+        this.checks.push(record.record)
         return
-      case 'checkpoint':
+      case 'checkpointCreated':
         this.checkpoints.push(record.checkpoint)
         return
-      case 'compaction':
+      case 'compacted':
         this.applyCompaction(
           record.marker,
           record.summary,
@@ -191,7 +196,7 @@ export class ReplayState {
           length,
         )
         return
-      case 'rewind':
+      case 'rewound':
         this.applyRewind(record.messageId, record.scope, record.id, offset, length)
         return
       case 'modeChanged':
@@ -203,11 +208,11 @@ export class ReplayState {
       case 'titleChanged':
         this.title = record.title
         return
-      case 'usage':
+      case 'usageUpdated':
         this.usage = addUsage(this.usage, record.usage)
         this.cost = addCost(this.cost, record.cost)
         return
-      case 'taskView':
+      case 'taskViewApplied':
         this.applyTaskView(record.view, record.id, offset, length)
         return
       default: {

@@ -1,22 +1,22 @@
-import type { Checkpoint, LogRecordOf, RewindScope } from '@z-engine/protocol'
+import type { Checkpoint, EventOf, RewindScope } from '@z-engine/protocol'
 import { failure, type StoreResult, success } from './result.js'
 import type { SessionSnapshot } from './snapshot.js'
 
-/** What the engine does to rewind: restore `checkpoint` (host) if set, then append `record`. */
+/** What the engine does to rewind: restore `checkpoint` (host) if set, then commit `event`. */
 export interface RewindPlan {
-  /** Append after restoring files; replay then drops the conversation from `messageId` on (unless scope is code). */
-  record: LogRecordOf<'rewind'>
+  /**
+   * The `rewound` event to journal after restoring files (the engine adds `restoredFiles`); replay
+   * then drops the conversation from `messageId` on (unless scope is code).
+   */
+  event: EventOf<'rewound'>
   /** The working-tree snapshot to restore with the host's `restoreCheckpoint`, for code and both. */
   checkpoint?: Checkpoint
 }
 
-/** Ids and time for the record a rewind appends. */
+/** Which user message to rewind to, and what to rewind. */
 export interface RewindRequest {
   messageId: string
   scope: RewindScope
-  recordId: string
-  at: string
-  turnId?: string
 }
 
 /**
@@ -25,7 +25,7 @@ export interface RewindRequest {
  *
  *   const plan = planRewind(snapshot, request)          // @z-engine/store
  *   if (plan.value.checkpoint) await checkpoints.restore(plan.value.checkpoint.commit)  // @z-engine/host
- *   await log.append(plan.value.record)                  // journal it; replay applies it
+ *   await session.commit(plan.value.event)               // journal it; replay applies it
  *
  * Files go first so a failed restore leaves the conversation as it was.
  */
@@ -40,15 +40,8 @@ export function planRewind(snapshot: SessionSnapshot, request: RewindRequest): S
       `no user message ${request.messageId} in the conversation; pick one from the transcript`,
     )
   }
-  const record: LogRecordOf<'rewind'> = {
-    type: 'rewind',
-    id: request.recordId,
-    at: request.at,
-    messageId: request.messageId,
-    scope: request.scope,
-    ...(request.turnId !== undefined ? { turnId: request.turnId } : {}),
-  }
-  if (request.scope === 'conversation') return success({ record })
+  const event: EventOf<'rewound'> = { type: 'rewound', messageId: request.messageId, scope: request.scope }
+  if (request.scope === 'conversation') return success({ event })
   const checkpoint = snapshot.checkpoints.findLast((candidate) => candidate.messageId === request.messageId)
   if (checkpoint === undefined) {
     return failure(
@@ -56,5 +49,5 @@ export function planRewind(snapshot: SessionSnapshot, request: RewindRequest): S
       `no checkpoint was taken before message ${request.messageId}; rewind the conversation only`,
     )
   }
-  return success({ record: { ...record, checkpointId: checkpoint.id }, checkpoint })
+  return success({ event: { ...event, checkpointId: checkpoint.id }, checkpoint })
 }

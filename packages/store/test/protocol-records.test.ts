@@ -38,8 +38,6 @@ describe('records the store writes', () => {
     const plan = planRewind(replayed.value.snapshot, {
       messageId: firstPrompt.message.id,
       scope: 'conversation',
-      recordId: 'rw',
-      at: '2026-01-01T00:00:00.000Z',
     })
     if (!plan.ok) throw new Error(plan.error.message)
     const forked = await store.fork('valid', { uptoRecordId: records[5]!.id, newSessionId: 'forked' })
@@ -48,10 +46,10 @@ describe('records the store writes', () => {
       ...(await linesOf(sessionPaths(dataDir, 'valid').log)),
       ...(await linesOf(agentLogPath(sessionPaths(dataDir, 'valid'), 'ag1'))),
       ...(await linesOf(sessionPaths(dataDir, 'forked').log)),
-      plan.value.record,
+      { ...plan.value.event, id: 'rw', at: '2026-01-01T00:00:00.000Z' },
     ]
     expect(all.length).toBeGreaterThan(records.length)
-    expect(parseLogRecord({ type: 'message', id: 'x', at: 'y' }).ok).toBe(false)
+    expect(parseLogRecord({ type: 'messageRecorded', id: 'x', at: 'y' }).ok).toBe(false)
     for (const value of all) {
       const parsed = parseLogRecord(value)
       expect(parsed.ok ? 'valid' : JSON.stringify(parsed)).toBe('valid')

@@ -31,15 +31,15 @@ describe('replay', () => {
     const factory = new RecordFactory()
     const first = factory.turn('one', 1, 1)
     const second = factory.turn('two', 1, 1)
-    const firstKept = second.find((record) => record.type === 'message')
-    if (firstKept?.type !== 'message') throw new Error('fixture')
+    const firstKept = second.find((record) => record.type === 'messageRecorded')
+    if (firstKept?.type !== 'messageRecorded') throw new Error('fixture')
     const summary: Message = {
       id: 'summary',
       role: 'user',
       content: [{ type: 'text', text: 'earlier: ...' }],
     }
     const compaction: LogRecord = {
-      type: 'compaction',
+      type: 'compacted',
       id: 'c1',
       at: AT,
       marker: { id: 'k1', trigger: 'auto', tokensBefore: 1000, tokensAfter: 200, messagesSummarized: 4 },
@@ -50,7 +50,7 @@ describe('replay', () => {
     expect(problems).toEqual([])
     expect(snapshot.workingSet[0]).toEqual(summary)
     expect(ids(snapshot.workingSet.slice(1))).toEqual(
-      second.flatMap((record) => (record.type === 'message' ? [record.message.id] : [])),
+      second.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : [])),
     )
     expect(snapshot.transcript.filter((item) => item.kind === 'message')).toHaveLength(8)
     expect(snapshot.compactions).toHaveLength(1)
@@ -60,14 +60,14 @@ describe('replay', () => {
   it('applies a task view, appends new messages to it, and restores the full set', () => {
     const factory = new RecordFactory()
     const records = factory.turn('one', 1, 1)
-    const messages = records.flatMap((record) => (record.type === 'message' ? [record.message] : []))
+    const messages = records.flatMap((record) => (record.type === 'messageRecorded' ? [record.message] : []))
     const index: Message = {
       id: 'index',
       role: 'user',
       content: [{ type: 'text', text: 'index of history' }],
     }
     const view: LogRecord = {
-      type: 'taskView',
+      type: 'taskViewApplied',
       id: 'v1',
       at: AT,
       view: {
@@ -79,7 +79,7 @@ describe('replay', () => {
     }
     const later = factory.turn('two', 0)
     const applied = replay([header(), ...records, view, ...later])
-    const laterIds = later.flatMap((record) => (record.type === 'message' ? [record.message.id] : []))
+    const laterIds = later.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : []))
     expect(ids(applied.snapshot.workingSet)).toEqual([
       'index',
       messages[0]!.id,
@@ -88,7 +88,7 @@ describe('replay', () => {
     ])
     expect(applied.snapshot.taskViews).toHaveLength(1)
     const restore: LogRecord = {
-      type: 'taskView',
+      type: 'taskViewApplied',
       id: 'v2',
       at: AT,
       view: { id: 'view-2', keptMessageIds: [], restored: true },
@@ -109,7 +109,7 @@ describe('replay', () => {
     ]
     const all = [header(), ...first, todos, ...second.records, ...rest]
     const rewind = (scope: 'code' | 'conversation' | 'both'): LogRecord => ({
-      type: 'rewind',
+      type: 'rewound',
       id: `rw-${scope}`,
       at: AT,
       messageId: second.messageId,
@@ -118,7 +118,7 @@ describe('replay', () => {
     const conversation = replay([...all, rewind('conversation')])
     expect(conversation.problems).toEqual([])
     expect(ids(conversation.snapshot.workingSet)).toEqual(
-      first.flatMap((record) => (record.type === 'message' ? [record.message.id] : [])),
+      first.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : [])),
     )
     expect(conversation.snapshot.turns).toHaveLength(1)
     expect(conversation.snapshot.todos).toHaveLength(2)
@@ -240,5 +240,51 @@ describe('replay', () => {
     expect(snapshot.usage.inputTokens).toBe(2400)
     expect(snapshot.cost.totalUsd).toBeCloseTo(0.01668)
     expect(snapshot.workingSet).toEqual([])
+  })
+
+  it('reads format-2 records (the names before records were events) to the same snapshot', () => {
+    const factory = new RecordFactory()
+    const records: LogRecord[] = [
+      ...factory.session(2),
+      factory.checkpoint('m-r-4', 'abc123'),
+      {
+        type: 'checkRecorded',
+        id: 'ck',
+        at: AT,
+        record: { name: 'test', command: 'npm test', exitCode: 0, at: AT, outputTail: '' },
+      } as unknown as LogRecord,
+      { type: 'rewound', id: 'rw', at: AT, messageId: 'm-r-4', scope: 'conversation' },
+    ]
+    // Format 2 wrote eight of them under names of their own, usage without session totals.
+    const OLD_NAMES: Record<string, string> = {
+      messageRecorded: 'message',
+      todosUpdated: 'todos',
+      checkRecorded: 'check',
+      checkpointCreated: 'checkpoint',
+      compacted: 'compaction',
+      rewound: 'rewind',
+      usageUpdated: 'usage',
+      taskViewApplied: 'taskView',
+    }
+    const formatTwo = records.map((record) => {
+      const { sessionUsage: _u, sessionCost: _c, record: check, ...rest } = record as Record<string, unknown>
+      return {
+        ...rest,
+        type: OLD_NAMES[record.type] ?? record.type,
+        ...(record.type === 'checkRecorded' ? { check } : {}),
+      }
+    })
+    expect(formatTwo.filter((record) => record.type === 'message').length).toBeGreaterThan(4)
+    const today = replay([header(), ...records])
+    const old = replay([header({ formatVersion: 2 }), ...formatTwo])
+    expect(old.problems).toEqual([])
+    expect({ ...old.snapshot, formatVersion: LOG_FORMAT_VERSION }).toEqual(today.snapshot)
+    expect(old.snapshot.formatVersion).toBe(2)
+    expect(old.snapshot.checks).toHaveLength(1)
+    expect(old.snapshot.usage.inputTokens).toBe(today.snapshot.usage.inputTokens)
+    // A format-2 log a newer engine continued holds both vocabularies; both replay.
+    const mixed = replay([header({ formatVersion: 2 }), ...formatTwo.slice(0, 10), ...records.slice(10)])
+    expect(mixed.problems).toEqual([])
+    expect(mixed.snapshot.transcript).toEqual(today.snapshot.transcript)
   })
 })

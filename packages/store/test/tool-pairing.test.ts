@@ -63,26 +63,25 @@ describe('planRewind', () => {
     ],
     checkpoints: [{ id: 'cp1', messageId: 'u1', commit: 'abc' }],
   } as unknown as SessionSnapshot
-  const request = { recordId: 'rw', at: 'now' }
 
-  it('returns the record to append and, for code, the checkpoint to restore', () => {
-    const both = planRewind(snapshot, { ...request, messageId: 'u1', scope: 'both' })
+  it('returns the event to commit and, for code, the checkpoint to restore', () => {
+    const both = planRewind(snapshot, { messageId: 'u1', scope: 'both' })
     expect(both).toEqual({
       ok: true,
       value: {
-        record: { type: 'rewind', id: 'rw', at: 'now', messageId: 'u1', scope: 'both', checkpointId: 'cp1' },
+        event: { type: 'rewound', messageId: 'u1', scope: 'both', checkpointId: 'cp1' },
         checkpoint: { id: 'cp1', messageId: 'u1', commit: 'abc' },
       },
     })
-    const conversation = planRewind(snapshot, { ...request, messageId: 'u1', scope: 'conversation' })
+    const conversation = planRewind(snapshot, { messageId: 'u1', scope: 'conversation' })
     expect(conversation.ok && conversation.value.checkpoint).toBeUndefined()
   })
 
   it('refuses assistant messages, unknown ids and code rewinds without a checkpoint', () => {
-    expect(planRewind(snapshot, { ...request, messageId: 'a1', scope: 'conversation' }).ok).toBe(false)
-    expect(planRewind(snapshot, { ...request, messageId: 'zz', scope: 'both' }).ok).toBe(false)
+    expect(planRewind(snapshot, { messageId: 'a1', scope: 'conversation' }).ok).toBe(false)
+    expect(planRewind(snapshot, { messageId: 'zz', scope: 'both' }).ok).toBe(false)
     const bare = { ...snapshot, checkpoints: [] }
-    const result = planRewind(bare, { ...request, messageId: 'u1', scope: 'code' })
+    const result = planRewind(bare, { messageId: 'u1', scope: 'code' })
     expect(!result.ok && result.error.message).toMatch(/rewind the conversation only/)
   })
 })

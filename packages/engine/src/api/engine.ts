@@ -319,9 +319,9 @@ export class Engine {
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
     })
     // The mode and model in effect are journaled so a resume continues with them.
-    if (snapshot?.mode !== state.mode) await core.commit(undefined, { type: 'modeChanged', mode: state.mode })
+    if (snapshot?.mode !== state.mode) await core.journal({ type: 'modeChanged', mode: state.mode })
     if (snapshot?.model !== state.modelRef)
-      await core.commit(undefined, { type: 'modelChanged', model: state.modelRef })
+      await core.journal({ type: 'modelChanged', model: state.modelRef })
     cores.set(session, core)
     this.#sessions.add(session)
     session.onClose(() => this.#sessions.delete(session))

@@ -348,7 +348,6 @@ export async function assembleSession(
     environment,
     ports,
     transcript: {
-      append: (agentId, record) => log.appendAgent(agentId, record),
       replay: async (agentId) => {
         const replayed = await input.store.replayAgent(input.sessionId, agentId)
         return replayed.ok ? replayed.value.snapshot.workingSet : undefined
@@ -475,7 +474,14 @@ export async function assembleSession(
       },
       rewind: (messageId, scope) =>
         rewindSession(
-          { ...input, notice: (level, message) => notice(level, message, 'rewind') },
+          {
+            sessionId: input.sessionId,
+            journal: (event) => core.journal(event),
+            log,
+            store: input.store,
+            state,
+            notice: (level, message) => notice(level, message, 'rewind'),
+          },
           services.checkpoints,
           messageId,
           scope,

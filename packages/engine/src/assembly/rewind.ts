@@ -1,4 +1,4 @@
-import type { RewindScope } from '@z-engine/protocol'
+import type { EventOf, PersistedEvent, RewindScope } from '@z-engine/protocol'
 import type { SessionStore } from '@z-engine/store'
 import { planRewind } from '@z-engine/store'
 import type { CheckpointPort, SessionLogPort } from '../session/services.js'
@@ -7,10 +7,11 @@ import type { SessionState } from '../session/state.js'
 /** What a rewind reads and rebuilds: the session's journal, its store and its state. */
 export interface RewindInput {
   sessionId: string
-  log: { append: SessionLogPort['append']; sync: SessionLogPort['sync'] }
+  /** Journals without publishing (the session core's `journal`). */
+  journal: (event: PersistedEvent) => Promise<void>
+  log: { sync: SessionLogPort['sync'] }
   store: Pick<SessionStore, 'replay'>
   state: Pick<SessionState, 'workingSet' | 'todos'>
-  newId: (prefix: string) => string
   /** Tells the user what a file rewind left alone. */
   notice: (level: 'info' | 'warning', message: string) => void
 }
@@ -18,23 +19,19 @@ export interface RewindInput {
 /**
  * Rewinds a session to the state before a user message (spec 004 "Session Storage and History"):
  * plan from the journal, restore files first (so a failed restore leaves the conversation as it
- * was), then journal the rewind record and rebuild the working set from the log.
+ * was), then journal the `rewound` event and rebuild the working set from the log. Returns the
+ * event for the caller to publish, now that the session reflects it.
  */
 export async function rewindSession(
   input: RewindInput,
   checkpoints: CheckpointPort,
   messageId: string,
   scope: RewindScope,
-): Promise<{ restoredFiles: string[] }> {
+): Promise<EventOf<'rewound'>> {
   await input.log.sync()
   const before = await input.store.replay(input.sessionId)
   if (!before.ok) throw new Error(`Cannot rewind: ${before.error.message}`)
-  const plan = planRewind(before.value.snapshot, {
-    messageId,
-    scope,
-    recordId: input.newId('r'),
-    at: new Date().toISOString(),
-  })
+  const plan = planRewind(before.value.snapshot, { messageId, scope })
   if (!plan.ok) throw new Error(`Cannot rewind: ${plan.error.message}`)
   const target = plan.value.checkpoint
   let restoredFiles: string[] = []
@@ -60,7 +57,8 @@ export async function rewindSession(
         `No record of how ${files.unmarkedTurns.length} turn(s) ended (${preview(files.unmarkedTurns)}), so every change made during them was rewound, yours included.`,
       )
   }
-  await input.log.append(plan.value.record)
+  const event: EventOf<'rewound'> = { ...plan.value.event, restoredFiles }
+  await input.journal(event)
   await input.log.sync()
   if (scope !== 'code') {
     const after = await input.store.replay(input.sessionId)
@@ -69,7 +67,7 @@ export async function rewindSession(
     input.state.workingSet = [...after.value.snapshot.workingSet]
     input.state.todos = [...after.value.snapshot.todos]
   }
-  return { restoredFiles }
+  return event
 }
 
 function preview(items: readonly string[]): string {

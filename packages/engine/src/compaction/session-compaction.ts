@@ -125,7 +125,7 @@ export class SessionCompaction {
       overheadTokens: await this.#overhead(),
       newId: () => session.newId('m'),
       onStarted: async () => {
-        await session.commit({ type: 'compactionStarted', trigger }, undefined)
+        await session.commit({ type: 'compactionStarted', trigger })
         await this.deps.preCompact(trigger, focus ?? '')
       },
     })
@@ -138,15 +138,12 @@ export class SessionCompaction {
       return
     }
     const firstKept = result.messages[1]?.id ?? result.summaryMessage.id
-    await session.commit(
-      { type: 'compacted', marker: result.marker },
-      {
-        type: 'compaction',
-        marker: result.marker,
-        summary: result.summaryMessage,
-        firstKeptMessageId: firstKept,
-      },
-    )
+    await session.commit({
+      type: 'compacted',
+      marker: result.marker,
+      summary: result.summaryMessage,
+      firstKeptMessageId: firstKept,
+    })
     session.state.workingSet.splice(0, session.state.workingSet.length, ...result.messages)
     // The repo map is rebuilt after a compaction (its ranking follows the files touched so far).
     this.deps.system.invalidate()

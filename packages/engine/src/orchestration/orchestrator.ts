@@ -1,7 +1,7 @@
 import type { EnvironmentSnapshot } from '@z-engine/context'
 import { createAgentWorktree, type WorktreeGitOptions } from '@z-engine/host'
 import { reminderText } from '@z-engine/prompts'
-import type { AgentInfo, AgentStatus, JobInfo, LogRecord, Message, Settings } from '@z-engine/protocol'
+import type { AgentInfo, AgentStatus, JobInfo, Message, Settings } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import type { AgentPort, AgentRunResult, AgentSpawnRequest, Ports, Tool } from '@z-engine/tools'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
@@ -30,9 +30,8 @@ export interface OrchestratorDeps {
   environment: EnvironmentSnapshot
   /** The session's ports; a subagent's calls see them with Agent rebound and no user interaction. */
   ports: Ports
-  /** Agent transcripts (`agents/<id>.jsonl`). */
+  /** Agent transcripts (`agents/<id>.jsonl`; written through the session core's journal). */
   transcript: {
-    append(agentId: string, record: LogRecord): Promise<void>
     /** A stored agent's messages, for resuming one this process has not run. */
     replay(agentId: string): Promise<Message[] | undefined>
     /** The latest info of every agent in the chat's log (earlier runs of the chat included). */
@@ -90,7 +89,7 @@ export class Orchestrator {
     const { outcome, state } = await applyWorktree(entry, this.deps.projectRoot, this.deps.git)
     if (state) {
       if (state.type === 'applied') delete entry.worktree
-      await this.#update(entry, { worktree: state }, true)
+      await this.#update(entry, { worktree: state })
     }
     return outcome
   }
@@ -103,7 +102,7 @@ export class Orchestrator {
     const discarded = await discardWorktree(entry, this.deps.projectRoot, this.deps.git)
     if (!discarded.ok) return discarded
     delete entry.worktree
-    await this.#update(entry, { worktree: { type: 'discarded' } }, true)
+    await this.#update(entry, { worktree: { type: 'discarded' } })
     return { ok: true }
   }
 
@@ -119,7 +118,7 @@ export class Orchestrator {
       request.resume !== undefined
         ? await this.#resumed(request.resume, request, caller)
         : await this.#created(request, caller)
-    await this.#update(entry, { status: 'pending', background: request.background }, true)
+    await this.#update(entry, { status: 'pending', background: request.background })
     if (!request.background) {
       const running = this.#run(entry, request.prompt, signal)
       entry.running = running
@@ -138,7 +137,7 @@ export class Orchestrator {
     const record = { info: job, controller: new AbortController() }
     entry.job = record
     this.jobs.add(entry)
-    await session.commit({ type: 'jobUpdated', job }, undefined)
+    session.publish({ type: 'jobUpdated', job })
     entry.running = this.#run(entry, request.prompt, record.controller.signal)
     void entry.running.then((result) => this.#jobEnded(entry, record, result)).catch(() => undefined)
     return { type: 'background' as const, jobId: job.id, agentId: entry.info.id }
@@ -266,8 +265,9 @@ export class Orchestrator {
         }),
       },
       maxTurns: entry.definition.maxTurns ?? this.deps.settings.agents.max_turns,
-      journal: (record) => this.deps.transcript.append(entry.info.id, record),
-      onChange: () => void publishAgent(session, entry.info, false),
+      // Progress (usage, waiting on approvals) is journaled too; a failed write while the chat closes
+      // is reported by the journal's own failure notice, not by this fire-and-forget update.
+      onChange: () => void publishAgent(session, entry.info).catch(() => undefined),
     })
     let outcome: RunOutcome | { type: 'crashed'; message: string; changedFiles: string[] }
     // Top-level and background agents wait for a slot; nested foreground ones use their caller's.
@@ -276,7 +276,7 @@ export class Orchestrator {
     try {
       if (!release) outcome = { type: 'cancelled', mutated: false, changedFiles: [], rounds: 0 }
       else {
-        await this.#update(entry, { status: 'running' }, true)
+        await this.#update(entry, { status: 'running' })
         await host.append(
           { id: session.newId('m'), role: 'user', content: [{ type: 'text', text: prompt }] },
           'prompt',
@@ -299,7 +299,7 @@ export class Orchestrator {
     const result = finished.problem !== undefined ? `${finalMessage}\n\n${finished.problem}` : finalMessage
     delete entry.running
     // The session may be closing under a background agent; its end is still reported to the caller.
-    await this.#update(entry, { status, result, worktree: finished.state }, true).catch(() => undefined)
+    await this.#update(entry, { status, result, worktree: finished.state }).catch(() => undefined)
     // The slot is held until the worktree is committed and the end reported.
     release?.()
     return {
@@ -334,12 +334,12 @@ export class Orchestrator {
     const parent = entry.caller.agentId !== undefined ? this.#entries.get(entry.caller.agentId) : undefined
     if (parent?.running) parent.followUps.push(reminder)
     else session.state.reminders.push(reminder)
-    await session.commit({ type: 'jobUpdated', job: job.info }, undefined)
+    session.publish({ type: 'jobUpdated', job: job.info })
   }
 
-  async #update(entry: AgentEntry, patch: Partial<AgentInfo>, journal: boolean): Promise<void> {
+  async #update(entry: AgentEntry, patch: Partial<AgentInfo>): Promise<void> {
     entry.info = { ...entry.info, ...patch }
-    await publishAgent(this.deps.session, entry.info, journal)
+    await publishAgent(this.deps.session, entry.info)
   }
 }
 

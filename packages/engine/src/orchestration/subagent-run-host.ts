@@ -3,7 +3,6 @@ import type {
   ContentBlock,
   Cost,
   EngineEvent,
-  LogRecord,
   Message,
   MessageOrigin,
   PermissionMode,
@@ -32,8 +31,6 @@ export interface SubagentRunInput {
   /** Ports its tool calls see (Agent bound to it as the caller, no user interaction). */
   ports: Ports
   maxTurns: number
-  /** Journals a record to its transcript (`agents/<id>.jsonl`). */
-  journal(record: LogRecord): Promise<void>
   /** Reports every change of its info (usage, cost), so the GUI can follow it. */
   onChange(): void
 }
@@ -54,10 +51,9 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   const afterBatch = services.agentContext?.(entry.root)
   let stopContinuations = 0
 
-  const record = <R extends Record<string, unknown>>(body: R) =>
-    ({ ...body, id: session.newId('r'), at: new Date().toISOString(), agentId }) as unknown as LogRecord
-  // Live events of the run; approvals are journaled in the main log by `requestApprovals`.
-  const emit = (event: EngineEvent) => session.commit(event, undefined, scope)
+  // Every event of the run carries its agent id; the core journals the persisted ones (its messages
+  // in its own transcript, the rest in the main log).
+  const emit = (event: EngineEvent) => session.commit(event, scope)
 
   const batchDeps = buildAgentBatchDeps(session, {
     agentId,
@@ -90,7 +86,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     tools: () => toolSpecs,
     workingSet: () => entry.messages,
     append: async (message: Message, origin: MessageOrigin) => {
-      await input.journal(record({ type: 'message', message, origin }))
+      await emit({ type: 'messageRecorded', message, origin })
       entry.messages.push(message)
       if (message.role === 'assistant') {
         const text = message.content
@@ -98,7 +94,6 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
           .join('\n')
         if (text.trim() !== '') entry.latestText = text.trim()
       }
-      await emit({ type: 'messageRecorded', message })
     },
     emit,
     recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
@@ -111,11 +106,14 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
       // A subagent spends the session's money: the session totals and its cost cap include it.
       state.usage = addUsage(state.usage, usage)
       state.cost = addCost(state.cost, cost)
-      await session.commit(
-        { type: 'usageUpdated', usage, cost, sessionUsage: state.usage, sessionCost: state.cost, model },
-        { type: 'usage', usage, cost, model, agentId },
-        scope,
-      )
+      await emit({
+        type: 'usageUpdated',
+        usage,
+        cost,
+        sessionUsage: state.usage,
+        sessionCost: state.cost,
+        model,
+      })
       input.onChange()
       return cost
     },

@@ -74,7 +74,7 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
       await services.gate.grant(rule, ruleScope)
     },
     postToolUse: (name, value, result) => services.hooks.postToolUse(name, value, result),
-    emit: (event) => core.commit(event, undefined, scope),
+    emit: (event) => core.commit(event, scope),
     maxConcurrency: core.limits.maxConcurrency,
     ...(options.agentId !== 'main' ? { agentId: options.agentId } : {}),
     newId: core.newId,

@@ -28,19 +28,11 @@ export function createInteractionPort(session: SessionCore, scope: InteractionSc
       }
       // Wait first, announce second: a host may answer from inside its event callback.
       const answered = session.questions.wait(question.id, signal)
-      await session.commit(
-        { type: 'questionAsked', question },
-        { type: 'questionAsked', question, ...eventScope },
-        eventScope,
-      )
+      await session.commit({ type: 'questionAsked', question }, eventScope)
       void session.services.hooks.notification?.('Z Engine has a question for you').catch(() => {})
       const outcome = await answered
       const response: QuestionResponse = outcome.type === 'answered' ? outcome.answer : { type: 'dismissed' }
-      await session.commit(
-        { type: 'questionAnswered', questionId: question.id, response },
-        { type: 'questionAnswered', questionId: question.id, response, ...eventScope },
-        eventScope,
-      )
+      await session.commit({ type: 'questionAnswered', questionId: question.id, response }, eventScope)
       if (response.type === 'dismissed') return undefined
       return questions.map((asked, index) => {
         const answer =
@@ -55,41 +47,26 @@ export function createInteractionPort(session: SessionCore, scope: InteractionSc
     async proposePlan(markdown: string, signal: AbortSignal) {
       const plan = { id: session.newId('pl'), toolUseId: scope.toolUseId, markdown }
       const reviewed = session.plans.wait(plan.id, signal)
-      await session.commit(
-        { type: 'planProposed', plan },
-        { type: 'planProposed', plan, ...eventScope },
-        eventScope,
-      )
+      await session.commit({ type: 'planProposed', plan }, eventScope)
       void session.services.hooks.notification?.('Z Engine has a plan for you to review').catch(() => {})
       const outcome = await reviewed
       const decision: PlanDecision =
         outcome.type === 'answered'
           ? outcome.answer
           : { type: 'reject', feedback: 'The plan review was cancelled.' }
-      await session.commit(
-        { type: 'planResolved', planId: plan.id, decision },
-        { type: 'planResolved', planId: plan.id, decision, ...eventScope },
-        eventScope,
-      )
+      await session.commit({ type: 'planResolved', planId: plan.id, decision }, eventScope)
       if (decision.type === 'reject') {
         return decision.feedback !== undefined
           ? { approved: false, feedback: decision.feedback }
           : { approved: false }
       }
       session.state.mode = decision.mode
-      await session.commit(
-        { type: 'modeChanged', mode: decision.mode },
-        { type: 'modeChanged', mode: decision.mode },
-      )
+      await session.commit({ type: 'modeChanged', mode: decision.mode })
       return { approved: true, mode: decision.mode }
     },
     async updateTodos(todos: TodoItem[]) {
       session.state.todos = todos
-      await session.commit(
-        { type: 'todosUpdated', todos },
-        { type: 'todos', todos, ...eventScope },
-        eventScope,
-      )
+      await session.commit({ type: 'todosUpdated', todos }, eventScope)
     },
   }
 }

@@ -37,8 +37,8 @@ export function buildMainRunHost(
   let batchesSinceTodoWrite = 0
   const modelRef = () => input.modelRef ?? state.modelRef
 
-  // Live events of the run; persisted ones (messages, usage, approvals) are journaled where they arise.
-  const emit = (event: EngineEvent) => session.commit(event, undefined, scope)
+  // Every event of the run, journaled first when it is a persisted one.
+  const emit = (event: EngineEvent) => session.commit(event, scope)
 
   const batchDeps = buildAgentBatchDeps(session, {
     agentId: 'main',
@@ -97,7 +97,7 @@ export function buildMainRunHost(
           ? { contextTokens: state.lastPromptTokens + usage.outputTokens, contextWindow: window }
           : {}),
       }
-      await session.commit(event, { type: 'usage', usage, cost, model, turnId: turn.id }, scope)
+      await session.commit(event, scope)
       return cost
     },
     relievePressure: (force) => agent.relievePressure(state.workingSet, force),

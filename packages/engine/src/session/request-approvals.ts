@@ -22,11 +22,7 @@ export async function requestApprovals(
   const { scope } = options
   const waits = requests.map((request) => session.approvals.wait(request.id, signal))
   for (const request of requests) {
-    await session.commit(
-      { type: 'approvalRequested', request },
-      { type: 'approvalRequested', request, ...scope },
-      scope,
-    )
+    await session.commit({ type: 'approvalRequested', request }, scope)
   }
   const tools = [...new Set(requests.map((request) => request.toolName))].join(', ')
   void session.services.hooks.notification?.(`Z Engine needs your permission to use ${tools}`).catch(() => {})
@@ -36,11 +32,7 @@ export async function requestApprovals(
       const outcome = await waits[index]!
       const decision: ApprovalDecision =
         outcome.type === 'answered' ? outcome.answer : { type: 'deny', feedback: options.cancelledFeedback }
-      await session.commit(
-        { type: 'approvalResolved', approvalId: request.id, decision },
-        { type: 'approvalResolved', approvalId: request.id, decision, ...scope },
-        scope,
-      )
+      await session.commit({ type: 'approvalResolved', approvalId: request.id, decision }, scope)
       if (outcome.type === 'answered') answers.set(request.id, outcome.answer)
     }),
   )

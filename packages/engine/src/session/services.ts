@@ -17,6 +17,8 @@ import type { RoundModel } from '../run/agent-run.js'
 /** Where a session's records go (the store's log handle). */
 export interface SessionLogPort {
   append(record: LogRecord): Promise<void>
+  /** Appends to a subagent's own transcript (`agents/<agentId>.jsonl`). */
+  appendAgent(agentId: string, record: LogRecord): Promise<void>
   /** Flushes to disk (called at turn boundaries). */
   sync(): Promise<void>
   close(): Promise<void>

@@ -1,16 +1,19 @@
-import type {
-  ApprovalDecision,
-  EngineEvent,
-  LogRecord,
-  Message,
-  MessageOrigin,
-  PlanDecision,
-  QuestionResponse,
+import {
+  type ApprovalDecision,
+  type EngineEvent,
+  isPersistedEvent,
+  type LiveEvent,
+  type Message,
+  type MessageOrigin,
+  type PersistedEvent,
+  type PersistedRecord,
+  type PlanDecision,
+  type QuestionResponse,
 } from '@z-engine/protocol'
 import { Broker } from '../broker/broker.js'
 import type { EventHub, EventScope } from './event-hub.js'
 import type { SessionServices } from './services.js'
-import type { RecordBody, SessionLimits } from './session-types.js'
+import type { SessionLimits } from './session-types.js'
 import type { SessionState } from './state.js'
 
 /** What a session core is built from; the engine assembles it before anything that uses it. */
@@ -55,31 +58,43 @@ export class SessionCore {
     this.#hub = init.hub
   }
 
-  /** Journals `record` (when given) and then publishes `event`: journal before publish. */
-  async commit(
-    event: EngineEvent | undefined,
-    record: RecordBody<LogRecord> | undefined,
-    scope: EventScope = {},
-  ): Promise<void> {
-    if (record) {
-      const full = { ...record, id: this.newId('r'), at: new Date().toISOString() } as LogRecord
-      await this.services.log.append(full)
-    }
-    if (event) this.#hub.publish(event, scope)
+  /**
+   * Journals `event` if it is a persisted event (protocol's `isPersistedEvent`, the one rule), then
+   * publishes it: journal before publish. Every event of a session goes out through here.
+   */
+  async commit(event: EngineEvent, scope: EventScope = {}): Promise<void> {
+    if (isPersistedEvent(event)) await this.journal(event, scope)
+    this.#hub.publish(event, scope)
   }
 
-  /** Publishes a live event that is never journaled (deltas, progress, command output). */
-  publish(event: EngineEvent, scope: EventScope = {}): void {
+  /**
+   * Journals a persisted event without publishing it — for what is published otherwise or later:
+   * the mode and model in effect at open (`sessionOpened` announces them), and a rewind (published
+   * once the working set is rebuilt from the journal). The record is the event plus id, time and scope.
+   */
+  async journal(event: PersistedEvent, scope: EventScope = {}): Promise<void> {
+    const record = {
+      ...event,
+      id: this.newId('r'),
+      at: new Date().toISOString(),
+      ...(scope.turnId !== undefined ? { turnId: scope.turnId } : {}),
+      ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}),
+    } as PersistedRecord
+    // A subagent's conversation is its own transcript (agents/<id>.jsonl, spec 003); everything
+    // else it does (usage, approvals, questions) goes in the session log under its agentId.
+    if (event.type === 'messageRecorded' && scope.agentId !== undefined)
+      await this.services.log.appendAgent(scope.agentId, record)
+    else await this.services.log.append(record)
+  }
+
+  /** Publishes a live event, which is never journaled (deltas, progress, command output). */
+  publish(event: LiveEvent, scope: EventScope = {}): void {
     this.#hub.publish(event, scope)
   }
 
   /** Appends a message to the working set, journaled first. */
   async appendMessage(message: Message, origin: MessageOrigin, turnId: string | undefined): Promise<void> {
-    await this.commit(
-      { type: 'messageRecorded', message },
-      { type: 'message', message, origin, ...(turnId !== undefined ? { turnId } : {}) },
-      turnId !== undefined ? { turnId } : {},
-    )
+    await this.commit({ type: 'messageRecorded', message, origin }, turnId !== undefined ? { turnId } : {})
     this.state.workingSet.push(message)
   }
 

@@ -70,6 +70,7 @@ export function testSession(options: {
   checkpoints?: CheckpointPort
 }) {
   const records: LogRecord[] = []
+  const agentRecords: LogRecord[] = []
   const envelopes: EventEnvelope[] = []
   const granted: Array<{ rule: string; scope: string }> = []
   /** How many records the log held when it was closed. */
@@ -81,6 +82,9 @@ export function testSession(options: {
     log: {
       append: async (record) => {
         records.push(record)
+      },
+      appendAgent: async (_agentId, record) => {
+        agentRecords.push(record)
       },
       sync: async () => {
         if (options.syncDelayMs) await new Promise((resolve) => setTimeout(resolve, options.syncDelayMs))

@@ -2,6 +2,7 @@ import type {
   Command,
   ContentBlock,
   EventEnvelope,
+  EventOf,
   Message,
   PermissionMode,
   RewindScope,
@@ -80,7 +81,7 @@ export interface SessionExtensions {
   jobs?: JobPort
   system?: { invalidate(): void }
   /** Restores code and/or conversation to before a user message; returns restored files. */
-  rewind?: (messageId: string, scope: RewindScope) => Promise<{ restoredFiles: string[] }>
+  rewind?: (messageId: string, scope: RewindScope) => Promise<EventOf<'rewound'>>
   /** Resolves `runCommand` (built-ins and prompt commands) to an action. */
   runCommand?: (name: string, args: string) => Promise<CommandAction>
   /** Runs a user `!` command in the project root; output is shown and queued for the model. */
@@ -100,6 +101,3 @@ export type CommandAction =
   | { type: 'turn'; input: TurnInput }
   | { type: 'compact'; focus?: string }
   | { type: 'command'; command: Command }
-
-/** A distributive Omit, so a union of records keeps its variants. */
-export type RecordBody<R> = R extends unknown ? Omit<R, 'id' | 'at'> : never

@@ -1,4 +1,4 @@
-import type { ToolResultBlock } from '@z-engine/protocol'
+import { isPersistedEvent, type ToolResultBlock } from '@z-engine/protocol'
 import type { ToolCtx } from '@z-engine/tools'
 import { describe, expect, it } from 'vitest'
 import { recordingTool, testSession } from './session-harness.test-util.js'
@@ -26,16 +26,24 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     expect(read.calls).toEqual([{ path: 'a.ts' }])
     expect(t.records.map((record) => record.type)).toEqual([
       'turnStarted',
-      'message',
-      'usage',
-      'message',
-      'message',
-      'usage',
-      'message',
+      'messageRecorded',
+      'usageUpdated',
+      'messageRecorded',
+      'messageRecorded',
+      'usageUpdated',
+      'messageRecorded',
       'turnFinished',
     ])
+    // One vocabulary: each record is the published event plus its id, time and scope, and every
+    // persisted event published was journaled.
+    const persisted = t.envelopes
+      .filter((envelope) => isPersistedEvent(envelope.event))
+      .map((envelope) => ({ ...envelope.event, ...(envelope.turnId ? { turnId: envelope.turnId } : {}) }))
+    expect(t.records.map(({ id: _id, at: _at, ...body }) => body)).toEqual(persisted)
     // Journal before publish: every messageRecorded event's message is already in the records.
-    const recordedIds = t.records.flatMap((record) => (record.type === 'message' ? [record.message.id] : []))
+    const recordedIds = t.records.flatMap((record) =>
+      record.type === 'messageRecorded' ? [record.message.id] : [],
+    )
     const publishedIds = t
       .events('messageRecorded')
       .map((event) => (event.type === 'messageRecorded' ? event.message.id : ''))
@@ -79,7 +87,9 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     t.session.send({ type: 'cancel' })
     const finished = await t.waitFor('turnFinished')
     expect(finished).toMatchObject({ outcome: { type: 'cancelled' } })
-    const messages = t.records.flatMap((record) => (record.type === 'message' ? [record.message] : []))
+    const messages = t.records.flatMap((record) =>
+      record.type === 'messageRecorded' ? [record.message] : [],
+    )
     const results = messages.at(-1)!.content as ToolResultBlock[]
     expect(results.map((block) => block.type)).toEqual(['tool_result', 'tool_result'])
     expect(results.map((block) => (block.content[0]?.type === 'text' ? block.content[0].text : ''))).toEqual([
@@ -96,7 +106,7 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     t.session.send({ type: 'interrupt' })
     const finished = await t.waitFor('turnFinished')
     expect(finished).toMatchObject({ outcome: { type: 'interrupted' } })
-    expect(t.records.filter((record) => record.type === 'message')).toHaveLength(1)
+    expect(t.records.filter((record) => record.type === 'messageRecorded')).toHaveLength(1)
     await t.session.close()
   })
 
@@ -206,7 +216,7 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     })
     await t.waitFor('turnFinished')
     expect(answers).toEqual([[['pg']]])
-    expect(t.records.map((record) => record.type)).toContain('todos')
+    expect(t.records.map((record) => record.type)).toContain('todosUpdated')
     expect(t.core.state.todos).toEqual([{ content: 'use pg', status: 'pending' }])
     await t.session.close()
   })
@@ -293,8 +303,8 @@ describe('a checkpoint still being taken when its turn ends (issue 17)', () => {
     const turnIds = t.events('turnStarted').map((event) => (event.type === 'turnStarted' ? event.turnId : ''))
     expect(marks).toEqual(turnIds.map((turnId) => `${turnId} c0ffee false`))
     const types = t.records.map((record) => record.type)
-    expect(types.filter((type) => type === 'checkpoint')).toHaveLength(2)
-    expect(types.lastIndexOf('checkpoint')).toBeLessThan(t.recordsAtClose() ?? -1)
-    expect(types.indexOf('checkpoint')).toBeGreaterThan(types.indexOf('turnFinished'))
+    expect(types.filter((type) => type === 'checkpointCreated')).toHaveLength(2)
+    expect(types.lastIndexOf('checkpointCreated')).toBeLessThan(t.recordsAtClose() ?? -1)
+    expect(types.indexOf('checkpointCreated')).toBeGreaterThan(types.indexOf('turnFinished'))
   })
 })

@@ -309,10 +309,7 @@ export class SessionActor implements Session {
           )
         }
         this.#state.mode = command.mode
-        await this.#core.commit(
-          { type: 'modeChanged', mode: command.mode },
-          { type: 'modeChanged', mode: command.mode },
-        )
+        await this.#core.commit({ type: 'modeChanged', mode: command.mode })
         return
       case 'setModel': {
         const resolved = this.#core.services.models.resolve(command.model)
@@ -321,18 +318,12 @@ export class SessionActor implements Session {
           return
         }
         this.#state.modelRef = command.model
-        await this.#core.commit(
-          { type: 'modelChanged', model: command.model },
-          { type: 'modelChanged', model: command.model },
-        )
+        await this.#core.commit({ type: 'modelChanged', model: command.model })
         return
       }
       case 'setTitle':
         this.#state.title = command.title
-        await this.#core.commit(
-          { type: 'titleChanged', title: command.title },
-          { type: 'titleChanged', title: command.title },
-        )
+        await this.#core.commit({ type: 'titleChanged', title: command.title })
         return
       case 'answerQuestion':
         if (!this.#core.questions.resolve(command.questionId, command.response)) {
@@ -370,13 +361,8 @@ export class SessionActor implements Session {
         this.#startTask(async () => {
           // The target turn's checkpoint may still be being taken (turns do not wait for it).
           await this.#state.checkpointing
-          const { restoredFiles } = await rewind(command.messageId, command.scope)
-          this.#hub.publish({
-            type: 'rewound',
-            messageId: command.messageId,
-            scope: command.scope,
-            restoredFiles,
-          })
+          // Journaled by the rewind itself (before the working set is rebuilt from the log).
+          this.#hub.publish(await rewind(command.messageId, command.scope))
         })
         return
       }

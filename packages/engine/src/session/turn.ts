@@ -52,12 +52,6 @@ export async function runTurn(
       messageId,
       ...(input.command !== undefined ? { command: input.command } : {}),
     },
-    {
-      type: 'turnStarted',
-      turnId,
-      messageId,
-      ...(input.command !== undefined ? { command: input.command } : {}),
-    },
     scope,
   )
 
@@ -71,7 +65,6 @@ export async function runTurn(
     turn.finishing = true
     await session.commit(
       { type: 'turnFinished', ...finished, ...(text !== undefined ? { text } : {}) },
-      { type: 'turnFinished', ...finished },
       scope,
     )
     await session.services.log.sync().catch(() => {})
@@ -124,11 +117,7 @@ export async function runTurn(
     .then(async (checkpoint) => {
       if (!checkpoint) return undefined
       session.state.checkpoints.push(checkpoint)
-      await session.commit(
-        { type: 'checkpointCreated', checkpoint },
-        { type: 'checkpoint', checkpoint },
-        scope,
-      )
+      await session.commit({ type: 'checkpointCreated', checkpoint }, scope)
       return checkpoint
     })
   trackCheckpointWork(session, checkpointed)

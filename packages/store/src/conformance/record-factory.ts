@@ -1,5 +1,5 @@
-import type { LogRecord, LogRecordOf, Message, TurnOutcome } from '@z-engine/protocol'
-import { ZERO_COST } from '@z-engine/protocol'
+import type { Cost, LogRecord, LogRecordOf, Message, TurnOutcome, Usage } from '@z-engine/protocol'
+import { addCost, addUsage, ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 
 /**
  * Builds realistic log records with deterministic ids (`<prefix>-<n>`), for the conformance suite,
@@ -7,6 +7,8 @@ import { ZERO_COST } from '@z-engine/protocol'
  */
 export class RecordFactory {
   private counter = 0
+  private sessionUsage: Usage = ZERO_USAGE
+  private sessionCost: Cost = ZERO_COST
 
   constructor(
     private readonly prefix = 'r',
@@ -24,10 +26,14 @@ export class RecordFactory {
   }
 
   /** A message record. */
-  message(role: Message['role'], content: Message['content'], turnId?: string): LogRecordOf<'message'> {
+  message(
+    role: Message['role'],
+    content: Message['content'],
+    turnId?: string,
+  ): LogRecordOf<'messageRecorded'> {
     const base = this.base()
     return {
-      type: 'message',
+      type: 'messageRecorded',
       ...base,
       message: { id: `m-${base.id}`, role, content },
       ...(turnId !== undefined ? { turnId } : {}),
@@ -74,18 +80,24 @@ export class RecordFactory {
   }
 
   /** One request's usage and cost. */
-  usage(turnId?: string): LogRecordOf<'usage'> {
+  usage(turnId?: string): LogRecordOf<'usageUpdated'> {
+    const usage = { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 800, cacheWriteTokens: 0 }
+    const cost = {
+      inputUsd: 0.0036,
+      outputUsd: 0.0045,
+      cacheReadUsd: 0.00024,
+      cacheWriteUsd: 0,
+      totalUsd: 0.00834,
+    }
+    this.sessionUsage = addUsage(this.sessionUsage, usage)
+    this.sessionCost = addCost(this.sessionCost, cost)
     return {
-      type: 'usage',
+      type: 'usageUpdated',
       ...this.base(),
-      usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 800, cacheWriteTokens: 0 },
-      cost: {
-        inputUsd: 0.0036,
-        outputUsd: 0.0045,
-        cacheReadUsd: 0.00024,
-        cacheWriteUsd: 0,
-        totalUsd: 0.00834,
-      },
+      usage,
+      cost,
+      sessionUsage: this.sessionUsage,
+      sessionCost: this.sessionCost,
       model: 'claude-sonnet',
       ...(turnId !== undefined ? { turnId } : {}),
     }
@@ -122,9 +134,9 @@ export class RecordFactory {
   }
 
   /** A todo list. */
-  todos(count: number): LogRecordOf<'todos'> {
+  todos(count: number): LogRecordOf<'todosUpdated'> {
     return {
-      type: 'todos',
+      type: 'todosUpdated',
       ...this.base(),
       todos: Array.from({ length: count }, (_, index) => ({
         content: `step ${index + 1}`,
@@ -134,9 +146,9 @@ export class RecordFactory {
   }
 
   /** A checkpoint taken before a user message. */
-  checkpoint(messageId: string, commit: string): LogRecordOf<'checkpoint'> {
+  checkpoint(messageId: string, commit: string): LogRecordOf<'checkpointCreated'> {
     const base = this.base()
-    return { type: 'checkpoint', ...base, checkpoint: { id: `cp-${base.id}`, messageId, commit } }
+    return { type: 'checkpointCreated', ...base, checkpoint: { id: `cp-${base.id}`, messageId, commit } }
   }
 
   /** A realistic session of `turns` turns with a title, todos and a checkpoint per turn. */

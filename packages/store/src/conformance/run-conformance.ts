@@ -31,7 +31,7 @@ function unwrap<T>(result: StoreResult<T>): T {
 }
 
 const messagesOf = (records: readonly LogRecord[]): Message[] =>
-  records.flatMap((record) => (record.type === 'message' ? [record.message] : []))
+  records.flatMap((record) => (record.type === 'messageRecorded' ? [record.message] : []))
 
 async function createWith(harness: StoreHarness, records: readonly LogRecord[], sessionId?: string) {
   const log = unwrap(
@@ -225,7 +225,7 @@ export const STORE_CONFORMANCE_CASES: readonly ConformanceCase[] = [
       const second = factory.startTurn('two')
       const rest = [...factory.toolRound(second.turnId, 1), ...factory.finishTurn(second.turnId)]
       const rewind: LogRecord = {
-        type: 'rewind',
+        type: 'rewound',
         id: factory.nextId(),
         at: '2026-01-01T00:00:00.000Z',
         messageId: second.messageId,
