@@ -15,13 +15,9 @@ export function ruleFromFrontmatter(path: string, frontmatter: unknown, body: st
     return { ok: false, error: `${path}: frontmatter must be a mapping with globs and/or alwaysApply.` }
   }
   const record = data as Record<string, unknown>
-  const rawGlobs = record.globs
-  let globs: string[]
-  if (rawGlobs === undefined || rawGlobs === null) globs = []
-  else if (typeof rawGlobs === 'string') globs = rawGlobs.split(',')
-  else if (Array.isArray(rawGlobs) && rawGlobs.every((glob) => typeof glob === 'string')) globs = rawGlobs
-  else return { ok: false, error: `${path}: globs must be a list of patterns or a comma-separated string.` }
-  globs = globs.map((glob) => glob.trim()).filter((glob) => glob !== '')
+  const globs = patternList(record.globs)
+  if (globs === undefined)
+    return { ok: false, error: `${path}: globs must be a list of patterns or a comma-separated string.` }
 
   const rawAlways = record.alwaysApply ?? false
   if (typeof rawAlways !== 'boolean') {
@@ -48,16 +44,22 @@ export function claudeRuleFromFrontmatter(path: string, frontmatter: unknown, bo
   if (typeof data !== 'object' || Array.isArray(data))
     return { ok: false, error: `${path}: frontmatter must be a mapping (paths, description).` }
   const record = data as Record<string, unknown>
-  const raw = record.paths
+  const globs = patternList(record.paths)
+  if (globs === undefined)
+    return { ok: false, error: `${path}: paths must be a list of patterns or a comma-separated string.` }
+  const rule: Rule = { path, globs, alwaysApply: globs.length === 0, body }
+  if (typeof record.description === 'string') rule.description = record.description
+  return { ok: true, rule }
+}
+
+/** Patterns given as a list or a comma-separated string, trimmed; undefined when malformed. */
+function patternList(raw: unknown): string[] | undefined {
   let globs: string[]
   if (raw === undefined || raw === null) globs = []
   else if (typeof raw === 'string') globs = raw.split(',')
   else if (Array.isArray(raw) && raw.every((glob) => typeof glob === 'string')) globs = raw
-  else return { ok: false, error: `${path}: paths must be a list of patterns or a comma-separated string.` }
-  globs = globs.map((glob) => glob.trim()).filter((glob) => glob !== '')
-  const rule: Rule = { path, globs, alwaysApply: globs.length === 0, body }
-  if (typeof record.description === 'string') rule.description = record.description
-  return { ok: true, rule }
+  else return undefined
+  return globs.map((glob) => glob.trim()).filter((glob) => glob !== '')
 }
 
 /** Whether a glob rule applies to a path relative to the agent's root. */

@@ -1,3 +1,4 @@
+import { skippedHook } from './interpret.js'
 import { compileMatcher } from './matcher.js'
 import { parseHookObject } from './parse-output.js'
 import {
@@ -82,7 +83,7 @@ export function runHookCallbacks<E extends HookEvent>(
       ...(entry.timeoutSecs !== undefined ? { timeoutSecs: entry.timeoutSecs } : {}),
     }
     const matcher = compileMatcher(entry.matcher)
-    if (!matcher.ok) return [Promise.resolve(skipped(hook, matcher.error))]
+    if (!matcher.ok) return [Promise.resolve(skippedHook(hook, matcher.error))]
     if (subject !== undefined && !matcher.test(subject)) return []
     return [runOne(event, entry, hook, input, signal)]
   })
@@ -154,17 +155,5 @@ async function runOne<E extends HookEvent>(
   } finally {
     clearTimeout(timer)
     outer?.removeEventListener('abort', onAbort)
-  }
-}
-
-function skipped(hook: HookCommand, error: string): HookRunResult {
-  return {
-    hook,
-    status: 'error',
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    durationMs: 0,
-    warnings: [`was skipped: ${error}`],
   }
 }

@@ -65,3 +65,16 @@ function firstLines(text: string): string {
   const lines = text.split('\n')
   return lines.length > 5 ? `${lines.slice(0, 5).join('\n')}\n…` : text
 }
+
+/** The result of a hook that was not run (an invalid matcher), with why. */
+export function skippedHook(hook: HookCommand, error: string): HookRunResult {
+  return {
+    hook,
+    status: 'error',
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    durationMs: 0,
+    warnings: [`was skipped: ${error}`],
+  }
+}

@@ -1,7 +1,7 @@
 import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
 import { combineHookResults } from './combine.js'
 import { type HookCallbacks, runHookCallbacks } from './hook-callbacks.js'
-import { interpretHookProcess } from './interpret.js'
+import { interpretHookProcess, skippedHook } from './interpret.js'
 import { compileMatcher, matcherSubject } from './matcher.js'
 import { hookPayload } from './payload.js'
 import { spawnHook } from './spawn-hook.js'
@@ -46,7 +46,7 @@ export async function runHooks<E extends HookEvent>(
   for (const hook of config[event] ?? []) {
     const matcher = compileMatcher(hook.matcher)
     if (!matcher.ok) {
-      runs.push(Promise.resolve(invalidMatcher(hook, matcher.error)))
+      runs.push(Promise.resolve(skippedHook(hook, matcher.error)))
       continue
     }
     if (subject !== undefined && !matcher.test(subject)) continue
@@ -77,7 +77,7 @@ async function runOne(
     prepared = await sandboxFor?.(hook)
   } catch (error) {
     // A hook that should run confined never runs unconfined instead.
-    return invalidMatcher(
+    return skippedHook(
       hook,
       `its sandbox could not be prepared (${error instanceof Error ? error.message : String(error)})`,
     )
@@ -104,17 +104,4 @@ export function matchingHooks(
     const matcher = compileMatcher(hook.matcher)
     return matcher.ok && (subject === undefined || matcher.test(subject))
   })
-}
-
-/** A hook that did not run, with why. */
-function invalidMatcher(hook: HookCommand, error: string): HookRunResult {
-  return {
-    hook,
-    status: 'error',
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    durationMs: 0,
-    warnings: [`was skipped: ${error}`],
-  }
 }
