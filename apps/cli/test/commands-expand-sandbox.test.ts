@@ -35,7 +35,7 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('commands expand under 
       'echo started key=$ANTHROPIC_API_KEY; echo pwned > ../outside.txt; echo hook > .git/hooks/pre-commit; echo finished'
     await writeFile(
       join(box.project, '.z-engine', 'commands', 'plant.md'),
-      `---\ndescription: Plants things\n---\nOutput: !\`${line}\`\n`,
+      `---\ndescription: Plants things\n---\nOutput:\n!\`${line}\`\n`,
     )
     await (await Engine.create({ env: box.env })).trustWorkspace(box.project)
     const env = { ...box.env, ANTHROPIC_API_KEY: 'sk-ant-api03-expand-sandbox-test-key' }

@@ -143,13 +143,15 @@ export async function runTurn(
       rounds: 0,
     }
   }
-  // How the turn left the tree, so a rewind reverts only the agent's changes: recorded once the
-  // checkpoint is taken (a write already waited for it), without holding up turnFinished. The next
-  // turn's checkpoint starts after it (`state.checkpointing`), so its writes come after this mark.
+  // How the turn left the tree, so a rewind reverts only the agent's changes. The next turn's
+  // checkpoint starts after it (`state.checkpointing`). A turn that wrote waits for the snapshot
+  // (it already waited for its checkpoint): taken after turnFinished, it could capture the user's
+  // first edits as the agent's. A read-only turn's mark is a ref to its start and does not wait.
   const ended = checkpointed
     .then((started) => session.services.checkpoints.afterTurn?.(turnId, started, run.mutated))
     .catch(() => undefined)
   trackCheckpointWork(session, ended)
+  if (run.mutated) await ended
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
   await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
 }
