@@ -62,8 +62,8 @@ const PATH_TOOLS: Readonly<Record<string, 'read' | 'edit'>> = {
   MultiEdit: 'edit',
   NotebookEdit: 'edit',
 }
-/** Built-in tool names, so `bash(…)` or `READ(…)` is read as `Bash(…)` and `Read(…)`. */
-const KNOWN_TOOLS = [
+/** Built-in tools whose rules take a specifier (`Bash(git log *)`, `Read(src/**)`). */
+const SPECIFIER_TOOLS = [
   'Bash',
   'Read',
   'Edit',
@@ -73,6 +73,9 @@ const KNOWN_TOOLS = [
   'WebFetch',
   'Agent',
   'Skill',
+]
+/** Built-in tools whose rules are the bare name. */
+const NO_SPECIFIER_TOOLS = [
   'Glob',
   'Grep',
   'WebSearch',
@@ -88,6 +91,8 @@ const KNOWN_TOOLS = [
   'ReadMcpResource',
   'LoadMcpTools',
 ]
+/** Built-in tool names, so `bash(…)` or `READ(…)` is read as `Bash(…)` and `Read(…)`. */
+const KNOWN_TOOLS = [...SPECIFIER_TOOLS, ...NO_SPECIFIER_TOOLS]
 const CANONICAL: ReadonlyMap<string, string> = new Map([
   ...KNOWN_TOOLS.map((name) => [name.toLowerCase(), name] as const),
   ['task', 'Agent'],
@@ -116,22 +121,7 @@ export function guessRuleTool(text: unknown): string | undefined {
   return undefined
 }
 
-const NO_SPECIFIER = new Set([
-  'Glob',
-  'Grep',
-  'WebSearch',
-  'TodoWrite',
-  'AskUserQuestion',
-  'ExitPlanMode',
-  'JobOutput',
-  'JobKill',
-  'ApplyAgentChanges',
-  'Verify',
-  'LSP',
-  'ListMcpResources',
-  'ReadMcpResource',
-  'LoadMcpTools',
-])
+const NO_SPECIFIER = new Set(NO_SPECIFIER_TOOLS)
 
 /** Parses `Tool` or `Tool(specifier)`; never throws, and an error names what to write instead. */
 export function parseRule(text: string, source: string): ParseRuleResult {
