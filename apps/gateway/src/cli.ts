@@ -17,7 +17,8 @@ export interface GatewayCliIo {
 
 const HELP = `Usage: z-engine gateway --upstream URL [options]
 
-A stateful OpenAI Responses API gateway in front of any OpenAI-compatible inference server.
+A stateful OpenAI Responses API (and stateless Anthropic Messages API) gateway in front of any
+OpenAI-compatible inference server.
 
   --upstream URL          the inference server's OpenAI base URL, e.g. http://127.0.0.1:8000/v1 (required)
   --db URL                sqlite:PATH (default: $XDG_DATA_HOME/z-engine/gateway.db) or postgres://…
@@ -30,6 +31,8 @@ A stateful OpenAI Responses API gateway in front of any OpenAI-compatible infere
   --search-backend NAME   lets requests use the web_search tool: ${SEARCH_BACKENDS.join(', ')}
   --search-url URL        the search service's base URL (required for searxng)
   --search-key-env NAME   the environment variable holding the search service's API key
+  --web-fetch             lets requests use web fetch (web_fetch, web_fetch_20250910), with WebFetch's address checks
+  --web-fetch-private-host HOST  a private/loopback host web fetch may reach anyway (repeatable)
   -h, --help              this help
 
 Without --api-key the gateway only binds to a loopback address.
@@ -64,6 +67,8 @@ export async function main(io: GatewayCliIo): Promise<number> {
         'search-backend': { type: 'string' },
         'search-url': { type: 'string' },
         'search-key-env': { type: 'string' },
+        'web-fetch': { type: 'boolean' },
+        'web-fetch-private-host': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
@@ -121,6 +126,11 @@ export async function main(io: GatewayCliIo): Promise<number> {
       )
     webSearch = built.backend
   }
+  if (values['web-fetch-private-host'] && !values['web-fetch'])
+    return usage('--web-fetch-private-host needs --web-fetch.')
+  const webFetch = values['web-fetch']
+    ? { allowedPrivateHosts: values['web-fetch-private-host'] ?? [] }
+    : undefined
   let gateway: Awaited<ReturnType<typeof startGateway>>
   try {
     gateway = await startGateway({
@@ -130,6 +140,7 @@ export async function main(io: GatewayCliIo): Promise<number> {
         apiKeys,
         mcpServerUrls: values['mcp-allow'] ?? [],
         ...(webSearch ? { webSearch } : {}),
+        ...(webFetch ? { webFetch } : {}),
         ...(upstreamApiKey ? { upstreamApiKey } : {}),
       },
       db: values.db ?? defaultDb(io.env),

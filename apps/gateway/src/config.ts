@@ -1,5 +1,6 @@
 /** The gateway's settings and their defaults (the spec's ceilings: 16 MiB wire, 8 MiB retained, 10 rounds). */
 import type { WebSearchBackend } from '@z-engine/engine'
+import type { WebFetchSettings } from './tools/web-fetch.js'
 
 /** Ceilings that bound one response; exceeding one ends it `incomplete` (or refuses the request), never an OOM. */
 export interface GatewayLimits {
@@ -45,6 +46,8 @@ export interface GatewayConfig {
   mcpServerUrls: string[]
   /** The backend a `web_search` tool searches with; without one, such a tool is refused. */
   webSearch?: WebSearchBackend
+  /** Lets requests declare web fetch (`web_fetch`, `web_fetch_20250910`); without it, such a tool is refused. */
+  webFetch?: WebFetchSettings
   limits: GatewayLimits
   retry: RetryPolicy
   /** How long shutdown waits for open streams before cancelling them. */

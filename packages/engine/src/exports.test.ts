@@ -36,6 +36,7 @@ describe('public surface', () => {
         "defineTool",
         "detectShellSandbox",
         "expandCommand",
+        "fetchWebText",
         "findModel",
         "formatModelRef",
         "isContextOverflowText",

@@ -1,6 +1,14 @@
 /** Web search backends (Brave, Tavily, SearXNG) as WebSearch uses them; the gateway's web_search runs on them. */
-export type { SearchBackendConfig, WebSearchBackend, WebSearchHit } from '@z-engine/tools'
-export { createSearchBackend, SEARCH_BACKENDS } from '@z-engine/tools'
+/** One page as text with WebFetch's address checks; the gateway's web_fetch runs on it. */
+export type {
+  FetchWebTextFailure,
+  FetchWebTextOptions,
+  FetchWebTextResult,
+  SearchBackendConfig,
+  WebSearchBackend,
+  WebSearchHit,
+} from '@z-engine/tools'
+export { createSearchBackend, fetchWebText, SEARCH_BACKENDS } from '@z-engine/tools'
 export type {
   DefinedTool,
   StandardJsonSchema,

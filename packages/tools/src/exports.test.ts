@@ -31,6 +31,7 @@ describe('public surface', () => {
         "createWebSearchTool",
         "editTool",
         "exitPlanModeTool",
+        "fetchWebText",
         "globTool",
         "grepTool",
         "isToolName",

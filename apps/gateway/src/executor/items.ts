@@ -21,6 +21,8 @@ export function prefixFor(type: string): IdPrefix {
       return 'mcpl'
     case 'web_search_call':
       return 'ws'
+    case 'web_fetch_call':
+      return 'wf'
     case 'compaction':
       return 'cmp'
     default:
@@ -30,7 +32,7 @@ export function prefixFor(type: string): IdPrefix {
 
 /**
  * An output item as the next round's input: ids and statuses are the gateway's, not the model's, so
- * they are dropped; public projections of gateway tools (mcp_call, web_search_call) are omitted because
+ * they are dropped; public projections of gateway tools (mcp_call, web_search_call, web_fetch_call) are omitted because
  * their model-facing function call and output are kept separately.
  */
 export function toInputItem(item: JsonObject): JsonObject | undefined {
@@ -38,6 +40,7 @@ export function toInputItem(item: JsonObject): JsonObject | undefined {
     case 'mcp_call':
     case 'mcp_list_tools':
     case 'web_search_call':
+    case 'web_fetch_call':
       return undefined
     case 'message': {
       const { id: _id, status: _status, ...rest } = item
@@ -79,7 +82,12 @@ export function modelInput(items: JsonObject[]): JsonObject[] | GatewayError {
   for (const [index, item] of items.entries()) if (item.type === 'compaction') last = index
   const out: JsonObject[] = []
   for (const [index, item] of items.entries()) {
-    if (item.type === 'mcp_list_tools' || item.type === 'mcp_call' || item.type === 'web_search_call')
+    if (
+      item.type === 'mcp_list_tools' ||
+      item.type === 'mcp_call' ||
+      item.type === 'web_search_call' ||
+      item.type === 'web_fetch_call'
+    )
       continue
     if (index < last && !(item.type === 'message' && item.role === 'user')) continue
     if (item.type === 'compaction') {

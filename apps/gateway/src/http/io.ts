@@ -59,11 +59,17 @@ function digest(value: string): Buffer {
  * A bearer-token check in constant time: both sides are hashed to 32 bytes first, so neither the
  * comparison nor its length reveals how much of a key matched. Every key is compared (no early exit).
  */
-export function bearerAllowed(header: string | undefined, keys: readonly string[]): boolean {
+export function bearerAllowed(
+  header: string | undefined,
+  keys: readonly string[],
+  apiKeyHeader?: string | string[],
+): boolean {
   if (keys.length === 0) return true
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '')
-  const given = digest(match?.[1]?.trim() ?? '')
+  // The Anthropic SDK sends its key as x-api-key instead.
+  const presented = match?.[1]?.trim() ?? (typeof apiKeyHeader === 'string' ? apiKeyHeader.trim() : undefined)
+  const given = digest(presented ?? '')
   let allowed = false
   for (const key of keys) if (timingSafeEqual(given, digest(key))) allowed = true
-  return allowed && match !== null
+  return allowed && presented !== undefined && presented !== ''
 }

@@ -13,6 +13,7 @@ import {
 } from '../wire/request.js'
 import { parseJson, readBody, sendError, sendJson } from './io.js'
 import type { Logger } from './log.js'
+import { countTokens, createMessage } from './messages-routes.js'
 import { sseSink } from './sse-sink.js'
 
 /** What a route handler gets. */
@@ -38,6 +39,8 @@ export interface Route {
   handler: Handler
   /** Open without a bearer token (probes). */
   open?: boolean
+  /** The shape of its error bodies (default OpenAI's). */
+  errors?: 'openai' | 'anthropic'
 }
 
 function reply(res: ServerResponse, value: object | GatewayError, status = 200): void {
@@ -230,6 +233,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: p('/v1/models'), handler: models },
   { method: 'POST', pattern: p('/v1/responses'), handler: createResponse },
   { method: 'POST', pattern: p('/v1/responses/compact'), handler: compact },
+  { method: 'POST', pattern: p('/v1/messages'), handler: createMessage, errors: 'anthropic' },
+  { method: 'POST', pattern: p('/v1/messages/count_tokens'), handler: countTokens, errors: 'anthropic' },
   {
     method: 'GET',
     pattern: p('/v1/responses/:id'),

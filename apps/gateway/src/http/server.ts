@@ -6,6 +6,7 @@ import type { Executor } from '../executor/executor.js'
 import type { Upstream } from '../upstream/upstream.js'
 import { bearerAllowed, sendError } from './io.js'
 import type { Logger } from './log.js'
+import { sendAnthropicError } from './messages-routes.js'
 import { matchRoute } from './routes.js'
 
 /** A listening gateway. */
@@ -55,8 +56,11 @@ export async function startHttpServer(options: {
           type: 'invalid_request_error',
           message: `${req.method} is not allowed on ${url.pathname}.`,
         })
-      if (!match.route.open && !bearerAllowed(req.headers.authorization, config.apiKeys))
-        return sendError(res, {
+      if (
+        !match.route.open &&
+        !bearerAllowed(req.headers.authorization, config.apiKeys, req.headers['x-api-key'])
+      )
+        return (match.route.errors === 'anthropic' ? sendAnthropicError : sendError)(res, {
           status: 401,
           type: 'authentication_error',
           message: 'Missing or invalid API key: send Authorization: Bearer <key>.',

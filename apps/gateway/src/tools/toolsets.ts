@@ -9,6 +9,7 @@ import type { ToolsetFactory } from '../executor/executor.js'
 import { invalidRequest } from '../wire/errors.js'
 import { combineToolsets, type GatewayToolset } from './gateway-tools.js'
 import { checkMcpDeclarations, openMcpToolset } from './mcp.js'
+import { checkWebFetchDeclarations, openWebFetchToolset } from './web-fetch.js'
 import { checkWebSearchDeclarations, openWebSearchToolset, WEB_SEARCH_TYPES } from './web-search.js'
 
 /** The factory the executor calls once per request. */
@@ -20,20 +21,24 @@ export function createToolsets(config: GatewayConfig): ToolsetFactory {
           return invalidRequest(`tools[${index}] (function) needs a 'name'.`, `tools[${index}].name`)
         continue
       }
-      if (tool.type === 'mcp' || WEB_SEARCH_TYPES.has(String(tool.type))) continue
+      if (tool.type === 'mcp' || tool.type === 'web_fetch' || WEB_SEARCH_TYPES.has(String(tool.type)))
+        continue
       return invalidRequest(
-        `tools[${index}] has type '${String(tool.type)}', which this gateway does not run; declare 'function', 'mcp' or 'web_search' tools.`,
+        `tools[${index}] has type '${String(tool.type)}', which this gateway does not run; declare 'function', 'mcp', 'web_search' or 'web_fetch' tools.`,
         `tools[${index}].type`,
         'unsupported_tool',
       )
     }
     const bad =
       checkMcpDeclarations(request.tools, config) ??
-      checkWebSearchDeclarations(request.tools, config.webSearch)
+      checkWebSearchDeclarations(request.tools, config.webSearch) ??
+      checkWebFetchDeclarations(request.tools, config.webFetch)
     if (bad) return bad
     const sets: GatewayToolset[] = []
     const web = config.webSearch ? openWebSearchToolset(request.tools, config.webSearch) : undefined
     if (web) sets.push(web)
+    const fetcher = config.webFetch ? openWebFetchToolset(request.tools, config.webFetch) : undefined
+    if (fetcher) sets.push(fetcher)
     if (request.tools.some((tool) => tool.type === 'mcp')) {
       const mcp = await openMcpToolset(request.tools, signal)
       if (!('upstreamTools' in mcp)) return mcp

@@ -68,7 +68,8 @@ export function checkWebSearchDeclarations(
   return undefined
 }
 
-function queriesOf(argumentsText: string): string[] | string {
+/** The queries of a search call (the model's arguments), or why there are none; the one parser budgets count with. */
+export function parseSearchQueries(argumentsText: string): string[] | string {
   let args: unknown
   try {
     args = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText)
@@ -83,13 +84,38 @@ function queriesOf(argumentsText: string): string[] | string {
   return queries.map((query) => query.trim())
 }
 
-function render(query: string, hits: readonly WebSearchHit[]): string {
+/** One query's hits as the text the model reads. */
+export function renderHits(query: string, hits: readonly WebSearchHit[]): string {
   if (hits.length === 0) return `Results for "${query}": none.`
   const lines = hits.map((hit, index) => {
     const meta = [hit.url, hit.published].filter(Boolean).join(' · ')
     return `${index + 1}. ${hit.title} — ${meta}${hit.snippet ? `\n   ${hit.snippet}` : ''}`
   })
   return [`Results for "${query}":`, ...lines].join('\n')
+}
+
+/** The function the model sees for web search (one to five queries). */
+export function webSearchFunction(backendName: string): JsonObject {
+  return {
+    type: 'function',
+    name: WEB_SEARCH_FUNCTION,
+    description: `Searches the web (${backendName}) and returns titles, URLs and excerpts. Give one to ${MAX_QUERIES} queries; use it for facts newer than your training or that you must cite.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        queries: {
+          type: 'array',
+          items: { type: 'string' },
+          minItems: 1,
+          maxItems: MAX_QUERIES,
+          description: 'What to search for, one query per entry.',
+        },
+      },
+      required: ['queries'],
+      additionalProperties: false,
+    },
+    strict: false,
+  }
 }
 
 /** The web search toolset of one request, or undefined when it declares none. */
@@ -103,7 +129,7 @@ export function openWebSearchToolset(
   const size = String(declaration.search_context_size ?? 'medium')
   const maxResults = RESULTS_PER_QUERY[size as keyof typeof RESULTS_PER_QUERY] ?? RESULTS_PER_QUERY.medium
   const item = (call: GatewayToolCall, id: string, rest: JsonObject): JsonObject => {
-    const queries = queriesOf(call.arguments)
+    const queries = parseSearchQueries(call.arguments)
     const list = typeof queries === 'string' ? [] : queries
     return {
       id,
@@ -113,28 +139,7 @@ export function openWebSearchToolset(
     }
   }
   return {
-    upstreamTools: [
-      {
-        type: 'function',
-        name: WEB_SEARCH_FUNCTION,
-        description: `Searches the web (${backend.name}) and returns titles, URLs and excerpts. Give one to ${MAX_QUERIES} queries; use it for facts newer than your training or that you must cite.`,
-        parameters: {
-          type: 'object',
-          properties: {
-            queries: {
-              type: 'array',
-              items: { type: 'string' },
-              minItems: 1,
-              maxItems: MAX_QUERIES,
-              description: 'What to search for, one query per entry.',
-            },
-          },
-          required: ['queries'],
-          additionalProperties: false,
-        },
-        strict: false,
-      },
-    ],
+    upstreamTools: [webSearchFunction(backend.name)],
     listItems: [],
     owns: (name) => name === WEB_SEARCH_FUNCTION,
     itemType: () => 'web_search_call',
@@ -142,40 +147,60 @@ export function openWebSearchToolset(
     runningEvents: () => ['searching'],
     startItem: (call, id) => item(call, id, {}),
     async execute(call, id, signal): Promise<GatewayToolResult> {
-      const queries = queriesOf(call.arguments)
+      const queries = parseSearchQueries(call.arguments)
       if (typeof queries === 'string')
         return {
           output: `Error: ${queries}.`,
           publicItem: { ...item(call, id, {}), status: 'failed' },
           failed: true,
         }
-      const answers = await Promise.all(
-        queries.map((query) =>
-          backend.search({ query, maxResults, ...(allowedDomains ? { allowedDomains } : {}) }, signal),
-        ),
+      const searched = await searchQueries(
+        backend,
+        queries,
+        { maxResults, ...(allowedDomains ? { allowedDomains } : {}) },
+        signal,
       )
-      const failures = answers.flatMap((answer) => (answer.ok ? [] : [answer.message]))
-      if (failures.length === answers.length)
-        return {
-          output: `Error: the search failed: ${failures.join('; ')}`,
-          publicItem: { ...item(call, id, {}), status: 'failed' },
-          failed: true,
-        }
-      const sections = queries.map((query, index) => {
-        const answer = answers[index]
-        return answer?.ok
-          ? render(query, answer.hits)
-          : `Results for "${query}": the search failed (${answer?.message}).`
-      })
-      const sources = [
-        ...new Set(answers.flatMap((answer) => (answer.ok ? answer.hits.map((hit) => hit.url) : []))),
-      ].map((url) => ({ type: 'url', url }))
+      const sources = searched.hits.map((hit) => ({ type: 'url', url: hit.url }))
       return {
-        output: sections.join('\n\n'),
-        publicItem: { ...item(call, id, { sources }), status: 'completed' },
-        failed: false,
+        output: searched.output,
+        publicItem: {
+          ...item(call, id, searched.failed ? {} : { sources }),
+          status: searched.failed ? 'failed' : 'completed',
+        },
+        failed: searched.failed,
       }
     },
     close: async () => {},
   }
+}
+
+/** What searching a call's queries found: the model's text, the distinct hits, and whether all failed. */
+export interface SearchOutcome {
+  output: string
+  hits: WebSearchHit[]
+  failed: boolean
+}
+
+/** Runs every query at once on the backend (the Responses and Messages tools share this). */
+export async function searchQueries(
+  backend: WebSearchBackend,
+  queries: readonly string[],
+  options: { maxResults: number; allowedDomains?: string[]; blockedDomains?: string[] },
+  signal: AbortSignal,
+): Promise<SearchOutcome> {
+  const answers = await Promise.all(queries.map((query) => backend.search({ query, ...options }, signal)))
+  const failures = answers.flatMap((answer) => (answer.ok ? [] : [answer.message]))
+  if (failures.length === answers.length)
+    return { output: `Error: the search failed: ${failures.join('; ')}`, hits: [], failed: true }
+  const sections = queries.map((query, index) => {
+    const answer = answers[index]
+    return answer?.ok
+      ? renderHits(query, answer.hits)
+      : `Results for "${query}": the search failed (${answer?.message}).`
+  })
+  const seen = new Set<string>()
+  const hits = answers
+    .flatMap((answer) => (answer.ok ? answer.hits : []))
+    .filter((hit) => !seen.has(hit.url) && seen.add(hit.url) !== undefined)
+  return { output: sections.join('\n\n'), hits, failed: false }
 }
