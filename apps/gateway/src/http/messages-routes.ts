@@ -11,7 +11,7 @@ import { openMessagesTools } from '../messages/tools.js'
 import type { GatewayError } from '../wire/errors.js'
 import { isObject } from '../wire/json.js'
 import { parseJson, readBody, sendJson } from './io.js'
-import type { RouteContext } from './routes.js'
+import type { RouteContext } from './route-context.js'
 import { sseSink } from './sse-sink.js'
 
 /** Sends an Anthropic-shaped error (or drops the connection when a stream already started). */

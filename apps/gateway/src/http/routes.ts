@@ -1,8 +1,5 @@
 /** The HTTP routes: parse, call the executor (never storage), render JSON, SSE or OpenAI errors. */
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { GatewayConfig } from '../config.js'
-import type { Executor } from '../executor/executor.js'
-import type { Upstream } from '../upstream/upstream.js'
+import type { ServerResponse } from 'node:http'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import {
   parseAddItems,
@@ -12,23 +9,9 @@ import {
   parseUpdateConversation,
 } from '../wire/request.js'
 import { parseJson, readBody, sendError, sendJson } from './io.js'
-import type { Logger } from './log.js'
 import { countTokens, createMessage } from './messages-routes.js'
+import type { RouteContext } from './route-context.js'
 import { sseSink } from './sse-sink.js'
-
-/** What a route handler gets. */
-export interface RouteContext {
-  req: IncomingMessage
-  res: ServerResponse
-  params: string[]
-  query: URLSearchParams
-  executor: Executor
-  upstream: Upstream
-  config: GatewayConfig
-  log: Logger
-  /** Aborted when the client goes away or shutdown gives up waiting. */
-  signal: AbortSignal
-}
 
 type Handler = (context: RouteContext) => Promise<void>
 

@@ -1,0 +1,20 @@
+/** What every route handler gets. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { GatewayConfig } from '../config.js'
+import type { Executor } from '../executor/executor.js'
+import type { Upstream } from '../upstream/upstream.js'
+import type { Logger } from './log.js'
+
+/** A request's context. */
+export interface RouteContext {
+  req: IncomingMessage
+  res: ServerResponse
+  params: string[]
+  query: URLSearchParams
+  executor: Executor
+  upstream: Upstream
+  config: GatewayConfig
+  log: Logger
+  /** Aborted when the client goes away or shutdown gives up waiting. */
+  signal: AbortSignal
+}
