@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
+import Anthropic from '@anthropic-ai/sdk'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Stack, startStack, text } from './harness.js'
 
@@ -169,5 +170,53 @@ describe('gateway-owned MCP tools', () => {
       }),
     ).rejects.toMatchObject({ status: 400, code: 'mcp_approval_unsupported' })
     expect(stack.upstream.requests).toHaveLength(0)
+  })
+})
+
+describe('MCP connector servers on the Messages API', () => {
+  it.each([false, true])(
+    'run declared mcp_servers in the gateway as mcp_tool_use / mcp_tool_result (stream: %s)',
+    async (streamed) => {
+      stack = await startStack([{ blocks: [echo('from messages')] }, text('Echoed.')], {
+        config: { mcpServerUrls: [mcpUrl] },
+      })
+      const anthropic = new Anthropic({ apiKey: 'k', baseURL: stack.gateway.url, maxRetries: 0 })
+      const ask = {
+        model: 'm',
+        max_tokens: 100,
+        messages: [{ role: 'user' as const, content: 'echo' }],
+        mcp_servers: [
+          { type: 'url', url: mcpUrl, name: 'everything', tool_configuration: { allowed_tools: ['echo'] } },
+        ],
+      } as unknown as Anthropic.MessageCreateParamsNonStreaming
+      const message = streamed
+        ? await anthropic.messages.stream(ask).finalMessage()
+        : await anthropic.messages.create(ask)
+      expect(message.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text'])
+      expect(message.content[0]).toMatchObject({
+        name: 'echo',
+        server_name: 'everything',
+        input: { message: 'from messages' },
+      })
+      expect(message.content[1]).toMatchObject({
+        is_error: false,
+        content: [{ type: 'text', text: expect.stringContaining('from messages') }],
+      })
+      const tools = stack.upstream.requests[0]?.body.tools as Array<{ name: string }>
+      expect(tools.map((tool) => tool.name)).toEqual(['everything__echo'])
+    },
+  )
+
+  it('refuses an MCP server the operator did not allow', async () => {
+    stack = await startStack([text('unused')])
+    const anthropic = new Anthropic({ apiKey: 'k', baseURL: stack.gateway.url, maxRetries: 0 })
+    await expect(
+      anthropic.messages.create({
+        model: 'm',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'x' }],
+        mcp_servers: [{ type: 'url', url: mcpUrl, name: 'everything' }],
+      } as unknown as Anthropic.MessageCreateParamsNonStreaming),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('--mcp-allow') })
   })
 })

@@ -281,11 +281,13 @@ export async function runMessages(input: MessagesInput): Promise<MessagesResult>
     for (const call of gatewayCalls) {
       const use = tools.useBlock(call)
       content.push(use)
-      if (sink)
+      // server_tool_use streams its input as JSON deltas (as tool_use does); mcp_tool_use comes whole.
+      if (sink && use.type === 'server_tool_use')
         await blocks.whole(
           { ...use, input: {} },
           { type: 'input_json_delta', partial_json: JSON.stringify(use.input ?? {}) },
         )
+      else if (sink) await blocks.whole(use)
     }
     if (sink) await send('ping', { type: 'ping' })
     if (clientGone) return { kind: 'aborted' }
