@@ -61,6 +61,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./commands/mcp.js'),
   },
   {
+    name: 'plugin',
+    summary: "marketplaces and plugins in Claude Code's format (add, install, enable, list)",
+    load: () => import('./commands/plugin.js'),
+  },
+  {
     name: 'instructions',
     summary: 'show the instruction files and rules a session loads, in order',
     load: () => import('./commands/instructions.js'),

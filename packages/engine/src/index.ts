@@ -128,6 +128,7 @@ export type {
   DefinitionSource,
   DefinitionWarning,
   LoadedDefinitions,
+  PluginDefinitionSource,
   SkillDefinition,
 } from './workspace/definitions/types.js'
 export type {
@@ -156,6 +157,23 @@ export type { MemoryTarget } from './workspace/instructions/memory.js'
 export { appendMemoryNote, memoryFile } from './workspace/instructions/memory.js'
 export type { LoadedRules } from './workspace/instructions/rules-load.js'
 export { loadRules } from './workspace/instructions/rules-load.js'
+export type { ActivePlugin } from './workspace/plugins/active.js'
+export { pluginDefinitionSources } from './workspace/plugins/active.js'
+export type { PluginListing, PluginSummary, StagedPlugin } from './workspace/plugins/install.js'
+export {
+  listInstalledPlugins,
+  setPluginEnabled,
+  stagePluginInstall,
+  uninstallPlugin,
+} from './workspace/plugins/install.js'
+export type { MarketplaceListing, PluginPaths, PluginResult } from './workspace/plugins/marketplaces.js'
+export {
+  addMarketplace,
+  listMarketplaces,
+  removeMarketplace,
+  updateMarketplaces,
+} from './workspace/plugins/marketplaces.js'
+export type { InstalledPlugin, KnownMarketplace } from './workspace/plugins/registry.js'
 export type { SettingsLayerName, SettingsNotice } from './workspace/settings/layers.js'
 export type { LoadedSettings, LoadSettingsOptions } from './workspace/settings/load-settings.js'
 export { loadSettings } from './workspace/settings/load-settings.js'

@@ -26,6 +26,7 @@ const CATEGORIES: readonly TrustGatedCategory[] = Object.freeze([
   { key: 'provider', why: 'the provider section decides where prompts and code are sent' },
   { key: 'web', why: 'the web section decides which hosts can be fetched' },
   { key: 'lsp', why: 'language servers are programs the engine starts' },
+  { key: 'plugins', why: 'plugins add commands, agents, hooks and MCP servers' },
   { key: 'decisions', why: 'decision features send context to models' },
 ])
 

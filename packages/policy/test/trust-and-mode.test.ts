@@ -38,6 +38,7 @@ describe('trust gating', () => {
       'provider',
       'web',
       'lsp',
+      'plugins',
       'decisions',
     ])
   })

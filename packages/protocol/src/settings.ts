@@ -339,6 +339,36 @@ export const SettingsSchema = obj(
       ),
       {},
     ),
+    plugins: withDefault(
+      obj(
+        {},
+        {
+          enabled: withDefault(
+            record(bool(), {
+              description:
+                "Plugins by `<plugin>@<marketplace>`: true enables an installed plugin (Claude Code's `enabledPlugins`).",
+            }),
+            {},
+          ),
+          marketplaces: withDefault(
+            record(
+              obj(
+                {
+                  source: str({
+                    minLength: 1,
+                    description: 'A directory, a git URL or owner/repo (GitHub).',
+                  }),
+                },
+                {},
+              ),
+              { description: "Marketplaces by name (Claude Code's `extraKnownMarketplaces`)." },
+            ),
+            {},
+          ),
+        },
+      ),
+      {},
+    ),
     lsp: withDefault(
       obj(
         {},

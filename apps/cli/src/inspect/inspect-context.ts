@@ -1,4 +1,10 @@
-import { createTrustStore, type DefinitionRoots, Engine, type LoadedSettings } from '@z-engine/engine'
+import {
+  createTrustStore,
+  type DefinitionRoots,
+  Engine,
+  type LoadedSettings,
+  pluginDefinitionSources,
+} from '@z-engine/engine'
 import { parseCommandArgs } from '../args.js'
 import { UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -64,6 +70,7 @@ export async function inspectContext(
       home: engine.paths.home,
       configDir: engine.paths.configDir,
       compatClaude: loaded.settings.compat.claude,
+      plugins: pluginDefinitionSources(loaded.plugins),
     },
     args: positionals,
     flags,

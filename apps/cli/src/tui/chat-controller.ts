@@ -3,6 +3,7 @@ import {
   type Engine,
   loadCommandDefinitions,
   parseModelRef,
+  pluginDefinitionSources,
   resolveModelInfo,
   type Session,
 } from '@z-engine/engine'
@@ -138,6 +139,7 @@ export async function loadSlashCommands(engine: Engine, projectRoot: string): Pr
       home: engine.paths.home,
       configDir: engine.paths.configDir,
       compatClaude: settings.settings.compat.claude,
+      plugins: pluginDefinitionSources(settings.plugins),
     })
     for (const definition of custom.definitions) {
       if (commands.some((command) => command.name === definition.name)) continue

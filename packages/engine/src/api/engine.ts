@@ -207,7 +207,7 @@ export class Engine {
       env: this.#env,
       trusted,
       ...(code.length > 0 ? { code } : {}),
-      ...(this.#isolated ? { isolated: true } : {}),
+      ...(this.#isolated ? { isolated: true } : { dataDir: this.paths.dataDir }),
     })
   }
 

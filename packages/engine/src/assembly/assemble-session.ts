@@ -32,6 +32,7 @@ import { createSkillPort } from '../workspace/definitions/skill-port.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
 import { loadRules } from '../workspace/instructions/rules-load.js'
+import { pluginDefinitionSources } from '../workspace/plugins/active.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
@@ -138,12 +139,14 @@ export async function assembleSession(
     return written.value
   }
   const ports: Ports = {}
+  const pluginSources = pluginDefinitionSources(loaded.plugins)
   const definitionRoots = {
     projectRoot,
     home: paths.home,
     configDir: paths.configDir,
     compatClaude: settings.compat.claude,
     ...userFiles,
+    plugins: pluginSources,
   }
   const toolContext = createToolContextFactory({
     sessionId: input.sessionId,
@@ -405,6 +408,7 @@ export async function assembleSession(
     home: paths.home,
     configDir: paths.configDir,
     ...userFiles,
+    plugins: pluginSources,
     trusted: input.trusted,
     gate,
     models,

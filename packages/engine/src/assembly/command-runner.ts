@@ -21,7 +21,7 @@ import type { EngineBuiltinName } from '../workspace/commands/engine-builtins.js
 import { expandCommand } from '../workspace/commands/expand.js'
 import { mapMcpPromptArguments } from '../workspace/commands/mcp-prompt-arguments.js'
 import { builtinCommandDefinitions, loadCommandDefinitions } from '../workspace/definitions/load.js'
-import type { AgentDefinition } from '../workspace/definitions/types.js'
+import type { AgentDefinition, PluginDefinitionSource } from '../workspace/definitions/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
 import { appendMemoryNote } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
@@ -43,6 +43,8 @@ export interface CommandRunnerDeps {
   configDir: string
   /** Read the user's own files (false in isolated mode). */
   userFiles?: boolean
+  /** Enabled plugins' commands and skills (`/plugin:command`). */
+  plugins?: readonly PluginDefinitionSource[]
   trusted: boolean
   gate: SessionGate
   models: SessionModels
@@ -85,6 +87,7 @@ export class CommandRunner {
       configDir: this.deps.configDir,
       compatClaude: this.deps.settings.compat.claude,
       ...(this.deps.userFiles === false ? { userFiles: false } : {}),
+      ...(this.deps.plugins !== undefined ? { plugins: this.deps.plugins } : {}),
     }).then((loaded) => {
       const session = this.deps.session
       for (const error of loaded.errors)

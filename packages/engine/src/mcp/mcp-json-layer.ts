@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
-import type { LoadedLayer, SettingsNotice } from '../workspace/settings/layers.js'
+import type { LoadedLayer, SettingsLayerName, SettingsNotice } from '../workspace/settings/layers.js'
 
 type Json = Record<string, unknown>
 
@@ -26,8 +26,19 @@ export async function readMcpJsonLayer(file: string): Promise<LoadedLayer> {
   return parseMcpJsonLayer(file, text)
 }
 
-/** Converts the text of a `.mcp.json` into a layer (see `readMcpJsonLayer`). */
-export function parseMcpJsonLayer(file: string, text: string): LoadedLayer {
+/** Converts the text of a `.mcp.json` into a layer (see `readMcpJsonLayer`); plugins' servers use it too. */
+export function parseMcpJsonLayer(
+  file: string,
+  text: string,
+  name: SettingsLayerName = 'mcpJson',
+): LoadedLayer {
+  const layer = parseAs(file, text)
+  return name === 'mcpJson'
+    ? layer
+    : { ...layer, name, notices: layer.notices.map((notice) => ({ ...notice, layer: name })) }
+}
+
+function parseAs(file: string, text: string): LoadedLayer {
   let raw: unknown
   try {
     raw = JSON.parse(text)

@@ -7,6 +7,10 @@ export interface DefinitionFolder {
   dir: string
   /** Project folders: files whose real path leaves the project are skipped. */
   confineTo?: string
+  /** A plugin's folder (or single file): its definitions are named `<namespace>:<name>`. */
+  plugin?: { id: string; namespace: string }
+  /** `dir` is one definition file (a plugin's custom path may name a file). */
+  single?: boolean
 }
 
 /** The folders holding `kind` definitions, lowest precedence first (spec 003). */
@@ -15,6 +19,14 @@ export function definitionFolders(
   roots: DefinitionRoots,
 ): DefinitionFolder[] {
   const folders: DefinitionFolder[] = []
+  for (const plugin of roots.plugins ?? [])
+    for (const dir of plugin[kind])
+      folders.push({
+        layer: 'plugin',
+        dir,
+        plugin: { id: plugin.id, namespace: plugin.name },
+        ...(dir.endsWith('.md') ? { single: true } : {}),
+      })
   if (roots.userFiles !== false) {
     if (roots.compatClaude) folders.push({ layer: 'userClaude', dir: join(roots.home, '.claude', kind) })
     folders.push({ layer: 'user', dir: join(roots.configDir, kind) })

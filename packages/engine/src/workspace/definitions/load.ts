@@ -110,11 +110,17 @@ async function loadKind<Definition extends DefinitionBase>(
   const parsed: Definition[] = []
   const errors: DefinitionIssue[] = []
   scans.forEach((scan, index) => {
-    const layer = folders[index]!.layer
+    const folder = folders[index]!
+    const layer = folder.layer
     errors.push(...scan.errors)
     for (const file of scan.files) {
       const result = parse(file, layer)
       if (result.ok === 'ignored') continue
+      if (result.ok && folder.plugin !== undefined) {
+        // Claude Code's namespacing: `/formatter:fix`, agent type `formatter:reviewer`.
+        result.definition.name = `${folder.plugin.namespace}:${result.definition.name}`
+        result.definition.plugin = folder.plugin.id
+      }
       if (result.ok) parsed.push(result.definition)
       else
         errors.push(

@@ -1,5 +1,5 @@
 import { readdir, readFile, realpath } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { basename, join, relative, sep } from 'node:path'
 import type { DefinitionFolder } from './folders.js'
 import type { DefinitionIssue, DefinitionIssueCode } from './types.js'
 
@@ -56,7 +56,8 @@ export async function readDefinitionFiles(
       if (entry.name.endsWith('.md')) candidates.push(path)
     }
   }
-  await walk(folder.dir, 0)
+  if (folder.single === true) candidates.push(folder.dir)
+  else await walk(folder.dir, 0)
 
   for (const path of candidates) {
     let real: string
@@ -84,7 +85,8 @@ export async function readDefinitionFiles(
         issue(path, 'file_too_large', `is larger than ${MAX_FILE_BYTES / 1024} KiB, so it was skipped`)
         continue
       }
-      files.push({ path, relativePath: relative(folder.dir, path), text: buffer.toString('utf8') })
+      const relativePath = folder.single === true ? basename(path) : relative(folder.dir, path)
+      files.push({ path, relativePath, text: buffer.toString('utf8') })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       issue(path, 'file_unreadable', `could not be read (${code ?? String(error)})`)

@@ -1,10 +1,11 @@
 import type { PermissionMode } from '@z-engine/protocol'
 
 /**
- * Where a definition came from, lowest precedence first: shipped with the engine, Claude Code's
- * user folder (compat), the user's config folder, the project's `.claude/`, the project's `.z-engine/`.
+ * Where a definition came from, lowest precedence first: shipped with the engine, an enabled plugin
+ * (its names are namespaced, so nothing collides), Claude Code's user folder (compat), the user's
+ * config folder, the project's `.claude/`, the project's `.z-engine/`.
  */
-export type DefinitionLayer = 'builtin' | 'userClaude' | 'user' | 'projectClaude' | 'project'
+export type DefinitionLayer = 'builtin' | 'plugin' | 'userClaude' | 'user' | 'projectClaude' | 'project'
 
 /** A definition's file and layer, as `agents|commands|skills list --json` prints them. */
 export interface DefinitionSource {
@@ -61,6 +62,8 @@ export interface DefinitionBase {
   frontmatter: Record<string, unknown>
   /** Fields ignored, defaulted or repaired, with what to fix. */
   warnings: DefinitionWarning[]
+  /** The plugin (`<plugin>@<marketplace>`) it came from; its name is then `<plugin>:<name>`. */
+  plugin?: string
 }
 
 /** A subagent definition (spec 003 "The agent registry and custom agents"). */
@@ -152,4 +155,18 @@ export interface DefinitionRoots {
   compatClaude: boolean
   /** Read the user's own folders (`~/.claude/…`, the config folder); default true. */
   userFiles?: boolean
+  /** Enabled plugins' folders (`LoadedSettings.plugins` through `pluginDefinitionSources`). */
+  plugins?: readonly PluginDefinitionSource[]
+}
+
+/** Where an enabled plugin's agents, commands and skills are, for the definition loaders. */
+export interface PluginDefinitionSource {
+  /** `<plugin>@<marketplace>`. */
+  id: string
+  /** The namespace: `/<name>:<command>`, agent type `<name>:<agent>`. */
+  name: string
+  /** Folders (or single `.md` files) of each kind. */
+  commands: readonly string[]
+  agents: readonly string[]
+  skills: readonly string[]
 }

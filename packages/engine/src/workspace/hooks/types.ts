@@ -20,6 +20,8 @@ export interface HookCommand {
   timeoutSecs?: number
   /** Where it was configured (a settings file path), for messages and `hooks list`. */
   source?: string
+  /** The plugin (`<plugin>@<marketplace>`) that added the hook. */
+  plugin?: string
 }
 
 /** Hooks per event, in the order they were configured (lower layers first). */

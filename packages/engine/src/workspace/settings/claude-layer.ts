@@ -124,6 +124,9 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
     layer.hooks = hooks
   }
 
+  const plugins = claudePlugins(raw, warn)
+  if (plugins !== undefined) layer.plugins = plugins
+
   const result = parseSettings(layer)
   for (const issue of result.warnings) warn(`${issue.path} ${issue.message}; it is ignored`)
   if (!result.ok) {
@@ -140,6 +143,53 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
   const data = result.settings as SettingsLayer
   notices.push(...ruleNotices(data, name, file))
   return { name, file, present: true, data, notices }
+}
+
+/**
+ * Claude Code's `enabledPlugins` (`{"name@market": true}`) and `extraKnownMarketplaces`
+ * (`{name: {source: {source: "github", repo} | {source: "git", url} | {source: "directory", path}}}`)
+ * as the `plugins` section.
+ */
+function claudePlugins(raw: Json, warn: (message: string) => void): Json | undefined {
+  const plugins: Json = {}
+  if (raw.enabledPlugins !== undefined) {
+    if (!isRecord(raw.enabledPlugins)) warn('enabledPlugins must be an object of booleans; it is ignored')
+    else {
+      const enabled: Json = {}
+      for (const [id, value] of Object.entries(raw.enabledPlugins)) {
+        if (typeof value === 'boolean') enabled[id] = value
+        else warn(`enabledPlugins.${id} must be true or false; it is ignored`)
+      }
+      plugins.enabled = enabled
+    }
+  }
+  if (raw.extraKnownMarketplaces !== undefined) {
+    if (!isRecord(raw.extraKnownMarketplaces))
+      warn('extraKnownMarketplaces must be an object of marketplaces; it is ignored')
+    else {
+      const marketplaces: Json = {}
+      for (const [name, entry] of Object.entries(raw.extraKnownMarketplaces)) {
+        const source = isRecord(entry) && isRecord(entry.source) ? entry.source : undefined
+        const text =
+          source === undefined
+            ? undefined
+            : source.source === 'github' && typeof source.repo === 'string'
+              ? source.repo
+              : source.source === 'git' && typeof source.url === 'string'
+                ? source.url
+                : source.source === 'directory' && typeof source.path === 'string'
+                  ? source.path
+                  : undefined
+        if (text === undefined || text === '')
+          warn(
+            `extraKnownMarketplaces.${name} needs a source {"source": "github", "repo"}, {"source": "git", "url"} or {"source": "directory", "path"}; it is ignored`,
+          )
+        else marketplaces[name] = { source: text }
+      }
+      plugins.marketplaces = marketplaces
+    }
+  }
+  return Object.keys(plugins).length > 0 ? plugins : undefined
 }
 
 function isRecord(value: unknown): value is Json {

@@ -53,6 +53,7 @@ export function hooksFromLayers(layers: readonly LoadedLayer[]): HooksConfig {
         if (entry.matcher !== undefined) command.matcher = entry.matcher
         if (entry.timeout_secs !== undefined) command.timeoutSecs = entry.timeout_secs
         if (layer.file !== undefined) command.source = layer.file
+        if (layer.plugin !== undefined) command.plugin = layer.plugin
         const list = config[event] ?? []
         list.push(command)
         config[event] = list

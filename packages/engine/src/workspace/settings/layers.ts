@@ -4,12 +4,14 @@ import type { SettingsLayer } from '@z-engine/protocol'
  * The settings layers, lowest first (spec 000 "Settings files"). `claudeProject`/`claudeLocal` are
  * `.claude/settings.json` and `.claude/settings.local.json` (hooks and permissions, with
  * compat.claude on), and `mcpJson` is the project's `.mcp.json` (its MCP servers, with compat.claude on),
- * all read just below the project's own `.z-engine/settings.toml`. `code` is an embedder's `settings`
+ * all read just below the project's own `.z-engine/settings.toml`. `plugin` layers (one per enabled
+ * plugin: its hooks and MCP servers) sit just above the user's file. `code` is an embedder's `settings`
  * object (the engine's, then a session's), above everything.
  */
 export type SettingsLayerName =
   | 'defaults'
   | 'user'
+  | 'plugin'
   | 'claudeProject'
   | 'claudeLocal'
   | 'mcpJson'
@@ -22,6 +24,7 @@ export type SettingsLayerName =
 export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
   'defaults',
   'user',
+  'plugin',
   'claudeProject',
   'claudeLocal',
   'mcpJson',
@@ -63,6 +66,8 @@ export interface LoadedLayer {
   present: boolean
   /** The validated values, or `{}` when the layer was skipped. */
   data: SettingsLayer
+  /** For a `plugin` layer: the plugin (`<plugin>@<marketplace>`). */
+  plugin?: string
   /** For the env layer: which variable set which key (dotted path → variable). */
   variables?: Readonly<Record<string, string>>
   notices: SettingsNotice[]

@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type Settings } from '@z-engine/protocol'
 import { readMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
+import { type ActivePlugin, loadActivePlugins } from '../plugins/active.js'
 import { readClaudeLayer } from './claude-layer.js'
 import { type EffectiveSettings, effectiveSettings } from './effective.js'
 import { envLayer } from './env-layer.js'
@@ -18,6 +19,8 @@ export interface LoadSettingsOptions extends SettingsLocations {
   code?: readonly LoadedLayer[]
   /** Skip the user's settings file and the environment's `Z_ENGINE_*` overrides (isolated mode). */
   isolated?: boolean
+  /** The engine's data folder, where installed plugins live; without it no plugin loads. */
+  dataDir?: string
 }
 
 /** Everything a session (and `settings explain`, `hooks list`) needs from the settings files. */
@@ -27,6 +30,8 @@ export interface LoadedSettings extends EffectiveSettings {
   /** Problems in any file or variable, for notices; an `error` means that layer or variable was skipped. */
   notices: SettingsNotice[]
   files: SettingsFiles
+  /** The enabled, installed plugins (their hooks and MCP servers are `plugin` layers). */
+  plugins: ActivePlugin[]
 }
 
 /**
@@ -57,9 +62,25 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
           ...(files.mcpJson !== undefined ? [readMcpJsonLayer(files.mcpJson)] : []),
         ])
       : []
+  const above = [
+    ...claude,
+    ...(project ? [project] : []),
+    ...(local ? [local] : []),
+    ...(env ? [env] : []),
+    ...code,
+  ]
+  // Which plugins are on is itself a (trust-gated) setting, so plugins load after the other layers.
+  const plugins =
+    options.dataDir === undefined
+      ? { plugins: [], layers: [], notices: [] }
+      : await loadActivePlugins(
+          effectiveSettings([defaults, ...(user ? [user] : []), ...above], options.trusted).settings,
+          options.dataDir,
+        )
   const readLayers = [
     defaults,
     ...(user ? [user] : []),
+    ...plugins.layers,
     ...claude,
     ...(project ? [project] : []),
     ...(local ? [local] : []),
@@ -69,7 +90,12 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   return {
     ...effectiveSettings(readLayers, options.trusted),
     readLayers,
-    notices: [...readLayers.flatMap((layer) => layer.notices), ...unsupportedSettingsNotices(readLayers)],
+    notices: [
+      ...readLayers.flatMap((layer) => layer.notices),
+      ...plugins.notices,
+      ...unsupportedSettingsNotices(readLayers),
+    ],
     files,
+    plugins: plugins.plugins,
   }
 }

@@ -12,7 +12,7 @@ const CONCATENATED = new Set([
   'shell.env.exclude',
 ])
 /** Records whose entries are replaced whole: a server defined again is a new definition, not a patch. */
-const WHOLE_ENTRIES = new Set(['mcp.servers', 'lsp.servers'])
+const WHOLE_ENTRIES = new Set(['mcp.servers', 'lsp.servers', 'plugins.marketplaces'])
 
 function concatenates(path: string): boolean {
   return CONCATENATED.has(path) || path.startsWith('hooks.')

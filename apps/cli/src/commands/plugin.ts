@@ -1,0 +1,268 @@
+import { createInterface } from 'node:readline'
+import {
+  addMarketplace,
+  listInstalledPlugins,
+  listMarketplaces,
+  type PluginPaths,
+  type PluginResult,
+  type PluginSummary,
+  removeMarketplace,
+  setPluginEnabled,
+  stagePluginInstall,
+  uninstallPlugin,
+  updateMarketplaces,
+} from '@z-engine/engine'
+import { EXIT, UsageError } from '../cli-error.js'
+import type { CommandIo } from '../command.js'
+import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'
+import { printJson, printLines } from '../output.js'
+
+const HELP = `Usage: z-engine plugin marketplace add <folder | git URL | owner/repo>
+       z-engine plugin marketplace list|remove <name>|update [name]
+       z-engine plugin install <plugin>@<marketplace> [--yes]
+       z-engine plugin uninstall|enable|disable <plugin>@<marketplace>
+       z-engine plugin list [--json]
+
+Plugins in Claude Code's format. A marketplace is a folder or git repository holding
+.claude-plugin/marketplace.json; a folder is read in place, a git repository is cloned with the
+system git into the data folder (owner/repo means GitHub). Settings may also declare marketplaces
+(plugins.marketplaces, or extraKnownMarketplaces in .claude/settings.json); they are added on the
+first install from them.
+
+install copies the plugin into the data folder, shows what it adds (commands, agents, skills, hooks,
+MCP servers) and asks once; without a terminal pass --yes. It then enables it in your user
+settings ([plugins.enabled]). A project enables plugins in its own settings (enabledPlugins in
+.claude/settings.json); those load only in a trusted workspace (z-engine trust).
+
+Components are namespaced: /<plugin>:<command>, agent type <plugin>:<agent>, skill <plugin>:<skill>,
+MCP server plugin_<plugin>_<server>; \${CLAUDE_PLUGIN_ROOT} in hooks and MCP servers is the
+plugin's folder. Every list --json (agents, commands, skills, hooks, mcp) names each one's plugin.
+`
+
+/** `z-engine plugin`: marketplaces, installing and toggling plugins. */
+export async function main(io: CommandIo): Promise<number> {
+  const context = await inspectContext(io, HELP, { yes: { type: 'boolean' } })
+  if (!context) return EXIT.ok
+  const paths: PluginPaths = { dataDir: context.dataDir, env: io.env, cwd: io.cwd }
+  const which = subcommand(
+    context.args,
+    ['marketplace', 'install', 'uninstall', 'enable', 'disable', 'list'],
+    'plugin',
+  )
+  switch (which) {
+    case 'marketplace':
+      return marketplace(context, paths)
+    case 'install':
+      return install(context, paths, pluginId(context, 'install'))
+    case 'uninstall': {
+      const id = pluginId(context, 'uninstall')
+      const removed = await uninstallPlugin(paths, context.configDir, id)
+      return report(context, removed, () => [
+        `Uninstalled ${id} (removed ${removed.ok ? removed.value.root : ''}).`,
+      ])
+    }
+    case 'enable':
+    case 'disable': {
+      const id = pluginId(context, which)
+      const written = await setPluginEnabled(paths, context.configDir, id, which === 'enable')
+      return report(context, written, (file) => [
+        `${which === 'enable' ? 'Enabled' : 'Disabled'} ${id} in ${file}; new sessions ${which === 'enable' ? 'load' : 'no longer load'} it.`,
+      ])
+    }
+    case 'list': {
+      const listed = await listInstalledPlugins(paths, context.loaded.settings)
+      if (!listed.ok) return failed(context, listed.error)
+      if (context.json) {
+        printJson(io, { plugins: listed.value })
+        return EXIT.ok
+      }
+      const lines = listed.value.map(
+        (plugin) =>
+          `${plugin.id}${plugin.version !== undefined ? ` ${plugin.version}` : ''}  [${plugin.enabled ? 'enabled' : 'disabled'}]${plugin.error !== undefined ? `  error: ${plugin.error}` : plugin.summary !== undefined ? `  ${countLine(plugin.summary)}` : ''}`,
+      )
+      if (lines.length === 0)
+        lines.push('No plugins installed; add a marketplace and run z-engine plugin install.')
+      printLines(io, lines)
+      return EXIT.ok
+    }
+    default: {
+      const unreachable: never = which
+      return unreachable
+    }
+  }
+}
+
+async function marketplace(context: InspectContext, paths: PluginPaths): Promise<number> {
+  const rest = { ...context, args: context.args.slice(1) }
+  const which = subcommand(rest.args, ['add', 'list', 'remove', 'update'], 'plugin marketplace')
+  const argument = rest.args[1]
+  switch (which) {
+    case 'add': {
+      if (argument === undefined)
+        throw new UsageError("'plugin marketplace add' needs a folder, a git URL or owner/repo.")
+      const added = await addMarketplace(paths, argument)
+      if (!added.ok) return failed(context, added.error)
+      const { manifest, ...entry } = added.value
+      if (context.json) {
+        printJson(context.io, {
+          ...entry,
+          plugins: manifest.plugins.map((plugin) => plugin.name),
+          problems: manifest.problems,
+        })
+        return EXIT.ok
+      }
+      printLines(context.io, [
+        `Added marketplace ${entry.name} (${entry.kind === 'git' ? `cloned into ${entry.root}` : entry.root}) with ${manifest.plugins.length} plugin${manifest.plugins.length === 1 ? '' : 's'}: ${manifest.plugins.map((plugin) => plugin.name).join(', ')}.`,
+        ...manifest.problems.map((problem) => `warning: ${problem}`),
+      ])
+      return EXIT.ok
+    }
+    case 'list': {
+      const listed = await listMarketplaces(paths, context.loaded.settings)
+      if (!listed.ok) return failed(context, listed.error)
+      if (context.json) {
+        printJson(context.io, { marketplaces: listed.value })
+        return EXIT.ok
+      }
+      const lines = listed.value.map((market) =>
+        market.status === 'declared'
+          ? `${market.name}  (declared in settings: ${market.source}; added on first install)`
+          : `${market.name}  ${market.source}  ${market.error !== undefined ? `error: ${market.error}` : `plugins: ${(market.plugins ?? []).map((plugin) => plugin.name).join(', ')}`}`,
+      )
+      if (lines.length === 0)
+        lines.push(
+          'No marketplaces; add one with z-engine plugin marketplace add <folder | git URL | owner/repo>.',
+        )
+      printLines(context.io, lines)
+      return EXIT.ok
+    }
+    case 'remove': {
+      if (argument === undefined)
+        throw new UsageError("'plugin marketplace remove' needs the marketplace's name.")
+      const removed = await removeMarketplace(paths, argument)
+      return report(context, removed, (value) => [
+        `Removed marketplace ${argument}${value.uninstalled.length > 0 ? ` and uninstalled ${value.uninstalled.join(', ')}` : ''}.`,
+      ])
+    }
+    case 'update': {
+      const updated = await updateMarketplaces(paths, argument)
+      if (!updated.ok) return failed(context, updated.error)
+      const broken = updated.value.some((result) => 'error' in result)
+      if (context.json) printJson(context.io, { marketplaces: updated.value })
+      else
+        printLines(
+          context.io,
+          updated.value.map((result) =>
+            'error' in result
+              ? `error: ${result.name}: ${result.error}`
+              : `Updated ${result.name}: ${result.plugins} plugin${result.plugins === 1 ? '' : 's'}.`,
+          ),
+        )
+      return broken ? EXIT.failed : EXIT.ok
+    }
+    default: {
+      const unreachable: never = which
+      return unreachable
+    }
+  }
+}
+
+async function install(context: InspectContext, paths: PluginPaths, id: string): Promise<number> {
+  const staged = await stagePluginInstall(paths, context.loaded.settings, id)
+  if (!staged.ok) return failed(context, staged.error)
+  const plugin = staged.value
+  const lines = [
+    `${plugin.id}${plugin.version !== undefined ? ` ${plugin.version}` : ''}${plugin.description !== undefined ? ` — ${plugin.description}` : ''}`,
+    ...summaryLines(plugin.summary),
+  ]
+  const interactive = (context.io.stdin as { isTTY?: boolean }).isTTY === true
+  if (context.flags.yes !== true) {
+    if (!interactive || context.json) {
+      await plugin.discard()
+      printLines(context.io, lines)
+      context.io.stderr.write(
+        `z-engine plugin: installing ${id} needs your consent (its hooks and MCP servers run programs); rerun with --yes.\n`,
+      )
+      return EXIT.failed
+    }
+    printLines(context.io, lines)
+    if (!(await confirm(context.io, `Install ${id}? [y/N] `))) {
+      await plugin.discard()
+      printLines(context.io, ['Not installed.'])
+      return EXIT.failed
+    }
+  }
+  const committed = await plugin.commit(context.configDir)
+  if (!committed.ok) return failed(context, committed.error)
+  if (context.json) {
+    printJson(context.io, { id, installed: true, enabledIn: committed.value.settingsFile, ...plugin.summary })
+    return EXIT.ok
+  }
+  printLines(context.io, [
+    ...(context.flags.yes === true ? lines : []),
+    `Installed ${id} and enabled it in ${committed.value.settingsFile}.`,
+  ])
+  return EXIT.ok
+}
+
+function summaryLines(summary: PluginSummary): string[] {
+  const lines: string[] = []
+  const list = (label: string, names: string[]) => {
+    if (names.length > 0) lines.push(`  ${label}: ${names.join(', ')}`)
+  }
+  list(
+    'commands',
+    summary.commands.map((name) => `/${name}`),
+  )
+  list('agents', summary.agents)
+  list('skills', summary.skills)
+  for (const hook of summary.hooks)
+    lines.push(
+      `  hook ${hook.event}${hook.matcher !== undefined ? ` (${hook.matcher})` : ''}: runs ${hook.command}`,
+    )
+  for (const server of summary.mcpServers)
+    lines.push(
+      `  MCP server ${server.name}: ${server.command !== undefined ? `runs ${server.command}` : `connects to ${server.url}`}`,
+    )
+  if (lines.length === 0) lines.push('  (adds nothing a session loads)')
+  for (const problem of summary.problems) lines.push(`  warning: ${problem}`)
+  return lines
+}
+
+function countLine(summary: PluginSummary): string {
+  return [
+    `${summary.commands.length} commands`,
+    `${summary.agents.length} agents`,
+    `${summary.skills.length} skills`,
+    `${summary.hooks.length} hooks`,
+    `${summary.mcpServers.length} MCP servers`,
+  ].join(', ')
+}
+
+function pluginId(context: InspectContext, verb: string): string {
+  const id = context.args[1]
+  if (id === undefined) throw new UsageError(`'plugin ${verb}' needs <plugin>@<marketplace>.`)
+  return id
+}
+
+function report<T>(context: InspectContext, result: PluginResult<T>, text: (value: T) => string[]): number {
+  if (!result.ok) return failed(context, result.error)
+  if (context.json) printJson(context.io, { ok: true, value: result.value })
+  else printLines(context.io, text(result.value))
+  return EXIT.ok
+}
+
+function failed(context: InspectContext, error: string): number {
+  context.io.stderr.write(`z-engine plugin: ${error}\n`)
+  return EXIT.failed
+}
+
+async function confirm(io: CommandIo, question: string): Promise<boolean> {
+  const lines = createInterface({ input: io.stdin, output: io.stdout })
+  try {
+    const answer = await new Promise<string>((done) => lines.question(question, done))
+    return /^y(es)?$/i.test(answer.trim())
+  } finally {
+    lines.close()
+  }
+}
