@@ -1,9 +1,12 @@
 import type { Settings } from '@z-engine/protocol'
+import { MODEL_ALIASES, parseModelRef } from '../model/model-ref.js'
 
 /**
  * The model reference a subagent runs with: `inherit` is the caller's, a role (`main`, `fast`,
- * `review`) reads settings (falling back to the caller's when unset), anything else is a model id.
- * The Agent call's `model` wins over the definition's.
+ * `review`) reads settings (falling back to the caller's when unset), Claude Code's aliases (`sonnet`,
+ * `opus`, `haiku`) name the catalog's current model of that family on the caller's provider (through
+ * OpenRouter when the caller uses it), anything else is a model id. The Agent call's `model` wins
+ * over the definition's.
  */
 export function agentModelRef(
   requested: string | undefined,
@@ -21,9 +24,19 @@ export function agentModelRef(
       return context.settings.model.fast ?? context.callerModel
     case 'review':
       return context.settings.model.review ?? context.callerModel
-    default:
-      return choice
+    default: {
+      const alias = MODEL_ALIASES[choice.toLowerCase()]
+      return alias === undefined ? choice : aliasOnProvider(alias.model, context.callerModel)
+    }
   }
+}
+
+/** An alias's Anthropic model on the caller's provider: OpenRouter spells it `anthropic/<id with dots>`. */
+function aliasOnProvider(model: string, callerModel: string): string {
+  const caller = parseModelRef(callerModel)
+  if (caller.ok && caller.ref.provider === 'openrouter')
+    return `openrouter/anthropic/${model.replace(/-(\d+)-(\d+)$/, '-$1.$2')}`
+  return `anthropic/${model}`
 }
 
 /** Whether a model choice names a role (its model comes from settings) rather than an id. */

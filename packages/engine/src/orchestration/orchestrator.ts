@@ -155,11 +155,13 @@ export class Orchestrator {
       settings: this.deps.settings,
     })
     let resolved = session.services.models.resolve(modelRef)
-    if (!resolved.ok && isModelRole(choice) && modelRef !== caller.model()) {
-      // A role whose configured model cannot be used must not make the agent type unusable.
+    if (!resolved.ok && modelRef !== caller.model()) {
+      // A model that cannot be used (unknown, no key, a role set to something broken) must not make
+      // the agent type unusable: the agent runs on the caller's model, and the user is told why.
+      const what = isModelRole(choice) ? `The ${choice} model ${modelRef}` : `The model ${modelRef}`
       session.notice(
         'warning',
-        `The ${choice} model ${modelRef} is unavailable (${resolved.message}); agent ${definition.name} uses ${caller.model()} instead.`,
+        `${what} is unavailable (${resolved.message}); agent ${definition.name} uses ${caller.model()} instead.`,
         'agent',
       )
       modelRef = caller.model()

@@ -1,3 +1,4 @@
+import { parseModelRef } from '../../model/model-ref.js'
 import { FieldReader } from './fields.js'
 import { readDefinitionText } from './frontmatter.js'
 import type { AgentDefinition, DefinitionIssueCode, DefinitionSource } from './types.js'
@@ -103,6 +104,14 @@ export function parseAgentDefinition(text: string, source: DefinitionSource): Pa
   if (effort !== undefined) definition.effort = effort
   const initialPrompt = fields.string('initialPrompt')
   if (initialPrompt !== undefined) definition.initialPrompt = initialPrompt
+  if (!['inherit', 'main', 'fast', 'review'].includes(definition.model)) {
+    const parsedModel = parseModelRef(definition.model)
+    if (!parsedModel.ok)
+      fields.warn(
+        'model_unknown',
+        `"model" ${definition.model} is not a model z-engine knows (${parsedModel.error.replace(/^Unknown model "[^"]*" is not in the model catalog\. ?/, '').split(' For a model')[0] || 'see docs/models.md'}); the agent runs on its caller's model instead`,
+      )
+  }
   for (const key of KEPT_NOT_APPLIED)
     if (fields.has(key))
       fields.warn('field_not_applied', `"${key}" is kept and shown but z-engine does not act on it yet`)

@@ -30,6 +30,7 @@ export type DefinitionIssueCode =
   | 'field_invalid'
   | 'field_not_applied'
   | 'tool_pattern'
+  | 'model_unknown'
   | 'folder_unreadable'
   | 'file_unreadable'
   | 'file_too_large'
