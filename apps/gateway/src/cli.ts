@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createSearchBackend, SEARCH_BACKENDS, type WebSearchBackend } from '@z-engine/engine'
 import { startGateway } from './gateway.js'
+import type { ApiKeyEntry, OidcSettings } from './http/auth.js'
+import { readKeyFile } from './key-file.js'
 
 /** The process streams and environment the command uses (the CLI's CommandIo fits). */
 export interface GatewayCliIo {
@@ -25,6 +27,13 @@ OpenAI-compatible inference server.
   --host HOST             address to bind (default 127.0.0.1)
   --port N                port (default 8080; 0 picks a free one)
   --api-key KEY           a client bearer token (repeatable; also Z_ENGINE_GATEWAY_API_KEYS=a,b)
+  --api-keys-file PATH    keys as hashes with tenants and limits: [{"id","sha256","tenant"?,
+                          "requests_per_minute"?,"max_request_bytes"?}]
+  --oidc-issuer URL       accept OIDC bearer tokens from this issuer (discovery at /.well-known/openid-configuration)
+  --oidc-audience AUD     the audience tokens must carry (required with --oidc-issuer)
+  --oidc-jwks-url URL     the issuer's JWKS (default: from discovery)
+  --oidc-tenant-claim C   the claim that names the tenant (default sub)
+  --oidc-rate-limit N     requests per minute per token subject
   --upstream-api API      what the upstream serves: responses (default) or chat (Chat Completions only)
   --upstream-api-key KEY  bearer token for the upstream (also Z_ENGINE_GATEWAY_UPSTREAM_API_KEY)
   --mcp-allow URL         an MCP server URL requests may declare as a type "mcp" tool (repeatable)
@@ -62,6 +71,12 @@ export async function main(io: GatewayCliIo): Promise<number> {
         port: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'upstream-api-key': { type: 'string' },
+        'api-keys-file': { type: 'string' },
+        'oidc-issuer': { type: 'string' },
+        'oidc-audience': { type: 'string' },
+        'oidc-jwks-url': { type: 'string' },
+        'oidc-tenant-claim': { type: 'string' },
+        'oidc-rate-limit': { type: 'string' },
         'upstream-api': { type: 'string' },
         'mcp-allow': { type: 'string', multiple: true },
         'search-backend': { type: 'string' },
@@ -101,8 +116,32 @@ export async function main(io: GatewayCliIo): Promise<number> {
     ...(values['api-key'] ?? []),
     ...(io.env.Z_ENGINE_GATEWAY_API_KEYS ?? '').split(',').map((key) => key.trim()),
   ].filter((key) => key !== '')
-  if (apiKeys.length === 0 && !LOOPBACK.has(host))
-    return usage(`refusing to serve ${host} without authentication: pass --api-key, or bind to 127.0.0.1.`)
+  let apiKeyEntries: ApiKeyEntry[] = []
+  if (values['api-keys-file'] !== undefined) {
+    const read = readKeyFile(values['api-keys-file'])
+    if ('error' in read) return usage(read.error)
+    apiKeyEntries = read
+  }
+  let oidc: OidcSettings | undefined
+  if (values['oidc-issuer'] !== undefined) {
+    if (!values['oidc-audience'])
+      return usage('--oidc-issuer needs --oidc-audience (the audience tokens must carry).')
+    const rate = values['oidc-rate-limit'] === undefined ? undefined : Number(values['oidc-rate-limit'])
+    if (rate !== undefined && !(Number.isInteger(rate) && rate > 0))
+      return usage(`--oidc-rate-limit '${values['oidc-rate-limit']}' is not a positive integer.`)
+    oidc = {
+      issuer: values['oidc-issuer'],
+      audience: values['oidc-audience'],
+      ...(values['oidc-jwks-url'] ? { jwksUrl: values['oidc-jwks-url'] } : {}),
+      ...(values['oidc-tenant-claim'] ? { tenantClaim: values['oidc-tenant-claim'] } : {}),
+      ...(rate === undefined ? {} : { requestsPerMinute: rate }),
+    }
+  } else if (values['oidc-audience'] || values['oidc-jwks-url'] || values['oidc-tenant-claim'])
+    return usage('the --oidc-* options need --oidc-issuer.')
+  if (apiKeys.length === 0 && apiKeyEntries.length === 0 && !oidc && !LOOPBACK.has(host))
+    return usage(
+      `refusing to serve ${host} without authentication: pass --api-key, --api-keys-file or --oidc-issuer, or bind to 127.0.0.1.`,
+    )
   const upstreamApi = values['upstream-api'] ?? 'responses'
   if (upstreamApi !== 'responses' && upstreamApi !== 'chat')
     return usage(`--upstream-api must be 'responses' or 'chat', not '${upstreamApi}'.`)
@@ -138,6 +177,8 @@ export async function main(io: GatewayCliIo): Promise<number> {
         upstreamUrl: values.upstream,
         upstreamApi,
         apiKeys,
+        apiKeyEntries,
+        ...(oidc ? { oidc } : {}),
         mcpServerUrls: values['mcp-allow'] ?? [],
         ...(webSearch ? { webSearch } : {}),
         ...(webFetch ? { webFetch } : {}),

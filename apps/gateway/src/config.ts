@@ -1,5 +1,6 @@
 /** The gateway's settings and their defaults (the spec's ceilings: 16 MiB wire, 8 MiB retained, 10 rounds). */
 import type { WebSearchBackend } from '@z-engine/engine'
+import type { ApiKeyEntry, OidcSettings } from './http/auth.js'
 import type { WebFetchSettings } from './tools/web-fetch.js'
 
 /** Ceilings that bound one response; exceeding one ends it `incomplete` (or refuses the request), never an OOM. */
@@ -40,8 +41,12 @@ export interface GatewayConfig {
   upstreamApi: 'responses' | 'chat'
   /** Sent upstream as a bearer token, if the inference server wants one. */
   upstreamApiKey?: string
-  /** Client bearer tokens; empty means no authentication (bind to loopback then). */
+  /** Client bearer tokens (hashed at startup; their requests share the '' tenant). */
   apiKeys: string[]
+  /** Keys from the operator's key file: hashes only, each with its tenant and limits. */
+  apiKeyEntries: ApiKeyEntry[]
+  /** OIDC bearer tokens; with no keys and no OIDC there is no authentication (bind to loopback then). */
+  oidc?: OidcSettings
   /** MCP server URLs a request may declare (`type: "mcp"`, `server_url`); anything else is refused. */
   mcpServerUrls: string[]
   /** The backend a `web_search` tool searches with; without one, such a tool is refused. */
@@ -84,6 +89,7 @@ export function gatewayConfig(
   return {
     upstreamApi: 'responses',
     apiKeys: [],
+    apiKeyEntries: [],
     mcpServerUrls: [],
     drainTimeoutMs: 10_000,
     toolTimeoutMs: 60_000,

@@ -2,6 +2,7 @@
 import type { Writable } from 'node:stream'
 import { type GatewayConfig, gatewayConfig } from './config.js'
 import { Executor } from './executor/executor.js'
+import { createAuthenticator, hashApiKey } from './http/auth.js'
 import { jsonLogger, type Logger } from './http/log.js'
 import { type GatewayServer, startHttpServer } from './http/server.js'
 import { openStorage, parseStorageUrl, redactUrl, type StorageOptions } from './storage/open.js'
@@ -40,11 +41,24 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const storage = await openStorage(target, options.storage)
   const upstream = new Upstream(config)
   const executor = new Executor(storage, upstream, config, createToolsets(config))
+  const authenticator = createAuthenticator({
+    keys: [
+      // Plain keys from flags or the environment: the single-tenant setup, tenant ''.
+      ...config.apiKeys.map((key, index) => ({
+        id: `key-${index + 1}`,
+        sha256: hashApiKey(key),
+        tenant: '',
+      })),
+      ...config.apiKeyEntries,
+    ],
+    ...(config.oidc ? { oidc: config.oidc } : {}),
+  })
   const server = await startHttpServer({
     executor,
     upstream,
     config,
     log,
+    authenticator,
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
   })
@@ -54,7 +68,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     url: server.url,
     upstream: redactUrl(config.upstreamUrl),
     db: target.backend === 'postgres' ? redactUrl(target.url) : `sqlite:${target.path}`,
-    auth: config.apiKeys.length > 0 ? 'bearer' : 'none',
+    auth:
+      [
+        ...(config.apiKeys.length + config.apiKeyEntries.length > 0 ? ['keys'] : []),
+        ...(config.oidc ? ['oidc'] : []),
+      ].join('+') || 'none',
   })
   return { ...server, config }
 }

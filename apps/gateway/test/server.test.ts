@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bearerAllowed } from '../src/http/io.js'
+import { createAuthenticator, hashApiKey } from '../src/http/auth.js'
 import { redactSecrets } from '../src/http/log.js'
 import { type Stack, startStack, text } from './harness.js'
 
@@ -27,11 +27,20 @@ describe('the HTTP server', () => {
     expect(JSON.stringify(stack.logs)).not.toContain('sk-right-key')
   })
 
-  it('compares keys without leaking which one matched', () => {
-    expect(bearerAllowed('Bearer a-key', ['other', 'a-key'])).toBe(true)
-    expect(bearerAllowed('Bearer a-ke', ['a-key'])).toBe(false)
-    expect(bearerAllowed(undefined, ['a-key'])).toBe(false)
-    expect(bearerAllowed(undefined, [])).toBe(true)
+  it('compares key hashes (bearer or x-api-key) and redacts secrets', async () => {
+    const keys = ['other', 'a-key'].map((key, index) => ({ id: `k${index}`, sha256: hashApiKey(key) }))
+    const auth = createAuthenticator({ keys })
+    expect(await auth.authenticate({ authorization: 'Bearer a-key' })).toMatchObject({
+      tenant: 'k1',
+      via: 'key',
+    })
+    expect(await auth.authenticate({ 'x-api-key': 'a-key' })).toMatchObject({ subject: 'k1' })
+    expect(await auth.authenticate({ authorization: 'Bearer a-ke' })).toMatchObject({ status: 401 })
+    expect(await auth.authenticate({})).toMatchObject({ status: 401 })
+    expect(await createAuthenticator({ keys: [] }).authenticate({})).toMatchObject({
+      tenant: '',
+      via: 'none',
+    })
     expect(redactSecrets('postgres://gw:pw@h/db Bearer abc sk-123456', ['sk-123456'])).toBe(
       'postgres://gw:***@h/db Bearer *** ***',
     )

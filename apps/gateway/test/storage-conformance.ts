@@ -29,6 +29,7 @@ function turn(id: string, previous: string | null, overrides: Partial<TurnRecord
       status: 'completed',
       snapshot: { id, object: 'response', status: 'completed', output: [] },
       history: [{ type: 'message', role: 'user', content: `input of ${id}` }],
+      tenant: 'team-a',
     },
     expect: { kind: 'none' },
     conversationItems: [],
@@ -52,7 +53,7 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
     it('creates, reads, updates and deletes a conversation', async () => {
       const storage = await fresh()
       const created = await storage.createConversation(
-        { id: 'conv_1', createdAt: 1_700_000_000, metadata: { topic: 'a' } },
+        { id: 'conv_1', createdAt: 1_700_000_000, metadata: { topic: 'a' }, tenant: 'team-a' },
         [message('msg_1', 'hi')],
       )
       expect(created).toEqual({
@@ -60,6 +61,7 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
         createdAt: 1_700_000_000,
         metadata: { topic: 'a' },
         version: 1,
+        tenant: 'team-a',
       })
       expect(await storage.getConversation('conv_1')).toEqual(created)
       expect(await storage.updateConversation('conv_1', { topic: 'b' })).toMatchObject({
@@ -76,7 +78,9 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
 
     it('appends, pages, reads and deletes items in order; model-only items stay unlisted', async () => {
       const storage = await fresh()
-      await storage.createConversation({ id: 'conv_1', createdAt: 1, metadata: {} }, [message('a', '1')])
+      await storage.createConversation({ id: 'conv_1', createdAt: 1, metadata: {}, tenant: '' }, [
+        message('a', '1'),
+      ])
       const added = await storage.addItems(
         'conv_1',
         [
@@ -172,7 +176,9 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
 
     it('persists a conversation turn only at the version it read, with its items, atomically', async () => {
       const storage = await fresh()
-      await storage.createConversation({ id: 'conv_1', createdAt: 1, metadata: {} }, [message('a', '1')])
+      await storage.createConversation({ id: 'conv_1', createdAt: 1, metadata: {}, tenant: '' }, [
+        message('a', '1'),
+      ])
       const conversationTurn = (id: string, version: number, items: NewItem[]): TurnRecord =>
         turn(id, null, { expect: { kind: 'conversation', id: 'conv_1', version }, conversationItems: items })
       const results = await Promise.all([
@@ -197,7 +203,7 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
 
     it('keeps everything across a reopen', async () => {
       const storage = await fresh()
-      await storage.createConversation({ id: 'conv_1', createdAt: 5, metadata: { k: 'v' } }, [
+      await storage.createConversation({ id: 'conv_1', createdAt: 5, metadata: { k: 'v' }, tenant: '' }, [
         message('a', '1'),
       ])
       await storage.persistTurn(turn('resp_1', null))
@@ -210,7 +216,7 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
       expect(
         (await again.listItems('conv_1', { limit: 5, order: 'asc' }))?.items.map((item) => item.id),
       ).toEqual(['a'])
-      expect(await again.getResponse('resp_1')).toMatchObject({ status: 'completed' })
+      expect(await again.getResponse('resp_1')).toMatchObject({ status: 'completed', tenant: 'team-a' })
     })
   })
 }

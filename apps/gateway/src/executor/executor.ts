@@ -107,16 +107,26 @@ export class Executor {
     )
   }
 
-  async #rehydrate(request: {
-    previousResponseId: string | null
-    conversationId?: string | null
-  }): Promise<Rehydrated | GatewayError> {
+  /** A live conversation of this tenant (another tenant's is as absent as a missing one). */
+  async #ownConversation(id: string, tenant: string): Promise<StoredConversation | undefined> {
+    const conversation = await this.#storage.getConversation(id)
+    return conversation?.tenant === tenant ? conversation : undefined
+  }
+
+  async #rehydrate(
+    request: {
+      previousResponseId: string | null
+      conversationId?: string | null
+    },
+    tenant: string,
+  ): Promise<Rehydrated | GatewayError> {
     if (request.previousResponseId !== null) {
       const id = request.previousResponseId
       const chain = await this.#storage.responseChain(id, this.#config.limits.maxChainDepth)
+      if (chain && chain.at(-1)?.tenant !== tenant) return notFound('response', id)
       if (!chain) {
         const head = await this.#storage.getResponse(id)
-        return head
+        return head && head.tenant === tenant
           ? conflict(
               `The history of ${id} is longer than ${this.#config.limits.maxChainDepth} responses (maxChainDepth); compact it or start a conversation.`,
             )
@@ -130,7 +140,7 @@ export class Executor {
     }
     if (request.conversationId) {
       const id = request.conversationId
-      const conversation = await this.#storage.getConversation(id)
+      const conversation = await this.#ownConversation(id, tenant)
       if (!conversation) return notFound('conversation', id)
       const page = await this.#storage.listItems(id, {
         limit: this.#config.limits.maxConversationItems,
@@ -156,8 +166,9 @@ export class Executor {
     request: CreateResponseRequest,
     sink: TurnSink | undefined,
     signal: AbortSignal,
+    tenant = '',
   ): Promise<CreateResult> {
-    const rehydrated = await this.#rehydrate(request)
+    const rehydrated = await this.#rehydrate(request, tenant)
     if ('status' in rehydrated) return { kind: 'error', error: rehydrated }
     const history = rehydrated.history.flatMap((item) => {
       const converted = toInputItem(item)
@@ -216,6 +227,7 @@ export class Executor {
           response,
           result.items,
           rehydrated.expect,
+          tenant,
         )
         if (persisted) {
           if (!sink) return { kind: 'error', error: persisted }
@@ -255,6 +267,7 @@ export class Executor {
     response: JsonObject,
     items: TurnItem[],
     expect: TurnRecord['expect'],
+    tenant: string,
   ): Promise<GatewayError | undefined> {
     const identified = newItems(items)
     const result = await this.#storage.persistTurn({
@@ -266,6 +279,7 @@ export class Executor {
         status: String(response.status),
         snapshot: response,
         history: identified.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
+        tenant,
       },
       expect,
       conversationItems: expect.kind === 'conversation' ? identified : [],
@@ -280,13 +294,14 @@ export class Executor {
   }
 
   /** `GET /v1/responses/{id}`. */
-  async getResponse(id: string): Promise<JsonObject | GatewayError> {
+  async getResponse(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
     const stored = await this.#storage.getResponse(id)
-    return stored ? stored.snapshot : notFound('response', id)
+    return stored && stored.tenant === tenant ? stored.snapshot : notFound('response', id)
   }
 
   /** `DELETE /v1/responses/{id}`. */
-  async deleteResponse(id: string): Promise<JsonObject | GatewayError> {
+  async deleteResponse(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    if ((await this.#storage.getResponse(id))?.tenant !== tenant) return notFound('response', id)
     return (await this.#storage.deleteResponse(id))
       ? { id, object: 'response', deleted: true }
       : notFound('response', id)
@@ -296,8 +311,12 @@ export class Executor {
    * `POST /v1/responses/compact`: the history (rehydrated and/or given) summarized by the model into
    * one compaction item, after the user messages, as OpenAI's endpoint answers. Nothing is stored.
    */
-  async compact(request: CompactRequest, signal: AbortSignal): Promise<JsonObject | GatewayError> {
-    const rehydrated = await this.#rehydrate({ previousResponseId: request.previousResponseId })
+  async compact(
+    request: CompactRequest,
+    signal: AbortSignal,
+    tenant = '',
+  ): Promise<JsonObject | GatewayError> {
+    const rehydrated = await this.#rehydrate({ previousResponseId: request.previousResponseId }, tenant)
     if ('status' in rehydrated) return rehydrated
     const items = [...rehydrated.history, ...request.input]
     const visible = modelInput(
@@ -360,35 +379,46 @@ export class Executor {
   }
 
   /** `POST /v1/conversations`. */
-  async createConversation(items: JsonObject[], metadata: Record<string, string>): Promise<JsonObject> {
+  async createConversation(
+    items: JsonObject[],
+    metadata: Record<string, string>,
+    tenant = '',
+  ): Promise<JsonObject> {
     const conversation = await this.#storage.createConversation(
-      { id: newId('conv'), createdAt: now(), metadata },
+      { id: newId('conv'), createdAt: now(), metadata, tenant },
       newItems(items.map((item) => ({ item, visibility: 'both' }))),
     )
     return publicConversation(conversation)
   }
 
   /** `GET /v1/conversations/{id}`. */
-  async getConversation(id: string): Promise<JsonObject | GatewayError> {
-    const conversation = await this.#storage.getConversation(id)
+  async getConversation(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    const conversation = await this.#ownConversation(id, tenant)
     return conversation ? publicConversation(conversation) : notFound('conversation', id)
   }
 
   /** `POST /v1/conversations/{id}`. */
-  async updateConversation(id: string, metadata: Record<string, string>): Promise<JsonObject | GatewayError> {
+  async updateConversation(
+    id: string,
+    metadata: Record<string, string>,
+    tenant = '',
+  ): Promise<JsonObject | GatewayError> {
+    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
     const conversation = await this.#storage.updateConversation(id, metadata)
     return conversation ? publicConversation(conversation) : notFound('conversation', id)
   }
 
   /** `DELETE /v1/conversations/{id}`. */
-  async deleteConversation(id: string): Promise<JsonObject | GatewayError> {
+  async deleteConversation(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
     return (await this.#storage.deleteConversation(id))
       ? { id, object: 'conversation.deleted', deleted: true }
       : notFound('conversation', id)
   }
 
   /** `POST /v1/conversations/{id}/items`. */
-  async addItems(id: string, items: JsonObject[]): Promise<JsonObject | GatewayError> {
+  async addItems(id: string, items: JsonObject[], tenant = ''): Promise<JsonObject | GatewayError> {
+    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
     const added = await this.#storage.addItems(
       id,
       newItems(items.map((item) => ({ item, visibility: 'both' }))),
@@ -406,7 +436,8 @@ export class Executor {
   }
 
   /** `GET /v1/conversations/{id}/items`. */
-  async listItems(id: string, options: ListOptions): Promise<JsonObject | GatewayError> {
+  async listItems(id: string, options: ListOptions, tenant = ''): Promise<JsonObject | GatewayError> {
+    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
     const page = await this.#storage.listItems(id, options)
     if (!page) return notFound('conversation', id)
     const data = page.items.map(publicItem)
@@ -420,15 +451,15 @@ export class Executor {
   }
 
   /** `GET /v1/conversations/{id}/items/{item_id}`. */
-  async getItem(id: string, itemId: string): Promise<JsonObject | GatewayError> {
-    if (!(await this.#storage.getConversation(id))) return notFound('conversation', id)
+  async getItem(id: string, itemId: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
     const item = await this.#storage.getItem(id, itemId)
     return item ? publicItem(item) : notFound('item', itemId)
   }
 
   /** `DELETE /v1/conversations/{id}/items/{item_id}`: answers with the conversation, as OpenAI does. */
-  async deleteItem(id: string, itemId: string): Promise<JsonObject | GatewayError> {
-    const conversation = await this.#storage.getConversation(id)
+  async deleteItem(id: string, itemId: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    const conversation = await this.#ownConversation(id, tenant)
     if (!conversation) return notFound('conversation', id)
     if (!(await this.#storage.deleteItem(id, itemId))) return notFound('item', itemId)
     return publicConversation(conversation)

@@ -1,5 +1,4 @@
-/** Small HTTP helpers: bounded body reading, JSON and error replies, bearer-token checks. */
-import { createHash, timingSafeEqual } from 'node:crypto'
+/** Small HTTP helpers: bounded body reading, JSON and error replies. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorBody, type GatewayError } from '../wire/errors.js'
 
@@ -49,27 +48,4 @@ export function sendError(res: ServerResponse, error: GatewayError): void {
     return
   }
   sendJson(res, error.status, errorBody(error))
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest()
-}
-
-/**
- * A bearer-token check in constant time: both sides are hashed to 32 bytes first, so neither the
- * comparison nor its length reveals how much of a key matched. Every key is compared (no early exit).
- */
-export function bearerAllowed(
-  header: string | undefined,
-  keys: readonly string[],
-  apiKeyHeader?: string | string[],
-): boolean {
-  if (keys.length === 0) return true
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? '')
-  // The Anthropic SDK sends its key as x-api-key instead.
-  const presented = match?.[1]?.trim() ?? (typeof apiKeyHeader === 'string' ? apiKeyHeader.trim() : undefined)
-  const given = digest(presented ?? '')
-  let allowed = false
-  for (const key of keys) if (timingSafeEqual(given, digest(key))) allowed = true
-  return allowed && presented !== undefined && presented !== ''
 }

@@ -20,19 +20,21 @@ export function sendAnthropicError(res: ServerResponse, error: GatewayError): vo
     res.destroy()
     return
   }
+  const requestId = res.getHeader('request-id')
   sendJson(res, error.status, {
     type: 'error',
     error: { type: anthropicErrorType(error.status), message: error.message },
+    ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
   })
 }
 
 async function body(context: RouteContext): Promise<unknown | undefined> {
-  const raw = await readBody(context.req, context.config.limits.maxRequestBytes)
+  const raw = await readBody(context.req, context.maxRequestBytes)
   if (raw === 'too_large') {
     sendAnthropicError(context.res, {
       status: 413,
       type: 'invalid_request_error',
-      message: `The request body exceeds ${context.config.limits.maxRequestBytes} bytes (maxRequestBytes).`,
+      message: `The request body exceeds ${context.maxRequestBytes} bytes (maxRequestBytes).`,
     })
     return undefined
   }

@@ -35,12 +35,12 @@ function reply(res: ServerResponse, value: object | GatewayError, status = 200):
 async function jsonBody(
   context: RouteContext,
 ): Promise<{ ok: true; value: unknown; raw: Buffer } | { ok: false }> {
-  const body = await readBody(context.req, context.config.limits.maxRequestBytes)
+  const body = await readBody(context.req, context.maxRequestBytes)
   if (body === 'too_large') {
     sendError(context.res, {
       status: 413,
       type: 'invalid_request_error',
-      message: `The request body exceeds ${context.config.limits.maxRequestBytes} bytes (maxRequestBytes).`,
+      message: `The request body exceeds ${context.maxRequestBytes} bytes (maxRequestBytes).`,
       code: 'request_too_large',
     })
     return { ok: false }
@@ -62,7 +62,12 @@ async function createResponse(context: RouteContext): Promise<void> {
   if (!context.executor.isStateful(request)) return passThrough(context, body.raw)
   const sink = request.stream ? sseSink(context.res) : undefined
   try {
-    const result = await context.executor.createResponse(request, sink, context.signal)
+    const result = await context.executor.createResponse(
+      request,
+      sink,
+      context.signal,
+      context.principal.tenant,
+    )
     switch (result.kind) {
       case 'aborted':
         context.res.destroy()
@@ -137,7 +142,7 @@ async function compact(context: RouteContext): Promise<void> {
   if (!body.ok) return
   const parsed = parseCompactRequest(body.value)
   if (!parsed.ok) return sendError(context.res, parsed.error)
-  reply(context.res, await context.executor.compact(parsed.value, context.signal))
+  reply(context.res, await context.executor.compact(parsed.value, context.signal, context.principal.tenant))
 }
 
 async function createConversation(context: RouteContext): Promise<void> {
@@ -145,7 +150,14 @@ async function createConversation(context: RouteContext): Promise<void> {
   if (!body.ok) return
   const parsed = parseCreateConversation(body.value)
   if (!parsed.ok) return sendError(context.res, parsed.error)
-  reply(context.res, await context.executor.createConversation(parsed.value.items, parsed.value.metadata))
+  reply(
+    context.res,
+    await context.executor.createConversation(
+      parsed.value.items,
+      parsed.value.metadata,
+      context.principal.tenant,
+    ),
+  )
 }
 
 async function updateConversation(context: RouteContext): Promise<void> {
@@ -155,7 +167,11 @@ async function updateConversation(context: RouteContext): Promise<void> {
   if (!parsed.ok) return sendError(context.res, parsed.error)
   reply(
     context.res,
-    await context.executor.updateConversation(context.params[0] ?? '', parsed.value.metadata),
+    await context.executor.updateConversation(
+      context.params[0] ?? '',
+      parsed.value.metadata,
+      context.principal.tenant,
+    ),
   )
 }
 
@@ -164,7 +180,10 @@ async function addItems(context: RouteContext): Promise<void> {
   if (!body.ok) return
   const parsed = parseAddItems(body.value)
   if (!parsed.ok) return sendError(context.res, parsed.error)
-  reply(context.res, await context.executor.addItems(context.params[0] ?? '', parsed.value))
+  reply(
+    context.res,
+    await context.executor.addItems(context.params[0] ?? '', parsed.value, context.principal.tenant),
+  )
 }
 
 async function listItems(context: RouteContext): Promise<void> {
@@ -178,11 +197,15 @@ async function listItems(context: RouteContext): Promise<void> {
   const after = context.query.get('after')
   reply(
     context.res,
-    await context.executor.listItems(context.params[0] ?? '', {
-      limit,
-      order,
-      ...(after ? { after } : {}),
-    }),
+    await context.executor.listItems(
+      context.params[0] ?? '',
+      {
+        limit,
+        order,
+        ...(after ? { after } : {}),
+      },
+      context.principal.tenant,
+    ),
   )
 }
 
@@ -221,36 +244,41 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: p('/v1/responses/:id'),
-    handler: async (c) => reply(c.res, await c.executor.getResponse(c.params[0] ?? '')),
+    handler: async (c) => reply(c.res, await c.executor.getResponse(c.params[0] ?? '', c.principal.tenant)),
   },
   {
     method: 'DELETE',
     pattern: p('/v1/responses/:id'),
-    handler: async (c) => reply(c.res, await c.executor.deleteResponse(c.params[0] ?? '')),
+    handler: async (c) =>
+      reply(c.res, await c.executor.deleteResponse(c.params[0] ?? '', c.principal.tenant)),
   },
   { method: 'POST', pattern: p('/v1/conversations'), handler: createConversation },
   {
     method: 'GET',
     pattern: p('/v1/conversations/:id'),
-    handler: async (c) => reply(c.res, await c.executor.getConversation(c.params[0] ?? '')),
+    handler: async (c) =>
+      reply(c.res, await c.executor.getConversation(c.params[0] ?? '', c.principal.tenant)),
   },
   { method: 'POST', pattern: p('/v1/conversations/:id'), handler: updateConversation },
   {
     method: 'DELETE',
     pattern: p('/v1/conversations/:id'),
-    handler: async (c) => reply(c.res, await c.executor.deleteConversation(c.params[0] ?? '')),
+    handler: async (c) =>
+      reply(c.res, await c.executor.deleteConversation(c.params[0] ?? '', c.principal.tenant)),
   },
   { method: 'GET', pattern: p('/v1/conversations/:id/items'), handler: listItems },
   { method: 'POST', pattern: p('/v1/conversations/:id/items'), handler: addItems },
   {
     method: 'GET',
     pattern: p('/v1/conversations/:id/items/:item'),
-    handler: async (c) => reply(c.res, await c.executor.getItem(c.params[0] ?? '', c.params[1] ?? '')),
+    handler: async (c) =>
+      reply(c.res, await c.executor.getItem(c.params[0] ?? '', c.params[1] ?? '', c.principal.tenant)),
   },
   {
     method: 'DELETE',
     pattern: p('/v1/conversations/:id/items/:item'),
-    handler: async (c) => reply(c.res, await c.executor.deleteItem(c.params[0] ?? '', c.params[1] ?? '')),
+    handler: async (c) =>
+      reply(c.res, await c.executor.deleteItem(c.params[0] ?? '', c.params[1] ?? '', c.principal.tenant)),
   },
 ]
 

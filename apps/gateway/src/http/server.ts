@@ -1,10 +1,13 @@
 /** The gateway's HTTP server: routing, authentication, request tracking and graceful shutdown. */
+
+import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { GatewayConfig } from '../config.js'
 import type { Executor } from '../executor/executor.js'
 import type { Upstream } from '../upstream/upstream.js'
-import { bearerAllowed, sendError } from './io.js'
+import { type Authenticator, type AuthFailure, type Principal, RateLimiter } from './auth.js'
+import { sendError } from './io.js'
 import type { Logger } from './log.js'
 import { sendAnthropicError } from './messages-routes.js'
 import { matchRoute } from './routes.js'
@@ -24,16 +27,23 @@ export async function startHttpServer(options: {
   upstream: Upstream
   config: GatewayConfig
   log: Logger
+  authenticator: Authenticator
   host: string
   port: number
 }): Promise<GatewayServer> {
-  const { executor, upstream, config, log } = options
+  const { executor, upstream, config, authenticator } = options
+  const limiter = new RateLimiter()
   const inflight = new Map<AbortController, Promise<void>>()
   let closing = false
 
   const server: Server = createServer((req, res) => {
     const started = Date.now()
     const url = new URL(req.url ?? '/', 'http://gateway')
+    const requestId = `req_${randomBytes(12).toString('hex')}`
+    // Both spellings: OpenAI clients read x-request-id, Anthropic clients request-id.
+    res.setHeader('x-request-id', requestId)
+    res.setHeader('request-id', requestId)
+    const log: Logger = (record) => options.log({ ...record, request_id: requestId })
     const controller = new AbortController()
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
@@ -56,16 +66,29 @@ export async function startHttpServer(options: {
           type: 'invalid_request_error',
           message: `${req.method} is not allowed on ${url.pathname}.`,
         })
-      if (
-        !match.route.open &&
-        !bearerAllowed(req.headers.authorization, config.apiKeys, req.headers['x-api-key'])
-      )
-        return (match.route.errors === 'anthropic' ? sendAnthropicError : sendError)(res, {
-          status: 401,
-          type: 'authentication_error',
-          message: 'Missing or invalid API key: send Authorization: Bearer <key>.',
-          code: 'invalid_api_key',
+      const refuse = match.route.errors === 'anthropic' ? sendAnthropicError : sendError
+      const principal: Principal | AuthFailure = match.route.open
+        ? { tenant: '', subject: 'probe', via: 'none' }
+        : await authenticator.authenticate(req.headers)
+      if ('status' in principal)
+        return refuse(res, {
+          status: principal.status,
+          type: principal.status === 401 ? 'authentication_error' : 'server_error',
+          message: principal.message,
+          code: principal.status === 401 ? 'invalid_api_key' : 'auth_unavailable',
         })
+      if (principal.requestsPerMinute !== undefined) {
+        const taken = limiter.take(principal.subject, principal.requestsPerMinute)
+        if (!taken.ok) {
+          res.setHeader('retry-after', String(taken.retryAfter))
+          return refuse(res, {
+            status: 429,
+            type: 'rate_limit_error',
+            message: `Rate limit of ${principal.requestsPerMinute} requests per minute reached for '${principal.subject}'; retry in ${taken.retryAfter} s.`,
+            code: 'rate_limit_exceeded',
+          })
+        }
+      }
       await match.route.handler({
         req,
         res,
@@ -76,6 +99,12 @@ export async function startHttpServer(options: {
         config,
         log,
         signal: controller.signal,
+        principal,
+        requestId,
+        maxRequestBytes: Math.min(
+          config.limits.maxRequestBytes,
+          principal.maxRequestBytes ?? Number.POSITIVE_INFINITY,
+        ),
       })
     }
     const done = handle()
@@ -123,7 +152,7 @@ export async function startHttpServer(options: {
         setTimeout(() => resolve(false), config.drainTimeoutMs).unref(),
       )
       if (!(await Promise.race([drained, timedOut]))) {
-        log({ level: 'warn', msg: 'drain timed out; cancelling open requests', open: inflight.size })
+        options.log({ level: 'warn', msg: 'drain timed out; cancelling open requests', open: inflight.size })
         for (const controller of inflight.keys()) controller.abort()
         await Promise.all(inflight.values())
       }

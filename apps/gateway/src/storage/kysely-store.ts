@@ -26,6 +26,7 @@ function conversationOf(row: ConversationRow): StoredConversation {
     createdAt: Number(row.created_at),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: Number(row.version),
+    tenant: row.tenant,
   }
 }
 
@@ -51,6 +52,7 @@ function responseOf(row: ResponseRow): StoredResponse {
     history: JSON.parse(row.history) as JsonObject[],
     version: Number(row.version),
     deleted: Number(row.deleted) !== 0,
+    tenant: row.tenant,
   }
 }
 
@@ -85,6 +87,7 @@ export class KyselyStorage implements Storage {
           metadata: JSON.stringify(conversation.metadata),
           version: items.length > 0 ? 1 : 0,
           deleted: 0,
+          tenant: conversation.tenant,
         })
         .execute()
       await insertItems(tx, conversation.id, 0, items, conversation.createdAt)
@@ -286,6 +289,7 @@ export class KyselyStorage implements Storage {
           history: JSON.stringify(response.history),
           version: 0,
           deleted: 0,
+          tenant: response.tenant,
         })
         .execute()
       return { ok: true }

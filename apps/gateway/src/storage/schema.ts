@@ -13,6 +13,7 @@ export interface Database {
     metadata: string
     version: number
     deleted: number
+    tenant: string
   }
   gw_items: {
     conversation_id: string
@@ -32,6 +33,7 @@ export interface Database {
     history: string
     version: number
     deleted: number
+    tenant: string
   }
 }
 
@@ -74,6 +76,16 @@ const MIGRATIONS: Record<string, Migration> = {
         .on('gw_responses')
         .column('previous_response_id')
         .execute()
+    },
+  },
+  // The principal's tenant scopes conversations and responses ('' when the gateway has no auth).
+  '0002_tenant': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      for (const table of ['gw_conversations', 'gw_responses'])
+        await db.schema
+          .alterTable(table)
+          .addColumn('tenant', 'text', (column) => column.notNull().defaultTo(''))
+          .execute()
     },
   },
 }

@@ -13,6 +13,8 @@ export interface StoredConversation {
   createdAt: number
   metadata: Record<string, string>
   version: number
+  /** The tenant that owns it ('' without authentication); other tenants never see it. */
+  tenant: string
 }
 
 /**
@@ -51,6 +53,8 @@ export interface StoredResponse {
   version: number
   /** Deleted by the client: hidden from GET and continuation, still in its descendants' chains. */
   deleted: boolean
+  /** The tenant that owns it ('' without authentication). */
+  tenant: string
 }
 
 /** One turn to write atomically. */
