@@ -35,6 +35,19 @@ export interface ListOptions {
 interface Rehydrated {
   history: JsonObject[]
   expect: TurnRecord['expect']
+  /** Set when the parent is a transient (store: false) response retained only by a session. */
+  transient?: boolean
+}
+
+/**
+ * Response state a long-lived connection retains without storage (the WebSocket transport): a
+ * continuation of a `store: false` response on the same connection rehydrates from here.
+ */
+export interface ResponseSession {
+  /** The whole canonical window ending at a retained response (raw items, oldest first). */
+  window(id: string): JsonObject[] | undefined
+  /** Keeps a finished response's window and the request it ran with. */
+  retain(id: string, window: JsonObject[], request: CreateResponseRequest, response: JsonObject): void
 }
 
 function now(): number {
@@ -119,9 +132,14 @@ export class Executor {
       conversationId?: string | null
     },
     tenant: string,
+    session?: ResponseSession,
   ): Promise<Rehydrated | GatewayError> {
     if (request.previousResponseId !== null) {
       const id = request.previousResponseId
+      // A transient parent retained by this connection (a stored one is read from storage as usual).
+      const retained = session?.window(id)
+      if (retained && !(await this.#storage.getResponse(id)))
+        return { history: retained, expect: { kind: 'none' }, transient: true }
       const chain = await this.#storage.responseChain(id, this.#config.limits.maxChainDepth)
       if (chain && chain.at(-1)?.tenant !== tenant) return notFound('response', id)
       if (!chain) {
@@ -167,8 +185,9 @@ export class Executor {
     sink: TurnSink | undefined,
     signal: AbortSignal,
     tenant = '',
+    session?: ResponseSession,
   ): Promise<CreateResult> {
-    const rehydrated = await this.#rehydrate(request, tenant)
+    const rehydrated = await this.#rehydrate(request, tenant, session)
     if ('status' in rehydrated) return { kind: 'error', error: rehydrated }
     const history = rehydrated.history.flatMap((item) => {
       const converted = toInputItem(item)
@@ -228,6 +247,7 @@ export class Executor {
           result.items,
           rehydrated.expect,
           tenant,
+          rehydrated.transient ? rehydrated.history : undefined,
         )
         if (persisted) {
           if (!sink) return { kind: 'error', error: persisted }
@@ -240,6 +260,16 @@ export class Executor {
           return { kind: 'response', response }
         }
       }
+      if (response.status !== 'failed')
+        session?.retain(
+          responseId,
+          [
+            ...rehydrated.history,
+            ...result.items.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
+          ],
+          request,
+          response,
+        )
       if (sink) {
         await emit(result.terminal, response)
       } else if (response.status === 'failed') {
@@ -268,17 +298,22 @@ export class Executor {
     items: TurnItem[],
     expect: TurnRecord['expect'],
     tenant: string,
+    transientPrefix?: JsonObject[],
   ): Promise<GatewayError | undefined> {
     const identified = newItems(items)
     const result = await this.#storage.persistTurn({
       response: {
         id: responseId,
-        previousResponseId: request.previousResponseId,
+        // A stored child of a transient parent holds the whole window and no link to a row that does not exist.
+        previousResponseId: transientPrefix ? null : request.previousResponseId,
         conversationId: request.conversationId,
         createdAt,
         status: String(response.status),
         snapshot: response,
-        history: identified.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
+        history: [
+          ...(transientPrefix ?? []),
+          ...identified.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
+        ],
         tenant,
       },
       expect,

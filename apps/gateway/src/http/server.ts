@@ -11,6 +11,7 @@ import { sendError } from './io.js'
 import type { Logger } from './log.js'
 import { sendAnthropicError } from './messages-routes.js'
 import { matchRoute } from './routes.js'
+import { createWebSocketEndpoint } from './websocket.js'
 
 /** A listening gateway. */
 export interface GatewayServer {
@@ -130,6 +131,15 @@ export async function startHttpServer(options: {
     inflight.set(controller, done)
   })
   server.keepAliveTimeout = 5000
+  const websockets = createWebSocketEndpoint({ executor, config, authenticator, log: options.log })
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname
+    if (closing || req.method !== 'GET' || path !== '/v1/responses') {
+      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+      return
+    }
+    websockets.handleUpgrade(req, socket, head)
+  })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -156,6 +166,7 @@ export async function startHttpServer(options: {
         for (const controller of inflight.keys()) controller.abort()
         await Promise.all(inflight.values())
       }
+      await websockets.close(config.drainTimeoutMs)
       server.closeAllConnections()
       await stopped
       await executor.close()
