@@ -79,7 +79,7 @@ describe('WebSocket sessions', () => {
     expect(first[0]?.type).toBe('response.created')
     expect(first.every((event) => event.stream_id === 'main')).toBe(true)
     expect(first.map((event) => event.sequence_number)).toEqual(first.map((_, index) => index))
-    const firstId = String((first.at(-1)?.response as { id: string }).id)
+    const firstId = String((first.at(-1)?.response as { id: string } | undefined)?.id)
 
     // A continuation of a store: false response, rehydrated from the connection's retained state.
     client.send({
@@ -93,7 +93,7 @@ describe('WebSocket sessions', () => {
     const second = await client.until(terminal)
     expect(second.at(-1)?.type).toBe('response.completed')
     expect(upstreamTexts(stack.upstream, 1)).toEqual(['user:first', 'assistant:One.', 'user:second'])
-    const secondId = String((second.at(-1)?.response as { id: string }).id)
+    const secondId = String((second.at(-1)?.response as { id: string } | undefined)?.id)
 
     client.send({
       type: 'response.create',
