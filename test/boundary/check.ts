@@ -31,6 +31,21 @@ function packageDirs(root: string): PackageDir[] {
   return found
 }
 
+/**
+ * The subpaths a package's manifest exports besides its entry (`/testing`, `/internal`, …): those are
+ * entries too, so importing them is not a deep import.
+ */
+function exportedSubpaths(dir: string): Set<string> {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports?: unknown }
+  const exports = manifest.exports
+  if (exports === null || typeof exports !== 'object') return new Set()
+  return new Set(
+    Object.keys(exports)
+      .filter((key) => key.startsWith('./') && key !== './package.json')
+      .map((key) => key.slice(1)),
+  )
+}
+
 function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   const files: string[] = []
@@ -72,6 +87,7 @@ function ioModule(specifier: string): string | undefined {
 /** Checks one tree (the repository, or a fixture shaped like it) and lists every violation. */
 export function checkBoundaries(root: string): Violation[] {
   const violations: Violation[] = []
+  const subpaths = new Map(packageDirs(root).map((pkg) => [pkg.name, exportedSubpaths(pkg.dir)]))
   for (const pkg of packageDirs(root)) {
     const allowed = ALLOWED_INTERNAL[pkg.name]
     const manifestPath = join(pkg.dir, 'package.json')
@@ -111,7 +127,7 @@ export function checkBoundaries(root: string): Violation[] {
               file: where,
               message: `imports '${specifier}', which '${pkg.name}' may not import`,
             })
-          } else if (target.subpath !== '' && target.subpath !== '/testing') {
+          } else if (target.subpath !== '' && !subpaths.get(target.name)?.has(target.subpath)) {
             violations.push({
               file: where,
               message: `deep-imports '${specifier}'; import the package's entry instead`,

@@ -1,76 +1,24 @@
 import { describe, expect, it } from 'vitest'
 import * as entry from './index.js'
+import * as internal from './internal.js'
 
 describe('public surface', () => {
   it('exports exactly these runtime names', () => {
     expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
       [
-        "DEFAULT_MODEL_REF",
-        "ENGINE_BUILTIN_COMMANDS",
         "Engine",
         "EngineError",
-        "MCP_DEFER_THRESHOLD",
-        "McpManager",
-        "NO_APPROVER_FEEDBACK",
-        "RepoMapService",
-        "SEARCH_BACKENDS",
-        "ShellJobs",
         "ToolDefinitionError",
-        "UNKNOWN_CONTEXT_WINDOW",
-        "UNKNOWN_MAX_OUTPUT_TOKENS",
-        "appendMemoryNote",
-        "buildCommandCatalog",
-        "buildRepoMap",
-        "catalogModelIds",
-        "checkPermission",
-        "childEnvironmentFor",
-        "collectStream",
-        "costOf",
-        "createAnthropicClient",
-        "createChatClient",
         "createDefaultClientFactory",
-        "createResponsesClient",
-        "createSearchBackend",
-        "createTrustStore",
-        "defaultConfigDir",
         "defineTool",
-        "detectShellSandbox",
-        "expandCommand",
-        "fetchWebText",
-        "findModel",
-        "formatModelRef",
-        "isContextOverflowText",
-        "isRetryable",
-        "loadAgentDefinitions",
-        "loadCommandDefinitions",
-        "loadInstructions",
-        "loadNestedInstructions",
-        "loadRules",
-        "loadSettings",
-        "loadSkillDefinitions",
-        "mapMcpPromptArguments",
-        "memoryFile",
-        "modelRefFromSettings",
-        "openStandaloneExpansion",
-        "parseModelRef",
-        "persistAdditionalDirectory",
-        "persistAllowRule",
-        "probeMcpServers",
-        "promptTokensOf",
-        "providerSettingsOf",
-        "readSettings",
-        "relieveContext",
-        "repoMapCacheFile",
-        "resolveCommand",
-        "resolveModelInfo",
         "run",
-        "runHooks",
-        "runSummaryJob",
-        "runUserShell",
-        "settingsGate",
-        "toJobInfo",
-        "watchSettings",
       ]
     `)
+  })
+
+  it('keeps the internal subpath apart: nothing is exported from both entries', () => {
+    const shared = Object.keys(internal).filter((name) => name in entry)
+    expect(shared).toEqual([])
+    expect(Object.keys(internal)).toContain('loadSettings')
   })
 })

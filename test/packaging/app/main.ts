@@ -4,9 +4,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type CanUseTool, defineTool, Engine } from '@z-engine/engine'
+// The protocol types come through the engine's entry: an embedder needs no second package.
+import { type CanUseTool, defineTool, Engine, type EventEnvelope, type ToolStatus } from '@z-engine/engine'
 import { ScriptedClient } from '@z-engine/engine/testing'
-import type { EventEnvelope, ToolStatus } from '@z-engine/protocol'
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'z-app-'))

@@ -6,7 +6,7 @@ import {
   loadCommandDefinitions,
   openStandaloneExpansion,
   resolveCommand,
-} from '@z-engine/engine'
+} from '@z-engine/engine/internal'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'

@@ -1,10 +1,10 @@
+import { createDefaultClientFactory } from '@z-engine/engine'
 import {
-  createDefaultClientFactory,
   detectShellSandbox,
   modelRefFromSettings,
   parseModelRef,
   providerSettingsOf,
-} from '@z-engine/engine'
+} from '@z-engine/engine/internal'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext } from '../inspect/inspect-context.js'

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { childEnvironmentFor, type HookEvent, type HookInput, runHooks } from '@z-engine/engine'
+import type { HookEvent, HookInput } from '@z-engine/engine'
+import { childEnvironmentFor, runHooks } from '@z-engine/engine/internal'
 import { HOOK_EVENTS } from '@z-engine/protocol'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

@@ -1,4 +1,4 @@
-import { probeMcpServers } from '@z-engine/engine'
+import { probeMcpServers } from '@z-engine/engine/internal'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext, subcommand } from '../inspect/inspect-context.js'

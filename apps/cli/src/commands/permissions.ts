@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import { checkPermission } from '@z-engine/engine'
+import { checkPermission } from '@z-engine/engine/internal'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

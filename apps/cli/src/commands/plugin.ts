@@ -11,7 +11,7 @@ import {
   stagePluginInstall,
   uninstallPlugin,
   updateMarketplaces,
-} from '@z-engine/engine'
+} from '@z-engine/engine/internal'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'

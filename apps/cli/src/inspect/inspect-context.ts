@@ -1,10 +1,10 @@
+import { Engine } from '@z-engine/engine'
 import {
   createTrustStore,
   type DefinitionRoots,
-  Engine,
   type LoadedSettings,
   pluginDefinitionSources,
-} from '@z-engine/engine'
+} from '@z-engine/engine/internal'
 import { parseCommandArgs } from '../args.js'
 import { UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

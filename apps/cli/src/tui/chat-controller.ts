@@ -1,12 +1,11 @@
+import type { Engine, Session } from '@z-engine/engine'
 import {
   ENGINE_BUILTIN_COMMANDS,
-  type Engine,
   loadCommandDefinitions,
   parseModelRef,
   pluginDefinitionSources,
   resolveModelInfo,
-  type Session,
-} from '@z-engine/engine'
+} from '@z-engine/engine/internal'
 import type { Command, PermissionMode } from '@z-engine/protocol'
 import type { EventFeed, EventListener } from './event-feed.js'
 import { replayTranscript } from './replay-transcript.js'

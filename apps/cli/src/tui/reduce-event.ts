@@ -1,4 +1,4 @@
-import { promptTokensOf } from '@z-engine/engine'
+import { promptTokensOf } from '@z-engine/engine/internal'
 import type { EngineEvent, EventEnvelope, Message } from '@z-engine/protocol'
 import type { ChatState, LiveRows, ToolCard, TranscriptEntry } from './view-model.js'
 

@@ -1,0 +1,222 @@
+/**
+ * @z-engine/engine/internal: the parts the repository's own apps (the CLI, the gateway) use beyond
+ * the embedding API — settings and definition loaders, command expansion, hooks runners, model
+ * clients and catalog, MCP probing, the repository map. Unstable: names and shapes change between
+ * versions without notice; an embedder uses `@z-engine/engine`.
+ */
+
+/** Web search backends (Brave, Tavily, SearXNG) and WebFetch's page-as-text reader, for the gateway. */
+export type {
+  FetchWebTextFailure,
+  FetchWebTextOptions,
+  FetchWebTextResult,
+  SearchBackendConfig,
+  WebSearchBackend,
+  WebSearchHit,
+} from '@z-engine/tools'
+/** The search backend factory, the backend names, and one page as text with WebFetch's address checks. */
+export { createSearchBackend, fetchWebText, SEARCH_BACKENDS } from '@z-engine/tools'
+/** The feedback a call gets when `run` had no approver. */
+export { NO_APPROVER_FEEDBACK } from './api/run.js'
+/** The model reference in effect by default, and readers of the model settings. */
+export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './assembly/model-port.js'
+/** Which sandbox backend the shell would use here. */
+export { detectShellSandbox } from './assembly/session-sandbox.js'
+/** Prompt-command expansion outside a session (`z-engine commands expand`). */
+export type { StandaloneExpansion } from './assembly/standalone-expansion.js'
+/** Opens what command expansion needs without a session. */
+export { openStandaloneExpansion } from './assembly/standalone-expansion.js'
+/** The environment child processes get. */
+export { childEnvironmentFor } from './assembly/tool-context.js'
+/** A user `!` command's result. */
+export type { UserShellResult } from './assembly/user-shell.js'
+/** Runs a user `!` command. */
+export { runUserShell } from './assembly/user-shell.js'
+/** The summary job of compaction. */
+export type { CompletePrompt, SummaryJobInput, SummaryJobResult } from './compaction/compaction-job.js'
+/** Runs a summary job. */
+export { runSummaryJob } from './compaction/compaction-job.js'
+/** Context pressure relief. */
+export type { RelieveInput, RelieveResult } from './compaction/relieve.js'
+/** Relieves context pressure (clears, then summaries). */
+export { relieveContext } from './compaction/relieve.js'
+/** What `checkPermission` answers. */
+export type { PermissionCheckResult } from './gate/check-permission.js'
+/** The policy's verdict on one call outside a session (`z-engine permissions check`). */
+export { checkPermission } from './gate/check-permission.js'
+/** The permission gate built from settings. */
+export { settingsGate } from './gate/policy-gate.js'
+/** Background shell jobs. */
+export type { ShellJobsOptions } from './jobs/shell-jobs.js'
+/** The background job table and its event view. */
+export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
+/** MCP servers of a session. */
+export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
+/** What probing the configured MCP servers found. */
+export type { McpProbe } from './mcp/probe.js'
+/** Connects to every configured MCP server once and reports (`z-engine mcp list`). */
+export { probeMcpServers } from './mcp/probe.js'
+/** One MCP server's state. */
+export type { McpServerInfo, McpServerStatus } from './mcp/server-connection.js'
+/** Options of the Anthropic client. */
+export type { AnthropicClientOptions } from './model/anthropic/client.js'
+/** The Anthropic Messages client. */
+export { createAnthropicClient } from './model/anthropic/client.js'
+/** The model catalog's entries. */
+export type { ModelInfo, ModelOverrides, ModelPrices } from './model/catalog.js'
+/** Model catalog lookups and the limits of unknown models. */
+export {
+  catalogModelIds,
+  findModel,
+  resolveModelInfo,
+  UNKNOWN_CONTEXT_WINDOW,
+  UNKNOWN_MAX_OUTPUT_TOKENS,
+} from './model/catalog.js'
+/** Collects a stream into one result. */
+export { collectStream } from './model/collect.js'
+/** Cost and prompt-token arithmetic. */
+export { costOf, promptTokensOf } from './model/cost.js'
+/** Classifies model errors. */
+export { isContextOverflowText, isRetryable } from './model/errors.js'
+/** A parsed model reference. */
+export type { ModelRef, ParseModelRefResult } from './model/model-ref.js'
+/** Model reference parsing and formatting. */
+export { formatModelRef, parseModelRef } from './model/model-ref.js'
+/** Options of the Chat Completions client. */
+export type { ChatClientOptions } from './model/openai-chat/client.js'
+/** The Chat Completions client. */
+export { createChatClient } from './model/openai-chat/client.js'
+/** Chat Completions dialects. */
+export type { ChatDialect } from './model/openai-chat/request.js'
+/** Options of the Responses client. */
+export type { ResponsesClientOptions } from './model/openai-responses/client.js'
+/** The OpenAI Responses client. */
+export { createResponsesClient } from './model/openai-responses/client.js'
+/** The result of collecting a stream, and stream event tags. */
+export type { ModelResult, StreamEventType } from './model/types.js'
+/** Repository map builds. */
+export type { RepoMapBuild, RepoMapBuildInput } from './repo-map/repo-map-build.js'
+/** Builds a repository map. */
+export { buildRepoMap } from './repo-map/repo-map-build.js'
+/** Options of the repository map service. */
+export type { RepoMapServiceOptions } from './repo-map/repo-map-service.js'
+/** The repository map service of a session. */
+export { RepoMapService } from './repo-map/repo-map-service.js'
+/** Where a repository map is cached. */
+export { repoMapCacheFile } from './repo-map/repo-map-store.js'
+/** The command catalog (`/` commands). */
+export type {
+  CatalogEntry,
+  CommandCatalog,
+  CommandResolution,
+  McpPromptCommand,
+} from './workspace/commands/catalog.js'
+/** Builds the command catalog and resolves a command in it. */
+export { buildCommandCatalog, resolveCommand } from './workspace/commands/catalog.js'
+/** The engine's built-in commands. */
+export type { EngineBuiltinName } from './workspace/commands/engine-builtins.js'
+/** The engine's built-in commands with their descriptions. */
+export { ENGINE_BUILTIN_COMMANDS } from './workspace/commands/engine-builtins.js'
+/** Prompt-command expansion. */
+export type { ExpandCommandDeps, ExpandedCommand } from './workspace/commands/expand.js'
+/** Expands a prompt command. */
+export { expandCommand } from './workspace/commands/expand.js'
+/** MCP prompt arguments. */
+export type { McpPromptArguments } from './workspace/commands/mcp-prompt-arguments.js'
+/** Maps a command's arguments to an MCP prompt's. */
+export { mapMcpPromptArguments } from './workspace/commands/mcp-prompt-arguments.js'
+/** Loaders of agent, command and skill definitions. */
+export {
+  loadAgentDefinitions,
+  loadCommandDefinitions,
+  loadSkillDefinitions,
+} from './workspace/definitions/load.js'
+/** Definitions and what loading them found. */
+export type {
+  AgentDefinition,
+  CommandDefinition,
+  DefinitionIssue,
+  DefinitionIssueCode,
+  DefinitionLayer,
+  DefinitionRoots,
+  DefinitionSource,
+  DefinitionWarning,
+  LoadedDefinitions,
+  PluginDefinitionSource,
+  SkillDefinition,
+} from './workspace/definitions/types.js'
+/** Options of the hook runner. */
+export type { RunHooksOptions } from './workspace/hooks/run-hooks.js'
+/** Runs the settings' shell hooks of one event (`z-engine hooks test`). */
+export { runHooks } from './workspace/hooks/run-hooks.js'
+/** Shell hook configuration and results. */
+export type {
+  HookCommand,
+  HookOutcome,
+  HookRunResult,
+  HookRunStatus,
+  HooksConfig,
+} from './workspace/hooks/types.js'
+/** Instruction discovery. */
+export type {
+  InstructionDiscoveryOptions,
+  LoadedInstructions,
+} from './workspace/instructions/instructions-load.js'
+/** Loads AGENTS.md/CLAUDE.md instructions. */
+export { loadInstructions, loadNestedInstructions } from './workspace/instructions/instructions-load.js'
+/** Where a memory note goes. */
+export type { MemoryTarget } from './workspace/instructions/memory.js'
+/** Appends a memory note. */
+export { appendMemoryNote, memoryFile } from './workspace/instructions/memory.js'
+/** Loaded path rules. */
+export type { LoadedRules } from './workspace/instructions/rules-load.js'
+/** Loads path rules. */
+export { loadRules } from './workspace/instructions/rules-load.js'
+/** An enabled plugin and the definition sources it adds. */
+export type { ActivePlugin } from './workspace/plugins/active.js'
+/** The definition sources of the enabled plugins. */
+export { pluginDefinitionSources } from './workspace/plugins/active.js'
+/** Installed plugins as `plugin list` shows them, and a staged install. */
+export type { PluginListing, PluginSummary, StagedPlugin } from './workspace/plugins/install.js'
+/** Installs (staged, then committed with consent), lists, enables and removes plugins. */
+export {
+  listInstalledPlugins,
+  setPluginEnabled,
+  stagePluginInstall,
+  uninstallPlugin,
+} from './workspace/plugins/install.js'
+/** Marketplaces as `plugin marketplace list` shows them, plugin folders, and results. */
+export type { MarketplaceListing, PluginPaths, PluginResult } from './workspace/plugins/marketplaces.js'
+/** Adds, lists, removes and updates plugin marketplaces. */
+export {
+  addMarketplace,
+  listMarketplaces,
+  removeMarketplace,
+  updateMarketplaces,
+} from './workspace/plugins/marketplaces.js'
+/** The plugin registry's records. */
+export type { InstalledPlugin, KnownMarketplace } from './workspace/plugins/registry.js'
+/** Settings layers and notices. */
+export type { SettingsLayerName, SettingsNotice } from './workspace/settings/layers.js'
+/** Effective settings with their layers. */
+export type { LoadedSettings, LoadSettingsOptions } from './workspace/settings/load-settings.js'
+/** Loads the effective settings. */
+export { loadSettings } from './workspace/settings/load-settings.js'
+/** Where a setting came from. */
+export type { SettingExplanation, SettingSource } from './workspace/settings/merge.js'
+/** A session's settings source. */
+export type { SessionSettings, SettingsSourceOptions } from './workspace/settings/open-settings.js'
+/** Reads and watches settings. */
+export { readSettings, watchSettings } from './workspace/settings/open-settings.js'
+/** The user's config folder. */
+export { defaultConfigDir } from './workspace/settings/paths.js'
+/** What persisting a setting did. */
+export type { PersistResult } from './workspace/settings/persist.js'
+/** Persists an added directory or an allow rule. */
+export { persistAdditionalDirectory, persistAllowRule } from './workspace/settings/persist.js'
+/** The workspace trust store. */
+export type { TrustStore } from './workspace/settings/trust-store.js'
+/** Opens the trust store. */
+export { createTrustStore } from './workspace/settings/trust-store.js'
+/** Something to dispose. */
+export type { Disposable } from './workspace/settings/watch.js'
