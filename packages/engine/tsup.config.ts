@@ -7,6 +7,7 @@ export default defineConfig(
       index: 'src/index.ts',
       testing: 'src/testing.ts',
       internal: 'src/internal.ts',
+      'claude-agent-sdk': 'src/claude-agent-sdk.ts',
       // The repository map's parsing thread is its own file, loaded with `new Worker` next to the bundle.
       'outline-worker': 'src/repo-map/outline-worker.ts',
     },

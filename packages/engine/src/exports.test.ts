@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import * as claudeAgentSdk from './claude-agent-sdk.js'
 import * as entry from './index.js'
 import * as internal from './internal.js'
 
@@ -20,5 +21,9 @@ describe('public surface', () => {
     const shared = Object.keys(internal).filter((name) => name in entry)
     expect(shared).toEqual([])
     expect(Object.keys(internal)).toContain('loadSettings')
+  })
+
+  it('offers the Claude Agent SDK names on its subpath', () => {
+    expect(Object.keys(claudeAgentSdk).sort()).toEqual(['createSdkMcpServer', 'query', 'tool'])
   })
 })

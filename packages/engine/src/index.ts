@@ -56,6 +56,8 @@ export type { EnginePaths } from './api/engine-paths.js'
 export type { OnApproval, OnPlan, OnQuestion, RunOptions } from './api/run.js'
 /** One call, one turn: opens an engine and a session, runs a prompt, shuts down. */
 export { run } from './api/run.js'
+/** A system prompt given in code (replacing or extending the base prompt). */
+export type { SystemPromptOption } from './assembly/system-prompt.js'
 /** The permission callback that sees every call after hooks and policy. */
 export type { CanUseTool, ToolPermissionRequest, ToolPermissionResult } from './batch/can-use-tool.js'
 /** An in-process MCP server given to `openSession` (`mcpServers`). */

@@ -11,9 +11,10 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '@z-engine/store'
-import { assembleSession } from '../assembly/assemble-session.js'
+import { assembleSession, type SessionView } from '../assembly/assemble-session.js'
 import { collectDefinedTools } from '../assembly/defined-tools.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
+import type { SystemPromptOption } from '../assembly/system-prompt.js'
 import { CAN_USE_TOOL_TIMEOUT_MS, type CanUseTool } from '../batch/can-use-tool.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
@@ -110,6 +111,12 @@ export interface OpenSessionOptions {
   hooks?: HookCallbacks
   /** Settings in code for this session, above the engine's `settings`. */
   settings?: SettingsLayer
+  /**
+   * The system prompt: a string replaces the engine's base prompt (environment, instructions and the
+   * repository map still follow it); `{ append }` adds text after the base prompt. Not journaled:
+   * pass it again when resuming.
+   */
+  systemPrompt?: SystemPromptOption
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -291,7 +298,7 @@ export class Engine {
     void client.client.warm?.().catch(() => {})
 
     const hub = new EventHub(sessionId, this.#onEvent)
-    const { session, core } = await assembleSession({
+    const { session, core, view } = await assembleSession({
       sessionId,
       projectRoot,
       paths: this.paths,
@@ -314,6 +321,7 @@ export class Engine {
       ...(options.waitForMcp === true ? { waitForMcp: true } : {}),
       definedTools: tools.tools,
       hookCallbacks: mergeHookCallbacks(this.#hooks, options.hooks),
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       ...(this.#isolated ? { isolated: true } : {}),
       ...(canUseTool ? { canUseTool: { callback: canUseTool, timeoutMs: this.#canUseToolTimeoutMs } } : {}),
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
@@ -323,6 +331,7 @@ export class Engine {
     if (snapshot?.model !== state.modelRef)
       await core.journal({ type: 'modelChanged', model: state.modelRef })
     cores.set(session, core)
+    views.set(session, view)
     this.#sessions.add(session)
     session.onClose(() => this.#sessions.delete(session))
     return session
@@ -354,6 +363,15 @@ export class Engine {
 
 // The cores of open sessions, for the engine's own tests; never reachable from the public handle.
 const cores = new WeakMap<Session, SessionCore>()
+// What each session offers now (tools, MCP servers), for the engine's own adapters.
+const views = new WeakMap<Session, SessionView>()
+
+/** What a session this process opened offers now (engine-internal; not exported from the package). */
+export function viewOf(session: Session): SessionView {
+  const view = views.get(session)
+  if (!view) throw new Error(`session ${session.id} was not opened by an Engine in this process`)
+  return view
+}
 
 /** The core behind a session this process opened (engine-internal; not exported from the package). */
 export function coreOf(session: Session): SessionCore {

@@ -23,7 +23,10 @@ export type OnPlan = (plan: PlanProposal) => PlanDecision | Promise<PlanDecision
 /** What `run` needs: a prompt and a folder, plus any engine or session option and the answerers. */
 export interface RunOptions
   extends EngineOptions,
-    Pick<OpenSessionOptions, 'tools' | 'settings' | 'hooks' | 'canUseTool' | 'mcpServers' | 'title'> {
+    Pick<
+      OpenSessionOptions,
+      'tools' | 'settings' | 'hooks' | 'canUseTool' | 'mcpServers' | 'title' | 'systemPrompt'
+    > {
   prompt: string
   cwd: string
   model?: string
@@ -69,6 +72,7 @@ export function run(options: RunOptions): TurnHandle {
         ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
         ...(options.canUseTool !== undefined ? { canUseTool: options.canUseTool } : {}),
         ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
+        ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       })
       const handle = session.submit(options.prompt)
       if (cancelled) handle.cancel()

@@ -13,6 +13,7 @@ import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { attachResourceMentions } from '../mcp/resource-mentions.js'
+import type { McpServerInfo } from '../mcp/server-connection.js'
 import { createSessionMcp } from '../mcp/session-mcp.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { ModelClient } from '../model/types.js'
@@ -45,7 +46,7 @@ import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession } from './rewind.js'
 import { openSessionSandbox } from './session-sandbox.js'
 import { renderSkillsList } from './skills-list.js'
-import { SessionSystemPrompt } from './system-prompt.js'
+import { SessionSystemPrompt, type SystemPromptOption } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
 import { buildToolset, newPageCache } from './toolset.js'
 import { runUserShell } from './user-shell.js'
@@ -87,6 +88,15 @@ export interface AssembleInput {
   hookCallbacks?: HookCallbacks
   /** Isolated mode: read none of the user's own files (instructions, rules, definitions). */
   isolated?: boolean
+  /** The embedder's system prompt (replacing or extending the base prompt). */
+  systemPrompt?: SystemPromptOption
+}
+
+/** What a session offers right now, for adapters that describe it (the Claude Agent SDK init message). */
+export interface SessionView {
+  /** The tools the model is offered now, in order (built-ins, the embedder's, then MCP tools). */
+  toolNames(): string[]
+  mcpServers(): McpServerInfo[]
 }
 
 /**
@@ -96,7 +106,7 @@ export interface AssembleInput {
  */
 export async function assembleSession(
   input: AssembleInput,
-): Promise<{ session: Session; core: SessionCore }> {
+): Promise<{ session: Session; core: SessionCore; view: SessionView }> {
   const { projectRoot, paths, env, state, hub } = input
   let loaded = input.loaded
   const settings = loaded.settings
@@ -237,6 +247,7 @@ export async function assembleSession(
     alwaysRules: rules.rules.filter((rule) => rule.alwaysApply),
     skills: renderSkillsList(skills.definitions),
     repoMap,
+    ...(input.systemPrompt !== undefined ? { custom: input.systemPrompt } : {}),
   })
   const contextTracker = new ContextTracker({
     root: projectRoot,
@@ -533,5 +544,9 @@ export async function assembleSession(
   if (input.waitForMcp) await mcp.settled()
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
-  return { session, core }
+  const view: SessionView = {
+    toolNames: () => currentTools().map((tool) => tool.name),
+    mcpServers: () => mcp.servers(),
+  }
+  return { session, core, view }
 }

@@ -20,7 +20,12 @@ export interface SystemPromptParts {
   /** The skills list section ('' when there are none). */
   skills: string
   repoMap: RepoMapService | undefined
+  /** An embedder's system prompt: `replace` stands in for the base prompt, `append` follows it. */
+  custom?: SystemPromptOption
 }
+
+/** A system prompt given in code: a string replaces the base prompt; `{ append }` adds to it. */
+export type SystemPromptOption = string | { append: string }
 
 /**
  * The session's cache-stable system sections (spec 003 "Prompt caching"): built once, then returned
@@ -62,8 +67,14 @@ export class SessionSystemPrompt {
   async #build(): Promise<ContextSection[]> {
     const repoMap = (await this.parts.repoMap?.text()) ?? ''
     const instructions = renderInstructions(this.parts.instructions.files, this.parts.alwaysRules)
+    const custom = this.parts.custom
     return buildSystem({
-      base: BASE_PROMPT,
+      base:
+        custom === undefined
+          ? BASE_PROMPT
+          : typeof custom === 'string'
+            ? custom
+            : `${BASE_PROMPT}\n\n${custom.append}`,
       environment: renderEnvironment(this.parts.environment),
       ...(instructions !== '' ? { instructions } : {}),
       ...(this.parts.skills !== '' ? { skills: this.parts.skills } : {}),

@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto'
+import type { ContentBlock, EventEnvelope, EventOf, Message, Usage } from '@z-engine/protocol'
+import type {
+  ModelUsage,
+  SDKContentBlock,
+  SDKMessage,
+  SDKPermissionDenial,
+  SDKResultMessage,
+  SDKToolResultBlock,
+  SDKUsage,
+} from './sdk-types.js'
+
+/** Token usage in the Anthropic API's spelling. */
+export function sdkUsage(usage: Usage): SDKUsage {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: usage.cacheWriteTokens,
+    cache_read_input_tokens: usage.cacheReadTokens,
+  }
+}
+
+const NO_USAGE: SDKUsage = sdkUsage({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+})
+
+/** The model id without the engine's provider prefix (`anthropic/claude-x` → `claude-x`). */
+export function bareModel(ref: string): string {
+  const slash = ref.indexOf('/')
+  return slash === -1 ? ref : ref.slice(slash + 1)
+}
+
+/**
+ * Turns one query's engine events into the Claude Agent SDK's messages: assistant messages and tool
+ * results as they are recorded, partial text and thinking when asked, and the result message when
+ * the turn ends (refused calls, usage and cost per model). Subagents' events are left out, as the
+ * Claude Agent SDK reports only the main conversation.
+ */
+export class MessageTranslator {
+  readonly #sessionId: string
+  readonly #model: string
+  readonly #partial: boolean
+  readonly #started = Date.now()
+  readonly #inputs = new Map<string, { name: string; input: Record<string, unknown> }>()
+  readonly #denials: SDKPermissionDenial[] = []
+  readonly #modelUsage: Record<string, ModelUsage> = {}
+  #lastUsage: SDKUsage = NO_USAGE
+  #rounds = 0
+  #blockIndex = new Map<string, number>()
+
+  constructor(options: { sessionId: string; model: string; includePartialMessages: boolean }) {
+    this.#sessionId = options.sessionId
+    this.#model = bareModel(options.model)
+    this.#partial = options.includePartialMessages
+  }
+
+  /** The messages one event becomes (often none). */
+  translate(envelope: EventEnvelope): SDKMessage[] {
+    if (envelope.agentId !== undefined) return []
+    const event = envelope.event
+    switch (event.type) {
+      case 'usageUpdated':
+        this.#lastUsage = sdkUsage(event.usage)
+        this.#addModelUsage(event)
+        return []
+      case 'messageRecorded':
+        return this.#message(event.message, event.origin)
+      case 'toolFinished':
+        if (event.status === 'denied') {
+          const call = this.#inputs.get(event.toolUseId)
+          this.#denials.push({
+            tool_name: event.toolName,
+            tool_use_id: event.toolUseId,
+            tool_input: call?.input ?? {},
+          })
+        }
+        return []
+      case 'textStart':
+      case 'thinkingStart':
+        return this.#stream(envelope, {
+          type: 'content_block_start',
+          index: this.#index(event.id),
+          content_block:
+            event.type === 'textStart' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' },
+        })
+      case 'textDelta':
+        return this.#stream(envelope, {
+          type: 'content_block_delta',
+          index: this.#index(event.id),
+          delta: { type: 'text_delta', text: event.delta },
+        })
+      case 'thinkingDelta':
+        return this.#stream(envelope, {
+          type: 'content_block_delta',
+          index: this.#index(event.id),
+          delta: { type: 'thinking_delta', thinking: event.delta },
+        })
+      case 'textEnd':
+      case 'thinkingEnd':
+        return this.#stream(envelope, { type: 'content_block_stop', index: this.#index(event.id) })
+      case 'turnFinished':
+        return [this.result(event)]
+      default:
+        return []
+    }
+  }
+
+  /** The result message of a finished turn. */
+  result(event: EventOf<'turnFinished'>): SDKResultMessage {
+    const outcome = event.outcome
+    const subtype =
+      outcome.type === 'done'
+        ? 'success'
+        : outcome.type === 'budgetExhausted'
+          ? outcome.budget === 'maxTurns'
+            ? 'error_max_turns'
+            : 'error_max_budget_usd'
+          : 'error_during_execution'
+    const errors =
+      outcome.type === 'failed'
+        ? [outcome.error.message]
+        : outcome.type === 'cancelled' || outcome.type === 'interrupted'
+          ? [`The turn was ${outcome.type}.`]
+          : outcome.type === 'budgetExhausted'
+            ? [`The turn reached its ${outcome.budget === 'maxTurns' ? 'maxTurns' : 'cost cap'} limit.`]
+            : undefined
+    const elapsed = Date.now() - this.#started
+    return {
+      type: 'result',
+      subtype,
+      uuid: randomUUID(),
+      session_id: this.#sessionId,
+      duration_ms: elapsed,
+      // The engine does not time model requests apart from the turn: the turn's wall time stands in.
+      duration_api_ms: elapsed,
+      is_error: subtype !== 'success',
+      num_turns: this.#rounds,
+      result: event.text ?? '',
+      stop_reason: subtype === 'success' ? 'end_turn' : null,
+      total_cost_usd: event.cost.totalUsd,
+      usage: sdkUsage(event.usage),
+      modelUsage: this.#modelUsage,
+      permission_denials: [...this.#denials],
+      ...(errors !== undefined ? { errors } : {}),
+    }
+  }
+
+  #message(message: Message, origin: string | undefined): SDKMessage[] {
+    if (message.role === 'assistant') {
+      this.#rounds += 1
+      this.#blockIndex = new Map()
+      const content = message.content.flatMap((block) => assistantBlock(block))
+      for (const block of content)
+        if (block.type === 'tool_use') this.#inputs.set(block.id, { name: block.name, input: block.input })
+      const usage = this.#lastUsage
+      this.#lastUsage = NO_USAGE
+      return [
+        {
+          type: 'assistant',
+          uuid: message.id,
+          session_id: this.#sessionId,
+          parent_tool_use_id: null,
+          message: {
+            id: message.id,
+            type: 'message',
+            role: 'assistant',
+            model: this.#model,
+            content,
+            stop_reason: content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn',
+            stop_sequence: null,
+            usage,
+          },
+        },
+      ]
+    }
+    if (origin !== 'toolResults') return []
+    const results = message.content.flatMap((block) =>
+      block.type === 'tool_result' ? [toolResult(block)] : [],
+    )
+    return [
+      {
+        type: 'user',
+        uuid: message.id,
+        session_id: this.#sessionId,
+        parent_tool_use_id: null,
+        message: { role: 'user', content: results },
+      },
+    ]
+  }
+
+  #stream(
+    envelope: EventEnvelope,
+    event: Extract<SDKMessage, { type: 'stream_event' }>['event'],
+  ): SDKMessage[] {
+    if (!this.#partial) return []
+    return [
+      {
+        type: 'stream_event',
+        uuid: randomUUID(),
+        session_id: envelope.sessionId,
+        parent_tool_use_id: null,
+        event,
+      },
+    ]
+  }
+
+  #index(partId: string): number {
+    let index = this.#blockIndex.get(partId)
+    if (index === undefined) {
+      index = this.#blockIndex.size
+      this.#blockIndex.set(partId, index)
+    }
+    return index
+  }
+
+  #addModelUsage(event: EventOf<'usageUpdated'>): void {
+    const model = bareModel(event.model ?? this.#model)
+    const entry = this.#modelUsage[model] ?? {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      webSearchRequests: 0,
+      costUSD: 0,
+      contextWindow: 0,
+    }
+    this.#modelUsage[model] = entry
+    entry.inputTokens += event.usage.inputTokens
+    entry.outputTokens += event.usage.outputTokens
+    entry.cacheReadInputTokens += event.usage.cacheReadTokens
+    entry.cacheCreationInputTokens += event.usage.cacheWriteTokens
+    entry.costUSD += event.cost.totalUsd
+    if (event.contextWindow !== undefined) entry.contextWindow = event.contextWindow
+  }
+}
+
+function assistantBlock(block: ContentBlock): SDKContentBlock[] {
+  switch (block.type) {
+    case 'text':
+      return [{ type: 'text', text: block.text }]
+    case 'thinking':
+      return [{ type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }]
+    case 'redacted_thinking':
+      return [{ type: 'redacted_thinking', data: block.data }]
+    case 'tool_use':
+      return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }]
+    case 'image':
+    case 'tool_result':
+      return []
+    default: {
+      const unreachable: never = block
+      return unreachable
+    }
+  }
+}
+
+function toolResult(block: Extract<ContentBlock, { type: 'tool_result' }>): SDKToolResultBlock {
+  return {
+    type: 'tool_result',
+    tool_use_id: block.toolUseId,
+    content: block.content.map((part) =>
+      part.type === 'text'
+        ? { type: 'text', text: part.text }
+        : {
+            type: 'image',
+            source:
+              part.source.type === 'base64'
+                ? { type: 'base64', media_type: part.source.mediaType, data: part.source.data }
+                : { type: 'url', url: part.source.url },
+          },
+    ),
+    is_error: block.isError,
+  }
+}

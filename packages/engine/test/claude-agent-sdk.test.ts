@@ -1,0 +1,227 @@
+/**
+ * Issue 16 item 8: a program written for the Claude Agent SDK's `query()` — an in-process SDK MCP
+ * tool, canUseTool, a PreToolUse hook, resume — runs against the engine by changing only its import,
+ * over the scripted Anthropic wire server with the real Anthropic SDK.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+// The only line that differs from the Claude Agent SDK program: the module it imports.
+import {
+  createSdkMcpServer,
+  type HookInput,
+  type Options,
+  query,
+  type SDKMessage,
+  type SDKResultMessage,
+  tool,
+} from '@z-engine/engine/claude-agent-sdk'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { startScriptedServer } from '../src/testing.js'
+import { cleanupTempDirs, tempDir } from './engine-harness.js'
+
+cleanupTempDirs()
+
+/** Every field of the Claude Agent SDK's result message. */
+const RESULT_FIELDS = [
+  'duration_api_ms',
+  'duration_ms',
+  'is_error',
+  'modelUsage',
+  'num_turns',
+  'permission_denials',
+  'result',
+  'session_id',
+  'stop_reason',
+  'subtype',
+  'total_cost_usd',
+  'type',
+  'usage',
+  'uuid',
+]
+
+async function collect(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
+  const all: SDKMessage[] = []
+  for await (const message of messages) all.push(message)
+  return all
+}
+
+describe('the Claude Agent SDK query() over the engine', () => {
+  it('runs an SDK MCP tool, asks canUseTool only for what would ask, applies a hook, reports denials, and resumes', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    writeFileSync(join(project, 'notes.txt'), 'remember the milk\n')
+    const server = await startScriptedServer([
+      {
+        blocks: [
+          { type: 'tool_use', name: 'mcp__weather__get_weather', input: { city: 'Oslo' } },
+          { type: 'tool_use', name: 'Bash', input: { command: 'rm -rf build' } },
+          { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'notes.txt') } },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'It is sunny in Bergen.' }] },
+      { blocks: [{ type: 'text', text: 'Still sunny tomorrow.' }] },
+    ])
+    try {
+      // --- the program, as written for @anthropic-ai/claude-agent-sdk ---
+      const cities: string[] = []
+      const weather = createSdkMcpServer({
+        name: 'weather',
+        version: '1.0.0',
+        tools: [
+          tool('get_weather', 'The weather in a city.', { city: z.string() }, async ({ city }) => {
+            cities.push(city)
+            return { content: [{ type: 'text', text: `Sunny in ${city}` }] }
+          }),
+        ],
+      })
+      const asked: string[] = []
+      const hookInputs: HookInput[] = []
+      const options: Options = {
+        cwd: project,
+        model: 'claude-sonnet-4-6',
+        env: { ANTHROPIC_API_KEY: 'x', ANTHROPIC_BASE_URL: server.url, PATH: process.env.PATH, HOME: home },
+        mcpServers: { weather },
+        allowedTools: ['mcp__weather__get_weather'],
+        permissionMode: 'default',
+        maxTurns: 10,
+        systemPrompt: { type: 'preset', preset: 'claude_code', append: 'Answer in one sentence.' },
+        canUseTool: async (toolName, input) => {
+          asked.push(toolName)
+          return toolName === 'Bash'
+            ? { behavior: 'deny', message: 'No shell in this app.' }
+            : { behavior: 'allow', updatedInput: input }
+        },
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'mcp__weather__.*',
+              hooks: [
+                async (input) => {
+                  hookInputs.push(input)
+                  return {
+                    hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { city: 'Bergen' } },
+                  }
+                },
+              ],
+            },
+          ],
+        },
+      }
+      const first = await collect(query({ prompt: 'What is the weather?', options }))
+      // --- end of the program ---
+
+      const init = first[0]
+      expect(init).toMatchObject({
+        type: 'system',
+        subtype: 'init',
+        cwd: expect.any(String),
+        model: 'claude-sonnet-4-6',
+      })
+      if (init?.type !== 'system') throw new Error('no init message')
+      expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Bash', 'mcp__weather__get_weather']))
+      expect(init.mcp_servers).toEqual([{ name: 'weather', status: 'connected' }])
+      expect(init.permissionMode).toBe('default')
+
+      const assistant = first.filter((message) => message.type === 'assistant')
+      expect(assistant).toHaveLength(2)
+      expect(assistant[0]?.message.content.map((block) => block.type)).toEqual([
+        'tool_use',
+        'tool_use',
+        'tool_use',
+      ])
+      expect(assistant[0]?.message.usage.output_tokens).toBeGreaterThan(0)
+
+      const results = first.flatMap((message) =>
+        message.type === 'user' && typeof message.message.content !== 'string' ? message.message.content : [],
+      )
+      const byTool = (id: string | undefined) =>
+        results.find((block) => 'tool_use_id' in block && block.tool_use_id === id)
+      const calls = assistant[0]?.message.content.filter((block) => block.type === 'tool_use') ?? []
+      const [weatherCall, bashCall, readCall] = calls.map((call) =>
+        call.type === 'tool_use' ? call : undefined,
+      )
+      expect(JSON.stringify(byTool(weatherCall?.id))).toContain('Sunny in Bergen')
+      expect(byTool(bashCall?.id)).toMatchObject({ is_error: true })
+      expect(JSON.stringify(byTool(bashCall?.id))).toContain('No shell in this app.')
+      expect(JSON.stringify(byTool(readCall?.id))).toContain('remember the milk')
+
+      // The hook rewrote the input the tool ran with, and saw Claude Code's snake_case fields.
+      expect(cities).toEqual(['Bergen'])
+      expect(hookInputs[0]).toMatchObject({
+        hook_event_name: 'PreToolUse',
+        tool_name: 'mcp__weather__get_weather',
+        tool_input: { city: 'Oslo' },
+        session_id: init.session_id,
+      })
+      // canUseTool sees only what would ask: not the allowed MCP tool, not the read-only Read.
+      expect(asked).toEqual(['Bash'])
+
+      const result = first.at(-1) as SDKResultMessage
+      expect(Object.keys(result).sort()).toEqual(RESULT_FIELDS)
+      expect(result).toMatchObject({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: 'It is sunny in Bergen.',
+        num_turns: 2,
+        session_id: init.session_id,
+        permission_denials: [
+          { tool_name: 'Bash', tool_use_id: bashCall?.id, tool_input: { command: 'rm -rf build' } },
+        ],
+      })
+      expect(result.usage.input_tokens).toBeGreaterThan(0)
+      expect(result.total_cost_usd).toBeGreaterThan(0)
+      expect(result.modelUsage['claude-sonnet-4-6']?.outputTokens).toBeGreaterThan(0)
+      // The appended system prompt reached the model.
+      expect(JSON.stringify(server.requests[0]?.body.system)).toContain('Answer in one sentence.')
+
+      // Resuming continues the same conversation.
+      const second = await collect(
+        query({ prompt: 'And tomorrow?', options: { ...options, resume: init.session_id } }),
+      )
+      const again = second.at(-1) as SDKResultMessage
+      expect(again).toMatchObject({
+        subtype: 'success',
+        result: 'Still sunny tomorrow.',
+        session_id: init.session_id,
+      })
+      expect(JSON.stringify(server.requests[2]?.body.messages)).toContain('What is the weather?')
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+
+  it('denies what would ask when no canUseTool is given, and ends with error_max_turns at maxTurns', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    const server = await startScriptedServer([
+      { blocks: [{ type: 'tool_use', name: 'Bash', input: { command: 'touch x' } }] },
+      { blocks: [{ type: 'tool_use', name: 'Bash', input: { command: 'touch y' } }] },
+    ])
+    try {
+      const messages = await collect(
+        query({
+          prompt: 'make files',
+          options: {
+            cwd: project,
+            model: 'claude-sonnet-4-6',
+            maxTurns: 1,
+            env: {
+              ANTHROPIC_API_KEY: 'x',
+              ANTHROPIC_BASE_URL: server.url,
+              PATH: process.env.PATH,
+              HOME: home,
+            },
+          },
+        }),
+      )
+      const result = messages.at(-1) as SDKResultMessage
+      expect(result).toMatchObject({ type: 'result', subtype: 'error_max_turns', is_error: true })
+      expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['Bash'])
+      expect(JSON.stringify(messages)).toContain('query() was called without canUseTool')
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+})
