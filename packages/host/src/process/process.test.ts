@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -314,6 +314,20 @@ describe('shell', () => {
     const result = await runShellCommand('echo /etc >&3; echo "$1"; cd /', { cwd: dir, env })
     expect(result.output).toContain('Bad file descriptor')
     expect(result.cwd).toBe('/')
+  })
+  it('runs the command only after its go line, with an empty stdin and no fd 4', async () => {
+    const ran = await runShellCommand('cat; echo "done${__z_engine_go:-}" >&4', { cwd: dir, env })
+    expect(ran.output).toContain('Bad file descriptor')
+    expect(ran.output).not.toContain('done')
+    // A wrapper that never delivers the go line (as when the engine dies before sending it).
+    const marker = join(dir, 'ran-without-go')
+    const held = await runShellCommand(`touch ${marker}`, {
+      cwd: dir,
+      env,
+      wrap: (argv) => ['/bin/sh', '-c', 'exec "$@" 4</dev/null', 'drop-gate', ...argv],
+    })
+    expect(held.exitCode).toBe(125)
+    expect(existsSync(marker)).toBe(false)
   })
   it('streams output for progress', async () => {
     const parts: string[] = []

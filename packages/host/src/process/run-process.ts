@@ -28,6 +28,8 @@ export interface RunProcessOptions {
   killGraceMs?: number
   /** Written to stdin, which is then closed (default: stdin is /dev/null). */
   stdin?: string
+  /** Written to fd 4 once the watchdog knows the process's group (see `StartProcessOptions.gate`). */
+  gate?: string
   /** Also capture stdout and stderr apart (`stdout`/`stderr` in the result), each capped like `output`. */
   separateStreams?: boolean
   /**
@@ -88,6 +90,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     },
     ...(options.onReport ? { onReport: options.onReport } : {}),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+    ...(options.gate !== undefined ? { gate: options.gate } : {}),
     ...(options.scope !== undefined ? { scope: options.scope } : {}),
   })
   let timedOut = false

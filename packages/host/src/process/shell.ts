@@ -17,13 +17,23 @@ import { type ProcessResult, runProcess } from './run-process.js'
  *   children never hold the report pipe.
  * - The EXIT trap also runs after `exit N` in the command; when the command is killed (timeout,
  *   cancel), no cwd is reported and the previous one stays.
+ * - The command waits for a go line on fd 4, which the engine writes only after the process
+ *   watchdog knows the command's group (`startProcess`'s `gate`). An engine killed in between (a
+ *   SIGKILL under load can land there) leaves a shell that reads end of file and exits without
+ *   running anything, rather than a command nobody will kill. Not stdin: bash reads ~/.bashrc when
+ *   its stdin is a socket, which is what Node's pipes are.
  */
 const WRAPPER = [
+  'IFS= read -r __z_engine_go <&4 || exit 125',
+  'exec 4<&-; unset __z_engine_go',
   '__z_engine_command=$1',
   'shift',
   `trap 'printf "%s" "$PWD" >&3' EXIT`,
   'eval "$__z_engine_command" 3>&-',
 ].join('\n')
+
+/** What the wrapper reads before it runs the command (see {@link WRAPPER}). */
+const GO_LINE = 'go\n'
 
 /** A command that wraps the shell's argv (a sandbox backend: bubblewrap, seatbelt). */
 export type CommandWrapper = (argv: string[], cwd: string) => string[]
@@ -74,6 +84,7 @@ export async function runShellCommand(command: string, options: ShellRunOptions)
     cwd: options.cwd,
     env: options.env,
     onReport: (chunk) => reported.push(chunk),
+    gate: GO_LINE,
     ...pick(options),
   })
   const finalCwd = Buffer.concat(reported).toString('utf8')

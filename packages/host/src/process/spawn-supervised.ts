@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { releaseGroupIfEmpty, superviseGroup } from './supervisor.js'
+import { prepareSupervision, releaseGroupIfEmpty, superviseGroup } from './supervisor.js'
 
 /** What to start as a long-lived, piped child. */
 export interface SpawnSupervisedOptions {
@@ -17,6 +17,7 @@ export interface SpawnSupervisedOptions {
  * (`ENOENT`, a missing cwd) arrive as the child's `error` event, as with `spawn`.
  */
 export function spawnSupervised(options: SpawnSupervisedOptions): ChildProcessWithoutNullStreams {
+  prepareSupervision()
   const child = spawn(options.file, [...options.args], {
     cwd: options.cwd,
     env: options.env,

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
-import type { Readable } from 'node:stream'
+import type { Readable, Writable } from 'node:stream'
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from './kill-tree.js'
 import type { ProcessScope } from './process-scope.js'
-import { releaseGroupIfEmpty, superviseGroup } from './supervisor.js'
+import { prepareSupervision, releaseGroupIfEmpty, superviseGroup } from './supervisor.js'
 
 /** How a process ended. */
 export interface ProcessExit {
@@ -25,6 +25,12 @@ export interface StartProcessOptions {
   stdin?: string
   /** When set, fd 3 is a pipe whose bytes go here (the shell reports its final cwd on it). */
   onReport?(chunk: Buffer): void
+  /**
+   * When set, fd 4 is a pipe that receives this text, then end of file, right after the group is
+   * registered with the watchdog. A process that reads it before doing anything (the shell
+   * wrapper) cannot run unsupervised: if this process dies first, it reads end of file alone.
+   */
+  gate?: string
   /** The owner (a session) whose close kills this process's group. */
   scope?: ProcessScope
 }
@@ -53,8 +59,11 @@ const DRAIN_AFTER_EXIT_MS = 200
  */
 export function startProcess(options: StartProcessOptions): StartedProcess {
   const stdio: Array<'ignore' | 'pipe'> = [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe']
-  if (options.onReport) stdio.push('pipe')
+  if (options.onReport || options.gate !== undefined) stdio.push(options.onReport ? 'pipe' : 'ignore')
+  if (options.gate !== undefined) stdio.push('pipe')
   let child: ReturnType<typeof spawn>
+  // The watchdog first: registering the group right after the spawn leaves no gap to die in.
+  prepareSupervision()
   try {
     child = spawn(options.file, options.args, { cwd: options.cwd, env: options.env, stdio, detached: true })
   } catch (error) {
@@ -77,6 +86,11 @@ export function startProcess(options: StartProcessOptions): StartedProcess {
     // A process that never reads its stdin closes the pipe early; that is not an error.
     child.stdin.on('error', () => {})
     child.stdin.end(options.stdin)
+  }
+  const gate = child.stdio[4] as Writable | null | undefined
+  if (gate && options.gate !== undefined) {
+    gate.on('error', () => {})
+    gate.end(options.gate)
   }
   const report = child.stdio[3] as Readable | null | undefined
   if (report && options.onReport) {

@@ -25,7 +25,7 @@ describe.runIf(process.platform === 'linux')('the watchdog', () => {
   it('kills a command tree when the engine process is SIGKILLed', async () => {
     // A separate engine process: starts a shell that backgrounds a sleeper, prints both pids, waits.
     const script = `
-      import { startProcess } from ${JSON.stringify(HOST_ENTRY)}
+      import { startProcess, watchdogPid } from ${JSON.stringify(HOST_ENTRY)}
       const started = startProcess({
         file: '/bin/sh',
         args: ['-c', 'sleep 300 & echo child=$!; sleep 300'],
@@ -33,7 +33,7 @@ describe.runIf(process.platform === 'linux')('the watchdog', () => {
         env: { PATH: process.env.PATH },
         onOutput: (chunk) => process.stdout.write(chunk),
       })
-      process.stdout.write('leader=' + started.pid + '\\n')
+      process.stdout.write('leader=' + started.pid + ' watchdog=' + watchdogPid() + '\\n')
       setInterval(() => {}, 1000)
     `
     const engine = spawn(
@@ -49,6 +49,10 @@ describe.runIf(process.platform === 'linux')('the watchdog', () => {
     const leader = Number(/leader=(\d+)/.exec(out)![1])
     const child = Number(/child=(\d+)/.exec(out)![1])
     expect(isProcessAlive(leader) && isProcessAlive(child)).toBe(true)
+    // The watchdog was forked before the command, not after it: forking a large engine can take
+    // longer than a short command needs to start its children, and a kill in that gap would leave
+    // the group unregistered (the CLI's SIGKILL test failed about half the time that way).
+    expect(Number(/watchdog=(\d+)/.exec(out)![1])).toBeLessThan(leader)
 
     engine.kill('SIGKILL')
     // The watchdog sends SIGTERM at once (SIGKILL a second later to what ignores it).

@@ -62,6 +62,16 @@ function open(): Writable | null {
   return channel
 }
 
+/**
+ * Starts the watchdog if it is not running. Call it before spawning a process that will be
+ * supervised: starting the watchdog forks this (large) process, which can take longer than a short
+ * command needs to start its own children, and an engine killed in that gap would leave the new
+ * group unregistered. With the watchdog already up, registration follows the spawn at once.
+ */
+export function prepareSupervision(): void {
+  open()
+}
+
 /** Groups started and not yet known to be empty; `true` once their leader exited. */
 const live = new Map<number, boolean>()
 
