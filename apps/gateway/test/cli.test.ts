@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -37,6 +37,44 @@ describe('z-engine gateway (the command)', () => {
     expect(await main(scheme.io)).toBe(1)
     expect(scheme.err()).toContain('mysql://u:***@h/db')
     expect(scheme.err()).not.toContain(':pw@')
+  })
+
+  it('checks the auth and web fetch flags: a key file holds hashes only, OIDC needs an audience', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-cli-keys-'))
+    try {
+      const file = join(dir, 'keys.json')
+      writeFileSync(file, JSON.stringify([{ id: 'a', sha256: 'sk-a-plain-key' }]))
+      const plain = io(['--upstream', 'http://127.0.0.1:1/v1', '--api-keys-file', file])
+      expect(await main(plain.io)).toBe(2)
+      expect(plain.err()).toContain('never the key')
+      const oidc = io(['--upstream', 'http://127.0.0.1:1/v1', '--oidc-issuer', 'https://id.example'])
+      expect(await main(oidc.io)).toBe(2)
+      expect(oidc.err()).toContain('--oidc-audience')
+      const fetchHost = io(['--upstream', 'http://127.0.0.1:1/v1', '--web-fetch-private-host', '10.0.0.1'])
+      expect(await main(fetchHost.io)).toBe(2)
+      expect(fetchHost.err()).toContain('--web-fetch')
+      // OIDC alone is authentication enough to bind beyond loopback.
+      const wide = io(
+        [
+          '--upstream',
+          'http://127.0.0.1:1/v1',
+          '--host',
+          '0.0.0.0',
+          '--port',
+          '0',
+          '--db',
+          `sqlite:${join(dir, 'gw.db')}`,
+          '--oidc-issuer',
+          'https://id.example',
+          '--oidc-audience',
+          'gw',
+        ],
+        AbortSignal.abort(),
+      )
+      expect(await main(wide.io)).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('serves until stopped, with a bearer key, logging without secrets', async () => {
