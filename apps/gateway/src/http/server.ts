@@ -134,7 +134,11 @@ export async function startHttpServer(options: {
   const websockets = createWebSocketEndpoint({ executor, config, authenticator, log: options.log })
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname
-    if (closing || req.method !== 'GET' || path !== '/v1/responses') {
+    if (closing) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+      return
+    }
+    if (req.method !== 'GET' || path !== '/v1/responses') {
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
       return
     }
