@@ -27,10 +27,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     return { ok: false, error: 'The frontmatter opened with --- is never closed with a --- line', line: 1 }
   const header = rest.slice(0, closing.index)
   const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '')
-  let data: unknown
+  let data: unknown = simpleMapping(header)
   let repaired: string[] | undefined
   try {
-    data = parse(header, { prettyErrors: true })
+    data ??= parse(header, { prettyErrors: true })
   } catch (error) {
     const retry = repairFrontmatter(header)
     if (retry.keys.length > 0) {
@@ -100,4 +100,33 @@ function valueIsSafe(value: string): boolean {
   // `a: b` parses as a mapping and `x # y` loses its tail; neither is what a one-line value meant.
   if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return /^\{/.test(value)
   return true
+}
+
+const SIMPLE_LINE = /^([A-Za-z_][\w-]*):[ \t]+(.*?)[ \t]*$/
+const PLAIN_VALUE = /^[A-Za-z][^:#{}[\]]*$/
+const DOUBLE_QUOTED = /^"([^"\\]*)"$/
+const SINGLE_QUOTED = /^'([^']*)'$/
+const YAML_WORDS = /^(true|false|null|yes|no|on|off|y|n)$/i
+
+/**
+ * The common header — one `key: value` per line, each value plain text starting with a letter, or
+ * quoted without escapes — read without the YAML parser (the same result, far cheaper when a
+ * session loads hundreds of definitions). Anything else (lists, numbers, booleans, nesting, block
+ * scalars, comments after values, duplicate keys) returns undefined and goes to YAML.
+ */
+export function simpleMapping(header: string): Record<string, string> | undefined {
+  const data: Record<string, string> = {}
+  for (const raw of header.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (line.trim() === '' || line.startsWith('#')) continue
+    const match = SIMPLE_LINE.exec(line)
+    if (match === null) return undefined
+    const [, key, value] = match as unknown as [string, string, string]
+    if (Object.hasOwn(data, key)) return undefined
+    const quoted = DOUBLE_QUOTED.exec(value) ?? SINGLE_QUOTED.exec(value)
+    if (quoted !== null) data[key] = quoted[1]!
+    else if (PLAIN_VALUE.test(value) && !YAML_WORDS.test(value)) data[key] = value
+    else return undefined
+  }
+  return Object.keys(data).length > 0 ? data : undefined
 }
