@@ -420,6 +420,7 @@ export async function assembleSession(
     configDir: paths.configDir,
     ...userFiles,
     plugins: pluginSources,
+    dataDir: paths.dataDir,
     trusted: input.trusted,
     gate,
     models,

@@ -26,6 +26,7 @@ import { loadInstructions } from '../workspace/instructions/instructions-load.js
 import { appendMemoryNote } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
 import type { SessionModels } from './model-port.js'
+import { runPluginCommand } from './plugin-command.js'
 import { EMBEDDED_SHELL_TIMEOUT_MS } from './standalone-expansion.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
 import { runUserShell } from './user-shell.js'
@@ -45,6 +46,8 @@ export interface CommandRunnerDeps {
   userFiles?: boolean
   /** Enabled plugins' commands and skills (`/plugin:command`). */
   plugins?: readonly PluginDefinitionSource[]
+  /** The engine's data folder (installed plugins, for `/plugin`). */
+  dataDir: string
   trusted: boolean
   gate: SessionGate
   models: SessionModels
@@ -316,6 +319,20 @@ export class CommandRunner {
         if (words.length > 0)
           return { type: 'notice', level: 'warning', message: 'Usage: /mcp, or /mcp reconnect <server>' }
         return output(renderMcpStatus(this.deps.mcp?.servers() ?? [], this.deps.mcp?.deferred() ?? []))
+      }
+      case 'plugin': {
+        const result = await runPluginCommand(
+          {
+            paths: { dataDir: this.deps.dataDir, env: this.deps.baseEnv, cwd: this.deps.projectRoot },
+            configDir: this.deps.configDir,
+            settings: this.deps.settings,
+            active: (this.deps.plugins ?? []).map((plugin) => plugin.id),
+          },
+          args,
+        )
+        return result.type === 'output'
+          ? output(result.markdown)
+          : { type: 'notice', level: 'warning', message: result.message }
       }
       case 'todos':
         return output(

@@ -33,6 +33,7 @@ describe('command catalog', () => {
       'mode',
       'effort',
       'mcp',
+      'plugin',
       'todos',
       'doctor',
       'add-dir',

@@ -21,6 +21,11 @@ export const ENGINE_BUILTIN_COMMANDS = [
     argumentHint: '[low|medium|high|max]',
   },
   { name: 'mcp', description: 'Show MCP servers and their tools' },
+  {
+    name: 'plugin',
+    description: 'List marketplaces and plugins, or enable/disable one',
+    argumentHint: '[enable|disable <plugin>@<marketplace>]',
+  },
   { name: 'todos', description: 'Show the todo list' },
   { name: 'doctor', description: 'Check the installation, providers, tools and settings' },
   { name: 'add-dir', description: 'Let the agent work in another folder', argumentHint: '<path> [--save]' },
