@@ -11,6 +11,7 @@ import { SessionCompaction } from '../compaction/session-compaction.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
+import { createAgentMcp } from '../mcp/agent-mcp.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { attachResourceMentions } from '../mcp/resource-mentions.js'
 import type { McpServerInfo } from '../mcp/server-connection.js'
@@ -359,6 +360,16 @@ export async function assembleSession(
     projectRoot,
     definitions: () => agents.definitions,
     tools: () => currentTools(),
+    agentMcp: (definition) =>
+      createAgentMcp(definition, {
+        servers: settings.mcp.servers,
+        sessionServers: mcp.servers().map((server) => server.name),
+        trusted: input.trusted,
+        projectRoot,
+        env,
+        childEnv: toolContext.env,
+        notice: (level, message) => notice(level, message, 'mcp'),
+      }),
     environment,
     ports,
     transcript: {

@@ -14,7 +14,7 @@ import { agentMode, agentModeWarning } from './agent-mode.js'
 import { agentModelRef, isModelRole } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
 import { subagentSystem } from './agent-system.js'
-import { subagentTools } from './agent-tools.js'
+import { subagentTools, toolPatternMatches } from './agent-tools.js'
 import { restoreAgent } from './restore-agent.js'
 import { buildSubagentRunHost } from './subagent-run-host.js'
 import { type ApplyOutcome, applyWorktree, discardWorktree, finishWorktree } from './worktree-changes.js'
@@ -38,6 +38,16 @@ export interface OrchestratorDeps {
     agents(): Promise<AgentInfo[]>
   }
   git: WorktreeGitOptions
+  /** The MCP servers a definition's own `mcpServers` start for one run (absent: none are started). */
+  agentMcp?: (definition: AgentDefinition) => AgentMcp | undefined
+}
+
+/** An agent's own MCP servers for one run: started before it, closed after it. */
+export interface AgentMcp {
+  start(): void
+  settled(): Promise<void>
+  tools(): readonly Tool[]
+  close(): Promise<void>
 }
 
 /** Subagents never talk to the user: no questions or plans, and their todos stay their own. */
@@ -243,15 +253,26 @@ export class Orchestrator {
     const session = this.deps.session
     const modeWarning = agentModeWarning(entry.definition, entry.caller)
     if (modeWarning !== undefined) session.notice('warning', modeWarning, 'agent')
+    // The definition's own MCP servers start for this run (their tools are in its first request).
+    const own = entry.definition.mcpServers !== undefined ? this.deps.agentMcp?.(entry.definition) : undefined
+    own?.start()
+    await own?.settled()
+    const denied = entry.definition.disallowedTools ?? []
+    const ownTools = (own?.tools() ?? []).filter(
+      (tool) => !denied.some((pattern) => toolPatternMatches(pattern, tool.name)),
+    )
     const host = buildSubagentRunHost({
       session,
       entry,
-      tools: subagentTools(
-        this.deps.tools(),
-        entry.definition,
-        entry.info.depth,
-        this.deps.settings.agents.max_depth,
-      ),
+      tools: [
+        ...subagentTools(
+          this.deps.tools(),
+          withOwnServers(entry.definition),
+          entry.info.depth,
+          this.deps.settings.agents.max_depth,
+        ),
+        ...ownTools,
+      ],
       system: subagentSystem(entry, this.deps.environment),
       mode: () =>
         // A chat in bypass overrides every agent's own mode, at each call (spec 001).
@@ -295,6 +316,8 @@ export class Orchestrator {
             changedFiles: [],
           }
     }
+    // Closed on every way out; a server that will not stop is killed with its process group.
+    await own?.close().catch(() => undefined)
     const { status, finalMessage } = ending(outcome, entry.latestText)
     const finished = await finishWorktree(entry, this.deps.projectRoot, this.deps.git)
     if (finished.state.type === 'empty') delete entry.worktree
@@ -369,5 +392,14 @@ function ending(
       const never: never = outcome
       return never
     }
+  }
+}
+
+/** A `tools` allowlist also admits the servers the definition names in `mcpServers` (shared session ones). */
+function withOwnServers(definition: AgentDefinition): AgentDefinition {
+  if (definition.tools === undefined || definition.mcpServers === undefined) return definition
+  return {
+    ...definition,
+    tools: [...definition.tools, ...definition.mcpServers.map((server) => `mcp__${server.name}`)],
   }
 }

@@ -1,7 +1,9 @@
+import type { McpServerSettings } from '@z-engine/protocol'
+import { parseMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import { parseModelRef } from '../../model/model-ref.js'
 import { FieldReader } from './fields.js'
 import { readDefinitionText } from './frontmatter.js'
-import type { AgentDefinition, DefinitionIssueCode, DefinitionSource } from './types.js'
+import type { AgentDefinition, AgentMcpServer, DefinitionIssueCode, DefinitionSource } from './types.js'
 
 /** A parsed definition, why the file was skipped, or `ignored` for a file that is not a definition. */
 export type ParseResult<Definition> =
@@ -26,6 +28,7 @@ const AGENT_FIELDS = [
   'background',
   'effort',
   'initialPrompt',
+  'mcpServers',
 ] as const
 
 /** Fields kept and shown as written, which z-engine does not act on yet: said, never silently dropped. */
@@ -112,6 +115,8 @@ export function parseAgentDefinition(text: string, source: DefinitionSource): Pa
         `"model" ${definition.model} is not a model z-engine knows (${parsedModel.error.replace(/^Unknown model "[^"]*" is not in the model catalog\. ?/, '').split(' For a model')[0] || 'see docs/models.md'}); the agent runs on its caller's model instead`,
       )
   }
+  const servers = agentMcpServers(fields)
+  if (servers !== undefined) definition.mcpServers = servers
   for (const key of KEPT_NOT_APPLIED)
     if (fields.has(key))
       fields.warn('field_not_applied', `"${key}" is kept and shown but z-engine does not act on it yet`)
@@ -139,4 +144,35 @@ function toolList(fields: FieldReader, key: string): string[] | undefined {
         `"${tool}" offers the ${tool.slice(0, tool.indexOf('('))} tool; the pattern is not enforced for the agent, its calls go through the permission rules`,
       )
   return tools
+}
+
+/**
+ * Claude Code's `mcpServers`: a list whose entries name a server configured in settings (`github`)
+ * or define one inline (`{playwright: {command, args}}`), or one mapping of inline servers. Inline
+ * servers are checked like `.mcp.json` entries; a broken one is a warning and left out.
+ */
+function agentMcpServers(fields: FieldReader): AgentMcpServer[] | undefined {
+  if (!fields.has('mcpServers')) return undefined
+  const raw = fields.raw('mcpServers')
+  const items: unknown[] = Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null ? [raw] : [raw]
+  const servers: AgentMcpServer[] = []
+  for (const item of items) {
+    if (typeof item === 'string' && item.trim() !== '') {
+      servers.push({ name: item.trim() })
+      continue
+    }
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      fields.warn(
+        'field_invalid',
+        '"mcpServers" entries must be a server name or {name: {command | url, …}}; one was ignored',
+      )
+      continue
+    }
+    const layer = parseMcpJsonLayer('mcpServers', JSON.stringify({ mcpServers: item }))
+    for (const notice of layer.notices)
+      fields.warn('field_invalid', notice.message.replace(/^mcpServers: /, '"mcpServers": '))
+    const valid = (layer.data.mcp?.servers ?? {}) as Record<string, McpServerSettings>
+    for (const [name, server] of Object.entries(valid)) servers.push({ name, server })
+  }
+  return servers
 }

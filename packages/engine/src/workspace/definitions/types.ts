@@ -1,4 +1,4 @@
-import type { PermissionMode } from '@z-engine/protocol'
+import type { McpServerSettings, PermissionMode } from '@z-engine/protocol'
 
 /**
  * Where a definition came from, lowest precedence first: shipped with the engine, an enabled plugin
@@ -89,6 +89,15 @@ export interface AgentDefinition extends DefinitionBase {
   background?: boolean
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max'
   initialPrompt?: string
+  /** MCP servers started for this agent's runs only (Claude Code's `mcpServers`). */
+  mcpServers?: AgentMcpServer[]
+}
+
+/** One of an agent's own MCP servers: a name from settings, or an inline definition. */
+export interface AgentMcpServer {
+  name: string
+  /** The inline definition; absent when the name refers to a server configured in settings. */
+  server?: McpServerSettings
 }
 
 /** A custom or built-in prompt command (spec 000 "Commands"). */
