@@ -178,6 +178,16 @@ describe('plugin marketplaces and installs (issue 24)', () => {
         plugin: 'formatter@acme-tools',
       }),
     ])
+    const servers = (await json(box, ['mcp', 'list'])).servers as Array<Record<string, unknown>>
+    expect(servers).toEqual([
+      expect.objectContaining({
+        name: 'plugin_formatter_echo',
+        command: 'node',
+        args: [`${root}/server.js`],
+        layer: 'plugin',
+        plugin: 'formatter@acme-tools',
+      }),
+    ])
     const settingsExplain = await json(box, ['settings', 'explain'])
     expect(JSON.stringify(settingsExplain)).toContain(`${root}/server.js`)
 
@@ -214,7 +224,7 @@ describe('plugin marketplaces and installs (issue 24)', () => {
     expect(await readFile(join(box.root, 'config/z-engine/settings.toml'), 'utf8')).not.toContain(
       'formatter@',
     )
-  })
+  }, 120_000)
 
   it('clones a git marketplace, updates it by pulling, and removing it uninstalls its plugins', async () => {
     const box = await sandbox()

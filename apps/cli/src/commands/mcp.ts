@@ -41,7 +41,14 @@ export async function main(io: CommandIo): Promise<number> {
           stderr: found.stderr,
         }
       : { status: server.enabled === false ? 'disabled' : 'invalid' }
-    return { name, ...server, ...(origin ? { layer: origin.layer, file: origin.file } : {}), ...status }
+    const plugin = context.loaded.plugins.find((active) => active.mcpServerNames.includes(name))?.id
+    return {
+      name,
+      ...server,
+      ...(origin ? { layer: origin.layer, file: origin.file } : {}),
+      ...(plugin !== undefined ? { plugin } : {}),
+      ...status,
+    }
   })
   const notices = context.loaded.notices.filter((notice) => notice.key?.startsWith('mcp') ?? false)
   const withheld = context.loaded.trustRequired.filter((category) => category.startsWith('mcp'))
