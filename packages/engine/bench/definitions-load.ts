@@ -10,7 +10,7 @@ import { registerMarkdownLoader } from '../test/markdown-loader.js'
 
 registerMarkdownLoader()
 const { loadAgentDefinitions, loadCommandDefinitions, loadSkillDefinitions } = await import(
-  process.env.FROM_DIST ? '../dist/index.js' : '../src/index.js'
+  process.env.FROM_DIST ? '../dist/internal.js' : '../src/internal.js'
 )
 
 const root = mkdtempSync(join(tmpdir(), 'ze-bench-definitions-'))

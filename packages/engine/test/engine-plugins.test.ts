@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { addMarketplace, stagePluginInstall } from '../src/index.js'
+import { addMarketplace, stagePluginInstall } from '../src/internal.js'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 cleanupTempDirs()
