@@ -28,6 +28,7 @@ const SAMPLES: { [Name in ReminderName]: ReminderVariables[Name] } = {
   agentMention: { agentType: 'explore' },
   repoMap: { map: '<repository-map>\nsrc/a.ts:\n  export function a(): void\n</repository-map>' },
   mcpDeferredTools: { tools: '- mcp__db__query: Runs a query.' },
+  checksFailed: { failures: '- test (npm test): exit code 1', remaining: '2' },
 }
 
 describe('base prompt', () => {

@@ -1,6 +1,6 @@
 import type { SandboxRequest, ShellRunResult } from '@z-engine/host'
 import type { Confinement } from '@z-engine/policy'
-import type { Ports } from './ports.js'
+import type { CheckInfo, Ports } from './ports.js'
 
 /** What `action()` and `title()` need: enough to resolve paths, nothing that does I/O. */
 export interface ActionCtx {
@@ -10,6 +10,8 @@ export interface ActionCtx {
   cwd: string
   /** The user's home folder, for `~` in input. */
   home: string
+  /** The project's checks as known now (Verify maps a run to their commands); absent: unknown. */
+  checks?: readonly CheckInfo[]
 }
 
 /** A file as the model last saw it: `hash` is the sha256 of the whole file's bytes. */

@@ -63,6 +63,7 @@ export type {
   AgentPort,
   AgentRunResult,
   AgentSpawnRequest,
+  CheckCommandRunner,
   CheckInfo,
   CheckPort,
   InteractionPort,

@@ -1,4 +1,4 @@
-import type { SandboxRequest } from '@z-engine/host'
+import type { SandboxRequest, ShellRunResult } from '@z-engine/host'
 import type { AgentInfo, JobInfo, TodoItem } from '@z-engine/protocol'
 import type { ToolResult } from './tool-result.js'
 
@@ -99,13 +99,30 @@ export interface CheckInfo {
   id: string
   kind: 'test' | 'build' | 'typecheck' | 'lint' | 'other'
   command: string
+  /** Where it was found (`package.json scripts.test`, `settings [[verification.checks]]`). */
   source: string
+  /** The folder it runs in (absolute). */
+  cwd: string
+  /** How long it may run; the shell's largest timeout when absent. */
+  timeoutMs?: number
 }
+
+/**
+ * Runs one check command the way Bash runs this call's commands: the environment policy, the
+ * sandbox the permission relied on, the session's process scope and the call's cancellation.
+ */
+export type CheckCommandRunner = (
+  command: string,
+  options: { cwd: string; timeoutMs: number; onOutput?: (text: string) => void },
+) => Promise<ShellRunResult>
 
 /** Lists and runs verification checks, recording evidence. */
 export interface CheckPort {
   list(): Promise<CheckInfo[]>
-  run(checkIds: string[], signal: AbortSignal): Promise<ToolResult>
+  /** The checks known now, without waiting (what `action()` maps a run to); undefined before discovery. */
+  known?(): readonly CheckInfo[] | undefined
+  /** Runs the checks in order through `runner`, records a CheckRecord for each, returns the summary. */
+  run(checkIds: string[], runner: CheckCommandRunner, signal: AbortSignal): Promise<ToolResult>
 }
 
 /** Language-server queries. */

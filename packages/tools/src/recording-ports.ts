@@ -125,6 +125,9 @@ export class RecordingChecks implements CheckPort {
   async list(): Promise<CheckInfo[]> {
     return this.checks
   }
+  known(): readonly CheckInfo[] {
+    return this.checks
+  }
   async run(checkIds: string[]): Promise<ToolResult> {
     this.runs.push(checkIds)
     return this.runResult

@@ -87,12 +87,34 @@ export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Act
       // Session bookkeeping and conversation: nothing in the workspace changes.
       return { type: 'other', toolName, readOnly: true }
     case 'Verify':
-      return { type: 'other', toolName, readOnly: fields.action === 'list' }
+      return verifyAction(fields, ctx)
     case 'JobKill':
       return { type: 'other', toolName, readOnly: false }
     default:
       return mcpOrOther(toolName)
   }
+}
+
+/**
+ * A Verify run is the shell commands of its checks, decided like Bash (same rules, same sandbox);
+ * `list` changes nothing. Unknown checks (or none known yet) map to an action that asks.
+ */
+function verifyAction(fields: Record<string, unknown>, ctx: ActionCtx): Action {
+  if (fields.action === 'list') return { type: 'other', toolName: 'Verify', readOnly: true }
+  const known = ctx.checks
+  const requested = Array.isArray(fields.checks) ? fields.checks : known?.map((check) => check.id)
+  const checks = requested?.map((id) => known?.find((check) => check.id === id))
+  if (checks === undefined || checks.length === 0 || checks.some((check) => check === undefined))
+    return { type: 'other', toolName: 'Verify', readOnly: false }
+  const elsewhere = checks.some((check) => check?.cwd !== ctx.projectRoot)
+  const command = checks
+    .map((check) => (elsewhere ? `cd ${shellQuote(check?.cwd ?? '')} && ${check?.command}` : check?.command))
+    .join(' ; ')
+  return { type: 'execute', command, cwd: ctx.projectRoot }
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`
 }
 
 /** Tools whose action depends on a path or command in their input. */

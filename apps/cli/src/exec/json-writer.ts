@@ -1,5 +1,5 @@
 import type { CommandIo } from '../command.js'
-import { createStreamJsonMapper, snakeUsage, streamOutcome } from './stream-json-map.js'
+import { createStreamJsonMapper, snakeUsage, streamOutcome, streamVerification } from './stream-json-map.js'
 import type { ExecWriter } from './writer.js'
 
 /**
@@ -36,6 +36,7 @@ export function jsonWriter(io: CommandIo): ExecWriter {
           ? snakeUsage(finished.usage)
           : { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
         cost_usd: finished?.cost.totalUsd ?? 0,
+        ...(finished ? { verification: streamVerification(finished.badge) } : {}),
         tool_calls: toolCalls,
         ...(finished?.outcome.type === 'budgetExhausted' ? { budget: finished.outcome.budget } : {}),
         ...(error ? { error } : {}),

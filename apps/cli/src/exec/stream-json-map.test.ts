@@ -51,6 +51,7 @@ describe('createStreamJsonMapper', () => {
         outcome: 'failed',
         error: { code: 'model', message: 'overloaded' },
         cost_usd: 0.03,
+        verification: { status: 'not_applicable' },
       }),
     ])
   })

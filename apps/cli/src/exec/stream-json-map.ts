@@ -1,5 +1,5 @@
-import type { ContentBlock, EventEnvelope, TurnOutcome, Usage } from '@z-engine/protocol'
-import type { StreamJsonEvent, StreamOutcome, StreamUsage } from './stream-json-types.js'
+import type { ContentBlock, EventEnvelope, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
+import type { StreamJsonEvent, StreamOutcome, StreamUsage, StreamVerification } from './stream-json-types.js'
 
 /** What a tool call's `toolFinished` said, held until its result message arrives. */
 interface FinishedCall {
@@ -211,6 +211,7 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
           result,
           usage: snakeUsage(event.usage),
           cost_usd: event.cost.totalUsd,
+          verification: streamVerification(event.badge),
           ...(outcome.type === 'budgetExhausted' ? { budget: outcome.budget } : {}),
           ...(outcome.type === 'failed' ? { error: { ...outcome.error } } : {}),
         })
@@ -266,6 +267,24 @@ export function streamOutcome(outcome: TurnOutcome): StreamOutcome {
       return 'budget_exhausted'
     default: {
       const unreachable: never = outcome
+      return unreachable
+    }
+  }
+}
+
+/** The stream-json form of a verification badge. */
+export function streamVerification(badge: VerificationBadge): StreamVerification {
+  switch (badge.type) {
+    case 'verified':
+      return { status: 'verified', check_id: badge.checkId }
+    case 'failed':
+      return { status: 'failed', check_id: badge.checkId, reason: badge.reason }
+    case 'unverified':
+      return { status: 'unverified', reason: badge.reason }
+    case 'notApplicable':
+      return { status: 'not_applicable' }
+    default: {
+      const unreachable: never = badge
       return unreachable
     }
   }

@@ -15,6 +15,13 @@ export interface StreamUsage {
 /** How a run ended. */
 export type StreamOutcome = 'done' | 'failed' | 'interrupted' | 'cancelled' | 'budget_exhausted'
 
+/** A turn's verification badge: status, and the check or the reason behind it. */
+export interface StreamVerification {
+  status: 'verified' | 'unverified' | 'failed' | 'not_applicable'
+  check_id?: string
+  reason?: string
+}
+
 /** Fields on every line. */
 interface Common {
   /** The session the line belongs to. */
@@ -91,6 +98,7 @@ export type StreamJsonEvent =
       result: string
       usage: StreamUsage
       cost_usd: number
+      verification: StreamVerification
       budget?: 'maxTurns' | 'sessionCostCap'
       error?: { code: string; message: string }
     })

@@ -274,6 +274,7 @@ export class Engine {
       state.cost = { ...snapshot.cost }
       state.todos = [...snapshot.todos]
       state.checkpoints = [...snapshot.checkpoints]
+      state.checks = [...snapshot.checks]
     }
 
     // Fail before anything is journaled when the model cannot be used (unknown ref, missing key).

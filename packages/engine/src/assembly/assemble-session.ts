@@ -29,6 +29,9 @@ import { SessionActor } from '../session/session.js'
 import { SessionCore } from '../session/session-core.js'
 import type { Session } from '../session/session-types.js'
 import type { SessionState } from '../session/state.js'
+import { WorkspaceFingerprint } from '../verification/fingerprint.js'
+import { SessionVerification } from '../verification/session-verification.js'
+import { createStopChecks } from '../verification/stop-checks.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
@@ -202,6 +205,39 @@ export async function assembleSession(
     },
   })
   if (mcp.configured) ports.mcp = mcp
+  // Checks are discovered in the background (nothing runs); Verify is offered unless mode is off.
+  const verification = new SessionVerification({
+    projectRoot,
+    settings,
+    fingerprint: new WorkspaceFingerprint(projectRoot, toolContext.env),
+    record: (record) =>
+      core.commit(
+        { type: 'checkRecorded', record },
+        state.activeTurn !== undefined ? { turnId: state.activeTurn.id } : {},
+      ),
+    spill,
+    newId: input.newId,
+    replayed: state.checks,
+  })
+  verification.start()
+  if (settings.verification.mode !== 'off') ports.checks = verification
+  const checksAtStop = createStopChecks({
+    verification,
+    settings,
+    trusted: input.trusted,
+    runner: (signal) => (command, options) =>
+      toolContext.shell.run(command, {
+        cwd: options.cwd,
+        timeoutMs: options.timeoutMs,
+        signal,
+        sandbox: { root: projectRoot, additionalDirectories: [...gate.additionalDirectories] },
+        ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
+      }),
+    denied: (check) =>
+      gate.decide('Verify', { type: 'execute', command: check.command, cwd: check.cwd }, state.mode)
+        .decision === 'deny',
+    notice: (level, message) => notice(level, message, 'verification'),
+  })
 
   const [instructions, environment, agents, rules, skills] = await Promise.all([
     loadInstructions({
@@ -334,6 +370,13 @@ export async function assembleSession(
       contextTracker.afterBatch(touchedPaths(calls, changedFiles, cwd)),
     home: paths.home,
     costOf: (usage, modelRef) => models.costOf(usage, modelRef),
+    verification: {
+      mark: () => verification.mark(),
+      noteChange: () => verification.noteChange(),
+      badge: (mark) => verification.badge(mark),
+      atStop: (mark, used, signal) => checksAtStop(mark, used, signal),
+      known: () => (ports.checks === undefined ? undefined : verification.known()),
+    },
     ...(input.canUseTool ? { canUseTool: input.canUseTool } : {}),
   }
   // The core first: everything below that works for the session takes it, not the handle.
@@ -441,6 +484,7 @@ export async function assembleSession(
     mcp,
     sandbox,
     scope: processes,
+    verification,
   })
 
   const session: Session = new SessionActor({

@@ -10,6 +10,7 @@ import { renderMcpStatus } from '../mcp/render-status.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { CommandAction } from '../session/session-types.js'
+import type { SessionVerification } from '../verification/session-verification.js'
 import {
   buildCommandCatalog,
   type CatalogEntry,
@@ -61,6 +62,8 @@ export interface CommandRunnerDeps {
   sandbox?: CommandSandbox
   /** The session whose close kills what embedded lines left running. */
   scope?: ProcessScope
+  /** The session's checks and records (for `/status`). */
+  verification?: SessionVerification
 }
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
@@ -80,6 +83,22 @@ export class CommandRunner {
   async catalog(): Promise<CommandCatalog> {
     const sources = await this.#sources()
     return buildCommandCatalog({ ...sources, mcpPrompts: this.deps.mcp?.promptCommands() ?? [] })
+  }
+
+  /** `/status` lines on verification: the mode, the checks, the latest record. */
+  async #verificationStatus(): Promise<string[]> {
+    const verification = this.deps.verification
+    if (verification === undefined) return []
+    const mode = this.deps.settings.verification.mode
+    const checks = mode === 'off' ? [] : await verification.list()
+    const last = verification.records().at(-1)
+    const tests = last?.tests ? ` (${last.tests.passed} passed, ${last.tests.failed} failed)` : ''
+    return [
+      `**Verification:** ${mode}${checks.length > 0 ? `; checks ${checks.map((check) => `${check.id} (${check.command})`).join(', ')}` : mode === 'off' ? '' : '; no checks found'}`,
+      ...(last !== undefined
+        ? [`**Last check:** ${last.checkId} ${last.passed ? 'passed' : 'failed'}${tests} at ${last.at}`]
+        : []),
+    ]
   }
 
   /** Loads the command definitions once, reporting broken ones and shadowed names once. */
@@ -257,6 +276,7 @@ export class CommandRunner {
             `**Project:** ${this.deps.projectRoot}${this.deps.trusted ? '' : ' (not trusted)'}`,
             `**Tools:** ${this.deps.tools.map((tool) => tool.name).join(', ')}`,
             `**Instructions:** ${this.deps.system.instructions.files.map((file) => file.path).join(', ') || 'none'}`,
+            ...(await this.#verificationStatus()),
           ].join('\n'),
         )
       case 'remember': {

@@ -90,6 +90,8 @@ export function createToolContextFactory(options: ToolContextFactoryOptions) {
   const reported = new Map<string, number>()
   return {
     env,
+    /** The shell every call's Bash uses (checks at the stop boundary run through it too). */
+    shell,
     /** Files the agent read that changed on disk since (edited by the user or another process). */
     async changedSinceRead(agentId: string): Promise<string[]> {
       const tracker = trackers.get(agentId)

@@ -1,5 +1,5 @@
 import type { PermissionMode } from '@z-engine/protocol'
-import type { Tool, ToolCtx } from '@z-engine/tools'
+import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import type { BatchDeps } from '../batch/batch-types.js'
 import { consultHost } from '../batch/can-use-tool.js'
 import { InputValidator } from '../batch/input-schema.js'
@@ -38,9 +38,18 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
   const { services, state } = core
   const { scope } = options
   const host = services.canUseTool
-  return {
+  const deps: BatchDeps = {
     tools: new Map(options.tools.map((tool) => [tool.name, tool])),
-    actionCtx: () => ({ projectRoot: options.root, cwd: options.cwd.get(), home: services.home }),
+    actionCtx: () => {
+      // Checks run in the project; an agent rooted elsewhere (a worktree) has none to map a run to.
+      const checks = options.root === core.projectRoot ? services.verification?.known() : undefined
+      return {
+        projectRoot: options.root,
+        cwd: options.cwd.get(),
+        home: services.home,
+        ...(checks !== undefined ? { checks } : {}),
+      }
+    },
     toolCtx: (toolUseId, progress) =>
       options.bindCtx(
         services.toolCtx({
@@ -73,10 +82,32 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
       state.sessionRules.push(rule)
       await services.gate.grant(rule, ruleScope)
     },
-    postToolUse: (name, value, result) => services.hooks.postToolUse(name, value, result),
+    postToolUse: (name, value, result) => {
+      if (result.ok && changesTree(deps.tools.get(name), value, result)) services.verification?.noteChange()
+      return services.hooks.postToolUse(name, value, result)
+    },
     emit: (event) => core.commit(event, scope),
     maxConcurrency: core.limits.maxConcurrency,
     ...(options.agentId !== 'main' ? { agentId: options.agentId } : {}),
     newId: core.newId,
   }
+  return deps
 }
+
+/**
+ * Whether a successful call counts as a change for the verification badge: it reported changed
+ * files, or it may write and is neither Verify (running checks is the evidence, not a change) nor
+ * Agent (a subagent's own calls count for themselves, so a read-only agent changes nothing).
+ */
+function changesTree(tool: Tool | undefined, input: Record<string, unknown>, result: ToolResult): boolean {
+  if (result.ok && (result.output.changedFiles ?? []).length > 0) return true
+  if (tool === undefined) return true
+  if (NOT_CHANGES.has(tool.name)) return false
+  try {
+    return !tool.isReadOnly(input)
+  } catch {
+    return true
+  }
+}
+
+const NOT_CHANGES = new Set(['Verify', 'Agent', 'Task'])

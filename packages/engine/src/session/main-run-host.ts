@@ -1,4 +1,4 @@
-import { reminderText } from '@z-engine/prompts'
+import { reminderText, wrapReminder } from '@z-engine/prompts'
 import type { ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
 import { runBatch } from '../batch/run-batch.js'
@@ -24,6 +24,8 @@ export function buildMainRunHost(
   input: TurnInput,
   /** Resolves once the turn's checkpoint is taken; no tool that may write runs before it. */
   beforeWrites: Promise<void> = Promise.resolve(),
+  /** The verification mark taken when the turn started (its changes and records come after). */
+  verificationMark = 0,
 ): RunHost {
   const scope = { turnId: turn.id }
   const { state, services } = session
@@ -34,6 +36,7 @@ export function buildMainRunHost(
   let toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
   let cwd = session.projectRoot
   let stopContinuations = 0
+  let verificationContinuations = 0
   let batchesSinceTodoWrite = 0
   const modelRef = () => input.modelRef ?? state.modelRef
 
@@ -139,6 +142,22 @@ export function buildMainRunHost(
       }
       if (state.steering.length > 0)
         return { type: 'continue', content: state.takeFollowUps(), origin: 'steering' }
+      // Step 3: verification.mode auto / strict runs the checks and feeds failures back.
+      const verdict = await services.verification
+        ?.atStop(verificationMark, verificationContinuations, turn.controller.signal)
+        .catch((error: unknown) => {
+          session.notice(
+            'warning',
+            `Verification at the end of the turn failed: ${String(error)}`,
+            'verification',
+          )
+          return { type: 'end' as const }
+        })
+      if (verdict?.type === 'continue') {
+        verificationContinuations += 1
+        const content: ContentBlock[] = [{ type: 'text', text: wrapReminder(verdict.text) }]
+        return { type: 'continue', content, origin: 'reminder' }
+      }
       return { type: 'end' }
     },
     budgetExceeded: (roundsDone) => {

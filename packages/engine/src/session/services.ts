@@ -7,12 +7,28 @@ import type {
   PermissionMode,
   ToolUseBlock,
   Usage,
+  VerificationBadge,
 } from '@z-engine/protocol'
-import type { ToolCtx, ToolResult } from '@z-engine/tools'
+import type { CheckInfo, ToolCtx, ToolResult } from '@z-engine/tools'
 import type { PreToolUseVerdict } from '../batch/batch-types.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
+import type { StopVerdict } from '../verification/stop-checks.js'
+
+/** The session's verification as turns and batches see it (spec 000 "Verification"). */
+export interface VerificationPort {
+  /** A mark of "now" among changes and check records (a turn takes one when it starts). */
+  mark(): number
+  /** A tool call changed (or may have changed) the tree. */
+  noteChange(): void
+  /** The badge of the turn that started at `mark`. */
+  badge(mark: number): Promise<VerificationBadge>
+  /** Verification at the stop boundary (auto and strict modes): end, or continue with feedback. */
+  atStop(mark: number, continuationsUsed: number, signal: AbortSignal): Promise<StopVerdict>
+  /** The checks known now (for Verify's action); undefined before discovery finished. */
+  known(): readonly CheckInfo[] | undefined
+}
 
 /** Where a session's records go (the store's log handle). */
 export interface SessionLogPort {
@@ -120,6 +136,8 @@ export interface SessionServices {
   home: string
   /** Cost of one request's usage for a model. */
   costOf(usage: Usage, modelRef: string): Cost
+  /** Checks, records and badges; absent: a changed turn is Unverified, and nothing runs at the stop. */
+  verification?: VerificationPort
   /** The host's permission callback with its timeout (`canUseTool`); absent: the policy's verdict stands. */
   canUseTool?: { callback: CanUseTool; timeoutMs: number }
 }

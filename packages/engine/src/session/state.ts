@@ -1,5 +1,6 @@
 import type {
   Checkpoint,
+  CheckRecord,
   ContentBlock,
   Cost,
   Message,
@@ -31,6 +32,8 @@ export class SessionState {
   cost: Cost = { ...ZERO_COST }
   todos: TodoItem[] = []
   checkpoints: Checkpoint[] = []
+  /** Check records replayed from the journal (a resumed session's earlier evidence). */
+  checks: CheckRecord[] = []
   /**
    * Settles when every checkpoint started so far is taken and journaled. A turn does not wait for
    * its own (issue 17: `turnFinished` never waits); rewinding and closing do.

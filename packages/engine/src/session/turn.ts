@@ -23,7 +23,8 @@ function outcomeOf(run: RunOutcome, turn: ActiveTurn): TurnOutcome {
   }
 }
 
-function badgeOf(run: RunOutcome): VerificationBadge {
+/** The badge without a verification service: only whether the turn changed anything. */
+function plainBadge(run: RunOutcome): VerificationBadge {
   if (!run.mutated) return { type: 'notApplicable' }
   return { type: 'unverified', reason: 'Files changed and no check ran after the last change.' }
 }
@@ -56,6 +57,9 @@ export async function runTurn(
   )
 
   const messagesAtStart = session.state.workingSet.length
+  // Changes and check records after this mark belong to the turn's badge.
+  const verification = session.services.verification
+  const verificationMark = verification?.mark() ?? 0
   const finish = async (outcome: TurnOutcome, badge: VerificationBadge, mutated: boolean) => {
     const usage = subtractUsage(session.state.usage, usageAtStart)
     const cost = subtractCost(session.state.cost, costAtStart)
@@ -128,6 +132,7 @@ export async function runTurn(
     turn,
     input,
     checkpointed.then(() => {}),
+    verificationMark,
   )
   let run: RunOutcome
   try {
@@ -153,7 +158,16 @@ export async function runTurn(
   trackCheckpointWork(session, ended)
   if (run.mutated) await ended
   if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
-  await finish(outcomeOf(run, turn), badgeOf(run), run.mutated)
+  const badge =
+    verification === undefined
+      ? plainBadge(run)
+      : await verification.badge(verificationMark).catch(
+          (error: unknown): VerificationBadge => ({
+            type: 'unverified',
+            reason: `The badge could not be computed: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+        )
+  await finish(outcomeOf(run, turn), badge, run.mutated)
 }
 
 /** Adds work to `state.checkpointing`, which the next checkpoint, a rewind and a close wait for. */

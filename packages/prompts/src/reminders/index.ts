@@ -1,5 +1,6 @@
 import { renderTemplate } from '../template.js'
 import agentMention from './agent-mention.md'
+import checksFailed from './checks-failed.md'
 import filesChanged from './files-changed.md'
 import jobFinished from './job-finished.md'
 import mcpDeferredTools from './mcp-deferred-tools.md'
@@ -24,6 +25,7 @@ export interface ReminderVariables {
   agentMention: { agentType: string }
   repoMap: { map: string }
   mcpDeferredTools: { tools: string }
+  checksFailed: { failures: string; remaining: string }
 }
 
 /** The name of a reminder template. */
@@ -42,6 +44,7 @@ export const REMINDER_TEMPLATES: Readonly<Record<ReminderName, string>> = {
   agentMention: agentMention.trim(),
   repoMap: repoMap.trim(),
   mcpDeferredTools: mcpDeferredTools.trim(),
+  checksFailed: checksFailed.trim(),
 }
 
 /** Renders a reminder's text (without the `<system-reminder>` wrapper). */

@@ -16,8 +16,14 @@ afterEach(() => {
 })
 
 const known: CheckInfo[] = [
-  { id: 'test', kind: 'test', command: 'pnpm test', source: 'package.json' },
-  { id: 'typecheck', kind: 'typecheck', command: 'pnpm exec tsc --noEmit', source: 'tsconfig.json' },
+  { id: 'test', kind: 'test', command: 'pnpm test', source: 'package.json', cwd: '/p' },
+  {
+    id: 'typecheck',
+    kind: 'typecheck',
+    command: 'pnpm exec tsc --noEmit',
+    source: 'tsconfig.json',
+    cwd: '/p',
+  },
 ]
 
 describe('Verify', () => {
@@ -77,5 +83,26 @@ describe('Verify', () => {
       readOnly: false,
     })
     expect(verifyTool.title({ action: 'run', checks: ['test'] }, ctx)).toBe('Run checks test')
+  })
+
+  it("maps a run to its checks' shell commands, decided like Bash; unknown checks ask", () => {
+    const base = { projectRoot: '/p', cwd: '/p', home: '/h' }
+    expect(verifyTool.action({ action: 'run' }, { ...base, checks: known })).toEqual({
+      type: 'execute',
+      command: 'pnpm test ; pnpm exec tsc --noEmit',
+      cwd: '/p',
+    })
+    const sub = [{ ...known[0]!, cwd: '/p/web app' }, known[1]!]
+    expect(verifyTool.action({ action: 'run' }, { ...base, checks: sub })).toEqual({
+      type: 'execute',
+      command: "cd '/p/web app' && pnpm test ; cd /p && pnpm exec tsc --noEmit",
+      cwd: '/p',
+    })
+    for (const input of [{ action: 'run' as const, checks: ['nope'] }, { action: 'run' as const }])
+      expect(verifyTool.action(input, { ...base, ...(input.checks ? { checks: known } : {}) })).toEqual({
+        type: 'other',
+        toolName: 'Verify',
+        readOnly: false,
+      })
   })
 })

@@ -1,6 +1,7 @@
 import { toolDescription } from '@z-engine/prompts'
+import { sandboxRequestOf } from '../ctx.js'
 import { guardPort, portMissing } from '../port-results.js'
-import type { CheckInfo } from '../ports.js'
+import type { CheckCommandRunner, CheckInfo } from '../ports.js'
 import { errorResult, textResult } from '../results.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
@@ -64,7 +65,16 @@ export const verifyTool: Tool<VerifyInput> = {
               'invalid_input',
               'Name at least one check to run, or omit `checks` to run them all.',
             )
-          return checks.run([...new Set(requested)], signal)
+          // Each check runs as this call's Bash would: its sandbox, environment and cancellation.
+          const runner: CheckCommandRunner = (command, options) =>
+            ctx.shell.run(command, {
+              cwd: options.cwd,
+              timeoutMs: options.timeoutMs,
+              signal,
+              sandbox: sandboxRequestOf(ctx),
+              ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
+            })
+          return checks.run([...new Set(requested)], runner, signal)
         }
         default: {
           const never: never = input.action

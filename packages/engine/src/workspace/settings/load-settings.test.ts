@@ -48,13 +48,15 @@ describe('settings that are not supported yet', () => {
     expect(loaded.notices.map((notice) => [notice.layer, notice.key, notice.severity])).toEqual([
       ['user', 'lsp', 'warning'],
       ['user', 'experimental', 'warning'],
-      ['project', 'verification', 'warning'],
     ])
     expect(loaded.notices[0]?.message).toMatch(/^not supported yet: \[lsp\] \(set in .*settings\.toml\)/)
   })
 
-  it('stay quiet for the sections that work: [shell.sandbox] and [mcp.servers]', async () => {
-    write(userFile(), '[shell.sandbox]\nenabled = true\n[mcp.servers.fs]\ncommand = "node"\n')
+  it('stay quiet for the sections that work: [shell.sandbox], [mcp.servers] and [verification]', async () => {
+    write(
+      userFile(),
+      '[shell.sandbox]\nenabled = true\n[mcp.servers.fs]\ncommand = "node"\n[verification]\nmode = "strict"\n',
+    )
     expect((await load()).notices).toEqual([])
   })
 

@@ -14,7 +14,6 @@ export const NOT_SUPPORTED_YET: ReadonlyArray<{
   keyPrefix?: string
 }> = [
   { key: 'lsp', label: '[lsp]' },
-  { key: 'verification', label: '[verification]' },
   { key: 'decisions', label: '[decisions]' },
   { key: 'experimental', label: 'experimental.decisions_*', keyPrefix: 'decisions_' },
 ]
