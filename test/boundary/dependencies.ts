@@ -20,6 +20,11 @@ export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, strin
     'web-tree-sitter': 'the inlined engine parses the repository map with it',
     '@z-engine/context': 'the inlined engine reads the grammar .wasm files it ships',
   },
+  engine: {
+    // Language servers the LSP tests start as processes (packages/engine/test/engine-lsp.test.ts).
+    'typescript-language-server': 'started from node_modules/.bin by the LSP tests',
+    pyright: 'pyright-langserver, started from node_modules/.bin by the LSP tests',
+  },
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import { PermissionModeSchema } from './permission.js'
 import {
+  anyObject,
   arr,
   bool,
   described,
@@ -204,7 +205,11 @@ export type McpServerSettings = Infer<typeof McpServerSettingsSchema>
 
 const LspServer = obj(
   { command: str({ minLength: 1 }) },
-  { args: arr(str()), extensions: arr(str({ description: 'File extensions without the dot.' })) },
+  {
+    args: arr(str()),
+    extensions: arr(str({ description: 'File extensions without the dot.' })),
+    initialization_options: anyObject({ description: "Sent as the server's `initializationOptions`." }),
+  },
 )
 
 const ShellSection = obj(
@@ -374,6 +379,14 @@ export const SettingsSchema = obj(
         {},
         {
           enabled: withDefault(bool({ description: 'Start language servers lazily per file type.' }), true),
+          diagnostics_wait_ms: withDefault(
+            int({
+              minimum: 0,
+              description:
+                'How long a write of a covered file waits for fresh diagnostics to append error-level ones to its result (0: never wait).',
+            }),
+            3_000,
+          ),
           servers: withDefault(
             record(LspServer, { description: 'Extra or overriding servers by name.' }),
             {},

@@ -136,6 +136,8 @@ export interface LspPort {
       filePath?: string
       line?: number
       character?: number
+      /** Stands for the position when line/character are absent (first whole-word occurrence). */
+      symbol?: string
       query?: string
       newName?: string
     },

@@ -11,6 +11,7 @@ import { SessionCompaction } from '../compaction/session-compaction.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
+import { LspManager } from '../lsp/lsp-manager.js'
 import { createAgentMcp } from '../mcp/agent-mcp.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { attachResourceMentions } from '../mcp/resource-mentions.js'
@@ -205,6 +206,17 @@ export async function assembleSession(
     },
   })
   if (mcp.configured) ports.mcp = mcp
+  // Language servers start lazily per file type; LSP is offered when one of them is installed.
+  const lsp = settings.lsp.enabled
+    ? new LspManager({
+        root: projectRoot,
+        settings: settings.lsp,
+        env: toolContext.env,
+        scope: processes,
+        notice: (level, message) => notice(level, message, 'lsp'),
+      })
+    : undefined
+  if (lsp?.anyInstalled()) ports.lsp = lsp
   // Checks are discovered in the background (nothing runs); Verify is offered unless mode is off.
   const verification = new SessionVerification({
     projectRoot,
@@ -560,6 +572,7 @@ export async function assembleSession(
       dispose: async () => {
         await repoMap?.close()
         await mcp.close()
+        await lsp?.close()
         await orchestration.shutdown()
         await jobs.shutdown()
         // What Bash commands, `!` lines and hooks left running (`server &`) ends with the session.

@@ -3,6 +3,7 @@ import { editFile, previewEdits } from '../edit-file.js'
 import { displayPath, resolveInputPath } from '../paths.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+import { withDiagnostics } from '../write-diagnostics.js'
 
 /** Edit's input (Claude Code's shape). */
 export type EditInput = { file_path: string; old_string: string; new_string: string; replace_all?: boolean }
@@ -30,5 +31,6 @@ export const editTool: Tool<EditInput> = {
   action: (input, ctx) => actionFor('Edit', input, ctx),
   title: (input, ctx) => `Edit ${displayPath(resolveInputPath(String(input.file_path ?? ''), ctx), ctx)}`,
   preview: (input, ctx) => previewEdits(resolveInputPath(input.file_path, ctx), [input], ctx),
-  call: (input, ctx) => editFile(resolveInputPath(input.file_path, ctx), [input], ctx),
+  call: async (input, ctx, signal) =>
+    withDiagnostics(await editFile(resolveInputPath(input.file_path, ctx), [input], ctx), ctx, signal),
 }

@@ -42,7 +42,7 @@ describe('LSP', () => {
     const ctx = ctxWith({ lsp })
     expect(
       resultText(await lspTool.call({ operation: 'renamePreview', filePath: 'a.ts' }, ctx, signal)),
-    ).toBe('renamePreview needs line, character, newName.')
+    ).toBe('renamePreview needs line and character (or symbol), newName.')
     expect(resultText(await lspTool.call({ operation: 'workspaceSymbol' }, ctx, signal))).toBe(
       'workspaceSymbol needs query.',
     )

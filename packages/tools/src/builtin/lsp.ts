@@ -15,6 +15,9 @@ export const LSP_OPERATIONS = [
   'workspaceSymbol',
   'diagnostics',
   'renamePreview',
+  'goToImplementation',
+  'incomingCalls',
+  'outgoingCalls',
 ] as const
 
 /** One LSP operation. */
@@ -26,6 +29,8 @@ export interface LspInput {
   filePath?: string
   line?: number
   character?: number
+  /** A symbol name standing for the position: its first whole-word occurrence (on `line` when given). */
+  symbol?: string
   query?: string
   newName?: string
 }
@@ -43,6 +48,12 @@ export const lspTool: Tool<LspInput> = {
       filePath: { type: 'string', minLength: 1, description: 'The file (absolute or relative to the cwd).' },
       line: { type: 'integer', minimum: 1, description: 'Line number, 1-based.' },
       character: { type: 'integer', minimum: 1, description: 'Column, 1-based.' },
+      symbol: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Instead of line and character: the symbol name (its first occurrence, on `line` when given).',
+      },
       query: { type: 'string', minLength: 1, description: 'Symbol name to find (workspaceSymbol).' },
       newName: { type: 'string', minLength: 1, description: 'The new name (renamePreview).' },
     },
@@ -83,6 +94,7 @@ export const lspTool: Tool<LspInput> = {
           ...(filePath === undefined ? {} : { filePath }),
           ...(input.line === undefined ? {} : { line: input.line }),
           ...(input.character === undefined ? {} : { character: input.character }),
+          ...(input.symbol === undefined ? {} : { symbol: input.symbol }),
           ...(input.query === undefined ? {} : { query: input.query }),
           ...(input.newName === undefined ? {} : { newName: input.newName }),
         },
@@ -98,16 +110,17 @@ function missingFields(input: LspInput): string | undefined {
   const needs: string[] = []
   switch (input.operation) {
     case 'goToDefinition':
+    case 'goToImplementation':
     case 'findReferences':
     case 'hover':
+    case 'incomingCalls':
+    case 'outgoingCalls':
       if (input.filePath === undefined) needs.push('filePath')
-      if (input.line === undefined) needs.push('line')
-      if (input.character === undefined) needs.push('character')
+      needs.push(...positionNeeds(input))
       break
     case 'renamePreview':
       if (input.filePath === undefined) needs.push('filePath')
-      if (input.line === undefined) needs.push('line')
-      if (input.character === undefined) needs.push('character')
+      needs.push(...positionNeeds(input))
       if (input.newName === undefined) needs.push('newName')
       break
     case 'documentSymbol':
@@ -123,4 +136,14 @@ function missingFields(input: LspInput): string | undefined {
     }
   }
   return needs.length === 0 ? undefined : `${input.operation} needs ${needs.join(', ')}.`
+}
+
+/** A position is line and character, or a symbol name. */
+function positionNeeds(input: LspInput): string[] {
+  if (input.symbol !== undefined) return []
+  if (input.line === undefined && input.character === undefined) return ['line and character (or symbol)']
+  return [
+    ...(input.line === undefined ? ['line'] : []),
+    ...(input.character === undefined ? ['character'] : []),
+  ]
 }

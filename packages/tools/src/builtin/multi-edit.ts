@@ -5,6 +5,7 @@ import { displayPath, resolveInputPath } from '../paths.js'
 import { errorResult } from '../results.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
+import { withDiagnostics } from '../write-diagnostics.js'
 
 /** MultiEdit's input (Claude Code's shape). */
 export type MultiEditInput = { file_path: string; edits: EditSpec[] }
@@ -44,13 +45,17 @@ export const multiEditTool: Tool<MultiEditInput> = {
     return `Edit ${displayPath(resolveInputPath(String(input.file_path ?? ''), ctx), ctx)} (${count} edits)`
   },
   preview: (input, ctx) => previewEdits(resolveInputPath(input.file_path, ctx), input.edits, ctx),
-  call: async (input, ctx) => {
+  call: async (input, ctx, signal) => {
     if (!Array.isArray(input.edits) || input.edits.length === 0) {
       return errorResult(
         'invalid_input',
         'edits must be a non-empty array of {old_string, new_string, replace_all?}.',
       )
     }
-    return editFile(resolveInputPath(input.file_path, ctx), input.edits, ctx)
+    return withDiagnostics(
+      await editFile(resolveInputPath(input.file_path, ctx), input.edits, ctx),
+      ctx,
+      signal,
+    )
   },
 }

@@ -46,16 +46,17 @@ describe('settings that are not supported yet', () => {
     const loaded = await load()
     expect(loaded.settings.agents.max_turns).toBe(7)
     expect(loaded.notices.map((notice) => [notice.layer, notice.key, notice.severity])).toEqual([
-      ['user', 'lsp', 'warning'],
       ['user', 'experimental', 'warning'],
     ])
-    expect(loaded.notices[0]?.message).toMatch(/^not supported yet: \[lsp\] \(set in .*settings\.toml\)/)
+    expect(loaded.notices[0]?.message).toMatch(
+      /^not supported yet: experimental\.decisions_\* \(set in .*settings\.toml\)/,
+    )
   })
 
-  it('stay quiet for the sections that work: [shell.sandbox], [mcp.servers] and [verification]', async () => {
+  it('stay quiet for the sections that work: [shell.sandbox], [mcp.servers], [lsp] and [verification]', async () => {
     write(
       userFile(),
-      '[shell.sandbox]\nenabled = true\n[mcp.servers.fs]\ncommand = "node"\n[verification]\nmode = "strict"\n',
+      '[shell.sandbox]\nenabled = true\n[mcp.servers.fs]\ncommand = "node"\n[verification]\nmode = "strict"\n[lsp]\nenabled = false\n',
     )
     expect((await load()).notices).toEqual([])
   })

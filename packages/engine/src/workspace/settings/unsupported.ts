@@ -13,7 +13,6 @@ export const NOT_SUPPORTED_YET: ReadonlyArray<{
   /** For a table of switches, only keys with this prefix count. */
   keyPrefix?: string
 }> = [
-  { key: 'lsp', label: '[lsp]' },
   { key: 'decisions', label: '[decisions]' },
   { key: 'experimental', label: 'experimental.decisions_*', keyPrefix: 'decisions_' },
 ]

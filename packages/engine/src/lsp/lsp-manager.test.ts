@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { ProcessScope } from '@z-engine/host'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LspManager } from './lsp-manager.js'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+const signal = new AbortController().signal
+const fake = resolve(import.meta.dirname, '__fixtures__', 'fake-server.mjs')
+
+function setup(servers: Record<string, { command: string; args?: string[]; extensions?: string[] }>) {
+  const root = mkdtempSync(join(tmpdir(), 'ze-lsp-'))
+  dirs.push(root)
+  const notices: string[] = []
+  const scope = new ProcessScope()
+  const manager = new LspManager({
+    root,
+    settings: { enabled: true, diagnostics_wait_ms: 5_000, servers },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    scope,
+    notice: (level, message) => notices.push(`${level}: ${message}`),
+  })
+  return { root, manager, notices, scope }
+}
+
+const text = (result: {
+  ok: boolean
+  output?: { content: Array<{ type: string; text?: string }> }
+  error?: { message: string }
+}) =>
+  result.ok
+    ? (result.output?.content.map((block) => block.text ?? '').join('\n') ?? '')
+    : (result.error?.message ?? '')
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('LspManager (language servers per session)', () => {
+  it('starts a configured server lazily, appends error diagnostics after a write, restarts a crashed server once, then turns it off; close kills it', async () => {
+    const { root, manager, notices } = setup({})
+    const pids = join(root, 'pids')
+    const configured = setup({ fake: { command: process.execPath, args: [fake, pids], extensions: ['fk'] } })
+    const { manager: lsp } = configured
+    expect(manager.covers(join(root, 'a.fk'))).toBe(false)
+    expect(lsp.covers(join(configured.root, 'a.fk'))).toBe(true)
+    const file = join(configured.root, 'a.fk')
+    writeFileSync(file, 'good\n')
+    expect(await lsp.diagnosticsAfterWrite(file, signal)).toBeUndefined()
+    writeFileSync(file, 'bad\n')
+    expect(await lsp.diagnosticsAfterWrite(file, signal)).toBe(
+      'fake reports 1 error in a.fk:\na.fk:1:1 error: bad is bad (fake 7)',
+    )
+    expect(text(await lsp.query({ operation: 'documentSymbol', filePath: file }, signal))).toBe(
+      'function thing (line 1)',
+    )
+
+    // A crash (the fake exits on hover) restarts the server on its next use, once.
+    await lsp
+      .query({ operation: 'hover', filePath: file, line: 1, character: 1 }, signal)
+      .catch(() => undefined)
+    await expect.poll(() => configured.notices.join('\n')).toContain('fake language server stopped')
+    expect(text(await lsp.query({ operation: 'documentSymbol', filePath: file }, signal))).toBe(
+      'function thing (line 1)',
+    )
+    await lsp.query({ operation: 'hover', filePath: file, symbol: 'bad' }, signal).catch(() => undefined)
+    await expect.poll(() => configured.notices.join('\n')).toContain('crashed again')
+    expect(text(await lsp.query({ operation: 'documentSymbol', filePath: file }, signal))).toContain(
+      'crashed twice',
+    )
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number)
+    expect(started).toHaveLength(2)
+    await lsp.close()
+    expect(started.filter(alive)).toEqual([])
+    expect(notices).toEqual([])
+  })
+
+  it('names what to install when no server for the file type is installed', async () => {
+    const { root, manager, notices } = setup({ zz: { command: 'zz-not-installed-ls', extensions: ['zz'] } })
+    const result = await manager.query({ operation: 'documentSymbol', filePath: join(root, 'x.zz') }, signal)
+    expect(text(result)).toBe(
+      'No language server for .zz files is installed: install the command zz-not-installed-ls configured in [lsp.servers.zz], or configure one in [lsp.servers].',
+    )
+    expect(await manager.diagnosticsAfterWrite(join(root, 'x.zz'), signal)).toBeUndefined()
+    expect(notices).toHaveLength(1)
+  })
+})
