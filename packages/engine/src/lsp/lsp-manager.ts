@@ -37,8 +37,8 @@ export interface LspManagerOptions {
 interface Entry {
   spec: LspServerSpec
   commandPath: string
-  connection?: ServerConnection
-  starting?: Promise<ServerConnection>
+  connection?: ServerConnection | undefined
+  starting?: Promise<ServerConnection> | undefined
   crashes: number
   /** Set after the second crash: the server stays off for the session. */
   failed?: string
@@ -117,7 +117,12 @@ export class LspManager implements LspPort {
             .catch(() => []),
         ),
       )
-      return ok(renderWorkspaceSymbols(answers.flat(), root))
+      return ok(
+        renderWorkspaceSymbols(
+          answers.flatMap((answer) => answer ?? []),
+          root,
+        ),
+      )
     }
     const filePath = request.filePath
     const got = await this.#connectionFor(filePath)

@@ -141,9 +141,14 @@ export function renderDiagnostics(diagnostics: readonly Diagnostic[], display: s
   if (diagnostics.length === 0) return `No diagnostics in ${display}.`
   const lines = diagnostics.slice(0, MAX_ENTRIES).map((diagnostic) => {
     const origin = [diagnostic.source, diagnostic.code].filter((part) => part !== undefined).join(' ')
-    return `${display}:${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} ${SEVERITY[diagnostic.severity ?? 1] ?? 'error'}: ${diagnostic.message.split('\n').join(' ')}${origin === '' ? '' : ` (${origin})`}`
+    return `${display}:${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} ${SEVERITY[diagnostic.severity ?? 1] ?? 'error'}: ${messageText(diagnostic.message).split('\n').join(' ')}${origin === '' ? '' : ` (${origin})`}`
   })
   return lines.join('\n')
+}
+
+/** A diagnostic's message as plain text (LSP 3.18 allows markup). */
+function messageText(message: string | { value: string }): string {
+  return typeof message === 'string' ? message : message.value
 }
 
 /** The edits a rename would make, listed and never applied. */
@@ -153,10 +158,7 @@ export async function renderRenameEdits(
   root: string,
   readLine: LineReader,
 ): Promise<string> {
-  const byFile = new Map<
-    string,
-    Array<{ range: { start: { line: number; character: number } }; newText: string }>
-  >()
+  const byFile = new Map<string, Array<{ range: { start: { line: number; character: number } } }>>()
   for (const [uri, edits] of Object.entries(edit?.changes ?? {})) byFile.set(uri, [...edits])
   for (const change of edit?.documentChanges ?? []) {
     if ('textDocument' in change)

@@ -109,14 +109,13 @@ export class ServerConnection {
     })
     // Servers ask the client things (configuration, progress tokens, registrations): answer
     // neutrally so they carry on with their defaults.
-    connection.onRequest((method, params) => {
-      if (method === 'workspace/configuration') {
-        const items = (params as { items?: unknown[] } | undefined)?.items ?? []
-        return items.map(() => null)
-      }
-      return null
-    })
-    connection.onNotification(() => {})
+    connection.onRequest('workspace/configuration', (params: { items?: unknown[] } | undefined) =>
+      (params?.items ?? []).map(() => null),
+    )
+    for (const method of NEUTRAL_REQUESTS) connection.onRequest(method, () => null)
+    connection.onRequest('workspace/workspaceFolders', () => [
+      { uri: pathToFileURL(root).href, name: root.split('/').at(-1) ?? 'project' },
+    ])
     connection.onError(() => {})
     connection.listen()
     const rootUri = pathToFileURL(root).href
@@ -266,6 +265,18 @@ export class ServerConnection {
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }
+
+/** Server-to-client requests answered with null (registrations, progress tokens, message boxes). */
+const NEUTRAL_REQUESTS = [
+  'client/registerCapability',
+  'client/unregisterCapability',
+  'window/workDoneProgress/create',
+  'window/showMessageRequest',
+  'workspace/diagnostic/refresh',
+  'workspace/semanticTokens/refresh',
+  'workspace/inlayHint/refresh',
+  'workspace/codeLens/refresh',
+]
 
 /** What the engine's client understands (what the LSP tool asks for). */
 const CLIENT_CAPABILITIES: ClientCapabilities = {
