@@ -126,6 +126,7 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       next = {
         ...next,
         busy: false,
+        badge: event.badge,
         approvals: [],
         questions: [],
         plans: [],

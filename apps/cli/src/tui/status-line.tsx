@@ -25,7 +25,26 @@ export function modelLabel(model: string): string {
   return model.startsWith('scripted:') ? `scripted:${model.split('/').at(-1) ?? ''}` : model
 }
 
-/** Model, mode, context use and cost; plus what is running and the Ctrl-C warning. */
+/** The last turn's verification badge as the status line shows it; nothing for read-only turns. */
+function BadgeLabel({ badge }: { badge: ChatState['badge'] }): ReactNode {
+  switch (badge?.type) {
+    case undefined:
+    case 'notApplicable':
+      return null
+    case 'verified':
+      return <Text color="green">{` · ✓ verified (${badge.checkId})`}</Text>
+    case 'failed':
+      return <Text color="red">{` · ✗ failed (${badge.checkId})`}</Text>
+    case 'unverified':
+      return <Text color="yellow">{' · unverified'}</Text>
+    default: {
+      const unreachable: never = badge
+      return unreachable
+    }
+  }
+}
+
+/** Model, mode, context use, cost and the last turn's badge; plus what is running and the Ctrl-C warning. */
 export function StatusLine({
   state,
   warning,
@@ -55,6 +74,7 @@ export function StatusLine({
           {percent !== undefined ? ` · context ${percent}%` : ''}
           {` · $${state.costUsd.toFixed(4)}`}
         </Text>
+        <BadgeLabel badge={state.badge} />
       </Text>
     </Box>
   )

@@ -6,6 +6,7 @@ import type {
   QuestionRequest,
   ToolStatus,
   TurnOutcome,
+  VerificationBadge,
 } from '@z-engine/protocol'
 
 /** How a tool card ended, or `running`; `interrupted` comes from a replayed log that stops mid-call. */
@@ -70,6 +71,8 @@ export interface ChatState {
   contextTokens?: number
   contextWindow?: number
   costUsd: number
+  /** The last finished turn's verification badge (docs/verification.md). */
+  badge?: VerificationBadge
   /** Calls that ended in error without a summary: their result's text is shown when it is recorded. */
   unexplained: Map<string, string>
   /** Monotonic counter for row keys. */

@@ -359,3 +359,34 @@ describe('tool errors', () => {
     expect(state.unexplained.size).toBe(0)
   })
 })
+
+describe('the verification badge in the status line', () => {
+  it("keeps the last turn's badge and shows it after the cost", async () => {
+    const { render } = await import('ink-testing-library')
+    const { createElement } = await import('react')
+    const { StatusLine } = await import('../../src/tui/status-line.js')
+    const finished = (badge: Extract<EngineEvent, { type: 'turnFinished' }>['badge']): EngineEvent => ({
+      type: 'turnFinished',
+      turnId: 't1',
+      outcome: { type: 'done' },
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
+      badge,
+      mutated: true,
+    })
+    const line = (badge: Extract<EngineEvent, { type: 'turnFinished' }>['badge']) => {
+      const state = reduceEvent(
+        initialChatState({ sessionId: 's', mode: 'default', model: 'm' }),
+        envelope(finished(badge)),
+      )
+      const app = render(createElement(StatusLine, { state }))
+      const frame = app.lastFrame() ?? ''
+      app.unmount()
+      return frame
+    }
+    expect(line({ type: 'verified', checkId: 'test' })).toContain('$0.0000 · ✓ verified (test)')
+    expect(line({ type: 'failed', checkId: 'test', reason: 'exit 1' })).toContain('✗ failed (test)')
+    expect(line({ type: 'unverified', reason: 'no check ran' })).toContain('unverified')
+    expect(line({ type: 'notApplicable' })).not.toMatch(/verified|failed/)
+  })
+})
