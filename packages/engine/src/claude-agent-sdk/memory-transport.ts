@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client'
 
 /** One end of an in-memory pair: what is sent on it arrives at the other end's `onmessage`. */
 class MemoryEnd implements Transport {

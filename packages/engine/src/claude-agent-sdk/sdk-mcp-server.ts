@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client'
 import { type ZodRawShape, type ZodType, z } from 'zod'
 
 /** What an SDK MCP tool's handler returns: the MCP `CallToolResult` shape. */

@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { Transport } from '@modelcontextprotocol/client'
 import { reminderText } from '@z-engine/prompts'
 import { DEFAULT_TOOL_LIMITS, type McpPort, type Tool, type ToolCtx, type ToolResult } from '@z-engine/tools'
 import type { McpPromptCommand } from '../workspace/commands/catalog.js'

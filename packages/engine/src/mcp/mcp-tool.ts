@@ -1,4 +1,4 @@
-import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool as SdkTool } from '@modelcontextprotocol/client'
 import type { JsonSchema } from '@z-engine/protocol'
 import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 

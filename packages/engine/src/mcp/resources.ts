@@ -1,4 +1,8 @@
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
+import type {
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/client'
 import type { ToolResultContent } from '@z-engine/protocol'
 
 /** One server's resources and resource templates as lines the model can pick a URI from. */

@@ -1,15 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   type CallToolResult,
-  CallToolResultSchema,
+  Client,
   type Prompt,
-  PromptListChangedNotificationSchema,
   type Tool as SdkTool,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js'
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client'
 import type { McpServerSpec } from './server-spec.js'
 import { SupervisedStdioTransport } from './stdio-transport.js'
 
@@ -123,15 +120,18 @@ export class McpConnection {
     signal: AbortSignal,
     onProgress: (message: string) => void,
   ): Promise<CallToolResult> {
-    const result = await this.client().callTool({ name: tool, arguments: input }, CallToolResultSchema, {
-      signal,
-      timeout: MCP_CALL_TIMEOUT_MS,
-      resetTimeoutOnProgress: true,
-      onprogress: (progress) => {
-        const total = progress.total !== undefined ? `/${progress.total}` : ''
-        onProgress(progress.message ?? `${progress.progress}${total}`)
+    const result = await this.client().callTool(
+      { name: tool, arguments: input },
+      {
+        signal,
+        timeout: MCP_CALL_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+        onprogress: (progress) => {
+          const total = progress.total !== undefined ? `/${progress.total}` : ''
+          onProgress(progress.message ?? `${progress.progress}${total}`)
+        },
       },
-    })
+    )
     return result as CallToolResult
   }
 
@@ -173,13 +173,13 @@ export class McpConnection {
       client.onerror = (error) => {
         this.lastError = error.message
       }
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler('notifications/tools/list_changed', async () => {
         await this.#refresh(client, 'tools').catch((error) => {
           this.lastError = `tools/list failed after list_changed: ${(error as Error).message}`
         })
         if (this.#client === client) this.options.events.changed(this, 'tools')
       })
-      client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      client.setNotificationHandler('notifications/prompts/list_changed', async () => {
         await this.#refresh(client, 'prompts').catch(() => {})
         if (this.#client === client) this.options.events.changed(this, 'prompts')
       })

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { ToolResultContent } from '@z-engine/protocol'
 import { budgetOutput, type ToolCtx, type ToolResult } from '@z-engine/tools'
 
