@@ -34,6 +34,7 @@ it('keeps its public runtime surface deliberate', () => {
       "readDenied",
       "relativeTo",
       "resolvePath",
+      "ruleMatchesCall",
       "sedScriptIsReadOnly",
       "subagentMode",
       "suggestBashRule",

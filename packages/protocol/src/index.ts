@@ -91,7 +91,13 @@ export type { Infer, Schema } from './schema/builder.js'
 /** The settings shape: a file layer and the effective settings. */
 export type { CheckSettings, HookEntry, McpServerSettings, Settings, SettingsLayer } from './settings.js'
 /** Settings defaults, hook events and the settings schema. */
-export { DEFAULT_HOOK_TIMEOUT_SECS, DEFAULT_SETTINGS, HOOK_EVENTS, SettingsSchema } from './settings.js'
+export {
+  DEFAULT_HOOK_TIMEOUT_SECS,
+  DEFAULT_SETTINGS,
+  HOOK_EVENTS,
+  SettingsSchema,
+  USER_PROMPT_HOOK_TIMEOUT_SECS,
+} from './settings.js'
 /** Tool specs, tool choice and tool status. */
 export type { JsonSchema, ToolChoice, ToolSpec, ToolStatus } from './tool-spec.js'
 /** Tool status values and the tool spec schema. */

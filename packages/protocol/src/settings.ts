@@ -159,20 +159,34 @@ export const HOOK_EVENTS = [
   'SessionStart',
   'SessionEnd',
   'Stop',
+  'SubagentStart',
   'SubagentStop',
   'PreCompact',
   'Notification',
 ] as const
 
-/** The timeout of a hook command when `timeout_secs` is absent. */
-export const DEFAULT_HOOK_TIMEOUT_SECS = 60
+/** The timeout of a hook command when `timeout_secs` is absent (Claude Code's: ten minutes). */
+export const DEFAULT_HOOK_TIMEOUT_SECS = 600
+
+/** The timeout of a UserPromptSubmit hook when `timeout_secs` is absent: the user is waiting. */
+export const USER_PROMPT_HOOK_TIMEOUT_SECS = 30
 
 /** Schema of {@link HookEntry}. */
 export const HookEntrySchema = obj(
   { command: str({ minLength: 1 }) },
   {
-    matcher: str({ description: 'Regular expression on the tool name; absent matches all.' }),
-    timeout_secs: withDefault(int({ minimum: 1 }), DEFAULT_HOOK_TIMEOUT_SECS),
+    matcher: str({
+      description:
+        'Tool name, agent type, trigger or source: `*` or absent matches all; letters, digits, `_` and `|` an exact name or list; anything else a regular expression.',
+    }),
+    if: str({
+      minLength: 1,
+      description: 'Tool events only: a permission rule (`Bash(git *)`) the call must match for the hook to run.',
+    }),
+    timeout_secs: int({
+      minimum: 1,
+      description: `Seconds before the hook is killed; absent: ${DEFAULT_HOOK_TIMEOUT_SECS} (UserPromptSubmit: ${USER_PROMPT_HOOK_TIMEOUT_SECS}).`,
+    }),
   },
 )
 /** One configured hook command. */

@@ -321,6 +321,8 @@ export async function assembleSession(
         : Promise.resolve(undefined),
     onNotice: (level, message) => notice(level, message),
     scope: processes,
+    home: paths.home,
+    mode: () => state.mode,
   })
   const services: SessionServices = {
     log,

@@ -34,8 +34,11 @@ export interface SummaryJobInput {
   newId: () => string
   /** Overrides the kept-suffix target (default 20% of the window). */
   keepRecentTokens?: number
-  /** Called once a split is planned, before the model is asked: emit compactionStarted, run PreCompact hooks. */
-  onStarted?: () => void | Promise<void>
+  /**
+   * Called once a split is planned, before the model is asked: emit compactionStarted, run PreCompact
+   * hooks. A `blocked` reason (a PreCompact hook's exit 2) stops this compaction.
+   */
+  onStarted?: () => void | { blocked?: string } | Promise<void | { blocked?: string }>
   signal?: AbortSignal
 }
 
@@ -48,7 +51,7 @@ export type SummaryJobResult =
       marker: CompactionMarker
       state: CompactionState
     }
-  | { ok: false; reason: 'nothing_to_summarize' | 'failed'; message: string }
+  | { ok: false; reason: 'nothing_to_summarize' | 'failed' | 'blocked'; message: string }
 
 /**
  * The summary job shared by automatic compaction, provider overflow and `/compact` (spec 003): plan
@@ -69,7 +72,13 @@ export async function runSummaryJob(input: SummaryJobInput): Promise<SummaryJobR
   if (plan.kind === 'skip')
     return { ok: false, reason: 'nothing_to_summarize', message: `Nothing to compact: ${plan.reason}.` }
   try {
-    await input.onStarted?.()
+    const started = await input.onStarted?.()
+    if (started?.blocked !== undefined)
+      return {
+        ok: false,
+        reason: 'blocked',
+        message: `A PreCompact hook stopped the compaction: ${started.blocked}`,
+      }
     // Keep the summarizer's input well inside its own window (about four characters a token).
     const maxChars = Math.max(20_000, Math.floor(input.windowTokens * 4 * 0.6))
     const transcript = renderTranscript(input.messages.slice(0, plan.cut), { maxChars })

@@ -30,7 +30,8 @@ export interface CompactionDeps {
   /** Saves a cleared tool result's original text; returns the artifact path the marker names. */
   spill: (content: string, hint: string) => Promise<string>
   /** Runs PreCompact hooks before summarizing. */
-  preCompact: (trigger: CompactionTrigger, focus: string) => Promise<void>
+  /** Runs PreCompact hooks; a `blocked` reason stops the compaction. */
+  preCompact: (trigger: CompactionTrigger, focus: string) => Promise<{ blocked?: string } | void>
 }
 
 /**
@@ -126,7 +127,7 @@ export class SessionCompaction {
       newId: () => session.newId('m'),
       onStarted: async () => {
         await session.commit({ type: 'compactionStarted', trigger })
-        await this.deps.preCompact(trigger, focus ?? '')
+        return this.deps.preCompact(trigger, focus ?? '')
       },
     })
   }
@@ -135,6 +136,7 @@ export class SessionCompaction {
     const session = this.deps.session
     if (!result.ok) {
       if (result.reason === 'failed') session.notice('warning', result.message, 'compaction_failed')
+      if (result.reason === 'blocked') session.notice('warning', result.message, 'compaction_blocked')
       return
     }
     const firstKept = result.messages[1]?.id ?? result.summaryMessage.id

@@ -1,7 +1,7 @@
 import type { EnvironmentSnapshot } from '@z-engine/context'
 import { createAgentWorktree, type WorktreeGitOptions } from '@z-engine/host'
-import { reminderText } from '@z-engine/prompts'
-import type { AgentInfo, AgentStatus, JobInfo, Message, Settings } from '@z-engine/protocol'
+import { reminderText, wrapReminder } from '@z-engine/prompts'
+import type { AgentInfo, AgentStatus, ContentBlock, JobInfo, Message, Settings } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import type { AgentPort, AgentRunResult, AgentSpawnRequest, Ports, Tool } from '@z-engine/tools'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
@@ -300,10 +300,15 @@ export class Orchestrator {
       if (!release) outcome = { type: 'cancelled', mutated: false, changedFiles: [], rounds: 0 }
       else {
         await this.#update(entry, { status: 'running' })
-        await host.append(
-          { id: session.newId('m'), role: 'user', content: [{ type: 'text', text: prompt }] },
-          'prompt',
-        )
+        // SubagentStart hooks (matched on the agent type) may give the subagent context to start with.
+        const started = await session.services.hooks.subagentStart?.({
+          id: entry.info.id,
+          type: entry.definition.name,
+        })
+        const content: ContentBlock[] = [{ type: 'text', text: prompt }]
+        if (started?.additionalContext !== undefined)
+          content.push({ type: 'text', text: wrapReminder(`SubagentStart hook context: ${started.additionalContext}`) })
+        await host.append({ id: session.newId('m'), role: 'user', content }, 'prompt')
         outcome = await runAgent(host, signal)
       }
     } catch (error) {

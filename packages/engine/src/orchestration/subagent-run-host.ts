@@ -57,6 +57,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
 
   const batchDeps = buildAgentBatchDeps(session, {
     agentId,
+    agentType: entry.definition.name,
     root: entry.root,
     tools: input.tools,
     cwd: {
@@ -136,7 +137,11 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     stopBoundary: async () => {
       // SubagentStop hooks may send the agent back to work, as Stop hooks do the main agent.
       if (stopContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return { type: 'end' }
-      const hook = await services.hooks.stop(stopContinuations > 0, 'SubagentStop')
+      const hook = (await services.hooks.subagentStop?.(stopContinuations > 0, {
+        id: agentId,
+        type: entry.definition.name,
+        ...(entry.latestText !== '' ? { lastAssistantMessage: entry.latestText } : {}),
+      })) ?? { blocked: undefined }
       if (hook.blocked === undefined) return { type: 'end' }
       stopContinuations += 1
       const content: ContentBlock[] = [{ type: 'text', text: `SubagentStop hook feedback: ${hook.blocked}` }]

@@ -13,6 +13,8 @@ const validator = new InputValidator()
 export interface AgentBatchOptions {
   /** `main` for the main agent. */
   agentId: string
+  /** A subagent's type (its definition's name), for its hooks' stdin and matchers. */
+  agentType?: string
   /** The agent's root (the project, or a worktree): paths and policy resolve against it. */
   root: string
   tools: readonly Tool[]
@@ -38,6 +40,14 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
   const { services, state } = core
   const { scope } = options
   const host = services.canUseTool
+  // What the call's hooks see: the agent, its mode and cwd (Claude Code's agent_id/agent_type).
+  const site = () => ({
+    mode: options.mode(),
+    root: options.root,
+    cwd: options.cwd.get(),
+    ...(options.agentId !== 'main' ? { agentId: options.agentId } : {}),
+    ...(options.agentType !== undefined ? { agentType: options.agentType } : {}),
+  })
   const deps: BatchDeps = {
     tools: new Map(options.tools.map((tool) => [tool.name, tool])),
     actionCtx: () => {
@@ -62,7 +72,7 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
         toolUseId,
       ),
     validate: (name, schema, value) => validator.check(name, schema, value),
-    preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId),
+    preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId, site()),
     decide: (name, action) => services.gate.decide(name, action, options.mode(), options.root),
     ...(host
       ? { canUseTool: (request, signal) => consultHost(host.callback, request, signal, host.timeoutMs) }
@@ -84,7 +94,7 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
     },
     postToolUse: (name, value, result) => {
       if (result.ok && changesTree(deps.tools.get(name), value, result)) services.verification?.noteChange()
-      return services.hooks.postToolUse(name, value, result)
+      return services.hooks.postToolUse(name, value, result, site())
     },
     emit: (event) => core.commit(event, scope),
     maxConcurrency: core.limits.maxConcurrency,

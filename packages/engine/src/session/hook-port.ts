@@ -1,8 +1,9 @@
 import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
+import type { PermissionMode } from '@z-engine/protocol'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { runHooks } from '../workspace/hooks/run-hooks.js'
 import type { HookCommand, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
-import type { HookPort } from './services.js'
+import type { HookCallSite, HookPort } from './services.js'
 
 /** Where a session's hooks run. */
 export interface HookPortOptions {
@@ -19,15 +20,45 @@ export interface HookPortOptions {
   scope?: ProcessScope
   /** Warnings and system messages for the user (hook failures, timeouts, malformed output). */
   onNotice: (level: 'info' | 'warning', message: string) => void
+  /** The session's permission mode now (every hook's `permission_mode`). */
+  mode?: () => PermissionMode
+  /** The user's home, where `~` in a hook's `if` resolves. */
+  home?: string
+}
+
+/** A mode in Claude Code's spelling, as hooks written for it expect on stdin. */
+export function claudePermissionMode(mode: PermissionMode): string {
+  switch (mode) {
+    case 'default':
+    case 'acceptEdits':
+    case 'plan':
+      return mode
+    case 'bypass':
+      return 'bypassPermissions'
+    default: {
+      const unknownMode: never = mode
+      return unknownMode
+    }
+  }
 }
 
 /** Adapts the hooks runner to the session's HookPort; never throws. */
 export function createHookPort(options: HookPortOptions): HookPort {
-  const common = () => ({
-    sessionId: options.sessionId,
-    transcriptPath: options.transcriptPath,
-    cwd: options.projectDir,
-  })
+  const common = (site?: HookCallSite) => {
+    const mode = site?.mode ?? options.mode?.()
+    return {
+      sessionId: options.sessionId,
+      transcriptPath: options.transcriptPath,
+      cwd: site?.cwd ?? options.projectDir,
+      ...(mode !== undefined ? { permissionMode: claudePermissionMode(mode) } : {}),
+      ...(site?.agentId !== undefined ? { agentId: site.agentId } : {}),
+      ...(site?.agentType !== undefined ? { agentType: site.agentType } : {}),
+    }
+  }
+  const callOptions = (site?: HookCallSite) =>
+    site === undefined
+      ? hookOptions
+      : { ...hookOptions, call: { projectRoot: site.root, cwd: site.cwd, home: options.home ?? '/' } }
   const run = options
   const report = (outcome: HookOutcome) => {
     for (const warning of outcome.warnings) run.onNotice('warning', warning)
@@ -46,11 +77,19 @@ export function createHookPort(options: HookPortOptions): HookPort {
   const joined = (parts: string[]) => (parts.length > 0 ? parts.join('\n') : undefined)
 
   return {
-    async preToolUse(toolName, toolInput) {
+    async preToolUse(toolName, toolInput, _toolUseId, site) {
       if (!hasHooks('PreToolUse')) return {}
       const outcome = report(
-        await runHooks('PreToolUse', { ...common(), toolName, toolInput }, options.config(), hookOptions),
+        await runHooks(
+          'PreToolUse',
+          { ...common(site), toolName, toolInput },
+          options.config(),
+          callOptions(site),
+        ),
       )
+      // Claude Code shows an allow's reason to the user (a deny's goes to the model).
+      if (outcome.permissionDecision === 'allow' && outcome.permissionDecisionReason)
+        options.onNotice('info', `PreToolUse hook allowed ${toolName}: ${outcome.permissionDecisionReason}`)
       const context = joined(outcome.additionalContext)
       return {
         ...(outcome.blocked ? { blocked: { reason: outcome.blockReason ?? 'blocked by a hook' } } : {}),
@@ -68,15 +107,15 @@ export function createHookPort(options: HookPortOptions): HookPort {
         ...(context !== undefined ? { additionalContext: context } : {}),
       }
     },
-    async postToolUse(toolName, toolInput, result) {
+    async postToolUse(toolName, toolInput, result, site) {
       if (!hasHooks('PostToolUse')) return {}
       const toolResponse = result.ok ? { content: result.output.content } : { error: result.error }
       const outcome = report(
         await runHooks(
           'PostToolUse',
-          { ...common(), toolName, toolInput, toolResponse },
+          { ...common(site), toolName, toolInput, toolResponse },
           options.config(),
-          hookOptions,
+          callOptions(site),
         ),
       )
       const parts = [...outcome.additionalContext]
@@ -96,16 +135,50 @@ export function createHookPort(options: HookPortOptions): HookPort {
       const context = joined(outcome.additionalContext)
       return context !== undefined ? { additionalContext: context } : {}
     },
-    async stop(stopHookActive, event = 'Stop') {
-      if (!hasHooks(event)) return {}
+    async stop(stopHookActive) {
+      if (!hasHooks('Stop')) return {}
       const outcome = report(
-        await runHooks(event, { ...common(), stopHookActive }, options.config(), hookOptions),
+        await runHooks('Stop', { ...common(), stopHookActive }, options.config(), hookOptions),
       )
-      return outcome.blocked ? { blocked: outcome.blockReason ?? `blocked by a ${event} hook` } : {}
+      return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a Stop hook' } : {}
+    },
+    async subagentStart(agent) {
+      if (!hasHooks('SubagentStart')) return {}
+      const outcome = report(
+        await runHooks(
+          'SubagentStart',
+          { ...common(), agentId: agent.id, agentType: agent.type },
+          options.config(),
+          hookOptions,
+        ),
+      )
+      const context = joined(outcome.additionalContext)
+      return context !== undefined ? { additionalContext: context } : {}
+    },
+    async subagentStop(stopHookActive, agent) {
+      if (!hasHooks('SubagentStop')) return {}
+      const outcome = report(
+        await runHooks(
+          'SubagentStop',
+          {
+            ...common(),
+            stopHookActive,
+            agentId: agent.id,
+            agentType: agent.type,
+            ...(agent.transcriptPath !== undefined ? { agentTranscriptPath: agent.transcriptPath } : {}),
+            ...(agent.lastAssistantMessage !== undefined
+              ? { lastAssistantMessage: agent.lastAssistantMessage }
+              : {}),
+          },
+          options.config(),
+          hookOptions,
+        ),
+      )
+      return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a SubagentStop hook' } : {}
     },
     async preCompact(trigger, customInstructions) {
-      if (!hasHooks('PreCompact')) return
-      report(
+      if (!hasHooks('PreCompact')) return {}
+      const outcome = report(
         await runHooks(
           'PreCompact',
           { ...common(), trigger, customInstructions },
@@ -113,6 +186,7 @@ export function createHookPort(options: HookPortOptions): HookPort {
           hookOptions,
         ),
       )
+      return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a PreCompact hook' } : {}
     },
     async sessionEnd(reason) {
       if (!hasHooks('SessionEnd')) return

@@ -48,21 +48,53 @@ export interface GatePort {
   grant(rule: string, scope: 'session' | 'project'): Promise<void>
 }
 
+/** Who makes a tool call, for its hooks' stdin and `if` conditions. */
+export interface HookCallSite {
+  /** The mode the call is decided in. */
+  mode: PermissionMode
+  /** The agent's root (project or worktree) and shell cwd, where the call's paths resolve. */
+  root: string
+  cwd: string
+  /** A subagent's id and type; absent for the main agent. */
+  agentId?: string
+  agentType?: string
+}
+
+/** The subagent a SubagentStart or SubagentStop hook is about. */
+export interface HookSubagent {
+  id: string
+  type: string
+  /** Its transcript, when it has its own (SubagentStop). */
+  transcriptPath?: string
+  /** Its latest text (SubagentStop). */
+  lastAssistantMessage?: string
+}
+
 /** The hooks a session runs (spec 000 "Hooks"); each resolves to a combined outcome, never throws. */
 export interface HookPort {
-  preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
+  preToolUse(
+    toolName: string,
+    input: Record<string, unknown>,
+    toolUseId: string,
+    site?: HookCallSite,
+  ): Promise<PreToolUseVerdict>
   postToolUse(
     toolName: string,
     input: Record<string, unknown>,
     result: ToolResult,
+    site?: HookCallSite,
   ): Promise<{ additionalContext?: string }>
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
-  /** Stop (main) / SubagentStop: may block with a reason the run continues with. */
-  stop(stopHookActive: boolean, event?: 'Stop' | 'SubagentStop'): Promise<{ blocked?: string }>
+  /** Stop (main agent): may block with a reason the run continues with. */
+  stop(stopHookActive: boolean): Promise<{ blocked?: string }>
+  /** SubagentStart: matched on the agent type; its context goes to the subagent. */
+  subagentStart?(agent: HookSubagent): Promise<{ additionalContext?: string }>
+  /** SubagentStop: matched on the agent type; may block with a reason the subagent continues with. */
+  subagentStop?(stopHookActive: boolean, agent: HookSubagent): Promise<{ blocked?: string }>
   sessionStart(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
-  /** PreCompact: runs before a summary; its output only informs (it cannot stop compaction). */
-  preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<void>
+  /** PreCompact: runs before a summary; a block (exit 2) stops this compaction with its reason. */
+  preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<{ blocked?: string } | void>
   /** SessionEnd: runs once when the session closes; it only informs. */
   sessionEnd?(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>
   /** Notification: the engine waits on the user (an approval or a question); it only informs. */

@@ -5,6 +5,25 @@ const STRICTNESS: Record<HookPermissionDecision, number> = { allow: 0, ask: 1, d
 /** Events whose plain exit-0 stdout is context for the model. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'SessionStart'])
 
+/** Events a hook can block (exit 2 or `decision: "block"`); on the others a session ignores it. */
+const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+])
+
+/** Events whose `additionalContext` reaches a model (the subagent's, for SubagentStart). */
+const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'SessionStart',
+  'SubagentStart',
+])
+
 /**
  * Folds the results of one event's hooks, in configuration order, into one outcome. Deterministic
  * whatever order the processes finished in: any block blocks, deny > ask > allow, the first stop
@@ -19,20 +38,36 @@ export function combineHookResults(event: HookEvent, results: HookRunResult[]): 
     additionalContext: [],
     systemMessages: [],
     warnings: [],
+    ignored: [],
     suppressOutput: false,
   }
   const blockReasons: string[] = []
   for (const result of results) {
     const label = `${event} hook \`${result.hook.command}\``
     for (const warning of result.warnings) outcome.warnings.push(`${label} ${warning}`)
+    const ignore = (what: string) => {
+      const text = `${what}: ${event} hooks cannot do that, so a session ignores it`
+      result.ignored = [...(result.ignored ?? []), text]
+      outcome.ignored.push(`${label}: ${text}`)
+      outcome.warnings.push(`${label} ${text}`)
+    }
     if (result.status === 'blocked') {
+      if (!CAN_BLOCK.has(event)) {
+        ignore(`exit code 2 (block)${result.stderr.trim() ? ` with ${JSON.stringify(result.stderr.trim())}` : ''}`)
+        continue
+      }
       outcome.blocked = true
       blockReasons.push(result.stderr.trim() || `${label} blocked without giving a reason`)
       continue
     }
     if (result.status !== 'success') continue
 
-    const output = result.output
+    let output = result.output
+    if (output?.hookEventName !== undefined && output.hookEventName !== event) {
+      // Claude Code drops hook-specific fields written for another event.
+      ignore(`hookSpecificOutput for ${output.hookEventName}`)
+      output = withoutSpecificFields(output)
+    }
     if (output === undefined) {
       const text = result.stdout.trim()
       if (STDOUT_IS_CONTEXT.has(event) && text !== '' && !result.warnings.length)
@@ -46,7 +81,14 @@ export function combineHookResults(event: HookEvent, results: HookRunResult[]): 
     }
     if (output.suppressOutput) outcome.suppressOutput = true
     if (output.systemMessage) outcome.systemMessages.push(output.systemMessage)
-    if (output.additionalContext) outcome.additionalContext.push(output.additionalContext)
+    if (output.additionalContext && !TAKES_CONTEXT.has(event)) ignore('"additionalContext"')
+    else if (output.additionalContext) outcome.additionalContext.push(output.additionalContext)
+    if (event !== 'PreToolUse') {
+      if (output.permissionDecision !== undefined) ignore('"permissionDecision"')
+      if (output.updatedInput !== undefined) ignore('"updatedInput"')
+      if (output.decision === 'approve') ignore('"decision": "approve"')
+    }
+    if (output.decision === 'block' && !CAN_BLOCK.has(event)) ignore('"decision": "block"')
 
     const decision = event === 'PreToolUse' ? permissionDecisionOf(output) : undefined
     if (decision !== undefined) {
@@ -60,7 +102,7 @@ export function combineHookResults(event: HookEvent, results: HookRunResult[]): 
         else outcome.permissionDecisionReason = reason
       }
     }
-    if (output.decision === 'block' || decision === 'deny') {
+    if ((output.decision === 'block' && CAN_BLOCK.has(event)) || decision === 'deny') {
       outcome.blocked = true
       blockReasons.push(
         output.permissionDecisionReason ?? output.reason ?? `${label} blocked without giving a reason`,
@@ -85,4 +127,15 @@ function permissionDecisionOf(
   if (output.decision === 'approve') return 'allow'
   if (output.decision === 'block') return 'deny'
   return undefined
+}
+
+/** A hook's output without its `hookSpecificOutput` fields. */
+function withoutSpecificFields(output: NonNullable<HookRunResult['output']>): HookRunResult['output'] {
+  const kept = { ...output }
+  delete kept.hookEventName
+  delete kept.permissionDecision
+  delete kept.permissionDecisionReason
+  delete kept.updatedInput
+  delete kept.additionalContext
+  return kept
 }

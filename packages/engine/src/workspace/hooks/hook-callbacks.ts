@@ -2,7 +2,7 @@ import { skippedHook } from './interpret.js'
 import { compileMatcher } from './matcher.js'
 import { parseHookObject } from './parse-output.js'
 import {
-  DEFAULT_HOOK_TIMEOUT_SECS,
+  defaultHookTimeoutSecs,
   type HookCommand,
   type HookEvent,
   type HookInput,
@@ -46,7 +46,7 @@ export interface HookCallbackMatcher<E extends HookEvent = HookEvent> {
   /** A regular expression matched against the tool name, trigger or source; absent or `*`: all. */
   matcher?: string
   hook: HookCallback<E>
-  /** Seconds before the hook counts as timed out (default `DEFAULT_HOOK_TIMEOUT_SECS`). */
+  /** Seconds before the hook counts as timed out (default `defaultHookTimeoutSecs(event)`). */
   timeoutSecs?: number
   /** A name for messages (default `function hook <n>`). */
   name?: string
@@ -97,7 +97,7 @@ async function runOne<E extends HookEvent>(
   outer: AbortSignal | undefined,
 ): Promise<HookRunResult> {
   const started = Date.now()
-  const secs = entry.timeoutSecs ?? DEFAULT_HOOK_TIMEOUT_SECS
+  const secs = entry.timeoutSecs ?? defaultHookTimeoutSecs(event)
   const controller = new AbortController()
   const onAbort = () => controller.abort(outer?.reason)
   outer?.addEventListener('abort', onAbort, { once: true })

@@ -75,6 +75,8 @@ function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kin
       wrongType('hookSpecificOutput', 'an object')
     } else {
       const fields = specific as Record<string, unknown>
+      const eventName = readString(fields, 'hookEventName', 'hookSpecificOutput.hookEventName')
+      if (eventName !== undefined) output.hookEventName = eventName
       const decision = fields.permissionDecision
       if (decision !== undefined) {
         if (DECISIONS.includes(decision as HookPermissionDecision)) {

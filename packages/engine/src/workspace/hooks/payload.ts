@@ -2,11 +2,15 @@ import type { HookEvent, HookInput } from './types.js'
 
 /** The JSON a hook reads on stdin: Claude Code's snake_case field names. */
 export function hookPayload<E extends HookEvent>(event: E, input: HookInput<E>): Record<string, unknown> {
-  const common = {
+  const common: Record<string, unknown> = {
     session_id: input.sessionId,
     transcript_path: input.transcriptPath,
     cwd: input.cwd,
+    ...(input.permissionMode !== undefined ? { permission_mode: input.permissionMode } : {}),
     hook_event_name: event,
+    // Inside a subagent every event names it (Claude Code adds both fields there).
+    ...(input.agentId !== undefined ? { agent_id: input.agentId } : {}),
+    ...(input.agentType !== undefined ? { agent_type: input.agentType } : {}),
   }
   switch (event) {
     case 'PreToolUse': {
@@ -29,8 +33,26 @@ export function hookPayload<E extends HookEvent>(event: E, input: HookInput<E>):
     case 'SessionEnd':
       return { ...common, reason: (input as HookInput<'SessionEnd'>).reason }
     case 'Stop':
-    case 'SubagentStop':
       return { ...common, stop_hook_active: (input as HookInput<'Stop'>).stopHookActive }
+    case 'SubagentStart': {
+      const fields = input as HookInput<'SubagentStart'>
+      return { ...common, agent_id: fields.agentId, agent_type: fields.agentType }
+    }
+    case 'SubagentStop': {
+      const fields = input as HookInput<'SubagentStop'>
+      return {
+        ...common,
+        stop_hook_active: fields.stopHookActive,
+        agent_id: fields.agentId,
+        agent_type: fields.agentType,
+        ...(fields.agentTranscriptPath !== undefined
+          ? { agent_transcript_path: fields.agentTranscriptPath }
+          : {}),
+        ...(fields.lastAssistantMessage !== undefined
+          ? { last_assistant_message: fields.lastAssistantMessage }
+          : {}),
+      }
+    }
     case 'PreCompact': {
       const fields = input as HookInput<'PreCompact'>
       return { ...common, trigger: fields.trigger, custom_instructions: fields.customInstructions }

@@ -2,10 +2,20 @@ import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
 import { combineHookResults } from './combine.js'
 import { type HookCallbacks, runHookCallbacks } from './hook-callbacks.js'
 import { interpretHookProcess, skippedHook } from './interpret.js'
+import { type HookCallContext, hookConditionMatches } from './condition.js'
 import { compileMatcher, matcherSubject } from './matcher.js'
 import { hookPayload } from './payload.js'
 import { spawnHook } from './spawn-hook.js'
-import type { HookCommand, HookEvent, HookInput, HookOutcome, HookRunResult, HooksConfig } from './types.js'
+import {
+  defaultHookTimeoutSecs,
+  type HookCommand,
+  type HookEvent,
+  type HookInput,
+  type HookOutcome,
+  type HookRunResult,
+  type HooksConfig,
+  TOOL_HOOK_EVENTS,
+} from './types.js'
 
 /** Where hooks run and what they may see. */
 export interface RunHooksOptions {
@@ -21,6 +31,8 @@ export interface RunHooksOptions {
   callbacks?: HookCallbacks
   /** The session whose close kills hook processes still running. */
   scope?: ProcessScope
+  /** Where the call's paths resolve, for `if` conditions (tool events); default: the project and `/`. */
+  call?: HookCallContext
 }
 
 /**
@@ -50,6 +62,8 @@ export async function runHooks<E extends HookEvent>(
       continue
     }
     if (subject !== undefined && !matcher.test(subject)) continue
+    const condition = conditionFor(event, input, hook, options)
+    if (condition === false) continue
     // The same command configured twice (say in .claude and .z-engine settings) runs once.
     if (seen.has(hook.command)) continue
     seen.add(hook.command)
@@ -59,11 +73,41 @@ export async function runHooks<E extends HookEvent>(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
     }
-    runs.push(runOne(hook, stdinJson, spawnOptions, options.sandboxFor))
+    // Results show the timeout the hook actually ran with (the event's default when it set none).
+    const timed = hook.timeoutSecs === undefined ? { ...hook, timeoutSecs: defaultHookTimeoutSecs(event) } : hook
+    const run = runOne(timed, stdinJson, spawnOptions, options.sandboxFor)
+    // An `if` that cannot be read never stops a hook (it may be the one that guards): it runs, warned.
+    runs.push(
+      typeof condition === 'string'
+        ? run.then((result) => ({ ...result, warnings: [condition, ...result.warnings] }))
+        : run,
+    )
   }
   if (options.callbacks)
     runs.push(...runHookCallbacks(event, input, subject, options.callbacks, options.signal))
   return combineHookResults(event, await Promise.all(runs))
+}
+
+/**
+ * A hook's `if` on a tool event: true (run), false (skip), or a warning when it cannot be read (the
+ * hook runs). Other events have no tool call to test, so `if` does not apply there.
+ */
+function conditionFor<E extends HookEvent>(
+  event: E,
+  input: HookInput<E>,
+  hook: HookCommand,
+  options: RunHooksOptions,
+): boolean | string {
+  if (hook.if === undefined || !TOOL_HOOK_EVENTS.has(event)) return true
+  const call = input as HookInput<'PreToolUse'>
+  const result = hookConditionMatches(
+    hook.if,
+    call.toolName,
+    call.toolInput,
+    options.call ?? { projectRoot: options.projectDir, cwd: input.cwd, home: '/' },
+  )
+  if (!result.ok) return `${result.error}; it ran as if it had no condition`
+  return result.matches
 }
 
 async function runOne(
@@ -94,7 +138,7 @@ async function runOne(
   }
 }
 
-/** The hooks of `event` a given subject (tool name, trigger, source) would run, for `hooks list`. */
+/** The hooks of `event` a given subject (tool name, agent type, trigger, source) would match, for `hooks list`. */
 export function matchingHooks(
   event: HookEvent,
   subject: string | undefined,

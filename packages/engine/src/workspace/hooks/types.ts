@@ -1,22 +1,32 @@
-import { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS } from '@z-engine/protocol'
+import { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS, USER_PROMPT_HOOK_TIMEOUT_SECS } from '@z-engine/protocol'
 
 /** The events a command hook can subscribe to (spec 000 "Hooks"), in Claude Code's spelling. */
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
-/** Every hook event, in the order settings and `hooks list` show them (the settings schema's list). */
-/** Seconds a hook may run before its process tree is killed, unless it sets its own timeout. */
-export { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS }
+export { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS, USER_PROMPT_HOOK_TIMEOUT_SECS }
+
+/** Seconds a hook of `event` may run when it sets no timeout (Claude Code: 600, UserPromptSubmit 30). */
+export function defaultHookTimeoutSecs(event: HookEvent): number {
+  return event === 'UserPromptSubmit' ? USER_PROMPT_HOOK_TIMEOUT_SECS : DEFAULT_HOOK_TIMEOUT_SECS
+}
+
+/** Events whose hooks see a tool call: the only ones where a hook's `if` condition applies. */
+export const TOOL_HOOK_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse'])
 
 /** One configured command hook (`[[hooks.<Event>]]` in settings, or a `.claude/settings.json` entry). */
 export interface HookCommand {
   /**
-   * A regular expression matched against the whole tool name (PreToolUse/PostToolUse), the trigger
-   * (PreCompact) or the source (SessionStart); empty, absent or `*` matches everything.
+   * Matched against the tool name (PreToolUse/PostToolUse), the agent type (SubagentStart/Stop),
+   * the trigger (PreCompact) or the source (SessionStart), as Claude Code does: empty, absent or
+   * `*` matches everything; only letters, digits, `_` and `|` is an exact name or a `|` list;
+   * anything else is a regular expression searched in the value.
    */
   matcher?: string
+  /** Tool events: a permission rule (`Bash(git *)`) the call must match, else the hook does not run. */
+  if?: string
   /** A shell command line, run with `/bin/sh -c` in the project root. */
   command: string
-  /** Seconds before the hook is killed; defaults to `DEFAULT_HOOK_TIMEOUT_SECS`. */
+  /** Seconds before the hook is killed; defaults to `defaultHookTimeoutSecs(event)`. */
   timeoutSecs?: number
   /** Where it was configured (a settings file path), for messages and `hooks list`. */
   source?: string
@@ -32,6 +42,11 @@ export interface HookCommonInput {
   sessionId: string
   transcriptPath: string
   cwd: string
+  /** The mode the call or turn runs in, in Claude Code's spelling (`bypassPermissions`). */
+  permissionMode?: string
+  /** Set when the event happens inside a subagent: its id and type. */
+  agentId?: string
+  agentType?: string
 }
 
 /** The event-specific fields each event's hooks receive on stdin. */
@@ -42,7 +57,14 @@ export interface HookEventInputs {
   SessionStart: { source: 'startup' | 'resume' | 'clear' | 'compact' }
   SessionEnd: { reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other' }
   Stop: { stopHookActive: boolean }
-  SubagentStop: { stopHookActive: boolean }
+  SubagentStart: { agentId: string; agentType: string }
+  SubagentStop: {
+    stopHookActive: boolean
+    agentId: string
+    agentType: string
+    agentTranscriptPath?: string
+    lastAssistantMessage?: string
+  }
   PreCompact: { trigger: 'manual' | 'auto'; customInstructions: string }
   Notification: { message: string }
 }
@@ -65,6 +87,8 @@ export interface HookJsonOutput {
   /** Legacy decision: `block` blocks like exit 2; `approve` allows a PreToolUse call. */
   decision?: 'block' | 'approve'
   reason?: string
+  /** `hookSpecificOutput.hookEventName`: the event its hook-specific fields are meant for. */
+  hookEventName?: string
   permissionDecision?: HookPermissionDecision
   permissionDecisionReason?: string
   updatedInput?: Record<string, unknown>
@@ -98,6 +122,8 @@ export interface HookRunResult {
   output?: HookJsonOutput
   /** Problems worth showing the user: non-zero exits, timeouts, malformed JSON, bad fields. */
   warnings: string[]
+  /** What it asked for that this event ignores (a PreToolUse-only field on Stop, say). */
+  ignored?: string[]
 }
 
 /** The combined effect of every matching hook of one event; results are in configuration order. */
@@ -107,7 +133,8 @@ export interface HookOutcome {
   /**
    * Any hook blocked (exit 2, `decision: "block"`, or a PreToolUse `deny`). What that means is the
    * event's: PreToolUse denies the call, PostToolUse feeds the reason to the model, UserPromptSubmit
-   * drops the prompt, Stop/SubagentStop continue the run with it; other events only show it.
+   * drops the prompt, Stop/SubagentStop continue the run with it, PreCompact stops the compaction;
+   * other events only show it.
    */
   blocked: boolean
   /** Every blocking hook's reason, in configuration order, joined by newlines. */
@@ -126,5 +153,7 @@ export interface HookOutcome {
   systemMessages: string[]
   /** Warnings for the user (non-zero exits, timeouts, malformed output), prefixed with the hook. */
   warnings: string[]
+  /** Outcomes a hook asked for that this event ignores (also among `warnings`). */
+  ignored: string[]
   suppressOutput: boolean
 }

@@ -116,6 +116,9 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
           if (typeof group.matcher === 'string' && group.matcher !== '') entry.matcher = group.matcher
           if (typeof hook.timeout === 'number' && hook.timeout > 0)
             entry.timeout_secs = Math.ceil(hook.timeout)
+          if (typeof hook.if === 'string' && hook.if.trim() !== '') entry.if = hook.if
+          else if (hook.if !== undefined)
+            warn(`${where}.hooks[${hookIndex}].if must be a permission rule such as "Bash(git *)"; it is ignored`)
           entries.push(entry)
         })
       })

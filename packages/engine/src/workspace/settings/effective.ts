@@ -51,6 +51,7 @@ export function hooksFromLayers(layers: readonly LoadedLayer[]): HooksConfig {
       for (const entry of hooks[event] ?? []) {
         const command: HookCommand = { command: entry.command }
         if (entry.matcher !== undefined) command.matcher = entry.matcher
+        if (entry.if !== undefined) command.if = entry.if
         if (entry.timeout_secs !== undefined) command.timeoutSecs = entry.timeout_secs
         if (layer.file !== undefined) command.source = layer.file
         if (layer.plugin !== undefined) command.plugin = layer.plugin
