@@ -104,6 +104,8 @@ export type { RepoMapServiceOptions } from './repo-map/repo-map-service.js'
 export { RepoMapService } from './repo-map/repo-map-service.js'
 /** Where a repository map is cached. */
 export { repoMapCacheFile } from './repo-map/repo-map-store.js'
+/** A permission mode in Claude Code's spelling (a hook's `permission_mode`). */
+export { claudePermissionMode } from './session/hook-port.js'
 /** The command catalog (`/` commands). */
 export type {
   CatalogEntry,
@@ -145,6 +147,10 @@ export type {
   PluginDefinitionSource,
   SkillDefinition,
 } from './workspace/definitions/types.js'
+/** How a hook matcher is read (exact, list, regex), for `hooks list`. */
+export { type MatcherKind, matcherKind } from './workspace/hooks/matcher.js'
+/** The JSON a hook reads on stdin, for `hooks test`. */
+export { hookPayload } from './workspace/hooks/payload.js'
 /** Options of the hook runner. */
 export type { RunHooksOptions } from './workspace/hooks/run-hooks.js'
 /** Runs the settings' shell hooks of one event (`z-engine hooks test`). */
@@ -157,6 +163,8 @@ export type {
   HookRunStatus,
   HooksConfig,
 } from './workspace/hooks/types.js'
+/** A hook's timeout when it sets none, by event. */
+export { defaultHookTimeoutSecs } from './workspace/hooks/types.js'
 /** Instruction discovery. */
 export type {
   InstructionDiscoveryOptions,

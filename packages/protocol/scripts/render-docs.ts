@@ -152,7 +152,11 @@ const NAMED: readonly (readonly [string, unknown, string])[] = [
   ['TurnTone', decisions.TurnToneSchema, "The user's tone in a turn, judged in the background."],
   ['Urgency', decisions.UrgencySchema, "How urgently an item needs the user's attention."],
   ['NoticeLevel', NoticeLevelSchema, "How loud a notice is; `warning` is the spec's warning."],
-  ['HookEntry', HookEntrySchema, 'One hook command of `[[hooks.<Event>]]`; `timeout_secs` defaults to 60.'],
+  [
+    'HookEntry',
+    HookEntrySchema,
+    'One hook command of `[[hooks.<Event>]]`; `timeout_secs` defaults to 600 (30 for UserPromptSubmit).',
+  ],
   [
     'McpServerSettings',
     McpServerSettingsSchema,

@@ -181,7 +181,8 @@ export const HookEntrySchema = obj(
     }),
     if: str({
       minLength: 1,
-      description: 'Tool events only: a permission rule (`Bash(git *)`) the call must match for the hook to run.',
+      description:
+        'Tool events only: a permission rule (`Bash(git *)`) the call must match for the hook to run.',
     }),
     timeout_secs: int({
       minimum: 1,

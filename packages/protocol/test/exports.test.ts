@@ -36,6 +36,7 @@ describe('public surface', () => {
         "TodoItemSchema",
         "ToolResultContentSchema",
         "ToolSpecSchema",
+        "USER_PROMPT_HOOK_TIMEOUT_SECS",
         "ZERO_COST",
         "ZERO_USAGE",
         "addCost",

@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { HookEvent, HookInput } from '@z-engine/engine'
-import { childEnvironmentFor, runHooks } from '@z-engine/engine/internal'
+import {
+  childEnvironmentFor,
+  claudePermissionMode,
+  defaultHookTimeoutSecs,
+  type HookCommand,
+  hookPayload,
+  matcherKind,
+  runHooks,
+} from '@z-engine/engine/internal'
 import { HOOK_EVENTS } from '@z-engine/protocol'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -11,13 +19,16 @@ import { printJson, printLines } from '../output.js'
 const HELP = `Usage: z-engine hooks list [--json] [--cwd DIR]
        z-engine hooks test <Event> --input <file> [--json] [--cwd DIR]
 
-list: the command hooks a session in DIR would run, by event, with matcher, timeout and the
+list: the command hooks a session in DIR would run, by event, with matcher (and how it is read:
+all, exact, list or regex), \`if\` condition, timeout (the event's default when none is set) and the
 settings file that configured each (project hooks are withheld until the workspace is trusted).
 
-test: runs the hooks of <Event> that match the input, exactly as a session would, and prints each
-hook's outcome (status, exit code, output, warnings) and the combined decision. The input file is
-the JSON a hook receives on stdin, e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}
-(snake_case or camelCase; session_id, transcript_path and cwd default to test values).
+test: runs the hooks of <Event> that match the input, exactly as a session would, and prints the
+stdin they got, each hook's outcome (status, exit code, output, warnings) and the combined decision.
+The input file holds the event's fields, e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}
+(snake_case or camelCase); session_id, transcript_path, cwd and permission_mode (the project's
+default mode) default to test values; agent_id and agent_type make it a subagent's call. It exits
+1 when a hook asks for something the event ignores (a decision on Stop, exit 2 on SessionStart).
 Events: ${HOOK_EVENTS.join(', ')}.
 `
 
@@ -32,7 +43,12 @@ export async function main(io: CommandIo): Promise<number> {
   if (context.json) {
     printJson(io, {
       projectRoot: context.projectRoot,
-      hooks,
+      hooks: Object.fromEntries(
+        Object.entries(hooks).map(([event, list]) => [
+          event,
+          (list ?? []).map((hook) => describeHook(event as HookEvent, hook)),
+        ]),
+      ),
       withheld: context.loaded.trustRequired,
       notices,
     })
@@ -42,7 +58,7 @@ export async function main(io: CommandIo): Promise<number> {
   for (const event of HOOK_EVENTS) {
     for (const hook of hooks[event as HookEvent] ?? [])
       lines.push(
-        `${event.padEnd(16)} ${(hook.matcher ?? '*').padEnd(12)} ${hook.command}  (timeout ${hook.timeoutSecs ?? 60}s, ${hook.source ?? 'settings'})`,
+        `${event.padEnd(16)} ${(hook.matcher ?? '*').padEnd(12)} ${hook.if ? `if ${hook.if}  ` : ''}${hook.command}  (timeout ${hook.timeoutSecs ?? defaultHookTimeoutSecs(event as HookEvent)}s, ${hook.source ?? 'settings'})`,
       )
   }
   if (lines.length === 0) lines.push(`No hooks configured for ${context.projectRoot}.`)
@@ -51,6 +67,43 @@ export async function main(io: CommandIo): Promise<number> {
   for (const notice of notices) lines.push(`${notice.severity}: ${notice.message}`)
   printLines(io, lines)
   return notices.some((notice) => notice.severity === 'error') ? EXIT.failed : EXIT.ok
+}
+
+/** One hook as `hooks list --json` shows it: every field, with the defaults a session applies. */
+function describeHook(event: HookEvent, hook: HookCommand) {
+  return {
+    command: hook.command,
+    matcher: hook.matcher ?? '',
+    matcherKind: matcherKind(hook.matcher),
+    if: hook.if ?? null,
+    timeoutSecs: hook.timeoutSecs ?? defaultHookTimeoutSecs(event),
+    timeoutIsDefault: hook.timeoutSecs === undefined,
+    source: hook.source ?? null,
+    plugin: hook.plugin ?? null,
+  }
+}
+
+/** The fields each event's input needs (snake_case), and defaults for the others. */
+const REQUIRED: Record<HookEvent, readonly string[]> = {
+  PreToolUse: ['tool_name', 'tool_input'],
+  PostToolUse: ['tool_name', 'tool_input'],
+  UserPromptSubmit: ['prompt'],
+  SessionStart: [],
+  SessionEnd: [],
+  Stop: [],
+  SubagentStart: ['agent_type'],
+  SubagentStop: ['agent_type'],
+  PreCompact: ['trigger'],
+  Notification: ['message'],
+}
+const DEFAULTS: Partial<Record<HookEvent, Record<string, unknown>>> = {
+  PostToolUse: { toolResponse: {} },
+  SessionStart: { source: 'startup' },
+  SessionEnd: { reason: 'other' },
+  Stop: { stopHookActive: false },
+  SubagentStart: { agentId: 'hooks-test-agent' },
+  SubagentStop: { agentId: 'hooks-test-agent', stopHookActive: false },
+  PreCompact: { customInstructions: '' },
 }
 
 function camel(key: string): string {
@@ -73,21 +126,37 @@ async function test(context: InspectContext): Promise<number> {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new UsageError(`--input ${file} must hold a JSON object.`)
+  const event = eventName as HookEvent
   const fields: Record<string, unknown> = {
     sessionId: 'hooks-test',
     transcriptPath: '',
     cwd: context.projectRoot,
+    permissionMode: claudePermissionMode(context.loaded.settings.permissions.mode),
+    ...DEFAULTS[event],
   }
   for (const [key, value] of Object.entries(raw)) if (key !== 'hook_event_name') fields[camel(key)] = value
-  const event = eventName as HookEvent
-  const outcome = await runHooks(event, fields as unknown as HookInput<typeof event>, context.loaded.hooks, {
+  const missing = REQUIRED[event].filter((key) => fields[camel(key)] === undefined)
+  if (missing.length > 0)
+    throw new UsageError(
+      `--input ${file}: a ${event} hook gets ${missing.map((key) => `"${key}"`).join(' and ')} from a session; add ${missing.length > 1 ? 'them' : 'it'}.`,
+    )
+  const input = fields as unknown as HookInput<typeof event>
+  const outcome = await runHooks(event, input, context.loaded.hooks, {
     projectDir: context.projectRoot,
     // The environment a session's hooks get: the allowlist, never the engine's credentials.
     env: childEnvironmentFor(context.io.env, context.loaded.settings),
+    // `if` conditions resolve paths as the main agent's calls do.
+    call: {
+      projectRoot: context.projectRoot,
+      cwd: typeof input.cwd === 'string' ? input.cwd : context.projectRoot,
+      home: context.io.env.HOME ?? '/',
+    },
   })
+  // A hook asking for what the event ignores would silently do nothing in a session: say so.
+  const code = outcome.ignored.length > 0 ? EXIT.failed : EXIT.ok
   if (context.json) {
-    printJson(context.io, outcome)
-    return EXIT.ok
+    printJson(context.io, { stdin: hookPayload(event, input), ...outcome })
+    return code
   }
   const lines = outcome.results.map(
     (result) =>
@@ -105,6 +174,7 @@ async function test(context: InspectContext): Promise<number> {
   if (outcome.updatedInput) lines.push(`updated input: ${JSON.stringify(outcome.updatedInput)}`)
   for (const context_ of outcome.additionalContext) lines.push(`context for the model: ${context_}`)
   for (const message of outcome.systemMessages) lines.push(`message: ${message}`)
+  for (const ignored of outcome.ignored) lines.push(`ignored by a session: ${ignored}`)
   printLines(context.io, lines)
-  return EXIT.ok
+  return code
 }

@@ -38,7 +38,7 @@ export interface SummaryJobInput {
    * Called once a split is planned, before the model is asked: emit compactionStarted, run PreCompact
    * hooks. A `blocked` reason (a PreCompact hook's exit 2) stops this compaction.
    */
-  onStarted?: () => void | { blocked?: string } | Promise<void | { blocked?: string }>
+  onStarted?: () => { blocked?: string } | undefined | Promise<{ blocked?: string } | undefined>
   signal?: AbortSignal
 }
 

@@ -57,6 +57,21 @@ function jobInput(messages: Message[], complete: SummaryJobInput['complete']): S
 }
 
 describe('runSummaryJob', () => {
+  it('stops when a PreCompact hook blocks (Claude Code: PreCompact exit code 2 blocks compaction)', async () => {
+    let asked = 0
+    const result = await runSummaryJob({
+      ...jobInput(transcript(6, 3, 1000), async () => {
+        asked++
+        return 'summary'
+      }),
+      onStarted: () => ({ blocked: 'a release is in progress' }),
+      trigger: 'auto',
+    })
+    expect(asked).toBe(0)
+    expect(result).toMatchObject({ ok: false, reason: 'blocked' })
+    if (!result.ok) expect(result.message).toContain('a release is in progress')
+  })
+
   it('asks the fast model about the older part only and keeps the rest word for word', async () => {
     const messages = transcript(6, 3, 1000)
     const prompts: string[] = []
@@ -68,6 +83,7 @@ describe('runSummaryJob', () => {
       }),
       onStarted: () => {
         started++
+        return undefined
       },
       focus: 'the file listing',
       trigger: 'manual',

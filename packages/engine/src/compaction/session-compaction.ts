@@ -31,7 +31,7 @@ export interface CompactionDeps {
   spill: (content: string, hint: string) => Promise<string>
   /** Runs PreCompact hooks before summarizing. */
   /** Runs PreCompact hooks; a `blocked` reason stops the compaction. */
-  preCompact: (trigger: CompactionTrigger, focus: string) => Promise<{ blocked?: string } | void>
+  preCompact: (trigger: CompactionTrigger, focus: string) => Promise<{ blocked?: string }>
 }
 
 /**

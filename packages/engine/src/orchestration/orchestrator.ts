@@ -307,7 +307,10 @@ export class Orchestrator {
         })
         const content: ContentBlock[] = [{ type: 'text', text: prompt }]
         if (started?.additionalContext !== undefined)
-          content.push({ type: 'text', text: wrapReminder(`SubagentStart hook context: ${started.additionalContext}`) })
+          content.push({
+            type: 'text',
+            text: wrapReminder(`SubagentStart hook context: ${started.additionalContext}`),
+          })
         await host.append({ id: session.newId('m'), role: 'user', content }, 'prompt')
         outcome = await runAgent(host, signal)
       }

@@ -94,7 +94,7 @@ export interface HookPort {
   subagentStop?(stopHookActive: boolean, agent: HookSubagent): Promise<{ blocked?: string }>
   sessionStart(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** PreCompact: runs before a summary; a block (exit 2) stops this compaction with its reason. */
-  preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<{ blocked?: string } | void>
+  preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<{ blocked?: string }>
   /** SessionEnd: runs once when the session closes; it only informs. */
   sessionEnd?(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>
   /** Notification: the engine waits on the user (an approval or a question); it only informs. */

@@ -52,7 +52,7 @@ const noHooks: HookPort = {
   userPromptSubmit: async () => ({}),
   stop: async () => ({}),
   sessionStart: async () => ({}),
-  preCompact: async () => {},
+  preCompact: async () => ({}),
 }
 
 /** A session over in-memory services and a scripted client. */

@@ -28,7 +28,12 @@ describe('Claude Code hooks', () => {
     expect(defaultHookTimeoutSecs('PreToolUse')).toBe(600)
     expect(defaultHookTimeoutSecs('UserPromptSubmit')).toBe(30)
     const hook = script('ok', 'exit 0')
-    const outcome = await runHooks('UserPromptSubmit', { ...common, prompt: 'hi' }, { UserPromptSubmit: [hook] }, options())
+    const outcome = await runHooks(
+      'UserPromptSubmit',
+      { ...common, prompt: 'hi' },
+      { UserPromptSubmit: [hook] },
+      options(),
+    )
     expect(outcome.results[0]?.hook.timeoutSecs).toBe(30)
   })
 
@@ -63,14 +68,29 @@ describe('Claude Code hooks', () => {
     expect(readFileSync(join(dir, 'git-guard.log'), 'utf8').trim().split('\n')).toHaveLength(3)
 
     const edits = script('ts-only', `echo ran >> "${dir}/ts.log"`, { if: 'Edit(*.ts)' })
-    await runHooks('PreToolUse', { ...common, toolName: 'Write', toolInput: { file_path: `${dir}/a.ts`, content: '' } }, { PreToolUse: [edits] }, options())
-    await runHooks('PreToolUse', { ...common, toolName: 'Write', toolInput: { file_path: `${dir}/a.md`, content: '' } }, { PreToolUse: [edits] }, options())
+    await runHooks(
+      'PreToolUse',
+      { ...common, toolName: 'Write', toolInput: { file_path: `${dir}/a.ts`, content: '' } },
+      { PreToolUse: [edits] },
+      options(),
+    )
+    await runHooks(
+      'PreToolUse',
+      { ...common, toolName: 'Write', toolInput: { file_path: `${dir}/a.md`, content: '' } },
+      { PreToolUse: [edits] },
+      options(),
+    )
     expect(readFileSync(join(dir, 'ts.log'), 'utf8').trim().split('\n')).toHaveLength(1)
   })
 
   it('an if that is not a valid rule does not silence the hook: it runs, with a warning', async () => {
     const hook = script('bad-if', 'exit 2', { if: 'Bash(' })
-    const outcome = await runHooks('PreToolUse', { ...common, toolName: 'Bash', toolInput: { command: 'ls' } }, { PreToolUse: [hook] }, options())
+    const outcome = await runHooks(
+      'PreToolUse',
+      { ...common, toolName: 'Bash', toolInput: { command: 'ls' } },
+      { PreToolUse: [hook] },
+      options(),
+    )
     expect(outcome.blocked).toBe(true)
     expect(outcome.warnings.join('\n')).toContain('"if"')
   })
@@ -78,7 +98,12 @@ describe('Claude Code hooks', () => {
   it('SubagentStart and SubagentStop match on the agent type and receive agent_id and agent_type', async () => {
     const hook = script('agent', `cat > "${dir}/agent.json"`, { matcher: 'reviewer' })
     const other = script('other', `echo ran > "${dir}/other.log"`, { matcher: 'Explore' })
-    await runHooks('SubagentStart', { ...common, agentId: 'a1', agentType: 'reviewer' }, { SubagentStart: [hook, other] }, options())
+    await runHooks(
+      'SubagentStart',
+      { ...common, agentId: 'a1', agentType: 'reviewer' },
+      { SubagentStart: [hook, other] },
+      options(),
+    )
     expect(JSON.parse(readFileSync(join(dir, 'agent.json'), 'utf8'))).toMatchObject({
       hook_event_name: 'SubagentStart',
       agent_id: 'a1',
@@ -86,7 +111,13 @@ describe('Claude Code hooks', () => {
     })
     const stop = await runHooks(
       'SubagentStop',
-      { ...common, stopHookActive: false, agentId: 'a1', agentType: 'reviewer', lastAssistantMessage: 'done' },
+      {
+        ...common,
+        stopHookActive: false,
+        agentId: 'a1',
+        agentType: 'reviewer',
+        lastAssistantMessage: 'done',
+      },
       { SubagentStop: [script('stop', 'echo "tests fail" >&2; exit 2', { matcher: 'reviewer|Plan' })] },
       options(),
     )
@@ -153,7 +184,14 @@ describe('Claude Code hooks', () => {
     const hook = script('mode', `cat > "${dir}/mode.json"`)
     await runHooks(
       'PreToolUse',
-      { ...common, permissionMode: 'bypassPermissions', agentId: 'a2', agentType: 'Explore', toolName: 'Bash', toolInput: { command: 'ls' } },
+      {
+        ...common,
+        permissionMode: 'bypassPermissions',
+        agentId: 'a2',
+        agentType: 'Explore',
+        toolName: 'Bash',
+        toolInput: { command: 'ls' },
+      },
       { PreToolUse: [hook] },
       options(),
     )

@@ -53,7 +53,9 @@ export function combineHookResults(event: HookEvent, results: HookRunResult[]): 
     }
     if (result.status === 'blocked') {
       if (!CAN_BLOCK.has(event)) {
-        ignore(`exit code 2 (block)${result.stderr.trim() ? ` with ${JSON.stringify(result.stderr.trim())}` : ''}`)
+        ignore(
+          `exit code 2 (block)${result.stderr.trim() ? ` with ${JSON.stringify(result.stderr.trim())}` : ''}`,
+        )
         continue
       }
       outcome.blocked = true

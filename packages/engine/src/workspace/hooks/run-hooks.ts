@@ -1,8 +1,8 @@
 import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
 import { combineHookResults } from './combine.js'
+import { type HookCallContext, hookConditionMatches } from './condition.js'
 import { type HookCallbacks, runHookCallbacks } from './hook-callbacks.js'
 import { interpretHookProcess, skippedHook } from './interpret.js'
-import { type HookCallContext, hookConditionMatches } from './condition.js'
 import { compileMatcher, matcherSubject } from './matcher.js'
 import { hookPayload } from './payload.js'
 import { spawnHook } from './spawn-hook.js'
@@ -74,7 +74,8 @@ export async function runHooks<E extends HookEvent>(
       ...(options.scope ? { scope: options.scope } : {}),
     }
     // Results show the timeout the hook actually ran with (the event's default when it set none).
-    const timed = hook.timeoutSecs === undefined ? { ...hook, timeoutSecs: defaultHookTimeoutSecs(event) } : hook
+    const timed =
+      hook.timeoutSecs === undefined ? { ...hook, timeoutSecs: defaultHookTimeoutSecs(event) } : hook
     const run = runOne(timed, stdinJson, spawnOptions, options.sandboxFor)
     // An `if` that cannot be read never stops a hook (it may be the one that guards): it runs, warned.
     runs.push(

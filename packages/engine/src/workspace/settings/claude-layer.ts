@@ -34,7 +34,8 @@ export async function readClaudeLayer(name: SettingsLayerName, file: string): Pr
 export function parseClaudeLayer(name: SettingsLayerName, file: string, text: string): LoadedLayer {
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    // Editors on Windows save a byte-order mark; JSON.parse rejects it, Claude Code does not.
+    raw = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const offset = jsonErrorOffset(text)
@@ -118,7 +119,14 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
             entry.timeout_secs = Math.ceil(hook.timeout)
           if (typeof hook.if === 'string' && hook.if.trim() !== '') entry.if = hook.if
           else if (hook.if !== undefined)
-            warn(`${where}.hooks[${hookIndex}].if must be a permission rule such as "Bash(git *)"; it is ignored`)
+            warn(
+              `${where}.hooks[${hookIndex}].if must be a permission rule such as "Bash(git *)"; it is ignored`,
+            )
+          if (typeof hook.if === 'string' && hook.if.trim() !== '') entry.if = hook.if
+          else if (hook.if !== undefined)
+            warn(
+              `${where}.hooks[${hookIndex}].if must be a permission rule such as "Bash(git *)"; it is ignored`,
+            )
           entries.push(entry)
         })
       })
