@@ -1,5 +1,6 @@
 import type { JsonSchema } from '@z-engine/protocol'
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import { newAjv } from '../util/load-ajv.js'
 import {
   type PrecompiledValidators,
   precompiledToolValidators,
@@ -13,8 +14,7 @@ import {
  * once per schema on first use.
  */
 export class InputValidator {
-  // Only a schema without a precompiled validator needs a compiler, made on first use. ajv is
-  // imported statically (the MCP client loads it anyway) so bundlers see and include it.
+  // Only a schema without a precompiled validator needs a compiler, made (and ajv loaded) on first use.
   #ajv: Ajv | undefined
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>()
   readonly #precompiled: PrecompiledValidators | undefined
@@ -30,7 +30,7 @@ export class InputValidator {
     if (!validate) {
       validate = this.#precompiled?.[schemaFingerprint(schema)]
       if (!validate) {
-        this.#ajv ??= newAjv()
+        this.#ajv ??= newAjv(TOOL_AJV_OPTIONS)
         validate = this.#ajv.compile(schema)
       }
       this.#compiled.set(schema, validate)
@@ -51,8 +51,4 @@ function describeErrors(errors: ErrorObject[]): string {
       return `${where} ${error.message ?? 'is invalid'}`
     })
     .join('; ')
-}
-
-function newAjv(): Ajv {
-  return new Ajv(TOOL_AJV_OPTIONS)
 }

@@ -1,7 +1,16 @@
 import type { JsonSchema } from '@z-engine/protocol'
-import { Ajv } from 'ajv'
+import type { Ajv, Options } from 'ajv'
+import { newAjv } from '../util/load-ajv.js'
 
 let ajv: Ajv | undefined
+/** Only whether a schema compiles matters here. */
+const SCHEMA_CHECK_OPTIONS: Options = {
+  allErrors: false,
+  strict: false,
+  coerceTypes: false,
+  validateFormats: false,
+  logger: false,
+}
 
 /**
  * A server tool's input schema as the model and the batch validator will see it, or why it cannot
@@ -17,20 +26,10 @@ export function toolInputSchema(
   const { $schema: _draft, ...rest } = schema as Record<string, unknown>
   if (rest.type !== 'object') return { ok: false, message: 'its input schema is not of type "object"' }
   try {
-    ajv ??= newAjv()
+    ajv ??= newAjv(SCHEMA_CHECK_OPTIONS)
     ajv.compile(rest)
   } catch (error) {
     return { ok: false, message: `its input schema does not compile (${(error as Error).message})` }
   }
   return { ok: true, schema: rest as JsonSchema }
-}
-
-function newAjv(): Ajv {
-  return new Ajv({
-    allErrors: false,
-    strict: false,
-    coerceTypes: false,
-    validateFormats: false,
-    logger: false,
-  })
 }

@@ -1,14 +1,14 @@
-import {
-  type CallToolResult,
-  Client,
-  type Prompt,
-  type Tool as SdkTool,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from '@modelcontextprotocol/client'
+import type { CallToolResult, Client, Prompt, Tool as SdkTool, Transport } from '@modelcontextprotocol/client'
 import type { McpServerSpec } from './server-spec.js'
-import { SupervisedStdioTransport } from './stdio-transport.js'
+import type { SupervisedStdioTransport } from './stdio-transport.js'
+
+type SdkRuntime = typeof import('./sdk-runtime.js')
+let sdkRuntime: Promise<SdkRuntime> | undefined
+/** The SDK, imported when the first server starts (never for sessions without MCP servers). */
+const loadSdk = (): Promise<SdkRuntime> => {
+  sdkRuntime ??= import('./sdk-runtime.js')
+  return sdkRuntime
+}
 
 /** Where a server is in its life. */
 export type McpServerStatus = 'starting' | 'ready' | 'failed' | 'closed'
@@ -63,6 +63,8 @@ export class McpConnection {
   #stderr = ''
   #client: Client | undefined
   #transport: Transport | undefined
+  /** Set once the SDK is loaded (before any client or transport exists). */
+  #sdk: SdkRuntime | undefined
   #pid: number | undefined
   #started: Promise<void> | undefined
 
@@ -142,16 +144,29 @@ export class McpConnection {
     const transport = this.#transport
     this.status = 'closed'
     // The server's whole process group goes, whatever it started (an `npx` wrapper's child).
-    if (transport instanceof SupervisedStdioTransport) await transport.close(1_000)
+    await this.#stdio(transport)?.close(1_000)
     await client?.close().catch(() => {})
   }
 
   async #start(): Promise<void> {
+    let sdk: SdkRuntime
+    try {
+      sdk = await loadSdk()
+    } catch (error) {
+      this.status = 'failed'
+      this.lastError = `the MCP SDK could not be loaded: ${(error as Error).message}`
+      this.options.events.changed(this, 'failed')
+      return
+    }
+    this.#sdk = sdk
+    // Closed while the SDK loaded: start nothing. (A method, so the status is not narrowed below.)
+    if (this.#isClosed()) return
+    const { Client } = sdk
     const client = new Client({ name: 'z-engine', version: '0.1.0' }, { capabilities: {} })
     const timeoutMs = this.spec.timeoutMs
     let timer: NodeJS.Timeout | undefined
     try {
-      const transport = await this.#createTransport()
+      const transport = await this.#createTransport(sdk)
       this.#transport = transport
       this.#client = client
       const timeout = new Promise<never>((_, reject) => {
@@ -163,7 +178,7 @@ export class McpConnection {
       await Promise.race([
         (async () => {
           await client.connect(transport, { timeout: timeoutMs })
-          this.#pid = transport instanceof SupervisedStdioTransport ? transport.pid : undefined
+          this.#pid = this.#stdio(transport)?.pid
           await this.#refresh(client, 'both')
         })(),
         timeout,
@@ -190,9 +205,9 @@ export class McpConnection {
       this.status = 'failed'
       this.lastError = this.#withStderr((error as Error).message)
       const transport = this.#transport
-      if (transport instanceof SupervisedStdioTransport) this.#pid ??= transport.pid
+      this.#pid ??= this.#stdio(transport)?.pid
       this.#client = undefined
-      if (transport instanceof SupervisedStdioTransport) await transport.close(500)
+      await this.#stdio(transport)?.close(500)
       await client.close().catch(() => {})
       this.options.events.changed(this, 'failed')
     } finally {
@@ -208,7 +223,7 @@ export class McpConnection {
     this.tools = []
     this.prompts = []
     // A wrapper that died may leave the real server running in its group.
-    if (this.#transport instanceof SupervisedStdioTransport) void this.#transport.close(500)
+    void this.#stdio(this.#transport)?.close(500)
     this.options.events.changed(this, 'lost')
   }
 
@@ -240,7 +255,8 @@ export class McpConnection {
     }
   }
 
-  async #createTransport(): Promise<Transport> {
+  async #createTransport(sdk: SdkRuntime): Promise<Transport> {
+    const { SSEClientTransport, StreamableHTTPClientTransport, SupervisedStdioTransport } = sdk
     const spec = this.spec
     switch (spec.transport) {
       case 'in-process': {
@@ -279,6 +295,15 @@ export class McpConnection {
         throw new Error(`unknown transport ${JSON.stringify(unreachable)}`)
       }
     }
+  }
+
+  #isClosed(): boolean {
+    return this.status === 'closed'
+  }
+
+  /** The transport, if it is a stdio server's (only those have a process to kill). */
+  #stdio(transport: Transport | undefined): SupervisedStdioTransport | undefined {
+    return this.#sdk && transport instanceof this.#sdk.SupervisedStdioTransport ? transport : undefined
   }
 
   /** A start error with the last stderr line, which usually says why (a missing module, a bad flag). */
