@@ -143,6 +143,46 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(await treeState(project)).toEqual(stateA)
   })
 
+  it('a new instance reuses the head read from a loose or a packed commit, and reinitialises a damaged repository', async () => {
+    await buildTree()
+    const first = value(await (await openCheckpoints()).snapshot())
+    // Loose: the head's tree comes from the object file.
+    expect(value(await (await openCheckpoints()).snapshot())).toMatchObject({
+      commit: first.commit,
+      reused: true,
+    })
+    // Packed (after compact): from git.
+    value(await (await openCheckpoints()).compact())
+    expect(value(await (await openCheckpoints()).snapshot())).toMatchObject({
+      commit: first.commit,
+      reused: true,
+    })
+    // A shadow repository missing its HEAD is set up again on open, keeping its objects and refs.
+    const reopened = await openCheckpoints()
+    await unlink(join(reopened.gitDir, 'HEAD'))
+    expect(value(await (await openCheckpoints()).snapshot())).toMatchObject({
+      commit: first.commit,
+      reused: true,
+    })
+  })
+
+  it('snapshotAndMark marks a new checkpoint with it, and the reused one when nothing changed', async () => {
+    const checkpoints = await openCheckpoints()
+    const start = value(await checkpoints.snapshot('start'))
+    const same = value(await checkpoints.snapshotAndMark('turn-0', 'after turn 0'))
+    expect(same).toMatchObject({ commit: start.commit, reused: true })
+    expect(await checkpoints.marked('turn-0')).toBe(start.commit)
+    await writeFiles(project, { 'new.txt': 'new\n' })
+    const changed = value(await checkpoints.snapshotAndMark('turn-1', 'after turn 1'))
+    expect(changed.reused).toBe(false)
+    expect(await checkpoints.marked('turn-1')).toBe(changed.commit)
+    expect(
+      execFileSync('git', ['--git-dir', checkpoints.gitDir, 'rev-parse', 'refs/z-engine/checkpoints'], {
+        encoding: 'utf8',
+      }).trim(),
+    ).toBe(changed.commit)
+  })
+
   it('leaves files above the size limit out and untouched', async () => {
     await writeFiles(project, { 'big.dat': Buffer.alloc(5000, 1), 'small.txt': 'small\n' })
     const checkpoints = await openCheckpoints(1000)

@@ -1,5 +1,6 @@
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { inflateSync } from 'node:zlib'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
@@ -142,8 +143,9 @@ export class ShadowCheckpoints {
     try {
       // Checkpoints hold the project's files: private to the user, like session logs (0700).
       await mkdir(context.gitDir, { recursive: true, mode: 0o700 })
-      const probe = await runGit(context, ['rev-parse', '--git-dir'])
-      if (probe.code !== 0) {
+      // What git itself checks of a repository, read without starting git (each git process costs
+      // ~10 ms of CPU, issue 17); a folder missing any of them is (re)initialised, as before.
+      if (!(await looksLikeRepository(context.gitDir))) {
         await gitOk(context, ['init', '-q', '--bare', context.gitDir], { noWorkTree: true })
         await gitOk(context, ['config', 'core.bare', 'false'])
         await gitOk(context, ['config', 'core.logAllRefUpdates', 'false'])
@@ -297,8 +299,9 @@ export class ShadowCheckpoints {
   snapshotAndMark(name: string, message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
     return this.serialized(async () => {
       if (!MARK_NAME.test(name)) return failure('badName', `'${name}' is not a valid checkpoint mark name`)
-      const snapshot = await this.snapshotNow(message)
-      if (!snapshot.ok) return snapshot
+      // A new checkpoint and its mark are written in one ref transaction (one git process).
+      const snapshot = await this.snapshotNow(message, `${MARK_PREFIX}${name}`)
+      if (!snapshot.ok || !snapshot.value.reused) return snapshot
       const done = await runGit(this.context, ['update-ref', `${MARK_PREFIX}${name}`, snapshot.value.commit])
       if (done.code !== 0)
         return failure(
@@ -381,7 +384,11 @@ export class ShadowCheckpoints {
     return { files: shown, patch: patch.toString('utf8') }
   }
 
-  private async snapshotNow(message: string): Promise<CheckpointResult<CheckpointSnapshot>> {
+  /** `alsoRef`: a ref to point at a new checkpoint in the same transaction (not moved on reuse). */
+  private async snapshotNow(
+    message: string,
+    alsoRef?: string,
+  ): Promise<CheckpointResult<CheckpointSnapshot>> {
     try {
       // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
       const known = this.indexTree
@@ -409,7 +416,9 @@ export class ShadowCheckpoints {
         const commit = (await gitOk(this.context, ['commit-tree', tree, ...parent, '-m', message]))
           .toString('utf8')
           .trim()
-        const swapped = await runGit(this.context, ['update-ref', HEAD_REF, commit, head?.commit ?? ZERO_ID])
+        // Compare-and-swap of the head, plus `alsoRef`, all or nothing.
+        const updates = `update ${HEAD_REF} ${commit} ${head?.commit ?? ZERO_ID}\n${alsoRef !== undefined ? `update ${alsoRef} ${commit}\n` : ''}`
+        const swapped = await runGit(this.context, ['update-ref', '--stdin'], { input: updates })
         if (swapped.code === 0) {
           this.head = { commit, tree }
           return { ok: true, value: { commit, tree, reused: false, skippedLarge: staged.skippedLarge } }
@@ -462,7 +471,7 @@ export class ShadowCheckpoints {
       commit = head.stdout.toString('utf8').trim()
     }
     if (this.head?.commit === commit) return this.head
-    const tree = await this.treeOf(commit)
+    const tree = (await looseCommitTree(this.context.gitDir, commit)) ?? (await this.treeOf(commit))
     this.head = tree === undefined ? undefined : { commit, tree }
     return this.head
   }
@@ -485,6 +494,37 @@ const STATUS: Record<string, CheckpointFileChange['status']> = {
   M: 'modified',
   D: 'deleted',
   T: 'typeChanged',
+}
+
+/** Whether `gitDir` has what git requires of a repository: `HEAD`, `config`, `objects/`, `refs/`. */
+async function looksLikeRepository(gitDir: string): Promise<boolean> {
+  const kinds = await Promise.all(
+    ['HEAD', 'config', 'objects', 'refs'].map((name) => stat(join(gitDir, name)).catch(() => undefined)),
+  )
+  const [head, config, objects, refs] = kinds
+  return (
+    head?.isFile() === true &&
+    config?.isFile() === true &&
+    objects?.isDirectory() === true &&
+    refs?.isDirectory() === true
+  )
+}
+
+/**
+ * The tree of a commit stored as a loose object (how `commit-tree` writes one), read from its
+ * zlib-compressed file (`commit <size>\0tree <id>\n…`) without starting git; undefined when the
+ * object is packed (after `compact`) or unreadable, and the caller asks git.
+ */
+async function looseCommitTree(gitDir: string, commit: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return undefined
+  try {
+    const stored = await readFile(join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2)))
+    const head = inflateSync(stored).subarray(0, 200).toString('latin1')
+    const match = /^commit \d+\0tree ([0-9a-f]{40,64})\n/.exec(head)
+    return match?.[1]
+  } catch {
+    return undefined
+  }
 }
 
 function failure<T>(code: string, message: string): CheckpointResult<T> {
