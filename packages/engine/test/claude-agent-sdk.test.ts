@@ -224,4 +224,54 @@ describe('the Claude Agent SDK query() over the engine', () => {
       await server.close()
     }
   }, 60_000)
+
+  it('continues the latest session with continue, turns thinking on with maxThinkingTokens, and reports options it cannot honour', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    const server = await startScriptedServer([
+      { blocks: [{ type: 'text', text: 'First answer.' }] },
+      { blocks: [{ type: 'text', text: 'Second answer.' }] },
+    ])
+    try {
+      const env = {
+        ANTHROPIC_API_KEY: 'x',
+        ANTHROPIC_BASE_URL: server.url,
+        PATH: process.env.PATH,
+        HOME: home,
+      }
+      const first = await collect(query({ prompt: 'Remember: blue.', options: { cwd: project, env } }))
+      const firstId = (first.at(-1) as SDKResultMessage).session_id
+      const stderr: string[] = []
+      const second = await collect(
+        query({
+          prompt: 'Which colour?',
+          options: {
+            cwd: project,
+            env,
+            model: 'claude-sonnet-4-5',
+            continue: true,
+            maxThinkingTokens: 2048,
+            // Steers Claude Code's child process: accepted quietly.
+            pathToClaudeCodeExecutable: '/opt/claude/cli.js',
+            // Not honoured here: reported, not dropped silently.
+            fallbackModel: 'claude-haiku-4-5',
+            maxBudgetUsd: 1,
+            stderr: (line) => stderr.push(line),
+            ...({ madeUpOption: true } as object),
+          },
+        }),
+      )
+      const result = second.at(-1) as SDKResultMessage
+      expect(result).toMatchObject({ subtype: 'success', result: 'Second answer.', session_id: firstId })
+      expect(JSON.stringify(server.requests[1]?.body.messages)).toContain('Remember: blue.')
+      expect(server.requests[1]?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 })
+      expect(stderr).toEqual([
+        'options.fallbackModel is not supported by @z-engine/engine/claude-agent-sdk and is ignored: no fallback model is tried; a failed request ends the turn with its error.\n',
+        'options.maxBudgetUsd is not supported by @z-engine/engine/claude-agent-sdk and is ignored: no cost ceiling is enforced; watch total_cost_usd on the result.\n',
+        'options.madeUpOption is not a Claude Agent SDK option @z-engine/engine/claude-agent-sdk knows; it is ignored.\n',
+      ])
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
 })

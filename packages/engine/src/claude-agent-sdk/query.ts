@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import { realpath } from 'node:fs/promises'
 import { normalizeMode } from '@z-engine/policy'
 import { Engine, viewOf } from '../api/engine.js'
 import { resolveEnginePaths } from '../api/engine-paths.js'
 import type { Session } from '../session/session-types.js'
 import type { TurnHandle } from '../session/turn-handle.js'
 import { bareModel, MessageTranslator } from './sdk-messages.js'
+import { optionWarnings } from './sdk-option-support.js'
 import {
   canUseToolOf,
   hooksOf,
@@ -34,6 +36,10 @@ export function query({
   async function* messages(): AsyncGenerator<SDKMessage, void> {
     const mode = permissionMode(options.permissionMode)
     const env = options.env ?? process.env
+    for (const warning of optionWarnings(options)) {
+      if (options.stderr !== undefined) options.stderr(`${warning}\n`)
+      else process.emitWarning(warning, { code: 'Z_ENGINE_SDK_OPTION' })
+    }
     const engine = await Engine.create({
       env,
       // The Claude Agent SDK reads no filesystem settings unless `settingSources` names them; sessions
@@ -46,14 +52,17 @@ export function query({
     })
     try {
       const systemPrompt = options.systemPrompt
+      const projectRoot = options.cwd ?? process.cwd()
+      const resume =
+        options.resume ?? (options.continue === true ? await latestSession(engine, projectRoot) : undefined)
       session = await engine.openSession({
-        projectRoot: options.cwd ?? process.cwd(),
+        projectRoot,
         ...(options.model !== undefined ? { model: modelRef(options.model) } : {}),
         ...(mode !== undefined ? { mode } : {}),
-        ...(options.resume !== undefined
+        ...(resume !== undefined
           ? options.forkSession === true
-            ? { fork: { sessionId: options.resume } }
-            : { resume: options.resume }
+            ? { fork: { sessionId: resume } }
+            : { resume }
           : {}),
         mcpServers: inProcessServers(options),
         waitForMcp: true,
@@ -114,6 +123,13 @@ export function query({
       session?.send({ type: 'setMode', mode: engineMode })
     },
   })
+}
+
+/** The id of the project's most recently active session, if it has one (`options.continue`). */
+async function latestSession(engine: Engine, projectRoot: string): Promise<string | undefined> {
+  const root = await realpath(projectRoot).catch(() => projectRoot)
+  const [latest] = await engine.listSessions(root)
+  return latest?.sessionId
 }
 
 /** The prompt texts: one string, or each streamed user message's text. */

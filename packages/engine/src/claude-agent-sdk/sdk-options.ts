@@ -9,6 +9,9 @@ import type { HookInput, Options, PermissionMode } from './sdk-types.js'
 export const NO_CAN_USE_TOOL_MESSAGE =
   'query() was called without canUseTool, so calls that need permission are denied. Pass canUseTool, list the tool in allowedTools, or choose another permissionMode.'
 
+/** The smallest thinking budget the providers accept (the settings schema's minimum too). */
+const MIN_THINKING_BUDGET = 1024
+
 const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions', 'plan']
 
 /** A model name as the engine reads it: a bare Claude model id is an Anthropic one. */
@@ -23,7 +26,7 @@ export function permissionMode(mode: string | undefined): PermissionMode | undef
   throw new Error(`options.permissionMode '${mode}' is not supported; use one of: ${MODES.join(', ')}.`)
 }
 
-/** allowedTools, disallowedTools, additionalDirectories, maxTurns and the configured MCP servers as a settings layer. */
+/** allowedTools, disallowedTools, additionalDirectories, maxTurns, maxThinkingTokens and the configured MCP servers as a settings layer. */
 export function settingsOf(options: Options): SettingsLayer {
   const servers: Record<string, Record<string, unknown>> = {}
   for (const [name, config] of Object.entries(options.mcpServers ?? {})) {
@@ -48,8 +51,20 @@ export function settingsOf(options: Options): SettingsLayer {
     ...(options.disallowedTools ? { deny: options.disallowedTools } : {}),
     ...(options.additionalDirectories ? { additional_directories: options.additionalDirectories } : {}),
   }
+  const thinking = options.maxThinkingTokens
   return {
     ...(Object.keys(permissions).length > 0 ? { permissions } : {}),
+    ...(thinking !== undefined
+      ? {
+          model:
+            thinking > 0
+              ? {
+                  thinking: true,
+                  thinking_budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.floor(thinking)),
+                }
+              : { thinking: false },
+        }
+      : {}),
     ...(options.maxTurns !== undefined ? { agents: { max_turns: options.maxTurns } } : {}),
     ...(Object.keys(servers).length > 0 ? { mcp: { servers } } : {}),
   } as SettingsLayer

@@ -15,6 +15,7 @@ export type HookEvent =
   | 'SessionStart'
   | 'SessionEnd'
   | 'Stop'
+  | 'SubagentStart'
   | 'SubagentStop'
   | 'PreCompact'
   | 'Notification'
@@ -94,12 +95,16 @@ export interface Options {
   additionalDirectories?: string[]
   allowedTools?: string[]
   canUseTool?: CanUseTool
+  /** Continue the project's most recent session (a new one when it has none). */
+  continue?: boolean
   cwd?: string
   disallowedTools?: string[]
   env?: Record<string, string | undefined>
   forkSession?: boolean
   hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>
   includePartialMessages?: boolean
+  /** Turns extended thinking on with this budget (at least 1,024 tokens); 0 turns it off. */
+  maxThinkingTokens?: number
   maxTurns?: number
   mcpServers?: Record<string, McpServerConfig>
   model?: string
@@ -107,7 +112,29 @@ export interface Options {
   resume?: string
   /** `user`, `project`, `local`: without `user`, no user settings or data folder are read (the SDK's default reads none). */
   settingSources?: Array<'user' | 'project' | 'local'>
+  /** Receives the warnings about options that change nothing here (else they are process warnings). */
+  stderr?: (data: string) => void
   systemPrompt?: string | { type: 'preset'; preset: 'claude_code'; append?: string }
+  // Accepted so a Claude Agent SDK program type-checks unchanged; they steer its Claude Code child
+  // process, which does not exist here.
+  executable?: 'node' | 'bun' | 'deno'
+  executableArgs?: string[]
+  extraArgs?: Record<string, string | null>
+  pathToClaudeCodeExecutable?: string
+  allowDangerouslySkipPermissions?: boolean
+  // Accepted and not honoured: each one given is reported once per query (see sdk-option-support.ts).
+  agents?: Record<string, { description: string; prompt: string; tools?: string[]; model?: string }>
+  betas?: string[]
+  enableFileCheckpointing?: boolean
+  fallbackModel?: string
+  maxBudgetUsd?: number
+  outputFormat?: { type: 'json_schema'; schema: Record<string, unknown> }
+  permissionPromptToolName?: string
+  plugins?: Array<{ type: 'local'; path: string }>
+  resumeSessionAt?: string
+  sandbox?: Record<string, unknown>
+  strictMcpConfig?: boolean
+  tools?: string[] | { type: 'preset'; preset: 'claude_code' }
 }
 
 /** Token usage in the Anthropic API's spelling. */

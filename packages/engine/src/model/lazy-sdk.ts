@@ -1,23 +1,22 @@
 /**
  * Lazy SDK construction shared by the adapters: the SDK module is imported on first use (CLI startup
  * does not pay for it), and a failure to load is a typed, non-retried error rather than a cached
- * rejection.
+ * rejection. An SDK that is not installed (they are optional peer dependencies) gets a message with
+ * the exact install command.
  */
 import { TypedModelError } from './errors.js'
+import { PROVIDER_SDKS, type ProviderSdk } from './provider-sdks.js'
 
 /** Loads an SDK client once; `load` rejects with a TypedModelError when the SDK cannot be loaded. */
 export function lazySdk<T>(
   create: () => Promise<T>,
-  label: string,
+  sdk: ProviderSdk,
 ): { load: () => Promise<T>; warm: () => Promise<void> } {
   let pending: Promise<T> | undefined
   const load = (): Promise<T> => {
     pending ??= create().catch((error: unknown) => {
       pending = undefined
-      throw new TypedModelError({
-        kind: 'invalid_request',
-        message: `Could not load the ${label} SDK (${error instanceof Error ? error.message : String(error)}). Reinstall z-engine or check the provider settings.`,
-      })
+      throw new TypedModelError({ kind: 'invalid_request', message: loadFailureMessage(sdk, error) })
     })
     return pending
   }
@@ -27,4 +26,22 @@ export function lazySdk<T>(
       await load().catch(() => undefined)
     },
   }
+}
+
+/** What to tell the user when an SDK does not load: the install command when it is missing. */
+export function loadFailureMessage(sdk: ProviderSdk, error: unknown): string {
+  const { packageName, version } = PROVIDER_SDKS[sdk]
+  if (isMissingPackage(error, packageName)) {
+    return `The ${sdk} SDK is not installed. The engine loads provider SDKs as optional peer dependencies: run \`npm install ${packageName}@${version}\` in your app.`
+  }
+  const reason = error instanceof Error ? error.message : String(error)
+  return `Could not load the ${sdk} SDK (${reason}). Reinstall ${packageName}@${version} or check the provider settings.`
+}
+
+function isMissingPackage(error: unknown, packageName: string): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && error.message.includes(packageName)
+  )
 }
