@@ -126,4 +126,25 @@ const { heap, rss, baseRss } = JSON.parse(idle.stdout.trim().split('\n').at(-1))
 console.log(
   `memory per idle session: ${(heap / 1e6).toFixed(2)} MB heap, ${(rss / 1e6).toFixed(2)} MB RSS (${SESSIONS} sessions opened after the first; process RSS with one session ${mb(baseRss)})`,
 )
+
+// The provider SDKs are optional peers: what an app adds by installing one, then the other.
+const engineManifest = JSON.parse(readFileSync(join(root, 'packages', 'engine', 'package.json'), 'utf8'))
+const sdks = Object.keys(engineManifest.peerDependencies ?? {})
+for (const [index, sdk] of sdks.entries()) {
+  const version = engineManifest.devDependencies[sdk]
+  execFileSync(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `${sdk}@${version}`],
+    {
+      cwd: app,
+      stdio: 'inherit',
+    },
+  )
+  const count = Object.keys(JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')).packages).filter(
+    (path) => path.startsWith('node_modules/'),
+  ).length
+  console.log(
+    `install with ${sdks.slice(0, index + 1).join(' + ')}: ${mb(duBytes(['-sb']))} apparent size, ${mb(duBytes(['-sk']) * 1024)} on disk, ${count} packages`,
+  )
+}
 rmSync(work, { recursive: true, force: true })

@@ -18,7 +18,9 @@ import { describe, expect, it } from 'vitest'
 /**
  * The 8 libraries as an embedder gets them: packed with `pnpm pack`, unpacked into a fresh app's
  * node_modules, type-checked (strict) and run as ESM and as CommonJS, and bundled by esbuild into one
- * CommonJS file that runs from a folder with no node_modules at all.
+ * CommonJS file that runs from a folder with no node_modules at all — with no provider SDK installed
+ * (they are optional peers). Then a Claude Agent SDK program, with the Anthropic SDK and zod installed
+ * as the app's own dependencies, runs through `@z-engine/engine/claude-agent-sdk`.
  *
  * Offline by design: each tarball is unpacked where npm would put it, and each third-party
  * dependency it declares is linked to the copy this repository already installed (the same
@@ -62,7 +64,7 @@ async function install(tarballs: string, app: string): Promise<Manifest[]> {
 }
 
 describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', () => {
-  it('type-check strictly, run as ESM and CommonJS, and bundle into one CommonJS file', async () => {
+  it('type-check strictly, run as ESM and CommonJS, bundle into one CommonJS file with no provider SDK installed, and run a Claude Agent SDK program', async () => {
     const work = await mkdtemp(join(tmpdir(), 'z-pack-libs-'))
     const tarballs = join(work, 'tarballs')
     const app = join(work, 'app')
@@ -134,5 +136,32 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
     })
     const bundled = await run(process.execPath, [join(alone, 'app.cjs')], { cwd: alone })
     expect(JSON.parse(bundled.stdout)).toEqual(expected)
-  }, 240_000)
+
+    // A Claude Agent SDK program: the app installs the Anthropic SDK (the engine's optional peer) and
+    // zod, and not OpenAI's SDK.
+    for (const dependency of ['@anthropic-ai/sdk', 'zod']) {
+      const link = join(app, 'node_modules', dependency)
+      mkdirSync(dirname(link), { recursive: true })
+      symlinkSync(realpathSync(join(REPO, 'packages', 'engine', 'node_modules', dependency)), link)
+    }
+    expect(existsSync(join(app, 'node_modules', 'openai'))).toBe(false)
+    copyFileSync(join(import.meta.dirname, 'app', 'sdk-main.ts'), join(app, 'sdk-main.ts'))
+    await writeFile(
+      join(app, 'tsconfig.sdk.json'),
+      JSON.stringify({ extends: './tsconfig.json', files: ['sdk-main.ts'] }),
+    )
+    await run(process.execPath, [tsc, '-p', join(app, 'tsconfig.sdk.json')], { cwd: app })
+    const sdk = await run(process.execPath, [join(app, 'dist', 'sdk-main.js')], { cwd: app })
+    const outcome = JSON.parse(sdk.stdout) as { missing: { is_error: boolean; text: string } }
+    expect(outcome).toMatchObject({
+      first: 'Sunny in Bergen.',
+      denied: ['Bash'],
+      cities: ['Bergen'],
+      resumed: 'Still sunny.',
+      missing: { is_error: true },
+    })
+    expect(outcome.missing.text).toContain(
+      'The OpenAI SDK is not installed. The engine loads provider SDKs as optional peer dependencies: run `npm install openai@6.49.0` in your app.',
+    )
+  }, 300_000)
 })

@@ -16,7 +16,7 @@ export function lazySdk<T>(
   const load = (): Promise<T> => {
     pending ??= create().catch((error: unknown) => {
       pending = undefined
-      throw new TypedModelError({ kind: 'invalid_request', message: loadFailureMessage(sdk, error) })
+      throw error instanceof TypedModelError ? error : sdkLoadError(sdk)(error)
     })
     return pending
   }
@@ -25,6 +25,17 @@ export function lazySdk<T>(
     warm: async () => {
       await load().catch(() => undefined)
     },
+  }
+}
+
+/**
+ * The rejection handler for an SDK's `import()`: `import('openai').catch(sdkLoadError('OpenAI'))`.
+ * Written at the import itself because bundlers (esbuild) leave an `import()` with a `.catch` to run
+ * time when the package is not installed, so an app without this optional SDK still bundles.
+ */
+export function sdkLoadError(sdk: ProviderSdk): (error: unknown) => never {
+  return (error) => {
+    throw new TypedModelError({ kind: 'invalid_request', message: loadFailureMessage(sdk, error) })
   }
 }
 

@@ -1,6 +1,6 @@
 /** The Anthropic Messages client: the SDK (imported lazily) streaming raw events with its retries off. */
 import type Anthropic from '@anthropic-ai/sdk'
-import { lazySdk } from '../lazy-sdk.js'
+import { lazySdk, sdkLoadError } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
 import { type SdkConnection, sdkClientOptions } from '../sdk-options.js'
@@ -22,9 +22,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
   const retry = resolveRetryOptions(options.retry)
   const { load, warm } = lazySdk<Anthropic>(
     () =>
-      import('@anthropic-ai/sdk').then(
-        ({ default: AnthropicSdk }) => new AnthropicSdk(sdkClientOptions(options)),
-      ),
+      import('@anthropic-ai/sdk')
+        .catch(sdkLoadError('Anthropic'))
+        .then(({ default: AnthropicSdk }) => new AnthropicSdk(sdkClientOptions(options))),
     'Anthropic',
   )
   return {
