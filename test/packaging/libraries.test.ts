@@ -98,6 +98,7 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
       seen: ['weather', 'Read', 'Bash'],
       cities: ['Bergen'],
       text: 'all done',
+      run: { outcome: 'done', text: 'could not write', denial: true },
     }
     const esm = await run(process.execPath, [join(app, 'dist', 'main.js')], { cwd: app })
     expect(JSON.parse(esm.stdout)).toEqual(expected)

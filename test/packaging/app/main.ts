@@ -5,7 +5,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 // The protocol types come through the engine's entry: an embedder needs no second package.
-import { type CanUseTool, defineTool, Engine, type EventEnvelope, type ToolStatus } from '@z-engine/engine'
+import {
+  type CanUseTool,
+  defineTool,
+  Engine,
+  type EventEnvelope,
+  run,
+  type ToolStatus,
+} from '@z-engine/engine'
 import { ScriptedClient } from '@z-engine/engine/testing'
 
 async function main(): Promise<void> {
@@ -69,7 +76,36 @@ async function main(): Promise<void> {
     if (event.type === 'turnFinished') break
   }
   await engine.shutdown()
-  console.log(JSON.stringify({ statuses, seen, cities, text }))
+
+  // run() in default mode with no callbacks: the Write that would ask is denied, never awaited.
+  const writer = new ScriptedClient([
+    {
+      blocks: [
+        { type: 'tool_use', name: 'Write', input: { file_path: join(root, 'out.txt'), content: 'x' } },
+      ],
+    },
+    { blocks: [{ type: 'text', text: 'could not write' }] },
+  ])
+  const result = await run({
+    prompt: 'write out.txt',
+    cwd: root,
+    isolated: true,
+    clientFactory: {
+      createClient: () => ({ ok: true, client: writer, provider: 'scripted', model: 'scripted' }),
+    },
+  })
+  const denial = JSON.stringify(writer.requests[1]?.messages.at(-1)?.content).includes(
+    'run() was called without onApproval',
+  )
+  console.log(
+    JSON.stringify({
+      statuses,
+      seen,
+      cities,
+      text,
+      run: { outcome: result.outcome.type, text: result.text, denial },
+    }),
+  )
 }
 
 main().catch((error: unknown) => {
