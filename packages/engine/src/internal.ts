@@ -41,9 +41,9 @@ export type { RelieveInput, RelieveResult } from './compaction/relieve.js'
 /** Relieves context pressure (clears, then summaries). */
 export { relieveContext } from './compaction/relieve.js'
 /** What `checkPermission` answers. */
-export type { PermissionCheckResult } from './gate/check-permission.js'
-/** The policy's verdict on one call outside a session (`z-engine permissions check`). */
-export { checkPermission } from './gate/check-permission.js'
+export type { PermissionCheckResult, ProjectRules } from './gate/check-permission.js'
+/** The policy's verdict on one call outside a session (`z-engine permissions check`), and a project's rules for it. */
+export { checkPermission, projectRulesOf } from './gate/check-permission.js'
 /** The permission gate built from settings. */
 export { settingsGate } from './gate/policy-gate.js'
 /** Background shell jobs. */

@@ -24,8 +24,8 @@ export type Action =
    * `resource` marks the built-in resource tools (ListMcpResources, ReadMcpResource), which only read.
    */
   | { type: 'mcpCall'; server: string; tool: string; readOnly?: boolean; resource?: boolean }
-  /** Loads a skill. */
-  | { type: 'loadSkill'; name: string }
+  /** Loads a skill; `args` are the arguments it is invoked with (`Skill(deploy *)` rules match them). */
+  | { type: 'loadSkill'; name: string; args?: string }
   /**
    * Anything else; `readOnly` says whether it changes state (plan mode refuses it when false).
    * `malformed` says why a tool could not map its input (a non-string path, a missing field): such

@@ -65,7 +65,13 @@ export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Act
     case 'Skill': {
       const name = fields.skill ?? fields.command ?? fields.name
       // The tool accepts `/name` as a user would type it; the rule names the skill without the slash.
-      return { type: 'loadSkill', name: typeof name === 'string' ? name.trim().replace(/^\//, '') : '' }
+      const action: Action = {
+        type: 'loadSkill',
+        name: typeof name === 'string' ? name.trim().replace(/^\//, '') : '',
+      }
+      // `Skill(deploy prod *)` rules read the arguments; a non-string one is passed as written.
+      if (typeof fields.args === 'string' && fields.args.trim() !== '') action.args = fields.args
+      return action
     }
     case 'ApplyAgentChanges':
       // Applying (or discarding) a worktree agent's changes rewrites files of the project.

@@ -1,10 +1,26 @@
-import { type Action, buildRuleSet, type RuleError } from '@z-engine/policy'
+import { type Action, buildRuleSet, type Rule, type RuleError, type RuleKind, type RuleLayer, type RuleSet } from '@z-engine/policy'
 import {
   type PermissionDecisionKind,
   parsePermissionCheckRequest,
   type SuggestedRule,
 } from '@z-engine/protocol'
-import { decideToolCall, type GateFacts } from './policy-gate.js'
+import { decideToolCall, type GateFacts, ruleLayersOf } from './policy-gate.js'
+
+/** A project's rules (its settings layers after trust gating, each tagged with its file) for `--project`. */
+export interface ProjectRules {
+  ruleLayers: readonly RuleLayer[]
+}
+
+/**
+ * The rules a project's sessions decide with, from its loaded settings: every layer after trust
+ * gating (user, `~/.claude/settings.json`, `.claude/settings*.json`, `.z-engine/settings*.toml`…),
+ * each tagged with its file.
+ */
+export function projectRulesOf(loaded: {
+  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>
+}): ProjectRules {
+  return { ruleLayers: ruleLayersOf(loaded.layers) }
+}
 
 /** The answer: the same decision a session would make, with the pipeline's steps. */
 export type PermissionCheckResult =
@@ -13,6 +29,8 @@ export type PermissionCheckResult =
       decision: PermissionDecisionKind
       reason: string
       rule?: string
+      /** The rule that decided: which list it sits in, its text and the file (or `input`) it came from. */
+      matched?: { list: RuleKind; rule: string; source: string }
       suggestion?: SuggestedRule
       /** The action the tool mapped the input to, then each step of the pipeline. */
       steps: string[]
@@ -28,7 +46,7 @@ export type PermissionCheckResult =
  * `PermissionCheckRequestSchema`. Paths need not exist. Never throws: a malformed request is an
  * error value.
  */
-export function checkPermission(request: unknown): PermissionCheckResult {
+export function checkPermission(request: unknown, project?: ProjectRules): PermissionCheckResult {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     return { ok: false, error: 'expected a JSON object {tool, input, mode, rules, cwd, home}' }
   }
@@ -46,7 +64,10 @@ export function checkPermission(request: unknown): PermissionCheckResult {
     allowedPrivateHosts: checked.allowedPrivateHosts ?? [],
     ...(checked.sandbox !== undefined ? { sandbox: checked.sandbox } : {}),
   }
-  const ruleSet = buildRuleSet([{ source: 'input', ...(checked.rules ?? {}) }])
+  const ruleSet = buildRuleSet([
+    ...(project?.ruleLayers ?? []),
+    ...(checked.rules !== undefined || project === undefined ? [{ source: 'input', ...(checked.rules ?? {}) }] : []),
+  ])
   const { action, decision } = decideToolCall(checked.tool, checked.input, facts, ruleSet, {
     cwd: checked.cwd,
     explain: true,
@@ -64,7 +85,28 @@ export function checkPermission(request: unknown): PermissionCheckResult {
     action,
     ruleErrors: ruleSet.errors,
   }
-  if (decision.rule) result.rule = decision.rule
+  if (decision.rule) {
+    result.rule = decision.rule
+    const matched = matchedRule(ruleSet, decision.rule)
+    if (matched !== undefined) result.matched = matched
+  }
   if (decision.suggestion) result.suggestion = decision.suggestion
   return result
+}
+
+/** The list and rule behind a decision's `rule` (`text (source)`), deny before ask before allow. */
+function matchedRule(
+  ruleSet: RuleSet,
+  label: string,
+): { list: RuleKind; rule: string; source: string } | undefined {
+  const lists: ReadonlyArray<readonly [RuleKind, readonly Rule[]]> = [
+    ['deny', ruleSet.deny],
+    ['ask', ruleSet.ask],
+    ['allow', ruleSet.allow],
+  ]
+  for (const [list, rules] of lists) {
+    const rule = rules.find((candidate) => `${candidate.text} (${candidate.source})` === label)
+    if (rule !== undefined) return { list, rule: rule.text, source: rule.source }
+  }
+  return undefined
 }

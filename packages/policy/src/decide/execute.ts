@@ -23,6 +23,7 @@ function pathVerdict(
   facts: LineFacts,
   context: PolicyContext,
   strict: boolean,
+  denyList = false,
 ): PathVerdict {
   const result: PathVerdict = {}
   for (const rule of rules) {
@@ -36,6 +37,16 @@ function pathVerdict(
           const hit = targetMatch(rule, access, target, command, context, strict)
           if (hit === 'yes') return { rule }
           if (hit === 'maybe') result.uncertain ??= rule
+          // A Read deny rule also forbids writing the file (Claude Code semantics; see decideFiles).
+          if (
+            denyList &&
+            access === 'edit' &&
+            target.kind === 'path' &&
+            rule.matcher.type === 'path' &&
+            rule.matcher.access === 'read' &&
+            pathRuleMatches(rule, 'read', target.path, context, true)
+          )
+            return { rule }
         }
       }
       // Operands of commands whose file use is unknown: only a path pattern can name them.
@@ -197,7 +208,7 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
     if (hit || bashTextMatches(rule, line))
       return trace.done('deny', `a deny rule forbids ${JSON.stringify(hit?.text ?? line)}`, rule)
   }
-  const denyPaths = pathVerdict(context.rules.deny, facts, context, true)
+  const denyPaths = pathVerdict(context.rules.deny, facts, context, true, true)
   if (denyPaths.rule)
     return trace.done('deny', 'a deny rule forbids a file this command reads or writes', denyPaths.rule)
   trace.step('no deny rule matches')

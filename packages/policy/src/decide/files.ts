@@ -120,6 +120,20 @@ export function firstPathRule(
   )
 }
 
+/** The first Read deny rule naming one of `paths` (a bare `Read` rule is about the tool, not files). */
+export function readDenyRule(
+  rules: readonly Rule[],
+  paths: readonly string[],
+  context: PolicyContext,
+): Rule | undefined {
+  return rules.find(
+    (rule) =>
+      rule.matcher.type === 'path' &&
+      rule.matcher.access === 'read' &&
+      paths.some((path) => pathRuleMatches(rule, 'read', path, context, true)),
+  )
+}
+
 /** Decides a read or write of files (spec 001 "Permissions"; steps in docs/permissions.md). */
 export function decideFiles(
   kind: 'read' | 'write',
@@ -146,6 +160,10 @@ function decideTargets(
   trace.step(() => `${kind} of ${targets.map(named).join(', ')}`)
   const deny = firstPathRule(context.rules.deny, access, paths, context, true, options)
   if (deny) return trace.done('deny', `a deny rule forbids this ${kind}`, deny)
+  // Claude Code: a file the user forbids reading (`Read(./.env)`) may not be edited or overwritten
+  // either, since an edit reveals and replaces what it holds.
+  const readDeny = kind === 'write' ? readDenyRule(context.rules.deny, paths, context) : undefined
+  if (readDeny) return trace.done('deny', 'a Read deny rule forbids this file, so changing it is refused too', readDeny)
   trace.step('no deny rule matches')
   if (kind === 'write' && context.mode === 'plan') {
     return trace.done('deny', 'plan mode is read-only: changing files is refused until the plan is approved')

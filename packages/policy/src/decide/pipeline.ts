@@ -79,10 +79,10 @@ function decideAction(
       )
     }
     case 'loadSkill': {
-      const name = action.name
+      const invocation = skillInvocation(action.name, action.args)
       return decideByRules(
         'Skill',
-        (rule) => nameMatches(rule, name),
+        (rule) => skillRuleMatches(rule, action.name, invocation),
         true,
         context,
         options,
@@ -239,4 +239,30 @@ function domainMatches(rule: Rule, host: string): boolean {
 
 function nameMatches(rule: Rule, name: string): boolean {
   return rule.matcher.type === 'name' && (rule.matcher.name === name || rule.matcher.name === '*')
+}
+
+/** A skill call as a rule reads it: its name, then its arguments with whitespace collapsed. */
+function skillInvocation(name: string, args: string | undefined): string {
+  const rest = args?.trim().replace(/\s+/g, ' ') ?? ''
+  return rest === '' ? name : `${name} ${rest}`
+}
+
+/**
+ * Claude Code's Skill rules: `Skill(name)` is that skill with any arguments, `Skill(name *)` (a
+ * glob; a trailing ` *` also matches no arguments) and `Skill(name:*)` (a prefix) read the
+ * arguments too, so `Skill(deploy prod*)` can be told from `Skill(deploy staging)`.
+ */
+function skillRuleMatches(rule: Rule, name: string, invocation: string): boolean {
+  if (rule.matcher.type !== 'name') return false
+  const spec = rule.matcher.name.replace(/\s+/g, ' ')
+  if (spec === '*' || spec === name) return true
+  if (spec.endsWith(':*')) {
+    const prefix = spec.slice(0, -2).trim()
+    return invocation === prefix || invocation.startsWith(`${prefix} `)
+  }
+  if (!spec.includes('*') && !spec.includes(' ')) return false
+  const parts = spec.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+  let source = parts.join('.*')
+  if (source.endsWith(' .*')) source = `${source.slice(0, -3)}(?: .*)?`
+  return new RegExp(`^${source}$`, 's').test(invocation)
 }

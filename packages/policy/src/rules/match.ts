@@ -76,18 +76,53 @@ export function pathRuleCouldMatchBelow(
   return isWithin(anchor, dir) || isWithin(dir, anchor)
 }
 
-/** Whether a Bash rule matches one command (or, for deny/ask, the whole line). */
+/**
+ * Variables Claude Code drops before matching an allow rule (`NODE_ENV=test npm test` is covered by
+ * `Bash(npm test:*)`): they tune a program's output or build target but cannot change which program
+ * runs or load code into it. Anything else (NODE_OPTIONS, LD_PRELOAD, PATH…) must be written in the
+ * rule itself, as in `Bash(NODE_OPTIONS=--inspect node app.js)`.
+ */
+const RULE_SAFE_ASSIGNMENT =
+  /^(NODE_ENV|RUST_LOG|RUST_BACKTRACE|GOOS|GOARCH|CGO_ENABLED|GO111MODULE|GOEXPERIMENT|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|PYTEST_DISABLE_PLUGIN_AUTOLOAD|PYTEST_DEBUG|LANGUAGE|CHARSET|COLORTERM|LS_COLORS|LSCOLORS|GREP_COLORS?|GCC_COLORS|TIME_STYLE|BLOCK_SIZE|BLOCKSIZE)=/
+
+/** A Bash rule that starts with an assignment (`Bash(NODE_OPTIONS=… node app.js)`). */
+const ASSIGNMENT_RULE = /^Bash\(\s*[A-Za-z_][A-Za-z0-9_]*=/i
+
+/** Whether an allow rule may ignore this assignment before the command. */
+function ignorableAssignment(word: { literal: boolean; value: string }): boolean {
+  return word.literal && (SAFE_ASSIGNMENT.test(word.value) || RULE_SAFE_ASSIGNMENT.test(word.value))
+}
+
+/**
+ * Whether a Bash rule matches one command (or, for deny/ask, the whole line). The command is tried
+ * as written after its assignments and, when every assignment is literal, with them in front, so a
+ * rule may name them (`Bash(NODE_ENV=test npm test)`).
+ */
 export function bashRuleMatches(rule: Rule, command: CommandFacts, strict: boolean): boolean {
   if (rule.tool !== 'Bash') return false
   const name = command.words[0]
+  const literalAssignments = command.assignments.every((word) => word.literal)
+  const withAssignments =
+    command.assignments.length > 0 && literalAssignments
+      ? [...command.assignments.map((word) => word.value), command.text].join(' ')
+      : undefined
   if (!strict) {
     // An allow rule never covers a computed name, another user, an environment that changes what
-    // runs (NODE_OPTIONS=…, LD_PRELOAD=…), or unseen arguments to an exact command.
+    // runs (NODE_OPTIONS=…, LD_PRELOAD=…) unless the rule spells it, or unseen arguments to an exact command.
     if (name === undefined || !name.literal || command.elevated) return false
-    if (command.assignments.some((word) => !word.literal || !SAFE_ASSIGNMENT.test(word.value))) return false
     if (command.unknownArgs && rule.matcher.type === 'bashExact') return false
+    const ignorable = command.assignments.every(ignorableAssignment)
+    // A leading `*` must not cover an assignment nobody wrote: only a rule that starts with one does.
+    if (
+      withAssignments !== undefined &&
+      (ignorable || ASSIGNMENT_RULE.test(rule.text)) &&
+      bashTextMatches(rule, withAssignments)
+    )
+      return true
+    if (!ignorable) return false
   }
   const texts = [command.text]
+  if (strict && withAssignments !== undefined) texts.push(withAssignments)
   if (strict && name?.literal && name.value.includes('/')) {
     // `/bin/rm -rf x` is still rm to a deny rule.
     texts.push(

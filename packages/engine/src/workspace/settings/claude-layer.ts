@@ -24,7 +24,9 @@ export async function readClaudeLayer(name: SettingsLayerName, file: string): Pr
       file,
       present: true,
       data: {},
-      notices: [problem('error', name, file, `could not be read (${code ?? String(error)}); it is skipped`)],
+      notices: [
+        problem('error', name, file, `could not be read (${code ?? String(error)}); it is skipped`, undefined, 'file_unreadable'),
+      ],
     }
   }
   return parseClaudeLayer(name, file, text)
@@ -46,6 +48,7 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
       file,
       `is not valid JSON (${message}); it is skipped until it is fixed`,
       line,
+      'json_invalid',
     )
     return { name, file, present: true, data: {}, notices: [notice] }
   }
@@ -55,7 +58,7 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
       file,
       present: true,
       data: {},
-      notices: [problem('error', name, file, 'must hold a JSON object; it is skipped')],
+      notices: [problem('error', name, file, 'must hold a JSON object; it is skipped', undefined, 'json_not_object')],
     }
   }
   const notices: SettingsNotice[] = []
@@ -72,8 +75,33 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
     ] as const) {
       const value = raw.permissions[from]
       if (value === undefined) continue
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) permissions[to] = value
-      else warn(`permissions.${from} must be a list of strings; it is ignored`)
+      const list = stringList(value)
+      if (list.ok) {
+        permissions[to] = value
+        continue
+      }
+      // A lone string is the common slip (`"deny": "Bash(rm *)"`). It is an error either way; a deny
+      // or ask rule still takes effect (failing closed), an allow rule or a folder does not.
+      const restricts = from === 'deny' || from === 'ask'
+      const applied = restricts && typeof value === 'string'
+      if (applied) permissions[to] = [value]
+      else if (list.strings.length > 0) permissions[to] = list.strings
+      notices.push({
+        ...problem(
+          'error',
+          name,
+          file,
+          `permissions.${from} must be a list of strings such as ["Bash(npm test:*)"], not ${list.found}; ${
+            applied
+              ? 'it is applied as a one-rule list until it is fixed'
+              : list.strings.length > 0
+                ? 'the strings in it are loaded, the rest ignored'
+                : 'it is ignored'
+          }; the rest of the file is loaded`,
+        ),
+        key: `permissions.${from}`,
+        code: 'list_expected',
+      })
     }
     const defaultMode = raw.permissions.defaultMode
     if (defaultMode !== undefined) {
@@ -117,11 +145,6 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
           if (typeof group.matcher === 'string' && group.matcher !== '') entry.matcher = group.matcher
           if (typeof hook.timeout === 'number' && hook.timeout > 0)
             entry.timeout_secs = Math.ceil(hook.timeout)
-          if (typeof hook.if === 'string' && hook.if.trim() !== '') entry.if = hook.if
-          else if (hook.if !== undefined)
-            warn(
-              `${where}.hooks[${hookIndex}].if must be a permission rule such as "Bash(git *)"; it is ignored`,
-            )
           if (typeof hook.if === 'string' && hook.if.trim() !== '') entry.if = hook.if
           else if (hook.if !== undefined)
             warn(
@@ -203,6 +226,20 @@ function claudePlugins(raw: Json, warn: (message: string) => void): Json | undef
   return Object.keys(plugins).length > 0 ? plugins : undefined
 }
 
+/** Whether a value is a list of strings; otherwise what it is (for the error) and its strings. */
+function stringList(
+  value: unknown,
+): { ok: true } | { ok: false; found: string; strings: string[] } {
+  if (Array.isArray(value)) {
+    const strings = value.filter((item): item is string => typeof item === 'string')
+    if (strings.length === value.length) return { ok: true }
+    const others = value.length - strings.length
+    return { ok: false, found: `a list with ${others} entr${others === 1 ? 'y' : 'ies'} that are not strings`, strings }
+  }
+  const found = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : `${JSON.stringify(value)}`
+  return { ok: false, found, strings: [] }
+}
+
 function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -213,11 +250,13 @@ function problem(
   file: string,
   message: string,
   line?: number,
+  code: string = severity === 'error' ? 'file_skipped' : 'value_ignored',
 ): SettingsNotice {
   const notice: SettingsNotice = {
     severity,
     layer,
     file,
+    code,
     message: `${line === undefined ? file : `${file}:${line}`}: ${message}`,
   }
   if (line !== undefined) notice.line = line

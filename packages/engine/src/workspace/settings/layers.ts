@@ -4,12 +4,15 @@ import type { SettingsLayer } from '@z-engine/protocol'
  * The settings layers, lowest first (spec 000 "Settings files"). `claudeProject`/`claudeLocal` are
  * `.claude/settings.json` and `.claude/settings.local.json` (hooks and permissions, with
  * compat.claude on), and `mcpJson` is the project's `.mcp.json` (its MCP servers, with compat.claude on),
- * all read just below the project's own `.z-engine/settings.toml`. `plugin` layers (one per enabled
+ * all read just below the project's own `.z-engine/settings.toml`. `claudeUser` is the user's
+ * `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`; with compat.claude on), just below
+ * their own settings.toml. `plugin` layers (one per enabled
  * plugin: its hooks and MCP servers) sit just above the user's file. `code` is an embedder's `settings`
  * object (the engine's, then a session's), above everything.
  */
 export type SettingsLayerName =
   | 'defaults'
+  | 'claudeUser'
   | 'user'
   | 'plugin'
   | 'claudeProject'
@@ -23,6 +26,7 @@ export type SettingsLayerName =
 /** Every layer name, lowest precedence first. */
 export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
   'defaults',
+  'claudeUser',
   'user',
   'plugin',
   'claudeProject',
@@ -53,6 +57,8 @@ export interface SettingsNotice {
   line?: number
   /** The dotted key path, e.g. `context.compact_at_percent`. */
   key?: string
+  /** A stable code for tools (`list_expected`, `json_invalid`, …), beside the prose. */
+  code?: string
   /** The whole message, naming file, line and key, and saying what happens next. */
   message: string
 }

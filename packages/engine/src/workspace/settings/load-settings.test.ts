@@ -305,7 +305,7 @@ describe('Claude Code compatibility', () => {
     const loaded = await load()
     expect(loaded.settings.permissions.allow).toEqual(['Bash(npm run lint)'])
     expect(loaded.settings.permissions.deny).toEqual(['WebFetch'])
-    expect(loaded.settings.permissions.additional_directories).toEqual(['../shared'])
+    expect(loaded.settings.permissions.additional_directories).toEqual([join(base, 'shared')])
     expect(loaded.settings.permissions.mode).toBe('plan')
     expect(loaded.hooks.PostToolUse).toEqual([
       { command: 'prettier --write', matcher: 'Edit|Write', timeoutSecs: 3, source: file },

@@ -2,6 +2,7 @@ import { DEFAULT_SETTINGS, type Settings } from '@z-engine/protocol'
 import { readMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import { type ActivePlugin, loadActivePlugins } from '../plugins/active.js'
 import { readClaudeLayer } from './claude-layer.js'
+import { resolveAdditionalDirectories } from './resolve-directories.js'
 import { type EffectiveSettings, effectiveSettings } from './effective.js'
 import { envLayer } from './env-layer.js'
 import type { LoadedLayer, SettingsNotice } from './layers.js'
@@ -35,12 +36,13 @@ export interface LoadedSettings extends EffectiveSettings {
 }
 
 /**
- * Reads every layer (defaults, user, `.claude/settings*.json` with compat.claude, project, local,
+ * Reads every layer (defaults, `~/.claude/settings.json` and user, `.claude/settings*.json` and
+ * `.mcp.json` with compat.claude, project, local,
  * environment), validates each on its own, and layers them with trust gating. Never throws: a
  * broken file is a notice and that layer is skipped.
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
-  const files = settingsFiles(options)
+  const files = settingsFiles({ ...options, env: options.env })
   const defaults: LoadedLayer = { name: 'defaults', present: true, data: DEFAULT_SETTINGS, notices: [] }
   const [user, project, local] = await Promise.all([
     options.isolated ? undefined : readTomlLayer('user', files.user),
@@ -62,6 +64,9 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
           ...(files.mcpJson !== undefined ? [readMcpJsonLayer(files.mcpJson)] : []),
         ])
       : []
+  // The user's own Claude Code settings are theirs (not trust-gated), just below their settings.toml.
+  const claudeUser =
+    compatClaude && !options.isolated ? await readClaudeLayer('claudeUser', files.claudeUser) : undefined
   const above = [
     ...claude,
     ...(project ? [project] : []),
@@ -74,11 +79,15 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     options.dataDir === undefined
       ? { plugins: [], layers: [], notices: [] }
       : await loadActivePlugins(
-          effectiveSettings([defaults, ...(user ? [user] : []), ...above], options.trusted).settings,
+          effectiveSettings(
+            [defaults, ...(claudeUser ? [claudeUser] : []), ...(user ? [user] : []), ...above],
+            options.trusted,
+          ).settings,
           options.dataDir,
         )
   const readLayers = [
     defaults,
+    ...(claudeUser ? [claudeUser] : []),
     ...(user ? [user] : []),
     ...plugins.layers,
     ...claude,
@@ -86,7 +95,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     ...(local ? [local] : []),
     ...(env ? [env] : []),
     ...code,
-  ]
+  ].map((layer) => resolveAdditionalDirectories(layer, options.projectRoot, options.home))
   return {
     ...effectiveSettings(readLayers, options.trusted),
     readLayers,

@@ -28,6 +28,7 @@ export function watchSettings(
   const files = settingsFiles(options)
   const paths = [
     files.user,
+    files.claudeUser,
     files.project,
     files.local,
     files.claudeProject,

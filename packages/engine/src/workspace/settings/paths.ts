@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 
 /** Where settings live; every location is passed in (nothing reads process.env or os.homedir()). */
 export interface SettingsLocations {
@@ -8,11 +8,15 @@ export interface SettingsLocations {
   configDir: string
   /** The project root; absent outside a project (user settings only). */
   projectRoot?: string
+  /** The environment, read for `CLAUDE_CONFIG_DIR` (Claude Code's user folder; default `<home>/.claude`). */
+  env?: Readonly<Record<string, string | undefined>>
 }
 
 /** The files behind each file layer, lowest first. */
 export interface SettingsFiles {
   user: string
+  /** The user's Claude Code settings, `settings.json` in `CLAUDE_CONFIG_DIR` or `~/.claude`. */
+  claudeUser: string
   project?: string
   local?: string
   claudeProject?: string
@@ -30,9 +34,22 @@ export function defaultConfigDir(
   return xdg !== undefined && xdg !== '' ? join(xdg, 'z-engine') : join(home, '.config', 'z-engine')
 }
 
+/** Claude Code's user folder: `CLAUDE_CONFIG_DIR` when set, as Claude Code reads it, else `<home>/.claude`. */
+export function claudeConfigDir(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
+  const dir = env.CLAUDE_CONFIG_DIR
+  if (dir === undefined || dir.trim() === '') return join(home, '.claude')
+  return dir === '~' || dir.startsWith('~/') ? join(home, dir.slice(1)) : resolve(home, dir)
+}
+
 /** Every settings file path for these locations. */
 export function settingsFiles(locations: SettingsLocations): SettingsFiles {
-  const files: SettingsFiles = { user: join(locations.configDir, 'settings.toml') }
+  const files: SettingsFiles = {
+    user: join(locations.configDir, 'settings.toml'),
+    claudeUser: join(claudeConfigDir(locations.home, locations.env), 'settings.json'),
+  }
   if (locations.projectRoot !== undefined) {
     files.project = join(locations.projectRoot, '.z-engine', 'settings.toml')
     files.local = join(locations.projectRoot, '.z-engine', 'settings.local.toml')

@@ -83,7 +83,13 @@ function notice(
   problem: { message: string; line?: number | undefined; key?: string },
 ): SettingsNotice {
   const where = problem.line === undefined ? file : `${file}:${problem.line}`
-  const result: SettingsNotice = { severity, layer, file, message: `${where}: ${problem.message}` }
+  const result: SettingsNotice = {
+    severity,
+    layer,
+    file,
+    code: severity === 'error' ? 'file_skipped' : 'value_ignored',
+    message: `${where}: ${problem.message}`,
+  }
   if (problem.line !== undefined) result.line = problem.line
   if (problem.key !== undefined && problem.key !== '') result.key = problem.key
   return result

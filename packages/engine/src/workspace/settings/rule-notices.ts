@@ -32,6 +32,7 @@ export function ruleNotices(
         layer: layerName,
         file,
         key,
+        code: 'rule_invalid',
         message: `${where}: ${key} ${JSON.stringify(rule)} is not a valid rule (${parsed.error.message}); it has no effect`,
       }
       if (line !== undefined) notice.line = line
