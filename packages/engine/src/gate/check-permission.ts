@@ -1,4 +1,12 @@
-import { type Action, buildRuleSet, type Rule, type RuleError, type RuleKind, type RuleLayer, type RuleSet } from '@z-engine/policy'
+import {
+  type Action,
+  buildRuleSet,
+  type Rule,
+  type RuleError,
+  type RuleKind,
+  type RuleLayer,
+  type RuleSet,
+} from '@z-engine/policy'
 import {
   type PermissionDecisionKind,
   parsePermissionCheckRequest,
@@ -66,7 +74,9 @@ export function checkPermission(request: unknown, project?: ProjectRules): Permi
   }
   const ruleSet = buildRuleSet([
     ...(project?.ruleLayers ?? []),
-    ...(checked.rules !== undefined || project === undefined ? [{ source: 'input', ...(checked.rules ?? {}) }] : []),
+    ...(checked.rules !== undefined || project === undefined
+      ? [{ source: 'input', ...(checked.rules ?? {}) }]
+      : []),
   ])
   const { action, decision } = decideToolCall(checked.tool, checked.input, facts, ruleSet, {
     cwd: checked.cwd,

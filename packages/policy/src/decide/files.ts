@@ -163,7 +163,8 @@ function decideTargets(
   // Claude Code: a file the user forbids reading (`Read(./.env)`) may not be edited or overwritten
   // either, since an edit reveals and replaces what it holds.
   const readDeny = kind === 'write' ? readDenyRule(context.rules.deny, paths, context) : undefined
-  if (readDeny) return trace.done('deny', 'a Read deny rule forbids this file, so changing it is refused too', readDeny)
+  if (readDeny)
+    return trace.done('deny', 'a Read deny rule forbids this file, so changing it is refused too', readDeny)
   trace.step('no deny rule matches')
   if (kind === 'write' && context.mode === 'plan') {
     return trace.done('deny', 'plan mode is read-only: changing files is refused until the plan is approved')

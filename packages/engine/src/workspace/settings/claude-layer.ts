@@ -25,7 +25,14 @@ export async function readClaudeLayer(name: SettingsLayerName, file: string): Pr
       present: true,
       data: {},
       notices: [
-        problem('error', name, file, `could not be read (${code ?? String(error)}); it is skipped`, undefined, 'file_unreadable'),
+        problem(
+          'error',
+          name,
+          file,
+          `could not be read (${code ?? String(error)}); it is skipped`,
+          undefined,
+          'file_unreadable',
+        ),
       ],
     }
   }
@@ -58,7 +65,9 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
       file,
       present: true,
       data: {},
-      notices: [problem('error', name, file, 'must hold a JSON object; it is skipped', undefined, 'json_not_object')],
+      notices: [
+        problem('error', name, file, 'must hold a JSON object; it is skipped', undefined, 'json_not_object'),
+      ],
     }
   }
   const notices: SettingsNotice[] = []
@@ -227,14 +236,16 @@ function claudePlugins(raw: Json, warn: (message: string) => void): Json | undef
 }
 
 /** Whether a value is a list of strings; otherwise what it is (for the error) and its strings. */
-function stringList(
-  value: unknown,
-): { ok: true } | { ok: false; found: string; strings: string[] } {
+function stringList(value: unknown): { ok: true } | { ok: false; found: string; strings: string[] } {
   if (Array.isArray(value)) {
     const strings = value.filter((item): item is string => typeof item === 'string')
     if (strings.length === value.length) return { ok: true }
     const others = value.length - strings.length
-    return { ok: false, found: `a list with ${others} entr${others === 1 ? 'y' : 'ies'} that are not strings`, strings }
+    return {
+      ok: false,
+      found: `a list with ${others} entr${others === 1 ? 'y' : 'ies'} that are not strings`,
+      strings,
+    }
   }
   const found = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : `${JSON.stringify(value)}`
   return { ok: false, found, strings: [] }
