@@ -17,7 +17,7 @@ import {
   renderRenameEdits,
   renderWorkspaceSymbols,
 } from './render.js'
-import { ServerConnection } from './server-connection.js'
+import type { ServerConnection } from './server-connection.js'
 import { BUILTIN_SERVERS, type LspServerSpec } from './server-table.js'
 
 /** How long a write waits for a server that is still starting before it gives up on diagnostics. */
@@ -319,6 +319,8 @@ export class LspManager implements LspPort {
   }
 
   async #start(entry: Entry): Promise<ServerConnection> {
+    // The JSON-RPC and protocol libraries (~400 modules) load with the first server, not with the engine.
+    const { ServerConnection } = await import('./server-connection.js')
     const connection = new ServerConnection({
       spec: entry.spec,
       commandPath: entry.commandPath,

@@ -7,7 +7,6 @@
 import { WEB_FETCH_DEFAULTS } from '../builtin/web-fetch.js'
 import { createWebAdmission } from './admission.js'
 import { fetchPage } from './fetch-page.js'
-import { pageText } from './page-text.js'
 import { type HostResolver, systemResolver } from './resolver.js'
 
 /** How {@link fetchWebText} reaches the web; every field has WebFetch's default. */
@@ -86,6 +85,8 @@ export async function fetchWebText(
       message: `${outcome.finalUrl} answered HTTP ${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}.`,
     }
   const contentType = outcome.headers['content-type']
+  // The HTML converter (node-html-markdown and its parser) loads with the first page, as in WebFetch.
+  const { pageText } = await import('./page-text.js')
   const text = pageText(
     outcome.body,
     typeof contentType === 'string' ? contentType : undefined,
