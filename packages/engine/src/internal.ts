@@ -58,6 +58,10 @@ export type { McpProbe } from './mcp/probe.js'
 export { probeMcpServers } from './mcp/probe.js'
 /** One MCP server's state. */
 export type { McpServerInfo, McpServerStatus } from './mcp/server-connection.js'
+/** A server entry that cannot start as configured (or starts with unset variables), with a stable code. */
+export type { McpSpecProblem, McpSpecProblemCode } from './mcp/server-spec.js'
+/** Resolves `[mcp.servers]` into launchable specs (transport, `${VAR}` expansion) and their problems. */
+export { resolveServerSpecs } from './mcp/server-spec.js'
 /** Options of the Anthropic client. */
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 /** The Anthropic Messages client. */

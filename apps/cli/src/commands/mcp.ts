@@ -1,4 +1,4 @@
-import { probeMcpServers } from '@z-engine/engine/internal'
+import { probeMcpServers, resolveServerSpecs } from '@z-engine/engine/internal'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext, subcommand } from '../inspect/inspect-context.js'
@@ -10,7 +10,9 @@ The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers 
 .mcp.json), each with every field, the layer and file that set it, and its real status: every
 enabled server is started as a session would start it (each within its timeout_ms), its tools
 counted, its last error and stderr tail kept, and then stopped. Project-defined servers are
-withheld until the workspace is trusted.
+withheld until the workspace is trusted. With --json: "notices" (problems in the files, each with
+a code such as json_invalid, server_invalid, field_ignored) and "issues" (entries that cannot start
+or start with unset variables: code env_missing with "variables", url_invalid, command_missing, …).
 `
 
 /** `z-engine mcp list`: configured MCP servers, where each came from, and whether it starts. */
@@ -50,14 +52,20 @@ export async function main(io: CommandIo): Promise<number> {
       ...status,
     }
   })
-  const notices = context.loaded.notices.filter((notice) => notice.key?.startsWith('mcp') ?? false)
+  // Problems with a server entry (`mcp.servers.x…`) and with the .mcp.json file as a whole.
+  const notices = context.loaded.notices.filter(
+    (notice) => (notice.key?.startsWith('mcp') ?? false) || notice.layer === 'mcpJson',
+  )
+  // The same resolution a session makes before starting servers: each problem with its code
+  // (`env_missing` names the unset variables).
+  const issues = resolveServerSpecs(context.loaded.settings.mcp.servers, io.env, context.projectRoot).problems
   const withheld = context.loaded.trustRequired.filter((category) => category.startsWith('mcp'))
   const problems = probe.notices
     .filter((notice) => notice.level === 'warning')
     .map((notice) => notice.message)
   const code = notices.some((notice) => notice.severity === 'error') ? EXIT.failed : EXIT.ok
   if (context.json) {
-    printJson(io, { projectRoot: context.projectRoot, servers, withheld, notices, problems })
+    printJson(io, { projectRoot: context.projectRoot, servers, withheld, notices, issues, problems })
     return code
   }
   const lines = servers.map((server) => {

@@ -21,7 +21,7 @@ export async function readMcpJsonLayer(file: string): Promise<LoadedLayer> {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR')
       return { name: 'mcpJson', file, present: false, data: {}, notices: [] }
-    return skipped(file, `could not be read (${code ?? String(error)}); it is skipped`)
+    return skipped(file, `could not be read (${code ?? String(error)}); it is skipped`, 'file_unreadable')
   }
   return parseMcpJsonLayer(file, text)
 }
@@ -41,18 +41,29 @@ export function parseMcpJsonLayer(
 function parseAs(file: string, text: string): LoadedLayer {
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    // Editors on Windows save a byte-order mark; JSON.parse rejects it, Claude Code does not.
+    raw = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
   } catch (error) {
-    return skipped(file, `is not valid JSON (${(error as Error).message}); it is skipped until it is fixed`)
+    return skipped(
+      file,
+      `is not valid JSON (${(error as Error).message}); it is skipped until it is fixed`,
+      'json_invalid',
+    )
   }
   if (!isRecord(raw) || !isRecord(raw.mcpServers))
-    return skipped(file, 'must hold a JSON object with an "mcpServers" object; it is skipped')
+    return skipped(
+      file,
+      'must hold a JSON object with an "mcpServers" object; it is skipped',
+      'mcp_servers_missing',
+    )
   const notices: SettingsNotice[] = []
   const servers: Json = {}
   for (const [name, entry] of Object.entries(raw.mcpServers)) {
     const key = `mcp.servers.${name}`
     if (!isRecord(entry)) {
-      notices.push(notice('error', file, key, `server "${name}" must be an object; it is skipped`))
+      notices.push(
+        notice('error', file, key, `server "${name}" must be an object; it is skipped`, 'server_invalid'),
+      )
       continue
     }
     const converted: Json = {}
@@ -64,6 +75,7 @@ function parseAs(file: string, text: string): LoadedLayer {
             file,
             `${key}.${field}`,
             `server "${name}": field "${field}" is not supported; it is ignored`,
+            'field_ignored',
           ),
         )
         continue
@@ -79,6 +91,7 @@ function parseAs(file: string, text: string): LoadedLayer {
           file,
           parsed.error.path,
           `server "${name}": field "${field}" ${parsed.error.message}; this server is skipped`,
+          'server_invalid',
         ),
       )
       continue
@@ -89,13 +102,13 @@ function parseAs(file: string, text: string): LoadedLayer {
   return { name: 'mcpJson', file, present: true, data, notices }
 }
 
-function skipped(file: string, message: string): LoadedLayer {
+function skipped(file: string, message: string, code: string): LoadedLayer {
   return {
     name: 'mcpJson',
     file,
     present: true,
     data: {},
-    notices: [notice('error', file, undefined, message)],
+    notices: [notice('error', file, undefined, message, code)],
   }
 }
 
@@ -104,11 +117,13 @@ function notice(
   file: string,
   key: string | undefined,
   message: string,
+  code: string,
 ): SettingsNotice {
   return {
     severity,
     layer: 'mcpJson',
     file,
+    code,
     ...(key !== undefined ? { key } : {}),
     message: `${file}: ${message}`,
   }

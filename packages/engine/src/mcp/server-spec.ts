@@ -29,10 +29,24 @@ export type McpServerSpec =
 export interface McpSpecProblem {
   /** `error`: the server is left out; `warning`: it starts anyway. */
   severity: 'error' | 'warning'
+  /** A stable code for tools: `name_invalid`, `transport_missing`, `command_missing`, `url_missing`, `url_invalid`, `env_missing`. */
+  code: McpSpecProblemCode
   server: string
   field: string
   message: string
+  /** For `env_missing`: the variables referenced without a default that are not set. */
+  variables?: string[]
 }
+
+/** The codes of {@link McpSpecProblem}. */
+export type McpSpecProblemCode =
+  | 'name_invalid'
+  | 'transport_missing'
+  | 'transport_unknown'
+  | 'command_missing'
+  | 'url_missing'
+  | 'url_invalid'
+  | 'env_missing'
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they must stay plain. */
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/
@@ -52,10 +66,14 @@ export function resolveServerSpecs(
   const problems: McpSpecProblem[] = []
   for (const [name, server] of Object.entries(servers)) {
     if (server.enabled === false) continue
-    const problem = (field: string, message: string) =>
-      problems.push({ severity: 'error', server: name, field, message })
+    const problem = (code: McpSpecProblemCode, field: string, message: string) =>
+      problems.push({ severity: 'error', code, server: name, field, message })
     if (!SERVER_NAME.test(name) || name.includes('__')) {
-      problem('name', 'server names may hold only letters, digits, - and single _ (they become tool names)')
+      problem(
+        'name_invalid',
+        'name',
+        'server names may hold only letters, digits, - and single _ (they become tool names)',
+      )
       continue
     }
     const missing: string[] = []
@@ -71,11 +89,15 @@ export function resolveServerSpecs(
     const timeoutMs = server.timeout_ms ?? DEFAULT_MCP_START_TIMEOUT_MS
     switch (transport) {
       case undefined:
-        problem('command', 'set `command` (a stdio server) or `url` (an HTTP or SSE server)')
+        problem(
+          'transport_missing',
+          'command',
+          'set `command` (a stdio server) or `url` (an HTTP or SSE server)',
+        )
         continue
       case 'stdio': {
         if (server.command === undefined) {
-          problem('command', 'a stdio server needs `command`')
+          problem('command_missing', 'command', 'a stdio server needs `command`')
           continue
         }
         const cwd = server.cwd === undefined ? projectRoot : expand(server.cwd)
@@ -93,12 +115,12 @@ export function resolveServerSpecs(
       case 'http':
       case 'sse': {
         if (server.url === undefined) {
-          problem('url', `a${transport === 'http' ? 'n http' : 'n sse'} server needs \`url\``)
+          problem('url_missing', 'url', `a${transport === 'http' ? 'n http' : 'n sse'} server needs \`url\``)
           continue
         }
         const url = expand(server.url)
         if (!/^https?:\/\//.test(url)) {
-          problem('url', `\`${url}\` is not an http(s) URL`)
+          problem('url_invalid', 'url', `\`${url}\` is not an http(s) URL`)
           continue
         }
         specs.push({ name, transport, url, headers: expandAll(server.headers), timeoutMs })
@@ -106,15 +128,17 @@ export function resolveServerSpecs(
       }
       default: {
         const unreachable: never = transport
-        problem('type', `unknown transport ${String(unreachable)}`)
+        problem('transport_unknown', 'type', `unknown transport ${String(unreachable)}`)
         continue
       }
     }
     if (missing.length > 0) {
       problems.push({
         severity: 'warning',
+        code: 'env_missing',
         server: name,
         field: 'env',
+        variables: [...missing],
         message: `${missing.map((variable) => `\${${variable}}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; expanded to '' (set ${missing.length === 1 ? 'it' : 'them'} or give a default as \${VAR:-default})`,
       })
     }
