@@ -171,6 +171,15 @@ export async function runCli(io: CommandIo): Promise<number> {
       io.stderr.write(`z-engine: ${error.message}\n`)
       return EXIT.usage
     }
+    // A system error (a folder that cannot be written, a full disk) is the user's to fix: the
+    // message and what to check, not a stack trace. Anything else is a bug worth its stack.
+    const code = (error as { code?: unknown } | undefined)?.code
+    if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      io.stderr.write(
+        `z-engine: ${error.message}\n(check that the folder exists and is writable; sessions live under $XDG_DATA_HOME/z-engine, else ~/.local/share/z-engine)\n`,
+      )
+      return EXIT.failed
+    }
     io.stderr.write(`z-engine: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     return EXIT.failed
   }

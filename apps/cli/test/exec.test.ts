@@ -54,7 +54,9 @@ function mergedLines(stdout: string): Array<Record<string, unknown>> {
 describe('exec output formats (golden)', () => {
   it('text: the answer on stdout, tool calls and denials on stderr', async () => {
     const { box, code, stdout, stderr } = await demo('text')
-    expect(code).toBe(0)
+    // The only change the turn tried (Write) was denied: nothing was done, and the exit code says so.
+    expect(code).toBe(4)
+    expect(stderr).toContain('error: nothing was changed: every change this run tried was denied')
     expect(stdout).toBe('Looking at the project.\n\nThe project has a README. I could not write notes.txt.\n')
     const paths = { home: box.root }
     await expect(normalize(`--- stdout\n${stdout}--- stderr\n${stderr}`, paths)).toMatchFileSnapshot(
@@ -62,17 +64,25 @@ describe('exec output formats (golden)', () => {
     )
   })
 
-  it('json: one object with result, session, usage, cost and outcome', async () => {
+  it('json: one object with result, session, usage, cost, outcome and the denied calls', async () => {
     const { box, code, stdout } = await demo('json')
-    expect(code).toBe(0)
+    expect(code).toBe(4)
     const result = JSON.parse(stdout) as Record<string, unknown>
     expect(result).toMatchObject({
       outcome: 'done',
-      is_error: false,
+      is_error: true,
       result: 'The project has a README. I could not write notes.txt.',
       usage: { input_tokens: 1900, output_tokens: 50 },
       tool_calls: 2,
-      exit_code: 0,
+      permission_denials: [
+        {
+          tool_name: 'Write',
+          tool_use_id: expect.any(String),
+          tool_input: { file_path: 'notes.txt', content: 'hi\n' },
+          reason: expect.stringContaining('no one could approve it (headless)'),
+        },
+      ],
+      exit_code: 4,
     })
     expect(result.session_id).toMatch(/^[0-9a-f-]{36}$/)
     await expect(normalize(stdout, { home: box.root })).toMatchFileSnapshot('golden/exec-json.txt')
@@ -80,7 +90,7 @@ describe('exec output formats (golden)', () => {
 
   it('stream-json: every line validates against the shipped schema; approvals fail closed', async () => {
     const { box, code, stdout } = await demo('stream-json')
-    expect(code).toBe(0)
+    expect(code).toBe(4)
     const schema = JSON.parse(await readFile(schemaPath, 'utf8')) as object
     const validate = new Ajv({ strict: true, allErrors: true }).compile(schema)
     const raw = stdout.trim().split('\n')
@@ -98,6 +108,11 @@ describe('exec output formats (golden)', () => {
     const write = lines.find((line) => line.type === 'tool_result' && line.name === 'Write')
     expect(write).toMatchObject({ status: 'denied', is_error: true })
     expect(String(write?.output)).toContain('headless')
+    expect(lines.find((line) => line.type === 'final')).toMatchObject({
+      is_error: true,
+      permission_denials: [{ tool_name: 'Write', tool_input: { file_path: 'notes.txt' } }],
+    })
+    expect(lines.at(-1)).toMatchObject({ type: 'run_end', exit_code: 4 })
     await expect(readFile(join(box.project, 'notes.txt'), 'utf8')).rejects.toThrow()
     // Every type the mapper can produce is in the schema, and nothing else.
     const titles = (schema as { oneOf: Array<{ title: string }> }).oneOf.map((entry) => entry.title)
@@ -267,7 +282,7 @@ describe('exec input', () => {
     expect(aloneLog).toContain('"hi"')
   })
 
-  it('reads the prompt from stdin, and stream-json prompt/message lines as one prompt', async () => {
+  it('reads the prompt from stdin; stream-json input runs one turn per line until EOF', async () => {
     const box = await sandbox()
     const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])
     const piped = await runInProcess(['exec', '--model', `scripted:${script}`, '--output-format', 'json'], {
@@ -276,8 +291,14 @@ describe('exec input', () => {
       stdin: 'from stdin\n',
     })
     expect(piped.code).toBe(0)
+    const three = await box.script('three.jsonl', [
+      { blocks: [{ type: 'text', text: 'one' }] },
+      { blocks: [{ type: 'text', text: 'two' }] },
+      { blocks: [{ type: 'text', text: 'three' }] },
+    ])
     const input = [
       JSON.stringify({ type: 'prompt', text: 'first part' }),
+      '',
       JSON.stringify({
         type: 'message',
         role: 'user',
@@ -286,16 +307,38 @@ describe('exec input', () => {
           { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
         ],
       }),
+      // Claude Code's input message.
+      JSON.stringify({ type: 'user', message: { role: 'user', content: 'third part' } }),
     ].join('\n')
     const streamed = await runInProcess(
-      ['exec', '--model', `scripted:${script}`, '--input-format', 'stream-json', '--output-format', 'json'],
+      [
+        'exec',
+        '--model',
+        `scripted:${three}`,
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+      ],
       { cwd: box.project, env: box.env, stdin: input },
     )
-    expect(streamed.code).toBe(0)
-    const sessionId = (JSON.parse(streamed.stdout) as { session_id: string }).session_id
+    expect(streamed.code, streamed.stderr).toBe(0)
+    const lines = streamed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines.filter((line) => line.type === 'final').map((line) => line.result)).toEqual([
+      'one',
+      'two',
+      'three',
+    ])
+    expect(lines.filter((line) => line.type === 'run_start')).toHaveLength(1)
+    expect(lines.at(-1)).toMatchObject({ type: 'run_end', exit_code: 0 })
+    const sessionId = String(lines[0]?.session_id)
     const log = await readFile(join(box.root, 'data', 'z-engine', 'sessions', sessionId, 'log.jsonl'), 'utf8')
-    expect(log).toContain('first part\\n\\nsecond part')
-    // The image rides on submit.attachments; the engine does not journal attachments yet (see report).
+    expect(log).toContain('"first part"')
+    expect(log).toContain('"second part"')
+    expect(log).toContain('"third part"')
     const bad = await runInProcess(['exec', '--input-format', 'stream-json'], {
       cwd: box.project,
       env: box.env,
@@ -303,54 +346,87 @@ describe('exec input', () => {
     })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('stdin line 1')
+    // A later bad line ends the run after the turns before it ran: usage error, named by line.
+    const later = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--input-format', 'stream-json', '--output-format', 'json'],
+      { cwd: box.project, env: box.env, stdin: '{"type":"prompt","text":"ok"}\n{"type":"nope"}\n' },
+    )
+    expect(later.code).toBe(2)
+    expect(JSON.parse(later.stdout)).toMatchObject({
+      result: 'ok',
+      exit_code: 2,
+      error: { code: 'badInput', message: expect.stringContaining('stdin line 2') },
+    })
     // A line over [input] max_line_bytes is refused (usage error), not buffered.
     await mkdir(join(box.project, '.z-engine'), { recursive: true })
     await writeFile(join(box.project, '.z-engine', 'settings.toml'), '[input]\nmax_line_bytes = 2048\n')
-    const long = await runInProcess(['exec', '--input-format', 'stream-json'], {
-      cwd: box.project,
-      env: box.env,
-      stdin: `{"type":"prompt","text":"ok"}\n${JSON.stringify({ type: 'prompt', text: 'y'.repeat(5000) })}\n`,
-    })
+    const long = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--input-format', 'stream-json'],
+      {
+        cwd: box.project,
+        env: box.env,
+        stdin: `{"type":"prompt","text":"ok"}\n${JSON.stringify({ type: 'prompt', text: 'y'.repeat(5000) })}\n`,
+      },
+    )
     expect(long.code).toBe(2)
     expect(long.stderr).toMatch(/stdin line 2: the line is \d+ bytes, over the input limit of 2048 bytes/)
   })
 })
 
-describe('parseStreamJsonInput', () => {
-  it('joins prompt and message text, attaches base64 images, and reports bad lines by number', async () => {
-    const { parseStreamJsonInput } = await import('../src/exec/prompt-input.js')
-    const parsed = parseStreamJsonInput(
-      [
+describe('parseStreamJsonLine', () => {
+  it("reads prompt, message and Claude Code's user lines, attaches base64 images, and names bad lines", async () => {
+    const { parseStreamJsonLine } = await import('../src/exec/prompt-input.js')
+    expect(
+      parseStreamJsonLine(
         '{"type":"prompt","text":"a","images":[{"media_type":"image/png","data":"iVBORw0KGgo="}]}',
-        '',
-        '{"type":"message","content":"b"}',
-      ].join('\n'),
-    )
-    expect(parsed).toEqual({
+        1,
+      ),
+    ).toEqual({
       ok: true,
       prompt: {
-        text: 'a\n\nb',
+        text: 'a',
         images: [{ type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } }],
       },
     })
-    expect(
-      parseStreamJsonInput(
-        '{"type":"prompt","text":"a","images":[{"media_type":"image/bmp","data":"AA=="}]}',
-      ),
-    ).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('media_type'),
+    expect(parseStreamJsonLine('   ', 2)).toEqual({ ok: true, prompt: undefined })
+    expect(parseStreamJsonLine('{"type":"message","content":"b"}', 3)).toEqual({
+      ok: true,
+      prompt: { text: 'b', images: [] },
     })
-    expect(parseStreamJsonInput('{"type":"prompt","text":"a"}\nnot json')).toMatchObject({
+    expect(
+      parseStreamJsonLine(
+        JSON.stringify({
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'c' },
+              { type: 'text', text: 'd' },
+            ],
+          },
+          session_id: 'default',
+          parent_tool_use_id: null,
+        }),
+        4,
+      ),
+    ).toEqual({ ok: true, prompt: { text: 'c\n\nd', images: [] } })
+    expect(
+      parseStreamJsonLine(
+        '{"type":"prompt","text":"a","images":[{"media_type":"image/bmp","data":"AA=="}]}',
+        1,
+      ),
+    ).toMatchObject({ ok: false, error: expect.stringContaining('media_type') })
+    expect(parseStreamJsonLine('not json', 2)).toMatchObject({
       ok: false,
       error: expect.stringContaining('stdin line 2'),
     })
-    expect(parseStreamJsonInput('{"type":"message","role":"assistant","content":"x"}')).toMatchObject({
+    expect(parseStreamJsonLine('{"type":"message","role":"assistant","content":"x"}', 1)).toMatchObject({
       ok: false,
     })
-    expect(parseStreamJsonInput('{"type":"other"}')).toMatchObject({
+    expect(parseStreamJsonLine('{"type":"user","message":"x"}', 1)).toMatchObject({ ok: false })
+    expect(parseStreamJsonLine('{"type":"other"}', 1)).toMatchObject({
       ok: false,
-      error: expect.stringContaining('"prompt"'),
+      error: expect.stringContaining('"user"'),
     })
   })
 })

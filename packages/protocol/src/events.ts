@@ -170,6 +170,10 @@ export const EventSchemas = {
           description:
             "The result's text as the model received it (images as [image]); long output is already shortened and names the artifact holding the rest.",
         }),
+        readOnly: bool({
+          description:
+            "Whether the call, as given, only reads (the tool's own classification); absent when the tool is unknown or could not tell. Headless runs count a denied call that is not read-only as a denied change.",
+        }),
       },
     ),
   ),

@@ -6,7 +6,7 @@ import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
 import { boundedLines, DEFAULT_MAX_LINE_BYTES, tooLongMessage } from '../exec/bounded-lines.js'
 import { jsonWriter } from '../exec/json-writer.js'
-import { type ExecPrompt, parseStreamJsonInput, readAll } from '../exec/prompt-input.js'
+import { type ExecPrompt, parseStreamJsonLine, readAll } from '../exec/prompt-input.js'
 import { type ExecPlan, runExec } from '../exec/run-exec.js'
 import { streamJsonWriter } from '../exec/stream-json-writer.js'
 import { textWriter } from '../exec/text-writer.js'
@@ -23,7 +23,10 @@ Options:
   --output-format text|json|stream-json   text streams the answer to stdout (notices on stderr);
                                           json prints one object at the end; stream-json prints
                                           one JSON line per event (docs/stream-json.md)
-  --input-format text|stream-json         stream-json reads {"type":"prompt","text":…} lines
+  --input-format text|stream-json         stream-json: one turn per stdin line until EOF, each
+                                          {"type":"user","message":{"role":"user","content":…}}
+                                          (Claude Code's), {"type":"prompt","text":…} or
+                                          {"type":"message","content":…}
   --permission-mode MODE                  default, acceptEdits, plan, bypass (bypassPermissions)
   --model REF                             anthropic/…, openai/…, openai-chat/…, openrouter/…,
                                           a catalog id, or scripted:<file> (demos and tests)
@@ -37,7 +40,10 @@ Options:
   -h, --help                              show this help
 
 Approvals cannot be asked headless: a call the mode or a rule does not allow is denied, and the
-model is told why. Exit codes: 0 done, 1 failed, 2 usage error, 3 budget exhausted, 130 interrupted.
+model is told why; json and stream-json results list them as permission_denials. A turn that
+changed nothing because every change it tried was denied is an error (exit code 4).
+Exit codes: 0 done, 1 failed, 2 usage error, 3 budget exhausted, 4 every change denied,
+130 interrupted.
 `
 
 const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const
@@ -54,7 +60,7 @@ function oneOf<T extends string>(
   throw unknownWordError(`${flag} value`, value, allowed)
 }
 
-/** `z-engine exec`: one headless turn, written as text, one JSON object, or stream-json lines. */
+/** `z-engine exec`: headless turns (one, or one per stream-json input line), written as text, one JSON object, or stream-json lines. */
 export async function main(io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(io.argv, {
     'output-format': { type: 'string' },
@@ -87,14 +93,14 @@ export async function main(io: CommandIo): Promise<number> {
   }
   const projectRoot = await projectDir(io.cwd, values.cwd)
   const maxLineBytes = inputFormat === 'stream-json' ? await inputLineCap(io, projectRoot) : 0
-  const prompt = await readPrompt(io, positionals, inputFormat, maxLineBytes)
+  const prompts = await readPrompts(io, positionals, inputFormat, maxLineBytes)
 
   const writer = writerFor(outputFormat, io)
   return runExec(
     {
       projectRoot,
       explicitRoot: values.cwd !== undefined,
-      prompt,
+      prompts,
       env: io.env,
       ...(mode !== undefined ? { mode } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
@@ -138,15 +144,19 @@ async function inputLineCap(io: CommandIo, projectRoot: string): Promise<number>
   }
 }
 
-/** All of stdin as lines, refusing a line over the cap (without ever holding more of it). */
-async function readCappedLines(io: CommandIo, maxLineBytes: number): Promise<string> {
-  const lines: string[] = []
+/**
+ * The turns of `--input-format stream-json`: one per line, read as the lines arrive (a caller may
+ * wait for a turn's `final` before writing the next line). A line over the cap is refused without
+ * ever being held whole; a bad line is a usage error naming it.
+ */
+async function* streamJsonPrompts(io: CommandIo, maxLineBytes: number): AsyncGenerator<ExecPrompt> {
   for await (const item of boundedLines(io.stdin as AsyncIterable<Buffer>, maxLineBytes)) {
     if (item.type === 'tooLong')
       throw new UsageError(`stdin line ${item.number}: ${tooLongMessage(item.bytes, maxLineBytes)}.`)
-    lines.push(item.text)
+    const parsed = parseStreamJsonLine(item.text, item.number)
+    if (!parsed.ok) throw new UsageError(parsed.error)
+    if (parsed.prompt) yield parsed.prompt
   }
-  return lines.join('\n')
 }
 
 /**
@@ -165,25 +175,41 @@ function stdinIsPiped(stdin: NodeJS.ReadableStream): boolean {
   }
 }
 
-async function readPrompt(
+/** The prompts of the run, in order; the first is read (and checked) before any session opens. */
+async function readPrompts(
   io: CommandIo,
   positionals: readonly string[],
   format: (typeof INPUT_FORMATS)[number],
   maxLineBytes: number,
-): Promise<ExecPrompt> {
+): Promise<AsyncIterable<ExecPrompt>> {
+  if (format === 'text') {
+    const prompt = await readTextPrompt(io, positionals)
+    return (async function* () {
+      yield prompt
+    })()
+  }
+  const fromArgs = positionals.length > 0 && !(positionals.length === 1 && positionals[0] === '-')
+  if (fromArgs)
+    throw new UsageError(
+      'With --input-format stream-json the prompt comes from stdin; drop the prompt argument.',
+    )
+  if ((io.stdin as { isTTY?: boolean }).isTTY === true)
+    throw new UsageError('--input-format stream-json reads stdin; pipe the JSON lines in.')
+  const lines = streamJsonPrompts(io, maxLineBytes)
+  const first = await lines.next()
+  if (first.done)
+    throw new UsageError(
+      'The stream-json input holds no prompt; send a line like {"type":"user","message":{"role":"user","content":"…"}}.',
+    )
+  return (async function* () {
+    yield first.value
+    yield* lines
+  })()
+}
+
+async function readTextPrompt(io: CommandIo, positionals: readonly string[]): Promise<ExecPrompt> {
   const fromArgs = positionals.length > 0 && !(positionals.length === 1 && positionals[0] === '-')
   const stdinIsTerminal = (io.stdin as { isTTY?: boolean }).isTTY === true
-  if (format === 'stream-json') {
-    if (fromArgs)
-      throw new UsageError(
-        'With --input-format stream-json the prompt comes from stdin; drop the prompt argument.',
-      )
-    if (stdinIsTerminal)
-      throw new UsageError('--input-format stream-json reads stdin; pipe the JSON lines in.')
-    const parsed = parseStreamJsonInput(await readCappedLines(io, maxLineBytes))
-    if (!parsed.ok) throw new UsageError(parsed.error)
-    return parsed.prompt
-  }
   if (fromArgs) {
     const text = positionals.join(' ')
     // `echo "$LOG" | z-engine exec "summarize this"`: piped text follows the prompt, as in Claude Code.

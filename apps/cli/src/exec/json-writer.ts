@@ -4,7 +4,8 @@ import type { ExecWriter } from './writer.js'
 
 /**
  * `--output-format json`: nothing while the turn runs, then one object with the result text, the
- * session id, usage, cost and outcome (the fields a script reads), plus warnings and errors seen.
+ * session id, usage, cost and outcome (the fields a script reads), the denied calls
+ * (`permission_denials`, Claude Code's field), plus warnings and errors seen.
  */
 export function jsonWriter(io: CommandIo): ExecWriter {
   const map = createStreamJsonMapper()
@@ -38,10 +39,12 @@ export function jsonWriter(io: CommandIo): ExecWriter {
         cost_usd: finished?.cost.totalUsd ?? 0,
         ...(finished ? { verification: streamVerification(finished.badge) } : {}),
         tool_calls: toolCalls,
+        permission_denials: summary.denials ?? [],
         ...(finished?.outcome.type === 'budgetExhausted' ? { budget: finished.outcome.budget } : {}),
         ...(error ? { error } : {}),
         warnings,
-        errors,
+        // The run's error is in `error`; `errors` holds the others (never the same one twice).
+        errors: errors.filter((message) => message !== error?.message),
         exit_code: summary.exitCode,
         duration_ms: summary.durationMs,
       }

@@ -12,8 +12,8 @@ export interface ExecPrompt {
   images: PromptImage[]
 }
 
-/** The result of reading stream-json input; never throws. */
-export type PromptInputResult = { ok: true; prompt: ExecPrompt } | { ok: false; error: string }
+/** One stream-json input line read: a prompt, nothing (a blank line), or what is wrong with it. */
+export type PromptLineResult = { ok: true; prompt: ExecPrompt | undefined } | { ok: false; error: string }
 
 const MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const
 type MediaType = (typeof MEDIA_TYPES)[number]
@@ -23,70 +23,68 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Reads `--input-format stream-json`: one JSON object per line, each
- * `{"type":"prompt","text":"…","images":[{"media_type":"image/png","data":"<base64>"}]}` or
- * `{"type":"message","role":"user","content":"…" | [text and image blocks]}`. Every line's text is
- * joined (blank line between) into one prompt; images are attached in order.
+ * Reads one line of `--input-format stream-json`; each line is one turn. Accepted:
+ * `{"type":"prompt","text":"…","images":[{"media_type":"image/png","data":"<base64>"}]}`,
+ * `{"type":"message","role":"user","content":"…" | [text and image blocks]}`, and Claude Code's
+ * `{"type":"user","message":{"role":"user","content":"…" | [blocks]}}`. A blank line is skipped.
  */
-export function parseStreamJsonInput(input: string): PromptInputResult {
+export function parseStreamJsonLine(raw: string, lineNumber: number): PromptLineResult {
+  const line = raw.trim()
+  if (line === '') return { ok: true, prompt: undefined }
+  const where = `stdin line ${lineNumber}`
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch (error) {
+    return { ok: false, error: `${where} is not valid JSON (${(error as Error).message}).` }
+  }
+  if (!isRecord(value)) return { ok: false, error: `${where}: expected a JSON object with "type".` }
   const texts: string[] = []
   const images: PromptImage[] = []
-  const lines = input.split('\n')
-  for (let index = 0; index < lines.length; index++) {
-    const line = (lines[index] ?? '').trim()
-    if (line === '') continue
-    const where = `stdin line ${index + 1}`
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (error) {
-      return { ok: false, error: `${where} is not valid JSON (${(error as Error).message}).` }
+  if (value.type === 'prompt') {
+    if (typeof value.text !== 'string')
+      return { ok: false, error: `${where}: a "prompt" event needs "text" (a string).` }
+    texts.push(value.text)
+    const list = value.images ?? []
+    if (!Array.isArray(list)) return { ok: false, error: `${where}: "images" must be an array.` }
+    for (const [n, image] of list.entries()) {
+      const parsed = imageOf(image, `${where}: images[${n}]`)
+      if (typeof parsed === 'string') return { ok: false, error: parsed }
+      images.push(parsed)
     }
-    if (!isRecord(value)) return { ok: false, error: `${where}: expected a JSON object with "type".` }
-    if (value.type === 'prompt') {
-      if (typeof value.text !== 'string')
-        return { ok: false, error: `${where}: a "prompt" event needs "text" (a string).` }
-      texts.push(value.text)
-      const list = value.images ?? []
-      if (!Array.isArray(list)) return { ok: false, error: `${where}: "images" must be an array.` }
-      for (const [n, image] of list.entries()) {
-        const parsed = imageOf(image, `${where}: images[${n}]`)
-        if (typeof parsed === 'string') return { ok: false, error: parsed }
-        images.push(parsed)
-      }
-    } else if (value.type === 'message') {
-      if (value.role !== undefined && value.role !== 'user')
-        return {
-          ok: false,
-          error: `${where}: only "role": "user" messages can be sent (got ${JSON.stringify(value.role)}).`,
-        }
-      const content = value.content
-      if (typeof content === 'string') texts.push(content)
-      else if (Array.isArray(content)) {
-        for (const [n, block] of content.entries()) {
-          const at = `${where}: content[${n}]`
-          if (!isRecord(block)) return { ok: false, error: `${at}: expected a text or image block.` }
-          if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
-          else if (block.type === 'image') {
-            const parsed = imageOf(block, at)
-            if (typeof parsed === 'string') return { ok: false, error: parsed }
-            images.push(parsed)
-          } else return { ok: false, error: `${at}: expected {"type":"text","text":…} or an image block.` }
-        }
-      } else return { ok: false, error: `${where}: a "message" event needs "content" (a string or blocks).` }
-    } else {
+  } else if (value.type === 'message' || value.type === 'user') {
+    // Claude Code wraps the message: {"type":"user","message":{"role":"user","content":…}}.
+    const message = value.type === 'user' ? value.message : value
+    if (!isRecord(message))
+      return { ok: false, error: `${where}: a "user" event needs "message": {"role":"user","content":…}.` }
+    if (message.role !== undefined && message.role !== 'user')
       return {
         ok: false,
-        error: `${where}: unknown input event type ${JSON.stringify(value.type)}; use "prompt" or "message".`,
+        error: `${where}: only "role": "user" messages can be sent (got ${JSON.stringify(message.role)}).`,
       }
+    const content = message.content
+    if (typeof content === 'string') texts.push(content)
+    else if (Array.isArray(content)) {
+      for (const [n, block] of content.entries()) {
+        const at = `${where}: content[${n}]`
+        if (!isRecord(block)) return { ok: false, error: `${at}: expected a text or image block.` }
+        if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+        else if (block.type === 'image') {
+          const parsed = imageOf(block, at)
+          if (typeof parsed === 'string') return { ok: false, error: parsed }
+          images.push(parsed)
+        } else return { ok: false, error: `${at}: expected {"type":"text","text":…} or an image block.` }
+      }
+    } else return { ok: false, error: `${where}: a message needs "content" (a string or blocks).` }
+  } else {
+    return {
+      ok: false,
+      error: `${where}: unknown input event type ${JSON.stringify(value.type)}; use "user", "prompt" or "message".`,
     }
   }
   const text = texts.join('\n\n')
   if (text.trim() === '' && images.length === 0)
-    return {
-      ok: false,
-      error: 'The stream-json input holds no prompt text; send a {"type":"prompt","text":"…"} line.',
-    }
+    return { ok: false, error: `${where} holds no prompt text or image.` }
   return { ok: true, prompt: { text, images } }
 }
 

@@ -1,8 +1,10 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
-import type { EventEnvelope, EventOf, PermissionMode, TurnOutcome } from '@z-engine/protocol'
-import { EXIT } from '../cli-error.js'
+import type { EventEnvelope, EventOf, PermissionMode } from '@z-engine/protocol'
+import { EXIT, UsageError } from '../cli-error.js'
+import { createDenialTracker } from './denials.js'
 import { headlessAnswer } from './headless-answers.js'
 import type { ExecPrompt } from './prompt-input.js'
+import { turnExitCode } from './turn-exit-code.js'
 import type { ExecWriter } from './writer.js'
 
 /** Everything `exec` decided from its flags and input. */
@@ -10,7 +12,8 @@ export interface ExecPlan {
   projectRoot: string
   /** False when the folder is just the process cwd: a resumed or forked session then keeps its own. */
   explicitRoot: boolean
-  prompt: ExecPrompt
+  /** The turns to run, in order: one, or one per stream-json input line (read as they arrive). */
+  prompts: AsyncIterable<ExecPrompt>
   env: NodeJS.ProcessEnv
   mode?: PermissionMode
   model?: string
@@ -25,40 +28,30 @@ export interface ExecPlan {
   trust?: boolean
 }
 
-/** The exit code of a finished turn (spec: 0 done, 1 failed, 3 budget exhausted, 130 interrupted). */
-export function exitCodeOf(outcome: TurnOutcome): number {
-  switch (outcome.type) {
-    case 'done':
-      return EXIT.ok
-    case 'failed':
-      return EXIT.failed
-    case 'budgetExhausted':
-      return EXIT.budget
-    case 'interrupted':
-    case 'cancelled':
-      return EXIT.interrupted
-    default: {
-      const unreachable: never = outcome
-      return unreachable
-    }
-  }
-}
-
 /**
- * Runs one headless turn: opens (or resumes, continues, forks) the session, submits the prompt,
- * answers anything that waits on a person (fail closed), and resolves to the exit code once the
- * turn has finished and the engine has shut down. SIGINT interrupts the turn (exit 130); a second
- * SIGINT stops waiting for it.
+ * Runs headless turns: opens (or resumes, continues, forks) the session, submits each prompt once
+ * the previous turn has finished, answers anything that waits on a person (fail closed), and
+ * resolves to the exit code once the last turn has finished and the engine has shut down: the
+ * first turn's non-zero code, else 0. SIGINT interrupts the turn (exit 130) and ends the run; a
+ * second SIGINT stops waiting for it.
  */
 export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<number> {
   const started = Date.now()
   let session: Session | undefined
   let sessionId = ''
-  let finish: (event: EventOf<'turnFinished'> | undefined) => void = () => {}
-  const finished = new Promise<EventOf<'turnFinished'> | undefined>((resolve) => {
-    finish = resolve
-  })
+  const denials = createDenialTracker()
+  let waiting: ((event: EventOf<'turnFinished'> | undefined) => void) | undefined
+  const finish = (event: EventOf<'turnFinished'> | undefined) => {
+    const resolve = waiting
+    waiting = undefined
+    resolve?.(event)
+  }
+  const nextTurn = () =>
+    new Promise<EventOf<'turnFinished'> | undefined>((resolve) => {
+      waiting = resolve
+    })
   const onEvent = (envelope: EventEnvelope) => {
+    denials.observe(envelope)
     writer.event(envelope)
     const answer = headlessAnswer(envelope)
     // Deferred: the engine publishes an ask before its broker holds it, so an answer sent from
@@ -75,7 +68,10 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
   const onSigint = () => {
     interrupts++
     if (interrupts === 1 && session) session.send({ type: 'interrupt' })
-    else finish(undefined)
+    else {
+      interrupts = Math.max(interrupts, 2)
+      finish(undefined)
+    }
   }
   process.on('SIGINT', onSigint)
   try {
@@ -135,19 +131,41 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
       return exitCode
     }
     sessionId = session.id
-    session.send({
-      type: 'submit',
-      text: plan.prompt.text,
-      ...(plan.prompt.images.length > 0 ? { attachments: plan.prompt.images } : {}),
-    })
-    const event = await finished
-    const exitCode = event ? exitCodeOf(event.outcome) : EXIT.interrupted
+    let exitCode: number = EXIT.ok
+    let last: EventOf<'turnFinished'> | undefined
+    let inputError: { code: string; message: string } | undefined
+    try {
+      for await (const prompt of plan.prompts) {
+        const turn = nextTurn()
+        session.send({
+          type: 'submit',
+          text: prompt.text,
+          ...(prompt.images.length > 0 ? { attachments: prompt.images } : {}),
+        })
+        const event = await turn
+        if (!event) {
+          exitCode = EXIT.interrupted
+          break
+        }
+        last = event
+        const code = turnExitCode(event, denials.take().mutating)
+        if (exitCode === EXIT.ok) exitCode = code
+        if (code === EXIT.interrupted || interrupts > 0) break
+      }
+    } catch (error) {
+      // A bad stream-json line after the first: the turns before it ran; the run ends here.
+      if (!(error instanceof UsageError)) throw error
+      inputError = { code: 'badInput', message: error.message }
+      if (exitCode === EXIT.ok) exitCode = EXIT.usage
+    }
     await engine.shutdown()
     writer.end({
       sessionId,
       exitCode,
       durationMs: Date.now() - started,
-      ...(event ? { finished: event } : {}),
+      denials: denials.all(),
+      ...(last ? { finished: last } : {}),
+      ...(inputError ? { error: inputError } : {}),
     })
     return exitCode
   } finally {

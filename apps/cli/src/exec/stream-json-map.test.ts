@@ -42,6 +42,59 @@ const finished = (outcome: Extract<EngineEvent, { type: 'turnFinished' }>['outco
 })
 
 describe('createStreamJsonMapper', () => {
+  it('a rewind is a restore line; a call denied without asking is a permission line and a denial', () => {
+    const lines = mapAll([
+      { type: 'rewound', messageId: 'm1', scope: 'code', restoredFiles: ['a.txt'], checkpointId: 'cp1' },
+      {
+        type: 'messageRecorded',
+        message: {
+          id: 'm2',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'tu1', name: 'Edit', input: { file_path: 'a.txt' } }],
+        },
+      },
+      {
+        type: 'toolFinished',
+        toolUseId: 'tu1',
+        toolName: 'Edit',
+        status: 'denied',
+        durationMs: 0,
+        output: 'Permission denied: plan mode does not change files',
+        readOnly: false,
+      },
+      finished({ type: 'done' }),
+    ] as EngineEvent[])
+    expect(lines[0]).toEqual({
+      type: 'restore',
+      session_id: 's1',
+      message_id: 'm1',
+      scope: 'code',
+      restored_files: ['a.txt'],
+      checkpoint_id: 'cp1',
+    })
+    expect(lines[1]).toEqual({
+      type: 'permission',
+      session_id: 's1',
+      tool_use_id: 'tu1',
+      tool_name: 'Edit',
+      decision: 'deny',
+      reason: 'plan mode does not change files',
+    })
+    expect(lines.at(-1)).toMatchObject({
+      type: 'final',
+      outcome: 'done',
+      is_error: true,
+      permission_denials: [
+        {
+          tool_name: 'Edit',
+          tool_use_id: 'tu1',
+          tool_input: { file_path: 'a.txt' },
+          reason: 'plan mode does not change files',
+        },
+      ],
+    })
+  })
+
   it('a failed turn gives an error line, then final with the error', () => {
     const lines = mapAll([finished({ type: 'failed', error: { code: 'model', message: 'overloaded' } })])
     expect(lines).toEqual([

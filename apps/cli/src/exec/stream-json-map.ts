@@ -1,5 +1,8 @@
 import type { ContentBlock, EventEnvelope, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
+import { EXIT } from '../cli-error.js'
+import { createDenialTracker } from './denials.js'
 import type { StreamJsonEvent, StreamOutcome, StreamUsage, StreamVerification } from './stream-json-types.js'
+import { turnExitCode } from './turn-exit-code.js'
 
 /** What a tool call's `toolFinished` said, held until its result message arrives. */
 interface FinishedCall {
@@ -16,9 +19,12 @@ interface FinishedCall {
  */
 export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJsonEvent[] {
   const finished = new Map<string, FinishedCall>()
+  const denials = createDenialTracker()
+  const asked = new Set<string>()
   let lastAssistantText = ''
 
   return (envelope) => {
+    denials.observe(envelope)
     const common = {
       session_id: envelope.sessionId,
       ...(envelope.agentId !== undefined ? { agent_id: envelope.agentId } : {}),
@@ -53,14 +59,26 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
             input: event.input as Record<string, unknown>,
           },
         ]
-      case 'toolFinished':
+      case 'toolFinished': {
         finished.set(event.toolUseId, {
           name: event.toolName,
           status: event.status,
           durationMs: event.durationMs,
           ...(event.summary !== undefined ? { summary: event.summary } : {}),
         })
-        return []
+        // A call denied without asking (a deny rule, plan mode, a hook): the gate's own decision.
+        if (event.status !== 'denied' || asked.has(event.toolUseId)) return []
+        return [
+          {
+            type: 'permission',
+            ...common,
+            tool_use_id: event.toolUseId,
+            tool_name: event.toolName,
+            decision: 'deny',
+            reason: (event.output ?? event.summary ?? 'denied').replace(/^Permission denied: /, ''),
+          },
+        ]
+      }
       case 'messageRecorded': {
         const message = event.message
         if (message.role === 'assistant') {
@@ -89,6 +107,7 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
       }
       case 'approvalRequested': {
         const request = event.request
+        asked.add(request.toolUseId)
         return [
           {
             type: 'permission_request',
@@ -152,6 +171,17 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
             commit: event.checkpoint.commit,
           },
         ]
+      case 'rewound':
+        return [
+          {
+            type: 'restore',
+            ...common,
+            message_id: event.messageId,
+            scope: event.scope,
+            restored_files: event.restoredFiles ?? [],
+            ...(event.checkpointId !== undefined ? { checkpoint_id: event.checkpointId } : {}),
+          },
+        ]
       case 'retrying':
         return [
           {
@@ -200,6 +230,7 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
         const result = lastAssistantText
         lastAssistantText = ''
         const outcome = event.outcome
+        const denied = denials.take()
         const lines: StreamJsonEvent[] = []
         if (outcome.type === 'failed')
           lines.push({ type: 'error', ...common, code: outcome.error.code, message: outcome.error.message })
@@ -212,6 +243,8 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
           usage: snakeUsage(event.usage),
           cost_usd: event.cost.totalUsd,
           verification: streamVerification(event.badge),
+          is_error: turnExitCode(event, denied.mutating) !== EXIT.ok,
+          permission_denials: denied.denials,
           ...(outcome.type === 'budgetExhausted' ? { budget: outcome.budget } : {}),
           ...(outcome.type === 'failed' ? { error: { ...outcome.error } } : {}),
         })
@@ -236,7 +269,6 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
       case 'agentUpdated':
       case 'jobUpdated':
       case 'checkRecorded':
-      case 'rewound':
       case 'compactionStarted':
       case 'compacted':
       case 'commandOutput':

@@ -4,6 +4,8 @@
  * against it) and docs/stream-json.md explains them. Fields are snake_case, as automation expects.
  */
 
+import type { PermissionDenial } from './denials.js'
+
 /** Token counts, snake_case. */
 export interface StreamUsage {
   input_tokens: number
@@ -61,6 +63,13 @@ export type StreamJsonEvent =
       summary?: string
     })
   | (Common & {
+      type: 'permission'
+      tool_use_id: string
+      tool_name: string
+      decision: 'deny'
+      reason: string
+    })
+  | (Common & {
       type: 'permission_request'
       approval_id: string
       tool_use_id: string
@@ -89,6 +98,13 @@ export type StreamJsonEvent =
       context_window?: number
     })
   | (Common & { type: 'checkpoint'; checkpoint_id: string; message_id: string; commit: string })
+  | (Common & {
+      type: 'restore'
+      message_id: string
+      scope: 'code' | 'conversation' | 'both'
+      restored_files: string[]
+      checkpoint_id?: string
+    })
   | (Common & { type: 'warning'; message: string; code?: string })
   | (Common & { type: 'error'; message: string; code?: string })
   | (Common & {
@@ -99,6 +115,10 @@ export type StreamJsonEvent =
       usage: StreamUsage
       cost_usd: number
       verification: StreamVerification
+      /** True unless the turn did its job: failed, interrupted, out of budget, or every change denied. */
+      is_error: boolean
+      /** The turn's denied calls, in Claude Code's shape plus `reason`. */
+      permission_denials: PermissionDenial[]
       budget?: 'maxTurns' | 'sessionCostCap'
       error?: { code: string; message: string }
     })
@@ -111,10 +131,12 @@ export const STREAM_JSON_TYPES = [
   'reasoning',
   'tool_call',
   'tool_result',
+  'permission',
   'permission_request',
   'permission_decision',
   'usage',
   'checkpoint',
+  'restore',
   'warning',
   'error',
   'final',

@@ -1,4 +1,5 @@
 import type { EventEnvelope, EventOf } from '@z-engine/protocol'
+import type { PermissionDenial } from './denials.js'
 
 /** How a run ended, for a writer's closing output. */
 export interface RunSummary {
@@ -6,8 +7,10 @@ export interface RunSummary {
   sessionId: string
   exitCode: number
   durationMs: number
-  /** The main agent's `turnFinished`, when the turn ran. */
+  /** The main agent's last `turnFinished`, when a turn ran. */
   finished?: EventOf<'turnFinished'>
+  /** Every call denied during the run (main agent and subagents), in order. */
+  denials?: PermissionDenial[]
   /** Why the run failed before or outside the turn (bad option, missing key, unknown session). */
   error?: { code: string; message: string }
 }

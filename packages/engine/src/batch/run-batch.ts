@@ -43,6 +43,7 @@ interface CallState {
 async function settle(state: CallState, status: ToolStatus, text: string, deps: BatchDeps): Promise<void> {
   state.status = status
   state.result = textResult(state.call.block.id, text, true)
+  const readOnly = readOnlyOf(state, deps)
   await deps.emit({
     type: 'toolFinished',
     toolUseId: state.call.block.id,
@@ -50,7 +51,20 @@ async function settle(state: CallState, status: ToolStatus, text: string, deps: 
     status,
     durationMs: 0,
     output: text,
+    ...(readOnly !== undefined ? { readOnly } : {}),
   })
+}
+
+/** The tool's own read-only verdict on a call's input (what it was prepared with, else what the model sent). */
+function readOnlyOf(state: CallState, deps: BatchDeps): boolean | undefined {
+  const { prepared } = state
+  const tool = prepared.kind === 'ready' ? prepared.tool : deps.tools.get(state.call.block.name)
+  if (!tool) return undefined
+  try {
+    return tool.isReadOnly(prepared.kind === 'ready' ? prepared.input : state.call.block.input)
+  } catch {
+    return undefined
+  }
 }
 
 /** A result's text for the host (`toolFinished.output`): text blocks, images as `[image]`. */
