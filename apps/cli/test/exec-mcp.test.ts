@@ -68,7 +68,8 @@ async function exec(
     stderr += chunk.toString()
   })
   const code = await new Promise<number | null>((done) => child.on('close', done))
-  if (code !== 0) throw new Error(`exec exited ${code}: ${stderr}\n${stdout}`)
+  // 4: the turn ran, but every change it tried was denied (stream-json's final says which).
+  if (code !== 0 && code !== 4) throw new Error(`exec exited ${code}: ${stderr}\n${stdout}`)
   return {
     code,
     lines: stdout
@@ -105,7 +106,12 @@ describe.runIf(HAVE_DIST)('MCP through z-engine exec (built dist, real npm serve
     })
     expect(byName.mcp__files__write_file).toMatchObject({ status: 'denied' })
     expect(existsSync(join(box.project, 'out.txt'))).toBe(false)
-    expect(lines.at(-1)).toMatchObject({ type: 'run_end', exit_code: 0 })
+    // Its only change (the write) was denied, so the run is not a success.
+    expect(lines.at(-1)).toMatchObject({ type: 'run_end', exit_code: 4 })
+    expect(lines.find((line) => line.type === 'final')).toMatchObject({
+      is_error: true,
+      permission_denials: [{ tool_name: 'mcp__files__write_file' }],
+    })
   }, 120_000)
 
   it('a mcp__* deny rule stops every MCP call, resource tools included, without asking', async () => {
