@@ -5,13 +5,13 @@
  */
 import type { GatewayConfig } from '../config.js'
 import { SseDecoder } from '../sse/parse-sse.js'
+import { readUpstreamRound } from '../sse/read-upstream.js'
 import {
   outcomeOfJson,
   type PushResult,
   RoundAccumulator,
   type RoundOutcome,
 } from '../sse/round-accumulator.js'
-import { parseUpstreamEvent } from '../sse/upstream-event.js'
 import type { GatewayToolCall, GatewayToolset } from '../tools/gateway-tools.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { GatewayError } from '../wire/errors.js'
@@ -225,7 +225,6 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     } else {
       const accumulator = new RoundAccumulator(budget)
       const decoder = new SseDecoder(limits.maxSseLineBytes)
-      let ended: RoundOutcome | undefined
       const handle = async (result: PushResult): Promise<RoundOutcome | undefined> => {
         switch (result.kind) {
           case 'start':
@@ -260,58 +259,14 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
           }
         }
       }
-      try {
-        reading: for await (const chunk of reply.body) {
-          const fed = decoder.push(chunk)
-          if (!fed.ok) {
-            ended = {
-              status: 'incomplete',
-              output: [],
-              usage: null,
-              incompleteReason: 'max_sse_line_bytes',
-              error: null,
-            }
-            break
-          }
-          for (const message of fed.messages) {
-            if (message.kind === 'done') break reading
-            const event = parseUpstreamEvent(message.data, message.event)
-            ended = event
-              ? await handle(accumulator.push(event))
-              : {
-                  status: 'failed',
-                  output: [],
-                  usage: null,
-                  incompleteReason: null,
-                  error: {
-                    code: 'upstream_protocol',
-                    message: 'The upstream stream carried an SSE event that is not a typed JSON object.',
-                  },
-                }
-            if (ended || clientGone || eventLimitHit) break reading
-          }
-        }
-      } catch (error) {
-        if (input.signal.aborted) return { kind: 'aborted' }
-        ended = {
-          status: 'failed',
-          output: [],
-          usage: null,
-          incompleteReason: null,
-          error: {
-            code: 'upstream_disconnected',
-            message: `The upstream stream broke: ${(error as Error).message}`,
-          },
-        }
-      }
-      if (!ended && !clientGone && !eventLimitHit) {
-        // A last event the server did not terminate with a blank line.
-        for (const message of decoder.end()) {
-          if (message.kind !== 'event' || ended) continue
-          const event = parseUpstreamEvent(message.data, message.event)
-          if (event) ended = await handle(accumulator.push(event))
-        }
-      }
+      const read = await readUpstreamRound(
+        reply.body,
+        decoder,
+        (event) => handle(accumulator.push(event)),
+        () => clientGone || eventLimitHit,
+      )
+      if (read.broken && input.signal.aborted) return { kind: 'aborted' }
+      const ended = read.outcome
       roundAbort.abort()
       if (clientGone || input.signal.aborted) return { kind: 'aborted' }
       if (eventLimitHit) return incomplete('max_stream_event_bytes')

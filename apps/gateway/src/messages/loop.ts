@@ -11,8 +11,8 @@ import type { GatewayConfig } from '../config.js'
 import { RetainedBudget } from '../executor/budget.js'
 import { toInputItem } from '../executor/items.js'
 import { SseDecoder } from '../sse/parse-sse.js'
+import { readUpstreamRound } from '../sse/read-upstream.js'
 import { outcomeOfJson, RoundAccumulator, type RoundOutcome } from '../sse/round-accumulator.js'
-import { parseUpstreamEvent } from '../sse/upstream-event.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { GatewayError } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
@@ -173,61 +173,19 @@ export async function runMessages(input: MessagesInput): Promise<MessagesResult>
     } else {
       const accumulator = new RoundAccumulator(budget)
       const decoder = new SseDecoder(limits.maxSseLineBytes)
-      let ended: RoundOutcome | undefined
-      const feed = async (data: string, name: string | null): Promise<void> => {
-        const event = parseUpstreamEvent(data, name)
-        if (!event) {
-          ended = {
-            status: 'failed',
-            output: [],
-            usage: null,
-            incompleteReason: null,
-            error: {
-              code: 'upstream_protocol',
-              message: 'The upstream stream carried an SSE event that is not a typed JSON object.',
-            },
-          }
-          return
-        }
-        const pushed = accumulator.push(event)
-        if (pushed.kind === 'stop') ended = pushed.outcome
-        else if (pushed.kind === 'item') await blocks.item(event, pushed.slot, tools.owns)
-      }
-      try {
-        reading: for await (const chunk of reply.body) {
-          const fed = decoder.push(chunk)
-          if (!fed.ok) {
-            ended = {
-              status: 'incomplete',
-              output: [],
-              usage: null,
-              incompleteReason: 'max_sse_line_bytes',
-              error: null,
-            }
-            break
-          }
-          for (const entry of fed.messages) {
-            if (entry.kind === 'done') break reading
-            await feed(entry.data, entry.event)
-            if (ended || clientGone || eventLimitHit) break reading
-          }
-        }
-        if (!ended && !clientGone && !eventLimitHit)
-          for (const entry of decoder.end())
-            if (entry.kind === 'event' && !ended) await feed(entry.data, entry.event)
-      } catch (error) {
-        if (input.signal.aborted) return { kind: 'aborted' }
-        ended = {
-          status: 'failed',
-          output: [],
-          usage: null,
-          incompleteReason: null,
-          error: {
-            code: 'upstream_disconnected',
-            message: `The upstream stream broke: ${(error as Error).message}`,
-          },
-        }
-      }
+      const read = await readUpstreamRound(
+        reply.body,
+        decoder,
+        async (event) => {
+          const pushed = accumulator.push(event)
+          if (pushed.kind === 'stop') return pushed.outcome
+          if (pushed.kind === 'item') await blocks.item(event, pushed.slot, tools.owns)
+          return undefined
+        },
+        () => clientGone || eventLimitHit,
+      )
+      if (read.broken && input.signal.aborted) return { kind: 'aborted' }
+      const ended = read.outcome
       roundAbort.abort()
       if (clientGone || input.signal.aborted) return { kind: 'aborted' }
       if (eventLimitHit)
