@@ -7,6 +7,7 @@ import { projectDir } from '../cwd.js'
 import { parseModeFlag } from '../mode-flag.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from '../tui/use-terminal-input.js'
 import { cliVersion } from '../version.js'
 
 const HELP = `Usage: z-engine [options]
@@ -22,8 +23,10 @@ Options:
   --cwd DIR                the project folder (default: the current folder)
   -h, --help               show this help
 
-Keys: Enter sends (queued as steering while a turn runs), Esc interrupts, Shift+Tab cycles the
-permission mode, Tab completes / commands, Ctrl+C twice quits. Type /help inside for more.
+Keys: Enter sends (queued as steering while a turn runs); +Enter, Alt+Enter or Shift+Enter adds a
+line; Esc or Ctrl+C interrupts a turn; Shift+Tab cycles the permission mode; Tab completes / commands
+and @ files; ↑/↓ recall this project's prompts; !cmd runs a shell line; Ctrl+C twice or Ctrl+D quits.
+Type /help inside for more.
 `
 
 /** The chat's flags, checked. */
@@ -130,7 +133,7 @@ export async function main(io: CommandIo): Promise<number> {
     },
     commands,
   )
-  const initial = await controller.initialState()
+  const [initial, history] = await Promise.all([controller.initialState(), controller.promptHistory()])
   let exit: () => void = () => {}
   const exited = new Promise<void>((resolve) => {
     exit = resolve
@@ -146,16 +149,21 @@ export async function main(io: CommandIo): Promise<number> {
   process.on('SIGHUP', onHangup)
   process.on('SIGTERM', onSignal)
   const [{ render }, { chatAppElement }] = await ui
+  const stdout = io.stdout as NodeJS.WriteStream
+  // Bracketed paste: the terminal marks a paste, so a multi-line one is kept whole instead of
+  // sending its first line.
+  stdout.write(ENABLE_BRACKETED_PASTE)
   const instance = render(
     chatAppElement({
       controller,
       initial,
       onExit: () => exit(),
+      history,
       allowBypass: plan.mode === 'bypass',
     }),
     {
       stdin,
-      stdout: io.stdout as NodeJS.WriteStream,
+      stdout,
       stderr: io.stderr as NodeJS.WriteStream,
       exitOnCtrlC: false,
     },
@@ -166,6 +174,7 @@ export async function main(io: CommandIo): Promise<number> {
   // Leave the transcript on screen, not the composer and status line of a chat that has ended.
   instance.clear()
   instance.unmount()
+  stdout.write(DISABLE_BRACKETED_PASTE)
   const sessionId = controller.session.id
   await controller.close()
   // After a hang-up there is no terminal left to tell.

@@ -1,18 +1,29 @@
-import { Box, type Key, Static, Text, useInput, useStdout } from 'ink'
+import { Box, type Key, Static, Text, useStdout } from 'ink'
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
 import { ApprovalPanel, type ApprovalUi, approvalKey, INITIAL_APPROVAL_UI } from './approval-panel.js'
 import type { ChatController } from './chat-controller.js'
 import { chatReducer } from './chat-reducer.js'
-import { Composer } from './composer.js'
+import { type CompletionRow, Composer } from './composer.js'
 import { AgentLine, EntryView, ToolCardView } from './entry-view.js'
+import { listProjectFiles, matchFiles } from './file-index.js'
+import { attachMentionedFiles } from './file-mentions.js'
 import { helpMarkdown } from './help-text.js'
 import { EMPTY_HISTORY, type InputHistory, recall, remember } from './input-history.js'
-import { editLine } from './line-edit.js'
 import { liveTail } from './live-tail.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
+import {
+  bufferOf,
+  EMPTY_BUFFER,
+  expandPastes,
+  type PromptBuffer,
+  replaceToken,
+  tokenAtCursor,
+} from './prompt-buffer.js'
+import { type PromptInput, promptKey } from './prompt-keys.js'
 import { INITIAL_QUESTION_UI, QuestionPanel, type QuestionUi, questionKey } from './question-panel.js'
-import { completions, parseLine } from './slash-commands.js'
+import { completions, parseLine, type SlashCommand } from './slash-commands.js'
 import { nextMode, StatusLine } from './status-line.js'
+import { NO_KEY, useTerminalInput } from './use-terminal-input.js'
 import type { ChatState } from './view-model.js'
 
 /** How long the "press Ctrl-C again" warning waits for the second press. */
@@ -20,7 +31,9 @@ export const CTRL_C_WINDOW_MS = 2000
 
 /** The keyboard state of the screen, kept in a ref so keys arriving between renders never race. */
 interface InputUi {
-  text: string
+  prompt: PromptBuffer
+  /** The project's files for `@` completion, listed the first time `@` is typed. */
+  files: string[] | 'loading' | undefined
   history: InputHistory
   completion: number
   approval: ApprovalUi
@@ -53,6 +66,27 @@ function syncOwners(
   }
 }
 
+/** How many `@` file completions are offered. */
+const FILE_ROWS = 50
+
+/** The completion list for the prompt: `/` commands while a command name is typed, `@` files. */
+function completionRows(ui: InputUi, commands: readonly SlashCommand[]): CompletionRow[] {
+  const file = tokenAtCursor(ui.prompt)
+  if (file !== undefined) {
+    if (!Array.isArray(ui.files)) return []
+    return matchFiles(ui.files, file.token.slice(1), FILE_ROWS).map((path) => ({
+      key: path,
+      label: `@${path}`,
+    }))
+  }
+  return completions(ui.prompt.text, commands).map((command) => ({
+    key: command.name,
+    label: `/${command.name}`,
+    ...(command.argumentHint !== undefined ? { hint: command.argumentHint } : {}),
+    description: command.description,
+  }))
+}
+
 /**
  * The chat app as an element for Ink's `render`. (React is CommonJS: its names reach a dynamic
  * `import('react')` under Node but not in the bundled CLI, so the element is made here.)
@@ -69,6 +103,8 @@ export interface ChatAppProps {
   onExit: () => void
   /** Whether Shift-Tab may cycle into bypass (only when the chat was started in it). */
   allowBypass?: boolean
+  /** The project's earlier prompts, oldest first, for ↑/↓. */
+  history?: readonly string[]
   /** The clock, injectable so the Ctrl-C window is testable. */
   now?: () => number
 }
@@ -83,6 +119,7 @@ export function ChatApp({
   initial,
   onExit,
   allowBypass = false,
+  history = [],
   now = Date.now,
 }: ChatAppProps): ReactNode {
   const [state, dispatch] = useReducer(chatReducer, initial)
@@ -92,8 +129,9 @@ export function ChatApp({
   const stateRef = useRef(state)
   stateRef.current = state
   const ui = useRef<InputUi>({
-    text: '',
-    history: EMPTY_HISTORY,
+    prompt: EMPTY_BUFFER,
+    files: undefined,
+    history: history.length > 0 ? { entries: [...history], index: history.length, draft: '' } : EMPTY_HISTORY,
     completion: 0,
     approval: INITIAL_APPROVAL_UI,
     question: INITIAL_QUESTION_UI,
@@ -114,17 +152,36 @@ export function ChatApp({
     question?.id,
     approvals[Math.min(ui.current.approval.focus, approvals.length - 1)]?.id,
   )
-  const matches = completions(ui.current.text, controller.commands)
+  const rows = completionRows(ui.current, controller.commands)
   const warning =
     ui.current.ctrlCAt !== undefined && now() - ui.current.ctrlCAt < CTRL_C_WINDOW_MS
       ? 'Press Ctrl-C again to quit'
       : undefined
 
+  /** Sends a prompt with the files its `@path` mentions attached (notices for the ones left out). */
+  const sendPrompt = (text: string): void => {
+    if (!/(^|\s)@/.test(text)) {
+      controller.send({ type: 'submit', text })
+      return
+    }
+    void attachMentionedFiles(controller.options.projectRoot, text).then(
+      ({ attachments, notices }) => {
+        for (const notice of notices)
+          dispatch({ type: 'local', entry: { kind: 'notice', level: 'warning', text: notice } })
+        controller.send({ type: 'submit', text, ...(attachments.length > 0 ? { attachments } : {}) })
+      },
+      () => controller.send({ type: 'submit', text }),
+    )
+  }
+
   const submit = (line: string): void => {
     const parsed = parseLine(line)
     switch (parsed.type) {
       case 'prompt':
-        if (parsed.text !== '') controller.send({ type: 'submit', text: parsed.text })
+        if (parsed.text !== '') sendPrompt(parsed.text)
+        return
+      case 'shell':
+        if (parsed.command !== '') controller.send({ type: 'runShell', command: parsed.command })
         return
       case 'engine':
         controller.send({ type: 'runCommand', name: parsed.name, args: parsed.args })
@@ -178,57 +235,114 @@ export function ChatApp({
     }
   }
 
-  const composerKey = (input: string, key: Key): void => {
-    const current = ui.current
-    const options = completions(current.text, controller.commands)
-    if (key.escape) {
-      if (stateRef.current.busy) controller.send({ type: 'interrupt' })
-      else current.text = ''
-      return
-    }
-    if (options.length > 0 && (key.upArrow || key.downArrow)) {
-      const step = key.upArrow ? -1 : 1
-      current.completion = (current.completion + step + options.length) % options.length
-      return
-    }
-    if (key.upArrow || key.downArrow) {
-      const recalled = recall(current.history, current.text, key.upArrow ? -1 : 1)
-      current.history = recalled.history
-      current.text = recalled.text
-      return
-    }
-    if (options.length > 0 && key.tab && !key.shift) {
-      const chosen = options[Math.min(current.completion, options.length - 1)]
-      if (chosen) current.text = `/${chosen.name} `
-      current.completion = 0
-      return
-    }
-    const edit = editLine(current.text, input, key)
-    if (!edit.submitted) {
-      if (edit.value !== current.text) current.completion = 0
-      current.text = edit.value
-      return
-    }
-    // Enter on a half-typed command name runs the highlighted completion.
-    const exact = options.some((option) => `/${option.name}` === edit.value.trim())
-    const chosen = options[Math.min(current.completion, options.length - 1)]
-    const line = !exact && chosen ? `/${chosen.name}` : edit.value
-    current.text = ''
-    current.completion = 0
-    current.history = remember(current.history, line)
-    submit(line)
+  /** Lists the project's files once, the first time an `@` token is being completed. */
+  const ensureFiles = (): void => {
+    if (ui.current.files !== undefined) return
+    ui.current.files = 'loading'
+    void listProjectFiles(controller.options.projectRoot).then(
+      (files) => {
+        ui.current.files = files
+        rerender((tick) => tick + 1)
+      },
+      () => {
+        ui.current.files = []
+      },
+    )
   }
 
-  useInput((input, key) => {
+  const composerKey = (event: PromptInput): void => {
+    const current = ui.current
+    const options = completionRows(current, controller.commands)
+    if (event.type === 'key') {
+      const { key } = event
+      if (key.escape) {
+        if (stateRef.current.busy) controller.send({ type: 'interrupt' })
+        else current.prompt = EMPTY_BUFFER
+        return
+      }
+      if (options.length > 0 && (key.upArrow || key.downArrow)) {
+        const step = key.upArrow ? -1 : 1
+        current.completion = (current.completion + step + options.length) % options.length
+        return
+      }
+      const file = tokenAtCursor(current.prompt)
+      if (options.length > 0 && (key.tab || (key.return && file !== undefined)) && !key.shift) {
+        const chosen = options[Math.min(current.completion, options.length - 1)]
+        if (chosen && file) current.prompt = replaceToken(current.prompt, file.start, `@${chosen.key} `)
+        else if (chosen) current.prompt = bufferOf(`/${chosen.key} `)
+        current.completion = 0
+        return
+      }
+    }
+    const result = promptKey(current.prompt, event)
+    switch (result.type) {
+      case 'none':
+        return
+      case 'eof':
+        onExit()
+        return
+      case 'history': {
+        const recalled = recall(current.history, current.prompt.text, result.direction)
+        current.history = recalled.history
+        current.prompt = bufferOf(recalled.text)
+        return
+      }
+      case 'edit':
+        if (result.buffer.text !== current.prompt.text) current.completion = 0
+        current.prompt = result.buffer
+        if (tokenAtCursor(current.prompt) !== undefined) ensureFiles()
+        return
+      case 'submit': {
+        const typed = expandPastes(result.buffer)
+        // Enter on a half-typed command name runs the highlighted completion.
+        const exact = options.some((option) => `/${option.key}` === typed.trim())
+        const chosen = typed.startsWith('/')
+          ? options[Math.min(current.completion, options.length - 1)]
+          : undefined
+        const line = !exact && chosen ? `/${chosen.key}` : typed
+        current.prompt = EMPTY_BUFFER
+        current.completion = 0
+        current.history = remember(current.history, line)
+        if (line.trim() !== '') void controller.rememberPrompt(line)
+        submit(line)
+        return
+      }
+      default: {
+        const unreachable: never = result
+        throw new Error(`unknown prompt result ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
+  useTerminalInput((event) => {
     const current = ui.current
     const chat = stateRef.current
+    // Panels take keys; a paste reaches them as typed text on one line.
+    const { input, key } =
+      event.type === 'key'
+        ? event
+        : { input: event.type === 'paste' ? event.text.replace(/\s*[\r\n]+\s*/g, ' ') : '', key: NO_KEY }
     if (key.ctrl && input === 'c') {
+      // Ctrl-C interrupts a running turn (queued messages stay), clears a written prompt, and on an
+      // empty idle prompt arms quitting: a second press within the window quits.
+      if (chat.busy) {
+        current.ctrlCAt = undefined
+        controller.send({ type: 'interrupt' })
+        rerender((tick) => tick + 1)
+        return
+      }
+      if (current.prompt.text !== '') {
+        current.ctrlCAt = undefined
+        current.prompt = EMPTY_BUFFER
+        current.completion = 0
+        rerender((tick) => tick + 1)
+        return
+      }
       if (current.ctrlCAt !== undefined && now() - current.ctrlCAt < CTRL_C_WINDOW_MS) {
         onExit()
         return
       }
       current.ctrlCAt = now()
-      current.text = ''
       rerender((tick) => tick + 1)
       setTimeout(() => rerender((tick) => tick + 1), CTRL_C_WINDOW_MS + 10).unref?.()
       return
@@ -264,7 +378,7 @@ export function ChatApp({
         controller.send({ type: 'resolveApproval', approvalId: result.approvalId, decision: result.decision })
       } else if (result.type === 'ui') current.approval = result.ui
       else if (key.escape) controller.send({ type: 'interrupt' })
-    } else composerKey(input, key)
+    } else composerKey(event)
     rerender((tick) => tick + 1)
   })
 
@@ -309,9 +423,9 @@ export function ChatApp({
         <ApprovalPanel requests={approvals} ui={ui.current.approval} />
       ) : (
         <Composer
-          value={ui.current.text}
-          matches={matches}
-          selected={Math.min(ui.current.completion, Math.max(0, matches.length - 1))}
+          value={ui.current.prompt}
+          matches={rows}
+          selected={Math.min(ui.current.completion, Math.max(0, rows.length - 1))}
           busy={state.busy}
         />
       )}

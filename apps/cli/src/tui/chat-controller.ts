@@ -1,6 +1,6 @@
 import type { Engine, Session } from '@z-engine/engine'
 import {
-  ENGINE_BUILTIN_COMMANDS,
+  buildCommandCatalog,
   loadCommandDefinitions,
   parseModelRef,
   pluginDefinitionSources,
@@ -8,6 +8,7 @@ import {
 } from '@z-engine/engine/internal'
 import type { Command, PermissionMode } from '@z-engine/protocol'
 import type { EventFeed, EventListener } from './event-feed.js'
+import { appendPromptHistory, loadPromptHistory } from './prompt-history.js'
 import { replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
 import { type ChatState, initialChatState, type TranscriptEntry } from './view-model.js'
@@ -114,38 +115,54 @@ export class ChatController {
     ].join('\n')
   }
 
+  /** The prompts sent in this project before, oldest first, for ↑/↓. */
+  promptHistory(): Promise<string[]> {
+    return loadPromptHistory(this.engine.paths.dataDir, this.options.projectRoot)
+  }
+
+  /** Records a sent prompt in the project's history (kept in the data folder). */
+  rememberPrompt(text: string): Promise<void> {
+    return appendPromptHistory(this.engine.paths.dataDir, this.options.projectRoot, text)
+  }
+
   /** Closes the session and the engine (journals flushed). */
   async close(): Promise<void> {
     await this.engine.shutdown()
   }
 }
 
-/** The `/` commands to complete: the CLI's own, the engine built-ins, then the project's custom ones. */
+/**
+ * The `/` commands to complete: the CLI's own, then the session's catalog as `runCommand` resolves
+ * it (engine built-ins, the project's and user's custom commands, the shipped `/init`, `/review`,
+ * `/commit`).
+ */
 export async function loadSlashCommands(engine: Engine, projectRoot: string): Promise<SlashCommand[]> {
   const commands: SlashCommand[] = [...CLI_COMMANDS]
-  for (const builtin of ENGINE_BUILTIN_COMMANDS) {
-    commands.push({
-      name: builtin.name,
-      description: builtin.description,
-      ...('argumentHint' in builtin ? { argumentHint: builtin.argumentHint } : {}),
-      owner: 'engine',
-    })
-  }
+  let custom: Awaited<ReturnType<typeof loadCommandDefinitions>>['definitions'] = []
   try {
     const settings = await engine.settings(projectRoot)
-    const custom = await loadCommandDefinitions({
-      projectRoot,
-      home: engine.paths.home,
-      configDir: engine.paths.configDir,
-      compatClaude: settings.settings.compat.claude,
-      plugins: pluginDefinitionSources(settings.plugins),
-    })
-    for (const definition of custom.definitions) {
-      if (commands.some((command) => command.name === definition.name)) continue
-      commands.push({ name: definition.name, description: definition.description ?? '', owner: 'engine' })
-    }
+    custom = (
+      await loadCommandDefinitions({
+        projectRoot,
+        home: engine.paths.home,
+        configDir: engine.paths.configDir,
+        compatClaude: settings.settings.compat.claude,
+        plugins: pluginDefinitionSources(settings.plugins),
+      })
+    ).definitions
   } catch {
     // Completion is a convenience: a broken command folder must not keep the chat from starting.
+  }
+  for (const entry of buildCommandCatalog({ custom }).entries) {
+    if (commands.some((command) => command.name === entry.name)) continue
+    commands.push({
+      name: entry.name,
+      description: entry.description,
+      ...(entry.kind !== 'mcp' && entry.argumentHint !== undefined
+        ? { argumentHint: entry.argumentHint }
+        : {}),
+      owner: 'engine',
+    })
   }
   return commands
 }

@@ -21,12 +21,15 @@ export type CliCommandName = 'help' | 'sessions' | 'clear' | 'exit'
 /** What a submitted line is: a prompt, a CLI command, or an engine command with its raw arguments. */
 export type ParsedLine =
   | { type: 'prompt'; text: string }
+  /** `!command`: the user's own shell line (Claude Code's bash mode). */
+  | { type: 'shell'; command: string }
   | { type: 'cli'; name: CliCommandName; args: string }
   | { type: 'engine'; name: string; args: string }
 
-/** Classifies a submitted line. `/quit` is `/exit`; `//text` sends `/text` as a prompt. */
+/** Classifies a submitted line. `/quit` is `/exit`; `//text` sends `/text` as a prompt; `!cmd` runs a shell line. */
 export function parseLine(line: string): ParsedLine {
   const text = line.trim()
+  if (text.startsWith('!')) return { type: 'shell', command: text.slice(1).trim() }
   if (!text.startsWith('/') || text.startsWith('//')) {
     return { type: 'prompt', text: text.startsWith('//') ? text.slice(1) : text }
   }

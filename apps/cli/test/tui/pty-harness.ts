@@ -1,0 +1,104 @@
+/** Drives the built CLI in a real pseudo-terminal (node-pty) for the chat's end-to-end tests. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type IPty, spawn } from '@lydell/node-pty'
+import { afterEach } from 'vitest'
+
+/** The built CLI (`pnpm build` first). */
+export const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../dist/bin.js')
+
+/** Removes colour, cursor movement and erase sequences: what is left is the text drawn. */
+export function plain(raw: string): string {
+  return raw.replace(
+    /\u001b\[[0-9;?<>=]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g,
+    '',
+  )
+}
+
+const running: IPty[] = []
+afterEach(() => {
+  for (const pty of running.splice(0)) {
+    try {
+      pty.kill()
+    } catch {
+      // Already exited.
+    }
+  }
+})
+
+/** A CLI process in a pty (110×40 unless given): `waitFor` looks only at output after the last `mark()`. */
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  size: { cols: number; rows: number } = { cols: 110, rows: 40 },
+) {
+  const pty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', ...size, env })
+  running.push(pty)
+  let output = ''
+  let markAt = 0
+  let exitCode: number | undefined
+  pty.onData((data) => {
+    output += data
+  })
+  pty.onExit(({ exitCode: code }) => {
+    exitCode = code
+  })
+  const since = () => plain(output.slice(markAt))
+  return {
+    mark: () => {
+      markAt = output.length
+    },
+    since,
+    all: () => plain(output),
+    exitCode: () => exitCode,
+    kill: (signal: string) => pty.kill(signal),
+    resize: (cols: number, rows: number) => pty.resize(cols, rows),
+    /** Writes bytes as one chunk (a paste, an escape sequence). */
+    write: (data: string) => pty.write(data),
+    async waitFor(predicate: (text: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
+      const started = Date.now()
+      while (!predicate(since())) {
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`Timed out waiting for ${what}. Output since the mark:\n${since().slice(-3000)}`)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      return since()
+    },
+    /** Types like a person: one key at a time, so Esc is never read as the start of a sequence. */
+    async type(...keys: string[]) {
+      for (const key of keys) {
+        pty.write(key)
+        await new Promise((resolve) => setTimeout(resolve, key.length > 1 ? 60 : 25))
+      }
+    },
+    /** Waits until the newest status line no longer says a turn is running. */
+    async idle(what: string) {
+      await this.waitFor((out) => {
+        const status = out.split('\n').filter((line) => line.includes('(shift+tab)'))
+        const last = status.at(-1)
+        return last !== undefined && !last.includes('working')
+      }, what)
+    },
+    async typeText(text: string) {
+      for (const character of text) await this.type(character)
+    },
+  }
+}
+
+/** Every file under a folder (none when it does not exist). */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? filesUnder(path) : [path]
+  })
+}
+
+/** The text of every session journal under a data folder (to see what reached the model). */
+export function journals(dataDir: string): string {
+  return filesUnder(dataDir)
+    .filter((path) => path.endsWith('.jsonl') && !path.endsWith('prompt-history.jsonl'))
+    .map((path) => readFileSync(path, 'utf8'))
+    .join('\n')
+}
