@@ -27,6 +27,11 @@ export interface PreToolUseVerdict {
   updatedInput?: Record<string, unknown>
   /** Extra context for the model, appended to the result. */
   additionalContext?: string
+  /**
+   * A hook answered `continue: false` (Claude Code): the call does not run and the turn stops after
+   * this batch; the text is its `stopReason`, shown to the user.
+   */
+  stop?: string
 }
 
 /** What the batch needs from its run; every I/O dependency is injected. */
@@ -50,7 +55,7 @@ export interface BatchDeps {
     input: Record<string, unknown>,
     result: ToolResult,
     toolUseId: string,
-  ): Promise<{ additionalContext?: string }>
+  ): Promise<{ additionalContext?: string; stop?: string }>
   emit(event: EngineEvent): Promise<void>
   /** Concurrency bound for a run of concurrency-safe calls. */
   maxConcurrency: number
@@ -66,4 +71,6 @@ export interface BatchOutcome {
   changedFiles: string[]
   /** Whether any call changed state (writes and non-read-only successes). */
   mutated: boolean
+  /** A PreToolUse or PostToolUse hook answered `continue: false`: its stopReason; the turn stops. */
+  stop?: string
 }

@@ -18,7 +18,7 @@ export const CANCELLED_TEXT = 'cancelled by user'
 export const USER_DENIED_TEXT = 'The user denied this action.'
 
 type Prepared =
-  | { kind: 'settled'; status: ToolStatus; text: string }
+  | { kind: 'settled'; status: ToolStatus; text: string; stop?: string }
   | {
       kind: 'ready'
       tool: Tool
@@ -120,6 +120,14 @@ async function prepare(
   if (invalid) return { kind: 'settled', status: 'error', text: `Error: ${invalid}` }
 
   const hook = await deps.preToolUse(tool.name, block.input, block.id)
+  if (hook.stop !== undefined) {
+    return {
+      kind: 'settled',
+      status: 'denied',
+      text: `Not run: a PreToolUse hook stopped the turn (${hook.stop})`,
+      stop: hook.stop,
+    }
+  }
   if (hook.blocked) {
     return { kind: 'settled', status: 'denied', text: `Blocked by a PreToolUse hook: ${hook.blocked.reason}` }
   }
@@ -262,17 +270,27 @@ export async function runBatch(
 ): Promise<BatchOutcome> {
   const batchId = deps.newId('b')
   const states: CallState[] = []
+  // A hook's `continue: false`: no further call of the batch runs, and the turn stops after it.
+  let stop: string | undefined
+  const stopped = (): Prepared => ({
+    kind: 'settled',
+    status: 'cancelled',
+    text: `Not run: a hook stopped the turn (${stop})`,
+  })
   for (const call of calls) {
     // Hooks run in call order so their side effects are predictable.
     const prepared = signal.aborted
       ? ({ kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT } as const)
-      : await prepare(call, deps, batchId, signal).catch(
-          (error: unknown): Prepared => ({
-            kind: 'settled',
-            status: 'error',
-            text: `Error: ${error instanceof Error ? error.message : String(error)}`,
-          }),
-        )
+      : stop !== undefined
+        ? stopped()
+        : await prepare(call, deps, batchId, signal).catch(
+            (error: unknown): Prepared => ({
+              kind: 'settled',
+              status: 'error',
+              text: `Error: ${error instanceof Error ? error.message : String(error)}`,
+            }),
+          )
+    if (prepared.kind === 'settled' && prepared.stop !== undefined) stop = prepared.stop
     states.push({ call, prepared })
   }
 
@@ -334,6 +352,10 @@ export async function runBatch(
     const toolUseId = call.block.id
     if (signal.aborted) {
       await settle(state, 'cancelled', CANCELLED_TEXT, deps)
+      return
+    }
+    if (stop !== undefined) {
+      await settle(state, 'cancelled', `Not run: a hook stopped the turn (${stop})`, deps)
       return
     }
     const started = Date.now()
@@ -399,6 +421,7 @@ export async function runBatch(
         .postToolUse(prepared.tool.name, prepared.input, result, toolUseId)
         .catch(() => ({}))
       if ('additionalContext' in post && post.additionalContext) extra.push(post.additionalContext)
+      if ('stop' in post && post.stop !== undefined) stop ??= post.stop
       const withExtra: ToolResultContent[] = [
         ...content,
         ...extra.map((text) => ({ type: 'text' as const, text })),
@@ -426,5 +449,6 @@ export async function runBatch(
     statuses: states.map((state) => state.status ?? 'cancelled'),
     changedFiles,
     mutated,
+    ...(stop !== undefined ? { stop } : {}),
   }
 }

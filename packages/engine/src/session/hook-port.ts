@@ -42,6 +42,11 @@ export function claudePermissionMode(mode: PermissionMode): string {
   }
 }
 
+/** What the user is shown when a hook answered `continue: false`: its stopReason, or who stopped. */
+function stopText(outcome: HookOutcome, event: string): string {
+  return outcome.stopReason ?? `a ${event} hook stopped the turn (continue: false)`
+}
+
 /** Adapts the hooks runner to the session's HookPort; never throws. */
 export function createHookPort(options: HookPortOptions): HookPort {
   const common = (site?: HookCallSite) => {
@@ -92,6 +97,7 @@ export function createHookPort(options: HookPortOptions): HookPort {
         options.onNotice('info', `PreToolUse hook allowed ${toolName}: ${outcome.permissionDecisionReason}`)
       const context = joined(outcome.additionalContext)
       return {
+        ...(outcome.continue ? {} : { stop: stopText(outcome, 'PreToolUse') }),
         ...(outcome.blocked ? { blocked: { reason: outcome.blockReason ?? 'blocked by a hook' } } : {}),
         ...(outcome.permissionDecision
           ? {
@@ -122,7 +128,10 @@ export function createHookPort(options: HookPortOptions): HookPort {
       if (outcome.blocked && outcome.blockReason)
         parts.unshift(`PostToolUse hook feedback: ${outcome.blockReason}`)
       const context = joined(parts)
-      return context !== undefined ? { additionalContext: context } : {}
+      return {
+        ...(context !== undefined ? { additionalContext: context } : {}),
+        ...(outcome.continue ? {} : { stop: stopText(outcome, 'PostToolUse') }),
+      }
     },
     async userPromptSubmit(prompt) {
       if (!hasHooks('UserPromptSubmit')) return {}
@@ -140,6 +149,8 @@ export function createHookPort(options: HookPortOptions): HookPort {
       const outcome = report(
         await runHooks('Stop', { ...common(), stopHookActive }, options.config(), hookOptions),
       )
+      // `continue: false` wins over a block: the turn ends (Claude Code).
+      if (!outcome.continue) return { stop: stopText(outcome, 'Stop') }
       return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a Stop hook' } : {}
     },
     async subagentStart(agent) {

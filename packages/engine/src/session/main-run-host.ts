@@ -109,6 +109,12 @@ export function buildMainRunHost(
       if (calls.some((call) => mayWrite(toolsByName.get(call.block.name), call.block.input)))
         await beforeWrites
       const outcome = await runBatch(calls, batchDeps, signal)
+      if (outcome.stop !== undefined && !signal.aborted) {
+        // Claude Code's `continue: false`: the results are kept, no further round runs.
+        session.notice('warning', `A hook stopped the turn: ${outcome.stop}`, 'hook_stopped')
+        turn.stopReason = 'hook'
+        turn.controller.abort()
+      }
       if (services.afterBatch && !signal.aborted) {
         const reminders = await services
           .afterBatch(
@@ -134,6 +140,10 @@ export function buildMainRunHost(
     stopBoundary: async (): Promise<StopDecision> => {
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
         const hook = await services.hooks.stop(stopContinuations > 0)
+        if (hook.stop !== undefined) {
+          session.notice('warning', `A hook stopped the turn: ${hook.stop}`, 'hook_stopped')
+          return { type: 'end' }
+        }
         if (hook.blocked !== undefined) {
           stopContinuations += 1
           const content: ContentBlock[] = [{ type: 'text', text: `Stop hook feedback: ${hook.blocked}` }]

@@ -83,11 +83,14 @@ export interface HookPort {
     input: Record<string, unknown>,
     result: ToolResult,
     site?: HookCallSite,
-  ): Promise<{ additionalContext?: string }>
+  ): Promise<{ additionalContext?: string; stop?: string }>
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
-  /** Stop (main agent): may block with a reason the run continues with. */
-  stop(stopHookActive: boolean): Promise<{ blocked?: string }>
+  /**
+   * Stop (main agent): may block with a reason the run continues with; `stop` (a hook answered
+   * `continue: false`) ends the turn anyway, with its stopReason for the user.
+   */
+  stop(stopHookActive: boolean): Promise<{ blocked?: string; stop?: string }>
   /** SubagentStart: matched on the agent type; its context goes to the subagent. */
   subagentStart?(agent: HookSubagent): Promise<{ additionalContext?: string }>
   /** SubagentStop: matched on the agent type; may block with a reason the subagent continues with. */

@@ -14,8 +14,8 @@ import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 export interface ActiveTurn {
   id: string
   controller: AbortController
-  /** Why it was stopped, when it was. */
-  stopReason?: 'cancel' | 'interrupt' | 'close'
+  /** Why it was stopped, when it was (`hook`: a hook answered `continue: false`). */
+  stopReason?: 'cancel' | 'interrupt' | 'close' | 'hook'
   done: Promise<void>
   /** Set just before `turnFinished` is published: from then on the session reports not busy. */
   finishing?: boolean

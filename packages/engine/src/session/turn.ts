@@ -193,7 +193,7 @@ function finalText(messages: readonly Message[]): string | undefined {
 }
 
 /** The outcome for a turn stopped by a command. */
-export function stoppedOutcome(reason: 'cancel' | 'interrupt' | 'close' | undefined): TurnOutcome {
+export function stoppedOutcome(reason: 'cancel' | 'interrupt' | 'close' | 'hook' | undefined): TurnOutcome {
   return reason === 'interrupt' || reason === 'close' ? { type: 'interrupted' } : { type: 'cancelled' }
 }
 
