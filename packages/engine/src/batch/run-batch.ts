@@ -279,8 +279,8 @@ export async function runBatch(
   })
   for (const call of calls) {
     // Hooks run in call order so their side effects are predictable.
-    const prepared = signal.aborted
-      ? ({ kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT } as const)
+    const prepared: Prepared = signal.aborted
+      ? { kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT }
       : stop !== undefined
         ? stopped()
         : await prepare(call, deps, batchId, signal).catch(
