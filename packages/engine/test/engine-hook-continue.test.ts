@@ -26,7 +26,9 @@ function homeWithHook(event: string, matcher: string | undefined, output: string
 
 const notices = (events: EngineEvent[]) => events.flatMap((event) => (event.type === 'notice' ? [event] : []))
 
-describe('Claude Code hooks: continue: false stops the turn and shows stopReason', { timeout: 60_000 }, () => {
+describe('Claude Code hooks: continue: false stops the turn and shows stopReason', {
+  timeout: 60_000,
+}, () => {
   it('PreToolUse: the call does not run, no further request is made, the reason is a notice', async () => {
     const project = buggyProject()
     const home = homeWithHook('PreToolUse', 'Bash', '{"continue": false, "stopReason": "deploys are frozen"}')
