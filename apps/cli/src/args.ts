@@ -30,3 +30,17 @@ export function parseCommandArgs<O extends Options>(argv: readonly string[], opt
     throw new UsageError(message)
   }
 }
+
+/**
+ * Lets a string flag be given without a value (`z-engine --resume`, as Claude Code allows): when
+ * the flag is last or followed by another flag, it becomes `--flag=` (an empty value) so strict
+ * parsing accepts it and the command can tell "no value" from "not given".
+ */
+export function allowBareFlag(argv: readonly string[], flag: string): string[] {
+  const end = argv.indexOf('--')
+  return argv.map((arg, index) => {
+    if (arg !== flag || (end !== -1 && index > end)) return arg
+    const next = argv[index + 1]
+    return next === undefined || next.startsWith('-') ? `${flag}=` : arg
+  })
+}

@@ -1,10 +1,11 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
 import type { PermissionMode } from '@z-engine/protocol'
-import { parseCommandArgs } from '../args.js'
+import { allowBareFlag, parseCommandArgs } from '../args.js'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
 import { parseModeFlag } from '../mode-flag.js'
+import { listSessionRows, resumeWithoutIdMessage } from '../sessions/session-listing.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from '../tui/use-terminal-input.js'
@@ -18,7 +19,8 @@ Options:
   --model REF              anthropic/…, openai/…, openai-chat/…, openrouter/…, a catalog id,
                            or scripted:<file> (demos and tests)
   --permission-mode MODE   default, acceptEdits, plan, bypass (bypassPermissions)
-  --resume ID              continue a stored session (its transcript is shown first)
+  --resume [ID]            continue a stored session (its transcript is shown first); a unique
+                           id prefix is enough; without an id, lists this project's sessions
   --continue               continue this project's latest session
   --cwd DIR                the project folder (default: the current folder)
   -h, --help               show this help
@@ -34,12 +36,13 @@ export interface ChatPlan {
   projectRoot: string
   model?: string
   mode?: PermissionMode
-  session: { kind: 'new' } | { kind: 'resume'; id: string } | { kind: 'continue' }
+  /** `pick`: `--resume` without an id (a picker in a terminal, else the list and a usage error). */
+  session: { kind: 'new' } | { kind: 'resume'; id: string } | { kind: 'continue' } | { kind: 'pick' }
 }
 
 /** Parses `z-engine [options]` into a plan; usage mistakes throw `UsageError`. */
 export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
-  const { values, positionals } = parseCommandArgs(io.argv, {
+  const { values, positionals } = parseCommandArgs(allowBareFlag(io.argv, '--resume'), {
     model: { type: 'string' },
     'permission-mode': { type: 'string' },
     resume: { type: 'string' },
@@ -60,11 +63,13 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(mode !== undefined ? { mode } : {}),
     session:
-      values.resume !== undefined
-        ? { kind: 'resume', id: values.resume }
-        : values.continue
-          ? { kind: 'continue' }
-          : { kind: 'new' },
+      values.resume === ''
+        ? { kind: 'pick' }
+        : values.resume !== undefined
+          ? { kind: 'resume', id: values.resume }
+          : values.continue
+            ? { kind: 'continue' }
+            : { kind: 'new' },
   }
 }
 
@@ -72,6 +77,7 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
 export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<Session> {
   let resume: string | undefined
   if (plan.session.kind === 'resume') resume = plan.session.id
+  if (plan.session.kind === 'pick') throw new EngineError('invalidOption', '--resume needs a session id.')
   if (plan.session.kind === 'continue') {
     resume = (await engine.listSessions(plan.projectRoot))[0]?.sessionId
     if (resume === undefined)
@@ -96,6 +102,12 @@ export async function main(io: CommandIo): Promise<number> {
     return EXIT.ok
   }
   const stdin = io.stdin as NodeJS.ReadStream
+  if (plan.session.kind === 'pick') {
+    // The list to choose from and how to name one (sessions/session-listing.ts is also the
+    // model for an interactive picker).
+    const rows = await listSessionRows(await Engine.create({ env: io.env }), plan.projectRoot)
+    throw new UsageError(resumeWithoutIdMessage(rows, 'z-engine --resume', plan.projectRoot))
+  }
   if (stdin.isTTY !== true) {
     throw new UsageError(
       "The interactive chat needs a terminal. Without one, run a turn with 'z-engine exec \"…\"' (see 'z-engine exec --help').",

@@ -1,6 +1,6 @@
 import { fstatSync } from 'node:fs'
 import { Engine } from '@z-engine/engine'
-import { parseCommandArgs } from '../args.js'
+import { allowBareFlag, parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
@@ -12,6 +12,7 @@ import { streamJsonWriter } from '../exec/stream-json-writer.js'
 import { textWriter } from '../exec/text-writer.js'
 import type { ExecWriter } from '../exec/writer.js'
 import { parseModeFlag } from '../mode-flag.js'
+import { listSessionRows, resumeWithoutIdMessage } from '../sessions/session-listing.js'
 
 const HELP = `Usage: z-engine exec [options] [prompt]
 
@@ -30,7 +31,8 @@ Options:
   --permission-mode MODE                  default, acceptEdits, plan, bypass (bypassPermissions)
   --model REF                             anthropic/…, openai/…, openai-chat/…, openrouter/…,
                                           a catalog id, or scripted:<file> (demos and tests)
-  --resume ID                             continue a stored session
+  --resume ID                             continue a stored session (a unique id prefix is
+                                          enough; without an id, lists this project's)
   --continue                              continue this project's latest session
   --fork ID                               continue a copy of a stored session
   --cwd DIR                               the project folder (default: the current folder)
@@ -62,7 +64,7 @@ function oneOf<T extends string>(
 
 /** `z-engine exec`: headless turns (one, or one per stream-json input line), written as text, one JSON object, or stream-json lines. */
 export async function main(io: CommandIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.argv, {
+  const { values, positionals } = parseCommandArgs(allowBareFlag(io.argv, '--resume'), {
     'output-format': { type: 'string' },
     'input-format': { type: 'string' },
     'permission-mode': { type: 'string' },
@@ -92,6 +94,11 @@ export async function main(io: CommandIo): Promise<number> {
       throw new UsageError(`--max-turns takes a whole number of rounds ≥ 1 (got '${values['max-turns']}').`)
   }
   const projectRoot = await projectDir(io.cwd, values.cwd)
+  if (values.resume === '') {
+    // Headless: no picker. Say which sessions there are and how to name one.
+    const rows = await listSessionRows(await Engine.create({ env: io.env }), projectRoot)
+    throw new UsageError(resumeWithoutIdMessage(rows, 'z-engine exec --resume', projectRoot))
+  }
   const maxLineBytes = inputFormat === 'stream-json' ? await inputLineCap(io, projectRoot) : 0
   const prompts = await readPrompts(io, positionals, inputFormat, maxLineBytes)
 

@@ -6,11 +6,14 @@ import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
 import { oneLine, printJson, printLines } from '../output.js'
+import { formatSessionRows, listSessionRows } from '../sessions/session-listing.js'
 
 const HELP = `Usage: z-engine sessions <subcommand> [options]
 
-  list                          this project's sessions, most recent first (--all: every project)
+  list                          this project's sessions, most recent first (--all: then every other project's)
   show <id>                     a session's turns and transcript, with message and record ids
+
+An id may be shortened to any unique prefix (as 'sessions list' prints them).
   fork <id> [--at <recordId>]   copy a session (up to a record, default all) into a new one
   rewind <id> --to <messageId> [--scope code|conversation|both]
                                 restore files and/or the conversation to before a user message
@@ -75,32 +78,32 @@ export async function main(io: CommandIo): Promise<number> {
 
 async function list(io: CommandIo, root: string, all: boolean, json: boolean): Promise<number> {
   const engine = await Engine.create({ env: io.env })
-  const sessions = await engine.listSessions(all ? undefined : root)
   if (json) {
+    const sessions = await engine.listSessions(all ? undefined : root)
     printJson(io, sessions)
     return EXIT.ok
   }
-  if (sessions.length === 0) {
+  const rows = await listSessionRows(engine, root, { all })
+  if (rows.length === 0) {
     printLines(io, [all ? 'No stored sessions.' : `No sessions for ${root} (--all lists every project's).`])
     return EXIT.ok
   }
-  printLines(
-    io,
-    sessions.map((session) =>
-      [
-        session.sessionId,
-        session.lastActivity,
-        session.title ?? '(untitled)',
-        ...(all ? [session.projectRoot] : []),
-        ...(session.parent ? [`fork of ${session.parent.sessionId}`] : []),
-      ].join('  '),
-    ),
-  )
+  printLines(io, formatSessionRows(rows))
   return EXIT.ok
 }
 
-async function show(io: CommandIo, id: string, json: boolean): Promise<number> {
+/** The full id of a session given by id or unique prefix; undefined after saying why not. */
+async function resolveId(io: CommandIo, engine: Engine, given: string): Promise<string | undefined> {
+  const resolved = await engine.resolveSessionId(given)
+  if (resolved.ok) return resolved.id
+  io.stderr.write(`z-engine: ${resolved.message}\n`)
+  return undefined
+}
+
+async function show(io: CommandIo, given: string, json: boolean): Promise<number> {
   const engine = await Engine.create({ env: io.env })
+  const id = await resolveId(io, engine, given)
+  if (id === undefined) return EXIT.failed
   const replayed = await engine.store.replay(id)
   if (!replayed.ok) return notFound(io, id, replayed.error.message)
   const { snapshot, problems } = replayed.value
@@ -151,13 +154,18 @@ async function show(io: CommandIo, id: string, json: boolean): Promise<number> {
       }
     }
   }
-  for (const problem of problems) lines.push(`warning: ${JSON.stringify(problem)}`)
+  for (const problem of problems)
+    lines.push(
+      `warning: ${problem.file} at byte ${problem.offset} (${problem.length} bytes): ${problem.kind} line skipped: ${problem.message}`,
+    )
   printLines(io, lines)
   return EXIT.ok
 }
 
-async function fork(io: CommandIo, id: string, at: string | undefined, json: boolean): Promise<number> {
+async function fork(io: CommandIo, given: string, at: string | undefined, json: boolean): Promise<number> {
   const engine = await Engine.create({ env: io.env })
+  const id = await resolveId(io, engine, given)
+  if (id === undefined) return EXIT.failed
   let upto = at
   if (upto === undefined) {
     const replayed = await engine.store.replay(id)
@@ -196,12 +204,15 @@ function offlineFactory(env: NodeJS.ProcessEnv): ClientFactory {
 
 async function rewind(
   io: CommandIo,
-  id: string,
+  given: string,
   messageId: string,
   scope: RewindScope,
   json: boolean,
 ): Promise<number> {
-  const replayed = await (await Engine.create({ env: io.env })).store.replay(id)
+  const reader = await Engine.create({ env: io.env })
+  const id = await resolveId(io, reader, given)
+  if (id === undefined) return EXIT.failed
+  const replayed = await reader.store.replay(id)
   if (!replayed.ok) return notFound(io, id, replayed.error.message)
   let settle: (result: { ok: true; restoredFiles: string[] } | { ok: false; message: string }) => void =
     () => {}

@@ -76,7 +76,23 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
   process.on('SIGINT', onSigint)
   try {
     let resume: string | undefined
-    if (plan.session.kind === 'resume') resume = plan.session.id
+    let forkId = plan.session.kind === 'fork' ? plan.session.id : undefined
+    // A unique prefix names a session too; its full id is needed to read its project folder.
+    const given = plan.session.kind === 'resume' ? plan.session.id : forkId
+    if (given !== undefined) {
+      const resolved = await engine.resolveSessionId(given)
+      if (!resolved.ok) {
+        writer.end({
+          sessionId,
+          exitCode: EXIT.failed,
+          durationMs: Date.now() - started,
+          error: { code: 'sessionNotFound', message: resolved.message },
+        })
+        return EXIT.failed
+      }
+      if (plan.session.kind === 'resume') resume = resolved.id
+      else forkId = resolved.id
+    }
     if (plan.session.kind === 'continue') {
       const latest = (await engine.listSessions(plan.projectRoot))[0]
       if (!latest) {
@@ -92,7 +108,7 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
       resume = latest.sessionId
     }
     let projectRoot = plan.projectRoot
-    const storedId = resume ?? (plan.session.kind === 'fork' ? plan.session.id : undefined)
+    const storedId = resume ?? forkId
     if (storedId !== undefined && !plan.explicitRoot) {
       const meta = await engine.store.readMeta(storedId)
       if (meta.ok) projectRoot = meta.value.projectRoot
@@ -113,7 +129,7 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
       session = await engine.openSession({
         projectRoot,
         ...(resume !== undefined ? { resume } : {}),
-        ...(plan.session.kind === 'fork' ? { fork: { sessionId: plan.session.id } } : {}),
+        ...(forkId !== undefined ? { fork: { sessionId: forkId } } : {}),
         ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
         ...(plan.model !== undefined ? { model: plan.model } : {}),
         // One prompt, no later rounds to pick up late tools: the MCP servers get their start timeout.

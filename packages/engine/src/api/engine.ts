@@ -199,6 +199,35 @@ export class Engine {
     return this.store.list(projectRoot !== undefined ? { projectRoot: resolve(projectRoot) } : {})
   }
 
+  /**
+   * A stored session's full id from its id or a unique prefix of it (as `git` takes short hashes):
+   * an exact id wins; a prefix must match exactly one session. The error says which it was.
+   */
+  async resolveSessionId(
+    idOrPrefix: string,
+  ): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
+    const wanted = idOrPrefix.trim()
+    if (wanted === '')
+      return { ok: false, message: 'The session id is empty; z-engine sessions list shows them.' }
+    const all = await this.store.list()
+    if (all.some((session) => session.sessionId === wanted)) return { ok: true, id: wanted }
+    const matches = all.filter((session) => session.sessionId.startsWith(wanted))
+    const [only] = matches
+    if (matches.length === 1 && only) return { ok: true, id: only.sessionId }
+    if (matches.length === 0)
+      return {
+        ok: false,
+        message: `No stored session has an id starting '${wanted}'; z-engine sessions list shows them.`,
+      }
+    const shown = matches
+      .slice(0, 5)
+      .map((session) => `${session.sessionId} (${session.title ?? 'untitled'})`)
+    return {
+      ok: false,
+      message: `'${wanted}' matches ${matches.length} sessions: ${shown.join(', ')}${matches.length > 5 ? ', …' : ''}. Give more of the id.`,
+    }
+  }
+
   /** Loads the effective settings of a project (for `settings explain`, `hooks list`, …). */
   async settings(projectRoot: string): Promise<LoadedSettings> {
     const root = await canonicalRoot(projectRoot)
@@ -238,7 +267,11 @@ export class Engine {
     let log: SessionLog
     let snapshot: SessionSnapshot | undefined
     let sessionId: string
-    const resumeId = options.fork ? await this.#fork(options.fork) : options.resume
+    const resumeId = options.fork
+      ? await this.#fork({ ...options.fork, sessionId: await this.#sessionIdOf(options.fork.sessionId) })
+      : options.resume !== undefined
+        ? await this.#sessionIdOf(options.resume)
+        : undefined
     if (resumeId !== undefined) {
       const replayed = await this.store.replay(resumeId)
       if (!replayed.ok) throw new EngineError('sessionNotFound', replayed.error.message)
@@ -345,6 +378,13 @@ export class Engine {
     // What finished commands left running in their groups (`server &`) ends with the engine.
     await killSupervisedGroups()
     if (this.#tempDataDir !== undefined) await rm(this.#tempDataDir, { recursive: true, force: true })
+  }
+
+  /** The full id for `resume` / `fork` (a unique prefix is enough). */
+  async #sessionIdOf(idOrPrefix: string): Promise<string> {
+    const resolved = await this.resolveSessionId(idOrPrefix)
+    if (!resolved.ok) throw new EngineError('sessionNotFound', resolved.message)
+    return resolved.id
   }
 
   async #fork(fork: { sessionId: string; uptoRecordId?: string }): Promise<string> {

@@ -571,6 +571,13 @@ export async function assembleSession(
           messageId,
           scope,
         ),
+      ...(input.resumed
+        ? {}
+        : {
+            discardIfEmpty: async () => {
+              await input.store.delete(input.sessionId)
+            },
+          }),
       dispose: async () => {
         await repoMap?.close()
         await mcp.close()

@@ -92,6 +92,11 @@ export interface SessionExtensions {
   agentChanges?: { apply(agentId: string): Promise<void>; discard(agentId: string): Promise<void> }
   /** Called once when the session closes (jobs, watchers, language servers). */
   dispose?: () => Promise<void>
+  /**
+   * Removes the stored session; called at close when it holds no message (opened and closed with
+   * no turn), so listings and `--continue` never offer an empty session. Absent for resumed ones.
+   */
+  discardIfEmpty?: () => Promise<void>
 }
 
 /** What a `runCommand` resolves to; the session carries it out. */

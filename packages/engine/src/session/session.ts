@@ -12,6 +12,7 @@ import type {
   TurnInput,
 } from './session-types.js'
 import type { SessionState } from './state.js'
+import { titleFromPrompt } from './title.js'
 import { runTurn } from './turn.js'
 import { createTurnHandle, type TurnHandle } from './turn-handle.js'
 
@@ -33,6 +34,8 @@ export class SessionActor implements Session {
   readonly #core: SessionCore
   readonly #agent: MainAgent
   readonly #extensions: SessionExtensions
+  /** Whether a turn ever started here (a session that never had one is discarded at close). */
+  #startedTurn = false
   #closeListeners: Array<() => void> = []
   readonly #hub: EventHub
   readonly #commands = new AsyncQueue<Command>()
@@ -165,6 +168,8 @@ export class SessionActor implements Session {
     await this.#core.services.log.sync().catch(() => {})
     await this.#core.services.log.close().catch(() => {})
     await this.#extensions.dispose?.().catch(() => {})
+    if (this.#state.workingSet.length === 0 && this.#state.activeTurn === undefined && !this.#startedTurn)
+      await this.#extensions.discardIfEmpty?.().catch(() => {})
     this.#hub.close()
     for (const listener of this.#closeListeners) listener()
   }
@@ -217,6 +222,15 @@ export class SessionActor implements Session {
   }
 
   #startTurn(input: TurnInput): string {
+    this.#startedTurn = true
+    // A new session is titled after its first prompt (spec 004: metadata carries a title).
+    if (this.#state.title === undefined) {
+      const title = titleFromPrompt(input.text)
+      if (title !== undefined) {
+        this.#state.title = title
+        void this.#core.commit({ type: 'titleChanged', title }).catch(() => {})
+      }
+    }
     const controller = new AbortController()
     const id = this.#core.newId('t')
     const turn = { id, controller, done: Promise.resolve() } as NonNullable<SessionState['activeTurn']>
