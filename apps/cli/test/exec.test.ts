@@ -179,6 +179,17 @@ describe('exec exit codes', () => {
     })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('ANTHROPIC_API_KEY')
+    // First run (no provider set up at all): which variable or base URL to set, once.
+    expect(result.stderr).toContain('No model provider is set up yet')
+    expect(result.stderr).toContain('export OPENAI_BASE_URL=http://localhost:11434/v1')
+    expect(result.stderr.split('No API key').length).toBe(2)
+    const other = await runInProcess(['exec', '--model', 'anthropic/claude-sonnet-4-5', 'hi'], {
+      cwd: box.project,
+      env: { ...box.env, OPENAI_API_KEY: 'sk-test' },
+    })
+    expect(other.code).toBe(1)
+    expect(other.stderr).toContain('ANTHROPIC_API_KEY')
+    expect(other.stderr).not.toContain('No model provider is set up yet')
   })
 
   it('stream-json before a session opens: an error line and run_end, both valid', async () => {

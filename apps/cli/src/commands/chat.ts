@@ -4,6 +4,7 @@ import { allowBareFlag, parseCommandArgs } from '../args.js'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
+import { firstRunHelp } from '../first-run/first-run-help.js'
 import { parseModeFlag } from '../mode-flag.js'
 import { listSessionRows, resumeWithoutIdMessage } from '../sessions/session-listing.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
@@ -127,7 +128,8 @@ export async function main(io: CommandIo): Promise<number> {
     session = await openChatSession(engine, plan)
   } catch (error) {
     if (!(error instanceof EngineError)) throw error
-    io.stderr.write(`z-engine: ${error.message}\n`)
+    const help = firstRunHelp(error.message, io.env)
+    io.stderr.write(`z-engine: ${error.message}\n${help ? `\n${help}\n` : ''}`)
     return EXIT.failed
   }
   const [commands, loaded] = await extras

@@ -1,6 +1,7 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
 import type { EventEnvelope, EventOf, PermissionMode } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
+import { firstRunHelp } from '../first-run/first-run-help.js'
 import { createDenialTracker } from './denials.js'
 import { headlessAnswer } from './headless-answers.js'
 import type { ExecPrompt } from './prompt-input.js'
@@ -138,11 +139,12 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
     } catch (error) {
       if (!(error instanceof EngineError)) throw error
       const exitCode = error.code === 'invalidOption' ? EXIT.usage : EXIT.failed
+      const help = firstRunHelp(error.message, plan.env)
       writer.end({
         sessionId,
         exitCode,
         durationMs: Date.now() - started,
-        error: { code: error.code, message: error.message },
+        error: { code: error.code, message: help ? `${error.message}\n\n${help}` : error.message },
       })
       return exitCode
     }

@@ -112,7 +112,10 @@ const CATALOG: Record<string, Entry> = {
   'claude-haiku-4-5': claude(1, 5, 64_000),
   'claude-3-7-sonnet': claude(3, 15, 64_000),
   'claude-3-5-haiku': { ...claude(0.8, 4, 8_192), reasoning: false },
-  // OpenAI GPT
+  // OpenAI GPT. The 5.1 models are priced as their 5.0 predecessors (assumed; override in settings).
+  'gpt-5.1': gpt(1.25, 10, 0.125, 400_000, 128_000, true),
+  'gpt-5.1-codex': gpt(1.25, 10, 0.125, 400_000, 128_000, true),
+  'gpt-5.1-codex-mini': gpt(0.25, 2, 0.025, 400_000, 128_000, true),
   'gpt-5': gpt(1.25, 10, 0.125, 400_000, 128_000, true),
   'gpt-5-codex': gpt(1.25, 10, 0.125, 400_000, 128_000, true),
   'gpt-5-mini': gpt(0.25, 2, 0.025, 400_000, 128_000, true),
