@@ -89,6 +89,8 @@ export type {
   ToolCallEndEvent,
   ToolCallError,
 } from './model/types.js'
+/** Why a session closed, as SessionEnd hooks receive it. */
+export type { SessionEndReason } from './session/services.js'
 /** A session as an embedder holds it: commands in, events out. */
 export type { Session, SubmitAttachments } from './session/session-types.js'
 /** The handle of a submitted turn: iterate its events or await its result. */

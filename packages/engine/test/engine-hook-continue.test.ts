@@ -3,7 +3,7 @@
  * real hook scripts: PreToolUse and PostToolUse stop the turn after their batch, Stop ends the turn
  * even over a block, UserPromptSubmit refuses the prompt; the reason is shown to the user.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineEvent } from '@z-engine/protocol'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -131,6 +131,30 @@ describe('Claude Code hooks: continue: false stops the turn and shows stopReason
         .map((notice) => notice.message)
         .join('\n'),
     ).toContain('no prompts on Fridays')
+    await t.engine.shutdown()
+  })
+})
+
+describe('Claude Code hooks: SessionEnd hears why the session closed', { timeout: 60_000 }, () => {
+  it('close({reason}) passes clear / prompt_input_exit to SessionEnd; plain close is other', async () => {
+    const project = buggyProject()
+    const home = tempDir('ze-home-')
+    const seen = join(home, 'ends.jsonl')
+    const hook = join(home, 'end.sh')
+    writeFileSync(hook, `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\n`)
+    chmodSync(hook, 0o755)
+    mkdirSync(join(home, 'config'), { recursive: true })
+    writeFileSync(join(home, 'config', 'settings.toml'), `[[hooks.SessionEnd]]\ncommand = "${hook}"\n`)
+    const t = await engineWith([], home)
+    for (const reason of ['clear', 'prompt_input_exit', undefined] as const) {
+      const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+      await session.close(reason === undefined ? {} : { reason })
+    }
+    const reasons = readFileSync(seen, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => (JSON.parse(line) as { hook_event_name: string; reason: string }).reason)
+    expect(reasons).toEqual(['clear', 'prompt_input_exit', 'other'])
     await t.engine.shutdown()
   })
 })

@@ -24,6 +24,8 @@ export interface AgentRunResult {
   agentId: string
   finalMessage: string
   changedFiles: string[]
+  /** Whether the agent may have changed the project (a write or a non-read-only call in its own folder); absent: unknown. */
+  mutated?: boolean
   info: AgentInfo
 }
 

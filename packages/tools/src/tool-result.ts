@@ -13,6 +13,12 @@ export interface ToolOutput {
   changedFiles?: string[]
   /** Structured data for the UI and the engine (never sent to the model). */
   details?: Record<string, unknown>
+  /**
+   * Whether the call turned out to change the project, when the tool knows better than its
+   * `isReadOnly` classifier (an Agent call whose subagent only read): overrides it for the turn's
+   * "changed" mark. `changedFiles` still count.
+   */
+  mutated?: boolean
 }
 
 /** A tool call's result: a value, never a throw, across the engine boundary. */

@@ -90,7 +90,7 @@ export class ChatController {
 
   /** `/clear`: closes this session (it stays stored) and opens a new one with the same options. */
   async restart(): Promise<ChatState> {
-    await this.#session.close()
+    await this.#session.close({ reason: 'clear' })
     this.#session = await this.engine.openSession({
       projectRoot: this.options.projectRoot,
       mode: this.#session.mode,
@@ -127,6 +127,8 @@ export class ChatController {
 
   /** Closes the session and the engine (journals flushed). */
   async close(): Promise<void> {
+    // SessionEnd hooks hear that the user left the chat (Claude Code's prompt_input_exit).
+    await this.#session.close({ reason: 'prompt_input_exit' })
     await this.engine.shutdown()
   }
 }

@@ -412,7 +412,10 @@ export async function runBatch(
       state.status = isError ? 'error' : 'ok'
       if (result.ok) {
         changedFiles.push(...(result.output.changedFiles ?? []))
-        if ((result.output.changedFiles ?? []).length > 0 || !prepared.tool.isReadOnly(prepared.input))
+        if (
+          (result.output.changedFiles ?? []).length > 0 ||
+          (result.output.mutated ?? !prepared.tool.isReadOnly(prepared.input))
+        )
           mutated = true
       }
       const extra: string[] = []

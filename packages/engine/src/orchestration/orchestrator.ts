@@ -339,6 +339,8 @@ export class Orchestrator {
       agentId: entry.info.id,
       finalMessage: result,
       changedFiles: outcome.changedFiles,
+      // A crashed run may have written anything before it died.
+      mutated: 'mutated' in outcome ? outcome.mutated : true,
       info: entry.info,
     }
   }

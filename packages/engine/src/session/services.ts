@@ -70,6 +70,9 @@ export interface HookSubagent {
   lastAssistantMessage?: string
 }
 
+/** Why a session closed, as SessionEnd hooks receive it (Claude Code's `reason`). */
+export type SessionEndReason = 'clear' | 'logout' | 'prompt_input_exit' | 'other'
+
 /** The hooks a session runs (spec 000 "Hooks"); each resolves to a combined outcome, never throws. */
 export interface HookPort {
   preToolUse(
@@ -99,7 +102,7 @@ export interface HookPort {
   /** PreCompact: runs before a summary; a block (exit 2) stops this compaction with its reason. */
   preCompact(trigger: 'auto' | 'manual', customInstructions: string): Promise<{ blocked?: string }>
   /** SessionEnd: runs once when the session closes; it only informs. */
-  sessionEnd?(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>
+  sessionEnd?(reason: SessionEndReason): Promise<void>
   /** Notification: the engine waits on the user (an approval or a question); it only informs. */
   notification?(message: string): Promise<void>
 }

@@ -8,6 +8,7 @@ import type {
   RewindScope,
 } from '@z-engine/protocol'
 import type { JobPort, Tool } from '@z-engine/tools'
+import type { SessionEndReason } from './services.js'
 import type { TurnHandle } from './turn-handle.js'
 
 /** Images (and other blocks) sent with a submitted message, as the `submit` command takes them. */
@@ -32,7 +33,7 @@ export interface Session {
   /** Resolves when no turn is running and no command is queued. */
   idle(): Promise<void>
   /** Cancels the running turn, flushes the journal and ends every event stream. */
-  close(): Promise<void>
+  close(options?: { reason?: SessionEndReason }): Promise<void>
   /** Registers a callback run once after the session closed. */
   onClose(listener: () => void): void
   /** The permission mode in effect. */

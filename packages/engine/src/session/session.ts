@@ -2,6 +2,7 @@ import { reminderText } from '@z-engine/prompts'
 import { type Command, type EventEnvelope, type PermissionMode, parseCommand } from '@z-engine/protocol'
 import { AsyncQueue } from '../util/async-queue.js'
 import type { EventHub } from './event-hub.js'
+import type { SessionEndReason } from './services.js'
 import type { SessionCore } from './session-core.js'
 import type {
   CommandAction,
@@ -149,8 +150,12 @@ export class SessionActor implements Session {
     return new Promise((resolve) => this.#idleWaiters.push(resolve))
   }
 
-  /** Cancels the running turn, flushes the journal and ends every event stream. */
-  async close(): Promise<void> {
+  /**
+   * Cancels the running turn, flushes the journal and ends every event stream. `reason` is what
+   * SessionEnd hooks receive, in Claude Code's terms: `clear` (/clear), `logout`,
+   * `prompt_input_exit` (the user left the chat), `other` (default).
+   */
+  async close(options: { reason?: SessionEndReason } = {}): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     const turn = this.#state.activeTurn
@@ -164,7 +169,7 @@ export class SessionActor implements Session {
     this.#core.cancelWaits()
     this.#commands.close()
     await this.#loop
-    await this.#core.services.hooks.sessionEnd?.('other').catch(() => {})
+    await this.#core.services.hooks.sessionEnd?.(options.reason ?? 'other').catch(() => {})
     await this.#core.services.log.sync().catch(() => {})
     await this.#core.services.log.close().catch(() => {})
     await this.#extensions.dispose?.().catch(() => {})

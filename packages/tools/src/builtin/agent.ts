@@ -137,6 +137,7 @@ function finished(result: AgentRunResult): ToolResult {
   const worktree = info.worktree
   // Changes in a worktree are not in the project until applied: don't report them as changed here.
   let changedInProject = result.changedFiles
+  const inWorktree = worktree.type !== 'none' && worktree.type !== 'applied'
   switch (worktree.type) {
     case 'pending':
       changedInProject = []
@@ -171,8 +172,10 @@ function finished(result: AgentRunResult): ToolResult {
       `The agent ${info.status === 'failed' ? 'failed' : 'was cancelled'}.\n${text}`,
     )
   }
-  return textResult(
-    text,
-    changedInProject.length > 0 ? { details, changedFiles: changedInProject } : { details },
-  )
+  return textResult(text, {
+    details,
+    ...(changedInProject.length > 0 ? { changedFiles: changedInProject } : {}),
+    // A subagent that only read (or worked in a worktree not yet applied) leaves the turn unchanged.
+    ...(result.mutated !== undefined ? { mutated: result.mutated && !inWorktree } : {}),
+  })
 }
