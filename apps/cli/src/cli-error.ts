@@ -2,9 +2,10 @@ import { closestMatch } from './closest.js'
 
 /**
  * Exit codes of the CLI (spec: 0 done, 1 failed, 2 usage error, 3 budget exhausted, 130
- * interrupted), plus 4: a headless turn tried changes and every one was denied.
+ * interrupted), plus 4: a headless turn tried changes and every one was denied, and 5: the answer is
+ * incomplete (empty, or cut off at the output-token limit, even after one nudge).
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, budget: 3, denied: 4, interrupted: 130 } as const
+export const EXIT = { ok: 0, failed: 1, usage: 2, budget: 3, denied: 4, incomplete: 5, interrupted: 130 } as const
 
 /** A mistake in how the CLI was called: printed to stderr, exit code 2. */
 export class UsageError extends Error {

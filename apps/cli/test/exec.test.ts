@@ -250,6 +250,26 @@ describe('exec exit codes', () => {
     expect(final).toMatchObject({ outcome: 'budget_exhausted', budget: 'maxTurns' })
   })
 
+  it('4 when the answer is still cut off at the output-token limit after the nudge (completion guard)', async () => {
+    const box = await sandbox()
+    const cut = { blocks: [{ type: 'text', text: 'Here is the first half of' }], stopReason: 'max_tokens' }
+    const script = await box.script('cut.jsonl', [cut, cut])
+    const result = await runInProcess(
+      ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'write it all'],
+      { cwd: box.project, env: box.env },
+    )
+    expect(result.code).toBe(4)
+    const output = JSON.parse(result.stdout) as {
+      outcome: string
+      is_error: boolean
+      incomplete?: { reason: string; message: string }
+    }
+    expect(output.outcome).toBe('incomplete')
+    expect(output.is_error).toBe(true)
+    expect(output.incomplete?.reason).toBe('maxTokens')
+    expect(output.incomplete?.message).toContain('output-token limit')
+  })
+
   it('1 for an unknown --resume id, saying so', async () => {
     const box = await sandbox()
     const script = await box.script('ok.jsonl', [{ blocks: [{ type: 'text', text: 'ok' }] }])

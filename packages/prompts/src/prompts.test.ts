@@ -29,6 +29,9 @@ const SAMPLES: { [Name in ReminderName]: ReminderVariables[Name] } = {
   repoMap: { map: '<repository-map>\nsrc/a.ts:\n  export function a(): void\n</repository-map>' },
   mcpDeferredTools: { tools: '- mcp__db__query: Runs a query.' },
   checksFailed: { failures: '- test (npm test): exit code 1', remaining: '2' },
+  emptyAnswer: {},
+  answerCutOff: { limit: '8192' },
+  repeatedFailure: { tool: 'Edit', count: '2', error: 'old_string not found' },
 }
 
 describe('base prompt', () => {

@@ -18,6 +18,12 @@ export const TurnOutcomeSchema = tagged([
   variant('cancelled'),
   variant('budgetExhausted', { budget: enums(['maxTurns', 'sessionCostCap']) }),
   variant('failed', { error: obj({ code: str(), message: str() }) }),
+  variant('incomplete', {
+    reason: enums(['emptyAnswer', 'maxTokens'], {
+      description: 'The final answer was empty, or cut off at the output-token limit, even after one nudge.',
+    }),
+    message: str(),
+  }),
 ])
 /** How a turn ended. A turn that started and never finished replays as `interrupted`. */
 export type TurnOutcome = Infer<typeof TurnOutcomeSchema>

@@ -62,6 +62,9 @@ export function stopReasonOf(outcome: TurnOutcome): StopReason {
       return 'cancelled'
     case 'budgetExhausted':
       return 'max_turn_requests'
+    case 'incomplete':
+      // ACP has a stop reason for a cut-off answer; an empty one still ends the turn.
+      return outcome.reason === 'maxTokens' ? 'max_tokens' : 'end_turn'
     case 'failed':
       throw RequestError.internalError({ code: outcome.error.code }, outcome.error.message)
     default: {

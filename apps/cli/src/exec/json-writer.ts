@@ -41,6 +41,9 @@ export function jsonWriter(io: CommandIo): ExecWriter {
         tool_calls: toolCalls,
         permission_denials: summary.denials ?? [],
         ...(finished?.outcome.type === 'budgetExhausted' ? { budget: finished.outcome.budget } : {}),
+        ...(finished?.outcome.type === 'incomplete'
+          ? { incomplete: { reason: finished.outcome.reason, message: finished.outcome.message } }
+          : {}),
         ...(error ? { error } : {}),
         warnings,
         // The run's error is in `error`; `errors` holds the others (never the same one twice).

@@ -247,6 +247,7 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
           permission_denials: denied.denials,
           ...(outcome.type === 'budgetExhausted' ? { budget: outcome.budget } : {}),
           ...(outcome.type === 'failed' ? { error: { ...outcome.error } } : {}),
+          ...(outcome.type === 'incomplete' ? { incomplete: { reason: outcome.reason, message: outcome.message } } : {}),
         })
         return lines
       }
@@ -297,6 +298,8 @@ export function streamOutcome(outcome: TurnOutcome): StreamOutcome {
       return outcome.type
     case 'budgetExhausted':
       return 'budget_exhausted'
+    case 'incomplete':
+      return 'incomplete'
     default: {
       const unreachable: never = outcome
       return unreachable

@@ -15,7 +15,7 @@ export interface StreamUsage {
 }
 
 /** How a run ended. */
-export type StreamOutcome = 'done' | 'failed' | 'interrupted' | 'cancelled' | 'budget_exhausted'
+export type StreamOutcome = 'done' | 'failed' | 'interrupted' | 'cancelled' | 'budget_exhausted' | 'incomplete'
 
 /** A turn's verification badge: status, and the check or the reason behind it. */
 export interface StreamVerification {
@@ -121,6 +121,8 @@ export type StreamJsonEvent =
       permission_denials: PermissionDenial[]
       budget?: 'maxTurns' | 'sessionCostCap'
       error?: { code: string; message: string }
+      /** Why the answer is incomplete (`outcome: incomplete`). */
+      incomplete?: { reason: 'emptyAnswer' | 'maxTokens'; message: string }
     })
   | (Common & { type: 'run_end'; exit_code: number; duration_ms: number })
 

@@ -82,6 +82,7 @@ export function textWriter(io: CommandIo): ExecWriter {
       if (summary.error) once(summary.error.message)
       else if (outcome?.type === 'failed') once(outcome.error.message)
       else if (outcome?.type === 'budgetExhausted') err(`error: budget exhausted (${outcome.budget})`)
+      else if (outcome?.type === 'incomplete') err(`error: incomplete answer: ${outcome.message}`)
       else if (outcome?.type === 'interrupted' || outcome?.type === 'cancelled') err(`(${outcome.type})`)
       else if (summary.exitCode === EXIT.denied)
         err(

@@ -1,7 +1,7 @@
 import type { EventOf, TurnOutcome } from '@z-engine/protocol'
 import { EXIT } from '../cli-error.js'
 
-/** The exit code of a finished turn (spec: 0 done, 1 failed, 3 budget exhausted, 130 interrupted). */
+/** The exit code of a finished turn (spec: 0 done, 1 failed, 3 budget exhausted, 5 incomplete, 130 interrupted). */
 export function exitCodeOf(outcome: TurnOutcome): number {
   switch (outcome.type) {
     case 'done':
@@ -10,6 +10,8 @@ export function exitCodeOf(outcome: TurnOutcome): number {
       return EXIT.failed
     case 'budgetExhausted':
       return EXIT.budget
+    case 'incomplete':
+      return EXIT.incomplete
     case 'interrupted':
     case 'cancelled':
       return EXIT.interrupted

@@ -126,7 +126,9 @@ export class MessageTranslator {
           ? [`The turn was ${outcome.type}.`]
           : outcome.type === 'budgetExhausted'
             ? [`The turn reached its ${outcome.budget === 'maxTurns' ? 'maxTurns' : 'cost cap'} limit.`]
-            : undefined
+            : outcome.type === 'incomplete'
+              ? [outcome.message]
+              : undefined
     const elapsed = Date.now() - this.#started
     return {
       type: 'result',

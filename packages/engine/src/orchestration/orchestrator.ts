@@ -396,6 +396,12 @@ function ending(
       }
     case 'failed':
       return { status: 'failed', finalMessage: `${latestText}\n\n${outcome.error.message}`.trim() }
+    case 'incomplete':
+      // The caller gets what there is and why it is not a finished report.
+      return {
+        status: 'done',
+        finalMessage: `${outcome.finalText || latestText}\n\n(The agent's answer is incomplete: ${outcome.message})`.trim(),
+      }
     case 'crashed':
       return { status: 'failed', finalMessage: outcome.message }
     default: {

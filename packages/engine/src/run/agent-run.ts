@@ -15,6 +15,7 @@ import type {
   ReasoningOptions,
   SystemSection,
 } from '../model/types.js'
+import { type IncompleteReason, judgeCompletion } from './completion-guard.js'
 import { streamRound } from './stream-round.js'
 
 /** The model settings of one round (setModel may change them between rounds). */
@@ -67,6 +68,17 @@ export type RunOutcome =
       rounds: number
     }
   | { type: 'failed'; error: ModelError; mutated: boolean; changedFiles: string[]; rounds: number }
+  /** The final answer was empty or cut off at the output-token limit, even after a nudge. */
+  | {
+      type: 'incomplete'
+      reason: IncompleteReason
+      message: string
+      /** Whatever text the last response had (possibly cut off). */
+      finalText: string
+      mutated: boolean
+      changedFiles: string[]
+      rounds: number
+    }
 
 function finalTextOf(content: ContentBlock[]): string {
   return content
@@ -86,6 +98,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
   let mutated = false
   const changedFiles = new Set<string>()
   let overflowRetried = false
+  let completionNudges = 0
   const outcome = <T extends object>(extra: T) => ({
     ...extra,
     mutated,
@@ -136,6 +149,28 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
 
     const toolUses = content.filter((block) => block.type === 'tool_use')
     if (toolUses.length === 0) {
+      // An empty or cut-off answer is not a finished turn: nudge once, then end incomplete.
+      const verdict = judgeCompletion({
+        stopReason: end.stopReason,
+        finalText: finalTextOf(end.content),
+        nudgesUsed: completionNudges,
+        maxOutputTokens: model.maxOutputTokens,
+      })
+      if (verdict.type === 'nudge') {
+        completionNudges += 1
+        await host.append(
+          { id: host.newId('m'), role: 'user', content: [{ type: 'text', text: verdict.text }] },
+          'reminder',
+        )
+        continue
+      }
+      if (verdict.type === 'incomplete')
+        return outcome({
+          type: 'incomplete' as const,
+          reason: verdict.reason,
+          message: verdict.message,
+          finalText: finalTextOf(end.content),
+        })
       const decision = await host.stopBoundary(finalTextOf(content), mutated)
       if (decision.type === 'end') return outcome({ type: 'done' as const, finalText: finalTextOf(content) })
       await host.append({ id: host.newId('m'), role: 'user', content: decision.content }, decision.origin)

@@ -16,6 +16,8 @@ function outcomeOf(run: RunOutcome, turn: ActiveTurn): TurnOutcome {
       return { type: 'budgetExhausted', budget: run.budget }
     case 'failed':
       return { type: 'failed', error: { code: run.error.kind, message: run.error.message } }
+    case 'incomplete':
+      return { type: 'incomplete', reason: run.reason, message: run.message }
     default: {
       const unreachable: never = run
       throw new Error(`unknown run outcome ${JSON.stringify(unreachable)}`)

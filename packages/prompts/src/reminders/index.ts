@@ -1,6 +1,8 @@
 import { renderTemplate } from '../template.js'
 import agentMention from './agent-mention.md'
+import answerCutOff from './answer-cut-off.md'
 import checksFailed from './checks-failed.md'
+import emptyAnswer from './empty-answer.md'
 import filesChanged from './files-changed.md'
 import jobFinished from './job-finished.md'
 import mcpDeferredTools from './mcp-deferred-tools.md'
@@ -8,6 +10,7 @@ import modeChanged from './mode-changed.md'
 import nestedInstructions from './nested-instructions.md'
 import planMode from './plan-mode.md'
 import planModeExited from './plan-mode-exited.md'
+import repeatedFailure from './repeated-failure.md'
 import repoMap from './repo-map.md'
 import steering from './steering.md'
 import todoNudge from './todo-nudge.md'
@@ -26,6 +29,9 @@ export interface ReminderVariables {
   repoMap: { map: string }
   mcpDeferredTools: { tools: string }
   checksFailed: { failures: string; remaining: string }
+  emptyAnswer: Record<string, never>
+  answerCutOff: { limit: string }
+  repeatedFailure: { tool: string; count: string; error: string }
 }
 
 /** The name of a reminder template. */
@@ -45,6 +51,9 @@ export const REMINDER_TEMPLATES: Readonly<Record<ReminderName, string>> = {
   repoMap: repoMap.trim(),
   mcpDeferredTools: mcpDeferredTools.trim(),
   checksFailed: checksFailed.trim(),
+  emptyAnswer: emptyAnswer.trim(),
+  answerCutOff: answerCutOff.trim(),
+  repeatedFailure: repeatedFailure.trim(),
 }
 
 /** Renders a reminder's text (without the `<system-reminder>` wrapper). */
