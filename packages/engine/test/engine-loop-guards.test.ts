@@ -47,4 +47,52 @@ describe('agent loop guards (spec 004 "Agent Loop": recover and guard)', () => {
       await t.engine.shutdown()
     })
   })
+
+  describe('repeated identical failing tool calls are detected and the model is told', () => {
+    it('points out the second identical failure, not a call with changed input', async () => {
+      const project = buggyProject()
+      const missing = { type: 'tool_use' as const, name: 'Read', input: { file_path: `${project}/nope.js` } }
+      const other = { type: 'tool_use' as const, name: 'Read', input: { file_path: `${project}/other.js` } }
+      const t = await engineWith([
+        { blocks: [missing] },
+        { blocks: [other] },
+        { blocks: [missing] },
+        { blocks: [text('I cannot find it.')] },
+      ])
+      const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'read nope.js' })
+      await t.waitFor(session, 'turnFinished')
+      const lastOf = (index: number) => JSON.stringify(t.client.requests[index]!.messages.at(-1))
+      expect(lastOf(1)).not.toContain('failed 2 times')
+      // A different input is a different call.
+      expect(lastOf(2)).not.toContain('failed 2 times')
+      expect(lastOf(3)).toContain('The same Read call, with the same input, has now failed 2 times in a row')
+      await t.engine.shutdown()
+    })
+  })
+
+  describe('malformed tool-call JSON gets one repair attempt message before counting as a failure', () => {
+    it('answers the first malformed call with what was received and the schema; the next counts as a failure', async () => {
+      const malformed = { type: 'tool_use' as const, name: 'Read', input: '{"file_path": "math.js' }
+      const t = await engineWith([
+        { blocks: [malformed] },
+        { blocks: [malformed] },
+        { blocks: [malformed] },
+        { blocks: [text('giving up')] },
+      ])
+      const session = await t.engine.openSession({ projectRoot: buggyProject(), model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'read math.js' })
+      await t.waitFor(session, 'turnFinished')
+      const lastOf = (index: number) => JSON.stringify(t.client.requests[index]!.messages.at(-1))
+      const repair = lastOf(1)
+      expect(repair).toContain('Received: {\\"file_path\\": \\"math.js')
+      expect(repair).toContain('required fields file_path')
+      // The second malformed call is an ordinary failure (no second repair message) …
+      expect(lastOf(2)).not.toContain('Received:')
+      expect(lastOf(2)).not.toContain('failed 2 times')
+      // … so the third identical one is the second counted failure and the model is told.
+      expect(lastOf(3)).toContain('has now failed 2 times in a row')
+      await t.engine.shutdown()
+    })
+  })
 })

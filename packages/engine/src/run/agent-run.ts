@@ -16,6 +16,7 @@ import type {
   SystemSection,
 } from '../model/types.js'
 import { type IncompleteReason, judgeCompletion } from './completion-guard.js'
+import { FailureTracker } from './failure-tracker.js'
 import { streamRound } from './stream-round.js'
 
 /** The model settings of one round (setModel may change them between rounds). */
@@ -99,6 +100,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
   const changedFiles = new Set<string>()
   let overflowRetried = false
   let completionNudges = 0
+  const failures = new FailureTracker()
   const outcome = <T extends object>(extra: T) => ({
     ...extra,
     mutated,
@@ -177,20 +179,33 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
       continue
     }
 
-    const parseErrors = new Map(end.toolCallErrors.map((error) => [error.id, error.message]))
+    const parseErrors = new Map(end.toolCallErrors.map((error) => [error.id, error]))
     const calls: BatchCall[] = toolUses.map((block) => {
       const parseError = parseErrors.get(block.id)
-      return parseError === undefined ? { block } : { block, parseError }
+      return parseError === undefined ? { block } : { block, parseError: parseError.message }
     })
     const batch = await host.runBatch(calls, signal)
     if (batch.mutated) mutated = true
     for (const file of batch.changedFiles) changedFiles.add(file)
+    // Malformed arguments get one repair message; the same call failing again is pointed out.
+    const tracked = failures.observe(
+      calls.map((call, index) => ({
+        ...call,
+        ...(parseErrors.has(call.block.id) ? { argsText: parseErrors.get(call.block.id)!.argsText } : {}),
+        status: batch.statuses[index] ?? 'error',
+        result: batch.results[index]!,
+      })),
+      request.tools,
+    )
+    const guardNotes: ContentBlock[] = signal.aborted
+      ? []
+      : tracked.reminders.map((text): ContentBlock => ({ type: 'text', text }))
     // One user message: every result in call order, then queued steering and reminders.
     await host.append(
       {
         id: host.newId('m'),
         role: 'user',
-        content: [...batch.results, ...(signal.aborted ? [] : host.takeFollowUps())],
+        content: [...tracked.results, ...guardNotes, ...(signal.aborted ? [] : host.takeFollowUps())],
       },
       'toolResults',
     )
