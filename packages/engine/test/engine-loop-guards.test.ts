@@ -26,7 +26,8 @@ describe('agent loop guards (spec 004 "Agent Loop": recover and guard)', () => {
       session.send({ type: 'submit', text: 'write the plan' })
       const finished = await t.waitFor(session, 'turnFinished')
       expect(finished).toMatchObject({ outcome: { type: 'incomplete', reason: 'maxTokens' } })
-      if (finished.type !== 'turnFinished' || finished.outcome.type !== 'incomplete') throw new Error('unreachable')
+      if (finished.type !== 'turnFinished' || finished.outcome.type !== 'incomplete')
+        throw new Error('unreachable')
       expect(finished.outcome.message).toContain('output-token limit')
       // Bounded: the first cut-off earned one nudge naming the limit; the second ended the turn.
       expect(t.client.requests).toHaveLength(2)

@@ -247,7 +247,9 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
           permission_denials: denied.denials,
           ...(outcome.type === 'budgetExhausted' ? { budget: outcome.budget } : {}),
           ...(outcome.type === 'failed' ? { error: { ...outcome.error } } : {}),
-          ...(outcome.type === 'incomplete' ? { incomplete: { reason: outcome.reason, message: outcome.message } } : {}),
+          ...(outcome.type === 'incomplete'
+            ? { incomplete: { reason: outcome.reason, message: outcome.message } }
+            : {}),
         })
         return lines
       }

@@ -15,7 +15,13 @@ export interface StreamUsage {
 }
 
 /** How a run ended. */
-export type StreamOutcome = 'done' | 'failed' | 'interrupted' | 'cancelled' | 'budget_exhausted' | 'incomplete'
+export type StreamOutcome =
+  | 'done'
+  | 'failed'
+  | 'interrupted'
+  | 'cancelled'
+  | 'budget_exhausted'
+  | 'incomplete'
 
 /** A turn's verification badge: status, and the check or the reason behind it. */
 export interface StreamVerification {

@@ -400,7 +400,8 @@ function ending(
       // The caller gets what there is and why it is not a finished report.
       return {
         status: 'done',
-        finalMessage: `${outcome.finalText || latestText}\n\n(The agent's answer is incomplete: ${outcome.message})`.trim(),
+        finalMessage:
+          `${outcome.finalText || latestText}\n\n(The agent's answer is incomplete: ${outcome.message})`.trim(),
       }
     case 'crashed':
       return { status: 'failed', finalMessage: outcome.message }

@@ -85,7 +85,9 @@ export function callKey(call: Pick<TrackedCall, 'block' | 'parseError' | 'argsTe
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    )
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`
   }
   return JSON.stringify(value) ?? 'undefined'
@@ -103,7 +105,9 @@ function firstLine(text: string): string {
 /** The repair message for a call whose arguments were not a JSON object. */
 function repairResult(call: TrackedCall, tools: readonly ToolSpec[]): ToolResultBlock {
   const spec = tools.find((tool) => tool.name === call.block.name)
-  const schema = spec?.inputSchema as { properties?: Record<string, unknown>; required?: string[] } | undefined
+  const schema = spec?.inputSchema as
+    | { properties?: Record<string, unknown>; required?: string[] }
+    | undefined
   const required = schema?.required ?? []
   const known = Object.keys(schema?.properties ?? {})
   const raw = call.argsText ?? ''
@@ -118,5 +122,10 @@ function repairResult(call: TrackedCall, tools: readonly ToolSpec[]): ToolResult
       : []),
     'Send the call again with the whole arguments as one JSON object: quote every string, escape newlines and quotes inside strings, and close every brace.',
   ]
-  return { type: 'tool_result', toolUseId: call.block.id, content: [{ type: 'text', text: lines.join('\n') }], isError: true }
+  return {
+    type: 'tool_result',
+    toolUseId: call.block.id,
+    content: [{ type: 'text', text: lines.join('\n') }],
+    isError: true,
+  }
 }
