@@ -85,6 +85,8 @@ export function outcomeText(outcome: TurnOutcome): string {
       return `Stopped: ${outcome.budget === 'maxTurns' ? 'the turn limit' : 'the session cost cap'} was reached`
     case 'failed':
       return `Failed: ${outcome.error.message}`
+    case 'incomplete':
+      return `Incomplete: ${outcome.message}`
     default: {
       const unreachable: never = outcome
       return unreachable
