@@ -250,7 +250,7 @@ describe('exec exit codes', () => {
     expect(final).toMatchObject({ outcome: 'budget_exhausted', budget: 'maxTurns' })
   })
 
-  it('4 when the answer is still cut off at the output-token limit after the nudge (completion guard)', async () => {
+  it('5 when the answer is still cut off at the output-token limit after the nudge (completion guard)', async () => {
     const box = await sandbox()
     const cut = { blocks: [{ type: 'text', text: 'Here is the first half of' }], stopReason: 'max_tokens' }
     const script = await box.script('cut.jsonl', [cut, cut])
@@ -258,7 +258,7 @@ describe('exec exit codes', () => {
       ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'write it all'],
       { cwd: box.project, env: box.env },
     )
-    expect(result.code).toBe(4)
+    expect(result.code).toBe(5)
     const output = JSON.parse(result.stdout) as {
       outcome: string
       is_error: boolean
