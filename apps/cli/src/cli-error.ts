@@ -5,7 +5,15 @@ import { closestMatch } from './closest.js'
  * interrupted), plus 4: a headless turn tried changes and every one was denied, and 5: the answer is
  * incomplete (empty, or cut off at the output-token limit, even after one nudge).
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, budget: 3, denied: 4, incomplete: 5, interrupted: 130 } as const
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  budget: 3,
+  denied: 4,
+  incomplete: 5,
+  interrupted: 130,
+} as const
 
 /** A mistake in how the CLI was called: printed to stderr, exit code 2. */
 export class UsageError extends Error {
