@@ -3,7 +3,7 @@
  * reaches the shadow repository's objects, and restoring a checkpoint leaves it as it is.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -118,4 +118,40 @@ it('drops a file captured before its rule existed and never restores or previews
   // The next checkpoint after that restore still leaves it out.
   await writeFile(join(project, 'src/app.ts'), 'three\n')
   expect(filesOf(value(await checkpoints.snapshot()).commit)).toEqual(['src/app.ts'])
+}, 60_000)
+
+it('lists the index once per instance, yet drops a file whose rule appears mid-session', async () => {
+  await writeFiles(project, { 'src/app.ts': 'one\n', 'notes/plan.md': 'plan\n' })
+  // A git wrapper that logs each command line.
+  const log = join(scratch, 'git.log')
+  const wrapper = join(scratch, 'git-log.sh')
+  await writeFile(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec git "$@"\n`)
+  await chmod(wrapper, 0o755)
+  let rules: (path: string) => boolean = denied
+  const checkpoints = value(
+    await ShadowCheckpoints.open({
+      projectRoot: project,
+      gitDir,
+      gitPath: wrapper,
+      exclude: (path) => rules(path),
+    }),
+  )
+  const lsFiles = async () =>
+    (await readFile(log, 'utf8')).split('\n').filter((line) => / ls-files /.test(` ${line} `)).length
+  value(await checkpoints.snapshot())
+  // One listing of changes and one of the index on the first pass.
+  expect(await lsFiles()).toBe(2)
+  await writeFile(join(project, 'src/app.ts'), 'two\n')
+  value(await checkpoints.snapshot())
+  expect(await lsFiles()).toBe(3)
+  // A rule added mid-session: the next snapshot drops what it now covers, with no extra listing.
+  rules = (path) => denied(path) || path.startsWith('notes/')
+  const after = value(await checkpoints.snapshot())
+  expect(filesOf(after.commit)).toEqual(['src/app.ts'])
+  expect(await lsFiles()).toBe(4)
+  // Another process rewrote the index: listed again.
+  execFileSync('git', ['--git-dir', gitDir, '--work-tree', project, 'read-tree', after.commit])
+  await writeFile(join(project, 'src/app.ts'), 'three\n')
+  value(await checkpoints.snapshot())
+  expect(await lsFiles()).toBe(6)
 }, 60_000)

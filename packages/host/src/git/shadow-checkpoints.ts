@@ -6,6 +6,7 @@ import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
 import {
   type ExcludePath,
+  type KnownIndexPaths,
   type StageBudget,
   StageBudgetError,
   type StageReport,
@@ -112,6 +113,8 @@ export class ShadowCheckpoints {
   private head: { commit: string; tree: string } | undefined
   /** The tree the shadow index holds, with the index file's stamp when this instance wrote it. */
   private indexTree: { tree: string; stamp: string } | undefined
+  /** The index's paths after this instance's last pass, valid while the index file's stamp is `stamp`. */
+  private indexPaths: { paths: Set<string>; stamp: string } | undefined
 
   private constructor(
     private readonly context: GitContext,
@@ -393,7 +396,12 @@ export class ShadowCheckpoints {
       // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
       const known = this.indexTree
       this.indexTree = undefined
-      const staged = await this.stageWithRetry()
+      const kept = this.indexPaths
+      this.indexPaths = undefined
+      const paths: KnownIndexPaths = {
+        paths: kept !== undefined && kept.stamp === (await this.indexStamp()) ? kept.paths : undefined,
+      }
+      const staged = await this.stageWithRetry(paths)
       // Nothing reported changed and the index file is the one we last wrote (no other process
       // touched it): the tree is known, so skip write-tree.
       const reusable =
@@ -403,6 +411,7 @@ export class ShadowCheckpoints {
         known.stamp === (await this.indexStamp())
       const tree = reusable ? known.tree : (await gitOk(this.context, ['write-tree'])).toString('utf8').trim()
       this.indexTree = { tree, stamp: await this.indexStamp() }
+      if (paths.paths !== undefined) this.indexPaths = { paths: paths.paths, stamp: this.indexTree.stamp }
       // Another session on the same project may have moved the ref; compare-and-swap, retry once.
       for (let attempt = 0; ; attempt++) {
         const head = await this.readHead()
@@ -443,11 +452,13 @@ export class ShadowCheckpoints {
    * Stages the work tree, retrying when a file vanished between listing and adding it (a build or
    * a background shell deleting temp files meanwhile makes `git add` fail on that path).
    */
-  private async stageWithRetry(): Promise<StageReport> {
+  private async stageWithRetry(known: KnownIndexPaths): Promise<StageReport> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await stageWorkTree(this.context, this.maxFileBytes, this.budget, this.exclude)
+        return await stageWorkTree(this.context, this.maxFileBytes, this.budget, this.exclude, known)
       } catch (error) {
+        // A failed pass may have changed the index part way: list its paths again.
+        known.paths = undefined
         const vanished =
           error instanceof GitCommandError && /did not match any files|No such file/.test(error.stderr)
         if (!vanished || attempt >= 3) throw error

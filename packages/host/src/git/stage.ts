@@ -22,6 +22,15 @@ export interface StageBudget {
   maxBytes: number
 }
 
+/**
+ * The paths the index held after the caller's last pass (a superset is fine), so that pass's
+ * `ls-files --cached` need not run again: `paths` undefined means unknown (list them). Updated by
+ * {@link stageWorkTree}; the caller forgets it whenever another process may have changed the index.
+ */
+export interface KnownIndexPaths {
+  paths: Set<string> | undefined
+}
+
 /** A pass that would exceed its {@link StageBudget}; nothing was staged. */
 export class StageBudgetError extends Error {}
 
@@ -46,13 +55,16 @@ const STAT_BATCH = 128
  * never captured (git skips every entry named `.git`).
  *
  * `exclude` (files under Read deny rules) is never staged, and entries it matches are dropped from
- * the index, so a file captured before its rule existed leaves the next snapshot.
+ * the index, so a file captured before its rule existed leaves the next snapshot. The index's paths
+ * come from `known` when the caller kept them from its last pass (issue 17: one git process less
+ * per snapshot), else from `ls-files --cached`.
  */
 export async function stageWorkTree(
   context: GitContext,
   maxFileBytes: number,
   budget?: StageBudget,
   exclude?: ExcludePath,
+  known: KnownIndexPaths = { paths: undefined },
 ): Promise<StageReport> {
   const listArgs = ['ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard']
   const listing = await runGit(context, listArgs, budget !== undefined ? { maxRecords: budget.maxFiles } : {})
@@ -85,7 +97,7 @@ export async function stageWorkTree(
     if (budget !== undefined && bytes > budget.maxBytes)
       throw new StageBudgetError(`more than ${formatMiB(budget.maxBytes)} to capture`)
   }
-  const dropped = exclude !== undefined ? await dropExcluded(context, exclude) : 0
+  const dropped = exclude !== undefined ? await dropExcluded(context, exclude, known) : 0
   if (skippedLarge.length > 0) {
     // A file that grew past the limit leaves the snapshot rather than keeping a stale version.
     await gitOk(
@@ -112,16 +124,30 @@ export async function stageWorkTree(
     // read-tree entries carry no stat data; refresh once so the next pass stays a cheap stat walk.
     await gitOk(context, ['update-index', '-q', '--refresh']).catch(() => undefined)
   }
+  if (nested.length > 0) known.paths = undefined
+  else if (known.paths !== undefined) {
+    // Removed and skipped paths may stay in the set: a path not in the index costs nothing later.
+    for (const path of toStage) known.paths.add(path)
+  }
   return { changed: toStage.length + skippedLarge.length + dropped, skippedLarge, nestedRepos: nested }
 }
 
-/** Removes excluded entries from the index (captured before their rule existed); returns how many. */
-async function dropExcluded(context: GitContext, exclude: ExcludePath): Promise<number> {
-  const indexed = splitNul(await gitOk(context, ['ls-files', '-z', '--cached']))
-  const excluded = [...new Set(indexed.filter((path) => exclude(path)))]
+/**
+ * Removes excluded entries from the index (captured before their rule existed); returns how many.
+ * Checks every indexed path each pass, as the rules may have changed since the last one.
+ */
+async function dropExcluded(
+  context: GitContext,
+  exclude: ExcludePath,
+  known: KnownIndexPaths,
+): Promise<number> {
+  known.paths ??= new Set(splitNul(await gitOk(context, ['ls-files', '-z', '--cached'])))
+  const excluded = [...known.paths].filter((path) => exclude(path))
   // update-index, not `rm --cached`: git rm refuses an entry staged but differing from the file.
+  // (A path already gone from the index is no error.)
   if (excluded.length > 0)
     await gitOk(context, ['update-index', '-z', '--force-remove', '--stdin'], { input: nulList(excluded) })
+  for (const path of excluded) known.paths.delete(path)
   return excluded.length
 }
 
