@@ -48,6 +48,7 @@ describe('public surface', () => {
         "openAgentWorktree",
         "planBubblewrap",
         "planSeatbelt",
+        "prefetchGitHooksFolder",
         "processTree",
         "pruneAgentWorktrees",
         "removeAgentWorktree",

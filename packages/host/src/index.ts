@@ -2,7 +2,7 @@ export { checkpointRepoDir } from './git/checkpoint-paths.js'
 export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
 export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
 export type { HooksFolderOptions } from './git/hooks-folder.js'
-export { gitHooksFolder } from './git/hooks-folder.js'
+export { gitHooksFolder, prefetchGitHooksFolder } from './git/hooks-folder.js'
 export type {
   CheckpointDiff,
   CheckpointFileChange,

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { gitHooksFolder } from '@z-engine/host'
+import { gitHooksFolder, prefetchGitHooksFolder } from '@z-engine/host'
 import type { PathFacts } from '@z-engine/policy'
 import { realPathOnDisk } from '@z-engine/tools'
 
@@ -36,6 +36,9 @@ function looksBare(dir: string): boolean {
  * later is caught again at open time by the file tools.
  */
 export function pathFactsOnDisk(projectRoot: string): DiskPathFacts {
+  // The hooks folder is looked up in the background from the first decision on (a read, usually),
+  // so the first write finds it cached rather than waiting for a synchronous git (issue 17).
+  void prefetchGitHooksFolder(projectRoot)
   const real = new Map<string, string | undefined>()
   let hooks: { folder: string | undefined } | undefined
   return {
@@ -45,7 +48,7 @@ export function pathFactsOnDisk(projectRoot: string): DiskPathFacts {
       real.set(path, resolved)
       return resolved
     },
-    // Read only when a decision asks (writes): reads and shell lines never pay for git.
+    // Asked only when a decision needs it (writes); usually cached by then by the prefetch above.
     get hooksPath(): string | undefined {
       hooks ??= { folder: gitHooksFolder(projectRoot) }
       return hooks.folder

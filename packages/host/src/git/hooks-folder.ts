@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 
@@ -12,6 +12,8 @@ export interface HooksFolderOptions {
 
 /** Per root and home, re-read when the repository's config file changes. */
 const CACHE = new Map<string, { stamp: string; folder: string | undefined }>()
+/** Background lookups running, by the same key. */
+const PREFETCHING = new Map<string, Promise<void>>()
 
 /**
  * The hooks folder git runs for the repository holding `root`, absolute: what
@@ -33,6 +35,44 @@ export function gitHooksFolder(root: string, options: HooksFolderOptions = {}): 
   return folder
 }
 
+/**
+ * Starts {@link gitHooksFolder}'s lookup in the background (git runs without blocking this thread),
+ * so the first write decision finds the answer cached instead of waiting for a synchronous git
+ * process (issue 17). Does nothing when the answer is cached or already being looked up. If the
+ * config changes meanwhile, the answer is not kept and `gitHooksFolder` asks again.
+ */
+export function prefetchGitHooksFolder(root: string, options: HooksFolderOptions = {}): Promise<void> {
+  const env = options.env ?? process.env
+  const home = options.home ?? env.HOME ?? ''
+  const key = `${root}\0${home}`
+  const stamp = configStamp(root)
+  if (CACHE.get(key)?.stamp === stamp) return Promise.resolve()
+  const running = PREFETCHING.get(key)
+  if (running) return running
+  const lookup = new Promise<void>((done) => {
+    execFile('git', HOOKS_ARGS, gitOptions(root, env), (error, stdout) => {
+      const asked = error ? undefined : stdout.trim() || undefined
+      if (configStamp(root) === stamp)
+        CACHE.set(key, { stamp, folder: asked ?? configuredHooksPath(root, home) })
+      done()
+    })
+  }).finally(() => PREFETCHING.delete(key))
+  PREFETCHING.set(key, lookup)
+  return lookup
+}
+
+const HOOKS_ARGS = ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']
+
+function gitOptions(root: string, env: Readonly<Record<string, string | undefined>>) {
+  return {
+    cwd: root,
+    encoding: 'utf8' as const,
+    timeout: 5_000,
+    // rev-parse reads config only; it runs no fsmonitor, pager or hook.
+    env: { ...env, GIT_OPTIONAL_LOCKS: '0' },
+  }
+}
+
 function configStamp(root: string): string {
   try {
     const info = statSync(join(root, '.git', 'config'))
@@ -45,13 +85,9 @@ function configStamp(root: string): string {
 
 function askGit(root: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   try {
-    const out = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], {
-      cwd: root,
-      encoding: 'utf8',
+    const out = execFileSync('git', HOOKS_ARGS, {
+      ...gitOptions(root, env),
       stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 5_000,
-      // rev-parse reads config only; it runs no fsmonitor, pager or hook.
-      env: { ...env, GIT_OPTIONAL_LOCKS: '0' },
     }).trim()
     return out === '' ? undefined : out
   } catch {
