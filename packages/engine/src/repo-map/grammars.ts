@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import {
   createOutliner,
   GRAMMAR_FILES,
+  languageForPath,
   type Outliner,
   REPO_MAP_LANGUAGES,
   type RepoMapLanguage,
@@ -18,41 +19,101 @@ function resolveFile(id: string): string {
   return typeof here === 'string' ? createRequire(here).resolve(id) : require.resolve(id)
 }
 
-/** The outliner with every grammar this install has, or why there is none. */
+/** An outliner for the languages asked for, or why there is none. */
 export type OutlinerLoad = { ok: true; outliner: Outliner; errors: string[] } | { ok: false; error: string }
 
-let shared: Promise<OutlinerLoad> | undefined
+type LanguageLoad =
+  | { ok: true; outliner: Outliner | undefined; error?: string }
+  | { ok: false; error: string }
+
+/** One outliner per language, each loaded on first need and shared by every build in the process. */
+const perLanguage = new Map<RepoMapLanguage, Promise<LanguageLoad>>()
+let runtimeWasm: Promise<Uint8Array | undefined> | undefined
 
 /**
- * Resolves and reads the grammar wasm files (shipped in `@z-engine/context`) and the tree-sitter
- * runtime, and builds one outliner shared by every repo-map build in the process.
- * A missing grammar costs only its language; a missing runtime turns the map off.
+ * Resolves and reads the grammar wasm files (shipped in `@z-engine/context`) of `languages` (default:
+ * all) and the tree-sitter runtime, each once per process: a build that outlines JavaScript never
+ * compiles the Rust or TypeScript grammars (megabytes of wasm, issue 17). A missing grammar costs only
+ * its language (an error, reported by the first load that asked for it); a missing runtime turns the
+ * map off. The outliner handles every language loaded so far.
  */
-export function loadOutliner(): Promise<OutlinerLoad> {
-  shared ??= (async (): Promise<OutlinerLoad> => {
-    const grammars: Partial<Record<RepoMapLanguage, Uint8Array>> = {}
-    const errors: string[] = []
-    await Promise.all(
-      REPO_MAP_LANGUAGES.map(async (language) => {
-        const { packageName, file } = GRAMMAR_FILES[language]
-        try {
-          grammars[language] = await readFile(resolveFile(`${packageName}/${file}`))
-        } catch (error) {
-          errors.push(
-            `${language}: could not read ${packageName}/${file} (${String(error)}); a bundled engine needs ${packageName} installed beside it.`,
-          )
-        }
-      }),
-    )
-    let runtimeWasm: Uint8Array | undefined
-    try {
-      runtimeWasm = await readFile(resolveFile('web-tree-sitter/web-tree-sitter.wasm'))
-    } catch {
-      // web-tree-sitter can still locate its own wasm file.
+export async function loadOutliner(
+  languages: readonly RepoMapLanguage[] = REPO_MAP_LANGUAGES,
+): Promise<OutlinerLoad> {
+  const firstAsks = languages.filter((language) => !perLanguage.has(language))
+  for (const language of firstAsks) perLanguage.set(language, loadLanguage(language))
+  const loads = await Promise.all(languages.map((language) => perLanguage.get(language)!))
+  const failed = loads.find((load) => !load.ok)
+  if (failed && !failed.ok) return failed
+  const errors: string[] = []
+  for (const [index, language] of languages.entries()) {
+    const load = loads[index]!
+    if (load.ok && load.error !== undefined && firstAsks.includes(language)) errors.push(load.error)
+  }
+  return { ok: true, outliner: await composite(), errors }
+}
+
+/** An outliner over every language loaded so far, dispatching on the file's extension. */
+async function composite(): Promise<Outliner> {
+  const byLanguage = new Map<RepoMapLanguage, Outliner>()
+  for (const [language, load] of perLanguage) {
+    const loaded = await load
+    if (loaded.ok && loaded.outliner) byLanguage.set(language, loaded.outliner)
+  }
+  return {
+    languages: [...byLanguage.keys()],
+    outline(path, source) {
+      const language = languageForPath(path)
+      const outliner = language ? byLanguage.get(language) : undefined
+      return outliner
+        ? outliner.outline(path, source)
+        : { ok: false, error: `${path}: no grammar for this file type` }
+    },
+    dispose() {
+      // Shared by the process: parsers live as long as it does.
+    },
+  }
+}
+
+async function loadLanguage(language: RepoMapLanguage): Promise<LanguageLoad> {
+  const { packageName, file } = GRAMMAR_FILES[language]
+  let grammar: Uint8Array
+  try {
+    grammar = await readFile(resolveFile(`${packageName}/${file}`))
+  } catch (error) {
+    return {
+      ok: true,
+      outliner: undefined,
+      error: `${language}: could not read ${packageName}/${file} (${String(error)}); a bundled engine needs ${packageName} installed beside it.`,
     }
-    const loaded = await createOutliner(runtimeWasm ? { grammars, runtimeWasm } : { grammars })
-    if (!loaded.ok) return loaded
-    return { ok: true, outliner: loaded.outliner, errors: [...errors, ...loaded.errors] }
-  })()
-  return shared
+  }
+  runtimeWasm ??= readFile(resolveFile('web-tree-sitter/web-tree-sitter.wasm')).catch(
+    // web-tree-sitter can still locate its own wasm file.
+    () => undefined,
+  )
+  const runtime = await runtimeWasm
+  const loaded = await createOutliner(
+    runtime
+      ? { grammars: { [language]: grammar }, runtimeWasm: runtime }
+      : { grammars: { [language]: grammar } },
+  )
+  if (!loaded.ok) {
+    // The runtime did not start: let a later build try again.
+    perLanguage.delete(language)
+    return loaded
+  }
+  const error = loaded.errors[0]
+  return error !== undefined
+    ? { ok: true, outliner: undefined, error }
+    : { ok: true, outliner: loaded.outliner }
+}
+
+/** The languages a set of files needs grammars for. */
+export function languagesOf(files: readonly { path: string }[]): RepoMapLanguage[] {
+  const languages = new Set<RepoMapLanguage>()
+  for (const file of files) {
+    const language = languageForPath(file.path)
+    if (language) languages.add(language)
+  }
+  return [...languages]
 }

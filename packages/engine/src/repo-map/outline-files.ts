@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { OutlineResult } from '@z-engine/context'
-import { loadOutliner } from './grammars.js'
+import { languagesOf, loadOutliner } from './grammars.js'
 
 /** A batch of files for the parsing thread. */
 export interface OutlineRequest {
@@ -26,9 +26,15 @@ const waiting = new Map<number, (reply: OutlineReply | 'stopped') => void>()
 /**
  * Outlines files with tree-sitter in a worker thread shared by the process (started on first use,
  * never keeping the process alive while idle), falling back to this thread when no worker can be
- * started. Results come in the order of `files`.
+ * started. `here`: parse on this thread unless the worker already runs; for a build with a handful
+ * of files, where starting a thread (~100 ms of CPU, plus loading tree-sitter there) costs more
+ * than the parsing (issue 17). Results come in the order of `files`.
  */
-export async function outlineFiles(files: readonly { path: string; text: string }[]): Promise<Outlined> {
+export async function outlineFiles(
+  files: readonly { path: string; text: string }[],
+  options: { here?: boolean } = {},
+): Promise<Outlined> {
+  if (options.here && shared === undefined) return outlineHere(files)
   shared ??= startWorker()
   const worker = await shared
   if (!worker) return outlineHere(files)
@@ -44,7 +50,7 @@ export async function outlineFiles(files: readonly { path: string; text: string 
 }
 
 async function outlineHere(files: readonly { path: string; text: string }[]): Promise<Outlined> {
-  const loaded = await loadOutliner()
+  const loaded = await loadOutliner(languagesOf(files))
   if (!loaded.ok) return loaded
   return {
     ok: true,

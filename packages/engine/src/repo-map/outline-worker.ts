@@ -4,21 +4,19 @@
  * its own entry (`dist/outline-worker.js`).
  */
 import { parentPort } from 'node:worker_threads'
-import { loadOutliner } from './grammars.js'
+import { languagesOf, loadOutliner } from './grammars.js'
 import type { OutlineReply, OutlineRequest } from './outline-files.js'
 
 const port = parentPort
 if (!port) throw new Error('outline-worker runs as a worker thread only')
-let reportedLoadErrors = false
 port.on('message', (request: OutlineRequest) => {
-  void loadOutliner().then((loaded) => {
+  // Grammars load as files need them; each load error is reported once, by the load that met it.
+  void loadOutliner(languagesOf(request.files)).then((loaded) => {
     let reply: OutlineReply
     if (!loaded.ok) reply = { id: request.id, ok: false, error: loaded.error }
     else {
-      const errors = reportedLoadErrors ? [] : loaded.errors
-      reportedLoadErrors = true
       const results = request.files.map((file) => loaded.outliner.outline(file.path, file.text))
-      reply = { id: request.id, ok: true, results, errors }
+      reply = { id: request.id, ok: true, results, errors: loaded.errors }
     }
     port.postMessage(reply)
   })

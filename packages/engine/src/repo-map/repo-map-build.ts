@@ -63,11 +63,16 @@ export interface RepoMapBuild {
 /** Files per message to the parsing thread; a stopped build waits for at most one batch. */
 const FILES_PER_BATCH = 16
 
+/** A build parsing at most this many files (and bytes) does it on the session's thread. */
+const PARSE_HERE_MAX_FILES = 16
+const PARSE_HERE_MAX_BYTES = 128 * 1024
+
 /**
  * Builds the repository map: walk (newest first, limits of spec 003), reuse cached outlines of
  * unchanged files, read and outline the rest with tree-sitter, rank and render. Tree-sitter loads
- * only when some file needs parsing, and parses in a worker thread (`outlineFiles`), so a build
- * never stalls the session's event loop. Never throws except when `signal` aborts (outlines parsed
+ * only when some file needs parsing (only the grammars of the languages met), and parses in a
+ * worker thread (`outlineFiles`), so a build never stalls the session's event loop for long; a
+ * build with a handful of small files to parse does it here, as the thread would cost more. Never throws except when `signal` aborts (outlines parsed
  * before the abort stay in `cache`).
  */
 export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBuild> {
@@ -105,10 +110,17 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
   else {
     // Outline in path order so the result does not depend on read completion order.
     const paths = [...sources.keys()].sort()
+    let bytes = 0
+    for (const source of sources.values()) bytes += source.text.length
+    // A handful of small files parse in a few milliseconds: cheaper than starting the thread.
+    const here = paths.length <= PARSE_HERE_MAX_FILES && bytes <= PARSE_HERE_MAX_BYTES
     for (let start = 0; start < paths.length; start += FILES_PER_BATCH) {
       input.signal?.throwIfAborted()
       const batch = paths.slice(start, start + FILES_PER_BATCH)
-      const outlined = await outlineFiles(batch.map((path) => ({ path, text: sources.get(path)!.text })))
+      const outlined = await outlineFiles(
+        batch.map((path) => ({ path, text: sources.get(path)!.text })),
+        { here },
+      )
       if (!outlined.ok) {
         errors.push(outlined.error)
         break
