@@ -25,6 +25,12 @@ export interface RepoMapBuildInput extends WalkOptions {
    * and left out (a cache-only build, cheap enough for the first request). Default true.
    */
   parse?: boolean
+  /**
+   * May a handful of small files be parsed on this thread rather than in the worker (default false)?
+   * Starting the thread costs more than such a parse, but it runs on the other core: a session's
+   * first build keeps to the worker so it never delays the first request; later rebuilds may not.
+   */
+  parseHere?: boolean
 }
 
 /** One cached outline and the file it was made from. */
@@ -71,8 +77,8 @@ const PARSE_HERE_MAX_BYTES = 128 * 1024
  * Builds the repository map: walk (newest first, limits of spec 003), reuse cached outlines of
  * unchanged files, read and outline the rest with tree-sitter, rank and render. Tree-sitter loads
  * only when some file needs parsing (only the grammars of the languages met), and parses in a
- * worker thread (`outlineFiles`), so a build never stalls the session's event loop for long; a
- * build with a handful of small files to parse does it here, as the thread would cost more. Never throws except when `signal` aborts (outlines parsed
+ * worker thread (`outlineFiles`), so a build never stalls the session's event loop for long; with
+ * `parseHere`, a handful of small files are parsed here, as starting the thread would cost more. Never throws except when `signal` aborts (outlines parsed
  * before the abort stay in `cache`).
  */
 export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBuild> {
@@ -113,7 +119,8 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     let bytes = 0
     for (const source of sources.values()) bytes += source.text.length
     // A handful of small files parse in a few milliseconds: cheaper than starting the thread.
-    const here = paths.length <= PARSE_HERE_MAX_FILES && bytes <= PARSE_HERE_MAX_BYTES
+    const here =
+      input.parseHere === true && paths.length <= PARSE_HERE_MAX_FILES && bytes <= PARSE_HERE_MAX_BYTES
     for (let start = 0; start < paths.length; start += FILES_PER_BATCH) {
       input.signal?.throwIfAborted()
       const batch = paths.slice(start, start + FILES_PER_BATCH)

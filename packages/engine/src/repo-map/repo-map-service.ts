@@ -73,6 +73,8 @@ export class RepoMapService {
         maxChars: this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS,
         cache: this.cache,
         signal: this.abort.signal,
+        // Past the first request, a rebuild of a few changed files needs no parsing thread.
+        parseHere: this.firstGiven,
       }
       if (this.cache.size > 0) {
         const quick = await buildRepoMap({ ...input, parse: false })

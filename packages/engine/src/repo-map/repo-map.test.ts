@@ -141,6 +141,19 @@ describe('buildRepoMap', () => {
     expect(small.text.length).toBeLessThanOrEqual(300)
   })
 
+  it('parses a handful of files on this thread (parseHere) into the same map as the worker', async () => {
+    const root = join(temp, 'here')
+    await put(root, 'src/a.ts', "import { b } from './b'\nexport function a(): number { return b() }\n")
+    await put(root, 'src/b.ts', 'export function b(): number { return 1 }\n')
+    await put(root, 'lib/c.py', 'def c():\n    return 2\n')
+    const here = await buildRepoMap({ root, parseHere: true })
+    const worker = await buildRepoMap({ root })
+    expect(here.errors).toEqual([])
+    expect(here.outlined).toBe(3)
+    expect(here.text).toBe(worker.text)
+    expect(here.text).toContain('lib/c.py:')
+  })
+
   it('maps this repository within the budget', async () => {
     const build = await buildRepoMap({ root: repositoryRoot })
     expect(build.errors).toEqual([])
