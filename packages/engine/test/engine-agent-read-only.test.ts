@@ -53,3 +53,17 @@ describe('a read-only Agent call does not mark the turn as changed', { timeout: 
     await t.engine.shutdown()
   })
 })
+
+describe('@agent-<name> in an ordinary message', { timeout: 60_000 }, () => {
+  it('adds a reminder to use that agent type; an unknown name adds nothing', async () => {
+    const project = buggyProject()
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'ok' }] }])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Ask @agent-general to check, not @agent-nobody.' })
+    await t.waitFor(session, 'turnFinished')
+    const opening = JSON.stringify(t.client.requests[0]!.messages.at(-1)?.content ?? [])
+    expect(opening).toContain('Use the Agent tool with subagent_type \\"general\\"')
+    expect(opening).not.toContain('subagent_type \\"nobody\\"')
+    await t.engine.shutdown()
+  })
+})

@@ -33,6 +33,7 @@ import type { SessionState } from '../session/state.js'
 import { WorkspaceFingerprint } from '../verification/fingerprint.js'
 import { SessionVerification } from '../verification/session-verification.js'
 import { createStopChecks } from '../verification/stop-checks.js'
+import { agentMentionReminders } from '../workspace/commands/agent-mentions.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
@@ -342,28 +343,35 @@ export async function assembleSession(
     models,
     toolCtx: (params) => toolContext.build(params),
     system: () => system.sections(),
-    ...(mcp.configured
-      ? {
-          promptAttachments: (text: string, signal: AbortSignal) =>
-            attachResourceMentions(
-              text,
-              {
-                servers: () => mcp.servers().map((server) => server.name),
-                denied: (server) =>
-                  gate.decide(
-                    'ReadMcpResource',
-                    { type: 'mcpCall', server, tool: 'ReadMcpResource', readOnly: true, resource: true },
-                    state.mode,
-                  ).decision === 'deny',
-                read: async (server, uri, readSignal) => {
-                  await mcp.started(server)
-                  return mcp.readResource(server, uri, readSignal)
-                },
+    // A prompt's `@server:uri` mentions attach MCP resources; `@agent-<name>` of a known agent type
+    // adds a reminder to use that agent (spec 000 "Commands", for ordinary messages too).
+    promptAttachments: async (text: string, signal: AbortSignal) => {
+      const attached = mcp.configured
+        ? await attachResourceMentions(
+            text,
+            {
+              servers: () => mcp.servers().map((server) => server.name),
+              denied: (server) =>
+                gate.decide(
+                  'ReadMcpResource',
+                  { type: 'mcpCall', server, tool: 'ReadMcpResource', readOnly: true, resource: true },
+                  state.mode,
+                ).decision === 'deny',
+              read: async (server, uri, readSignal) => {
+                await mcp.started(server)
+                return mcp.readResource(server, uri, readSignal)
               },
-              signal,
-            ),
-        }
-      : {}),
+            },
+            signal,
+          )
+        : { blocks: [], notices: [] }
+      const types = ports.agents?.catalog().map((type) => type.name) ?? []
+      const reminders = agentMentionReminders(text, types).map((reminder) => ({
+        type: 'text' as const,
+        text: reminder,
+      }))
+      return { blocks: [...attached.blocks, ...reminders], notices: attached.notices }
+    },
     turnReminders: async () => {
       const changed = await toolContext.changedSinceRead('main')
       return changed.length === 0
