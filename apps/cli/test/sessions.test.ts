@@ -145,7 +145,7 @@ describe('sessions (in process)', () => {
     const id = (JSON.parse(made.stdout) as JsonResult).session_id
 
     const listed = await run(['sessions', 'list'])
-    expect(listed.stdout).toContain(id)
+    expect(listed.stdout).toContain(`${id.slice(0, 8)}  just now  edit a`)
     const text = await run(['sessions', 'show', id])
     expect(text.code).toBe(0)
     expect(text.stdout).toContain('user: edit a')
