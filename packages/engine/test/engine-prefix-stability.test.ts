@@ -1,6 +1,6 @@
 /**
  * Issue 7 "Prefix stability" and spec 003 "Prompt caching": in a 30-round session over the scripted
- * HTTP server, driven by the real SDK of each wire format, every request's system prompt and tool
+ * HTTP server, driven by the real SDK of each wire format (Gemini's included), every request's system prompt and tool
  * list are byte-identical to the first, and each request's messages extend the previous request's.
  * The only per-request difference Anthropic is allowed is where the cache markers sit: on the last two
  * user messages.
@@ -341,5 +341,25 @@ describe('prefix stability (issue 7; spec 003 "Prompt caching")', () => {
     const lists = requests.map((request) => request.body.input as Json[])
     expectEachExtendsThePrevious(lists)
     expect(lists.at(-1)!.filter((item) => item.type === 'function_call_output')).toHaveLength(35)
+  }, 120_000)
+
+  it('Gemini: the system instruction, tools and config never change and the contents extend the previous request, thought signatures included', async () => {
+    const requests = await recordSession(WIRE_MODELS.gemini)
+    expectStableOutsideMessages(requests, 'contents')
+    const first = requests[0]!.body as {
+      systemInstruction: { parts: Json[] }
+      tools: Array<{ functionDeclarations: Json[] }>
+    }
+    expect(first.systemInstruction.parts.length).toBeGreaterThanOrEqual(2)
+    expect(first.tools[0]!.functionDeclarations.map((declaration) => declaration.name)).toContain('Read')
+    const lists = requests.map((request) => request.body.contents as Array<{ role: string; parts: Json[] }>)
+    expectEachExtendsThePrevious(lists)
+    const parts = lists.at(-1)!.flatMap((content) => content.parts)
+    expect(parts.filter((part) => part.functionResponse !== undefined)).toHaveLength(35)
+    // Every tool round's first call went back with the signature the server put on it.
+    const signed = parts.filter(
+      (part) => part.functionCall !== undefined && part.thoughtSignature !== undefined,
+    )
+    expect(signed).toHaveLength(28)
   }, 120_000)
 })

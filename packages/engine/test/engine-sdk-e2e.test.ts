@@ -1,6 +1,7 @@
 /**
  * Issue 9 acceptance "End to end over the scripted HTTP server with the real SDK adapters": a
- * fix-the-bug session (Read, Edit, Bash runs the test) in a temp git repo completes and the test
+ * fix-the-bug session (Read, Edit, Bash runs the test) in a temp git repo completes, in each wire
+ * format (Anthropic, Chat Completions, Responses, Gemini), and the test
  * passes afterwards; the same session resumed from disk by a new Engine continues.
  */
 import { execFileSync } from 'node:child_process'
@@ -21,13 +22,13 @@ const fixSteps = (project: string): ServerStep[] => [
 
 /** The conversation a request carries, without Anthropic's moving cache markers. */
 function conversation(request: RecordedRequest): unknown[] {
-  const list = (request.body.messages ?? request.body.input) as unknown[]
+  const list = (request.body.messages ?? request.body.input ?? request.body.contents) as unknown[]
   return JSON.parse(JSON.stringify(list, (key, value) => (key === 'cache_control' ? undefined : value)))
 }
 
 /** The request without its conversation: system prompt, tools, model and limits. */
 const outside = (request: RecordedRequest) =>
-  JSON.stringify({ ...request.body, messages: undefined, input: undefined })
+  JSON.stringify({ ...request.body, messages: undefined, input: undefined, contents: undefined })
 
 describe.each(Object.entries(WIRE_MODELS))(
   'end to end over the scripted HTTP server (%s SDK)',

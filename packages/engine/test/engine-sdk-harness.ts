@@ -14,11 +14,12 @@ export function cleanupServers(): void {
   })
 }
 
-/** The model refs of the three wire formats the scripted server speaks, driven by the real SDKs. */
+/** The model refs of the four wire formats the scripted server speaks, driven by the real SDKs. */
 export const WIRE_MODELS = {
   anthropic: 'anthropic/claude-sonnet-4-6',
   'openai-chat': 'openai-chat/gpt-4.1',
   'openai-responses': 'openai/gpt-5',
+  gemini: 'gemini/gemini-2.5-flash',
 } as const
 
 /** An engine whose default client factory drives the real SDKs against a scripted HTTP server. */
@@ -44,6 +45,8 @@ export async function sdkEngine(
       ANTHROPIC_BASE_URL: server.url,
       OPENAI_API_KEY: 'x',
       OPENAI_BASE_URL: server.openaiBaseUrl,
+      GEMINI_API_KEY: 'x',
+      GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
     },

@@ -32,7 +32,7 @@ const ModelSection = obj(
     name: str({ minLength: 1, description: 'Main model id; the catalog default when absent.' }),
     fast: str({ minLength: 1, description: 'Fast model (compaction summaries, WebFetch extraction).' }),
     review: str({ minLength: 1, description: 'Model for the review role.' }),
-    provider: enums(['anthropic', 'openai', 'openrouter', 'openai_chat'], {
+    provider: enums(['anthropic', 'openai', 'openrouter', 'openai_chat', 'gemini'], {
       description: 'Which provider serves the model; inferred from the catalog when absent.',
     }),
     context_window: int({ minimum: 1, description: 'Overrides the catalog; unknown models get 128000.' }),
@@ -71,6 +71,29 @@ const providerSection = (apiKeyEnv: string, cacheControl: boolean) =>
     {},
   )
 
+/** Gemini caches repeated prefixes implicitly: there are no breakpoints to send, so no `cache_control`. */
+const geminiSection = () =>
+  withDefault(
+    obj(
+      {},
+      {
+        base_url: str({
+          minLength: 1,
+          description: 'A Gemini-API-compatible server or proxy (the SDK appends /v1beta/models/…).',
+        }),
+        api_key_env: withDefault(
+          str({
+            minLength: 1,
+            description:
+              'Environment variable holding the key (GOOGLE_API_KEY is tried after GEMINI_API_KEY).',
+          }),
+          'GEMINI_API_KEY',
+        ),
+      },
+    ),
+    {},
+  )
+
 const ProviderSection = obj(
   {},
   {
@@ -78,6 +101,7 @@ const ProviderSection = obj(
     openai: providerSection('OPENAI_API_KEY', false),
     openrouter: providerSection('OPENROUTER_API_KEY', true),
     openai_chat: providerSection('OPENAI_API_KEY', false),
+    gemini: geminiSection(),
   },
 )
 

@@ -28,7 +28,9 @@ export function providerSettingsOf(settings: Settings, provider: ProviderName): 
   return {
     ...(section.base_url !== undefined ? { baseUrl: section.base_url } : {}),
     ...(section.api_key_env !== undefined ? { apiKeyEnv: section.api_key_env } : {}),
-    ...(section.cache_control !== undefined ? { cacheControl: section.cache_control } : {}),
+    ...('cache_control' in section && section.cache_control !== undefined
+      ? { cacheControl: section.cache_control }
+      : {}),
   }
 }
 

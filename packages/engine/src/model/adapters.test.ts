@@ -1,18 +1,21 @@
 /**
- * The three adapters driven through the REAL SDK clients against the scripted server over
+ * The four adapters driven through the REAL SDK clients against the scripted server over
  * 127.0.0.1: the same scenarios in each wire format.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ScriptedServer, type ServerScript, startScriptedServer, type WireFormat } from '../testing.js'
 import { createAnthropicClient } from './anthropic/client.js'
 import { collectStream } from './collect.js'
+import { createGeminiClient } from './gemini/client.js'
+import { toGeminiSignature } from './gemini/signature.js'
 import { createChatClient } from './openai-chat/client.js'
 import { createResponsesClient } from './openai-responses/client.js'
 import type { RetryOptions } from './retry.js'
 import type { ScriptedServerOptions } from './scripted/scripted-server.js'
+import { scriptedCallSignature } from './scripted/wire/gemini.js'
 import type { ModelClient, ModelRequest, StreamEvent } from './types.js'
 
-const FORMATS: WireFormat[] = ['anthropic', 'openai-chat', 'openai-responses']
+const FORMATS: WireFormat[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini']
 
 let server: ScriptedServer | undefined
 afterEach(async () => {
@@ -48,6 +51,8 @@ async function setup(
       return createChatClient({ apiKey: 'k', baseUrl: server.openaiBaseUrl, retry })
     case 'openai-responses':
       return createResponsesClient({ apiKey: 'k', baseUrl: server.openaiBaseUrl, retry })
+    case 'gemini':
+      return createGeminiClient({ apiKey: 'k', baseUrl: server.geminiBaseUrl, retry })
     default: {
       const unreachable: never = format
       return unreachable
@@ -89,7 +94,10 @@ describe.each(FORMATS)('%s wire format', (format) => {
     expect(deltas.join('')).toBe(text)
     expect(events.at(-1)?.type).toBe('message_end')
     expect(server?.requests).toHaveLength(1)
-    expect(server?.requests[0]?.body.stream).toBe(true)
+    // Gemini says "stream" in the path (`:streamGenerateContent?alt=sse`), the others in the body.
+    if (format === 'gemini')
+      expect(server?.requests[0]?.path).toBe('/v1beta/models/test-model:streamGenerateContent')
+    else expect(server?.requests[0]?.body.stream).toBe(true)
     expect(server?.requests[0]?.closedEarly).toBe(false)
   })
 
@@ -120,6 +128,23 @@ describe.each(FORMATS)('%s wire format', (format) => {
       if (!result.ok) return
       expect(result.stopReason).toBe('tool_use')
       expect(result.toolCallErrors).toEqual([])
+      if (format === 'gemini') {
+        // Gemini sends each call whole and without an id: ids are made up, unique, and the first
+        // call's thought signature comes first as an empty thinking block.
+        const calls = result.content.filter((block) => block.type === 'tool_use')
+        expect(calls.map((call) => [call.name, call.input])).toEqual([
+          ['Read', inputs[0]],
+          ['Bash', inputs[1]],
+          ['Grep', inputs[2]],
+        ])
+        expect(new Set(calls.map((call) => call.id)).size).toBe(3)
+        expect(result.content[0]).toEqual({
+          type: 'thinking',
+          thinking: '',
+          signature: toGeminiSignature(scriptedCallSignature(1)),
+        })
+        return
+      }
       expect(result.content).toEqual([
         { type: 'tool_use', id: 'call_1', name: 'Read', input: inputs[0] },
         { type: 'tool_use', id: 'call_2', name: 'Bash', input: inputs[1] },
@@ -133,7 +158,8 @@ describe.each(FORMATS)('%s wire format', (format) => {
 
   it('reports usage with cache tokens', async () => {
     const usage = { inputTokens: 120, outputTokens: 45, cacheReadTokens: 9000, cacheWriteTokens: 0 }
-    if (format !== 'openai-responses') usage.cacheWriteTokens = 700 // Responses has no cache-write count.
+    // Responses and Gemini (implicit caching) have no cache-write count.
+    if (format !== 'openai-responses' && format !== 'gemini') usage.cacheWriteTokens = 700
     const client = await setup(format, [{ blocks: [{ type: 'text', text: 'ok' }], usage }])
     const { events, result } = await run(client)
     expect(result.ok && result.usage).toEqual(usage)
@@ -215,6 +241,32 @@ describe.each(FORMATS)('%s wire format', (format) => {
         expect(input[3]).toEqual({ type: 'function_call_output', call_id: 'call_9', output: 'x = 1' })
         expect(sent.store).toBe(false)
         expect(sent.include).toEqual(['reasoning.encrypted_content'])
+        break
+      }
+      case 'gemini': {
+        // The thought keeps the signature Gemini put on its last part; the call's own signature
+        // travels as an empty thinking block and goes back on the call part.
+        expect(block).toEqual({ type: 'thinking', thinking, signature: toGeminiSignature('sig-abc==') })
+        const call = first.result.content.find((part) => part.type === 'tool_use')
+        const contents = sent.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>
+        expect(contents[1]).toEqual({
+          role: 'model',
+          parts: [
+            { text: thinking, thought: true, thoughtSignature: 'sig-abc==' },
+            {
+              functionCall: { id: call?.id, name: 'Read', args: { path: 'a.ts' } },
+              thoughtSignature: scriptedCallSignature(1),
+            },
+          ],
+        })
+        // The result answers the call by its id; its name comes from the call.
+        expect(contents[2]).toEqual({
+          role: 'user',
+          parts: [{ functionResponse: { id: 'call_9', name: 'unknown', response: { output: 'x = 1' } } }],
+        })
+        expect(sent.generationConfig).toMatchObject({
+          thinkingConfig: { includeThoughts: true, thinkingBudget: 2047 },
+        })
         break
       }
       default: {
@@ -327,7 +379,9 @@ describe.each(FORMATS)('%s wire format', (format) => {
   it('does not retry an authentication failure', async () => {
     const client = await setup(format, [{ fault: { type: 'authentication' } }])
     const { result } = await run(client)
-    expect(result).toMatchObject({ ok: false, error: { kind: 'authentication', status: 401 } })
+    // Gemini answers a bad key with 400 INVALID_ARGUMENT and reason API_KEY_INVALID.
+    const status = format === 'gemini' ? 400 : 401
+    expect(result).toMatchObject({ ok: false, error: { kind: 'authentication', status } })
     expect(server?.requests).toHaveLength(1)
   })
 

@@ -63,6 +63,22 @@ describe('model catalog', () => {
   })
 })
 
+describe('Gemini in the catalog', () => {
+  it('knows the current models with a 1M window, cached-input prices and previews of released ones', () => {
+    const pro = findModel('gemini-2.5-pro')
+    expect(pro).toMatchObject({ provider: 'gemini', contextWindow: 1_048_576, reasoning: true, vision: true })
+    expect(pro?.prices).toEqual({
+      inputPerMillion: 1.25,
+      outputPerMillion: 10,
+      cacheWritePerMillion: 1.25,
+      cacheReadPerMillion: 0.125,
+    })
+    expect(findModel('gemini-2.5-flash-preview-09-2025')?.id).toBe('gemini-2.5-flash')
+    expect(findModel('google/gemini-3-pro-preview')?.prices.outputPerMillion).toBe(12)
+    expect(findModel('gemini-2.0-flash')?.reasoning).toBe(false)
+  })
+})
+
 describe('model refs', () => {
   it.each([
     ['anthropic/claude-sonnet-4-5', 'anthropic', 'claude-sonnet-4-5'],
@@ -74,6 +90,8 @@ describe('model refs', () => {
     ['o3', 'openai', 'o3'],
     ['gpt-oss-20b', 'openai-chat', 'gpt-oss-20b'],
     ['scripted:./script.jsonl', 'scripted', './script.jsonl'],
+    ['gemini/gemini-2.5-pro', 'gemini', 'gemini-2.5-pro'],
+    ['gemini-3-flash-preview', 'gemini', 'gemini-3-flash-preview'],
     // Claude Code's aliases name the newest model of each family.
     ['sonnet', 'anthropic', 'claude-sonnet-4-6'],
     ['opus', 'anthropic', 'claude-opus-4-6'],

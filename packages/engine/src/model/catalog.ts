@@ -93,6 +93,33 @@ function gpt(
 }
 
 /**
+ * Google Gemini, priced for prompts up to 200,000 tokens (the Pro models charge more above that;
+ * set prices in settings for long-context work). Implicit caching has no write surcharge; cached
+ * input is billed at the listed context-caching rate.
+ */
+function gemini(
+  input: number,
+  output: number,
+  cachedInput: number,
+  maxOutputTokens: number,
+  reasoning: boolean,
+): Entry {
+  return {
+    provider: 'gemini',
+    contextWindow: 1_048_576,
+    maxOutputTokens,
+    prices: {
+      inputPerMillion: input,
+      outputPerMillion: output,
+      cacheWritePerMillion: input,
+      cacheReadPerMillion: cachedInput,
+    },
+    vision: true,
+    reasoning,
+  }
+}
+
+/**
  * Open-weight models, served by the user (vLLM, llama.cpp, Ollama) or a host: no default price,
  * since it depends on where they run. Set prices in settings to track cost.
  */
@@ -130,6 +157,13 @@ const CATALOG: Record<string, Entry> = {
   'o3-mini': { ...gpt(1.1, 4.4, 0.55, 200_000, 100_000, true), vision: false },
   'o4-mini': gpt(1.1, 4.4, 0.275, 200_000, 100_000, true),
   o1: gpt(15, 60, 7.5, 200_000, 100_000, true),
+  // Google Gemini
+  'gemini-3-pro-preview': gemini(2, 12, 0.2, 65_536, true),
+  'gemini-3-flash-preview': gemini(0.5, 3, 0.05, 65_536, true),
+  'gemini-2.5-pro': gemini(1.25, 10, 0.125, 65_536, true),
+  'gemini-2.5-flash': gemini(0.3, 2.5, 0.03, 65_536, true),
+  'gemini-2.5-flash-lite': gemini(0.1, 0.4, 0.01, 65_536, true),
+  'gemini-2.0-flash': gemini(0.1, 0.4, 0.025, 8_192, false),
   // Open-weight models
   'gpt-oss-120b': open(131_072, 32_768, true),
   'gpt-oss-20b': open(131_072, 32_768, true),
@@ -154,7 +188,7 @@ const CATALOG: Record<string, Entry> = {
 
 /**
  * Candidate catalog keys for an id as users and hosts spell it: OpenRouter's `anthropic/claude-sonnet-4.5`,
- * dated snapshots (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`), Ollama tags (`qwen3-coder:30b`),
+ * dated snapshots (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`, `gemini-2.5-flash-preview-09-2025`), Ollama tags (`qwen3-coder:30b`),
  * OpenRouter variants (`:free`), and `-latest`.
  */
 function candidates(id: string): string[] {
@@ -165,6 +199,8 @@ function candidates(id: string): string[] {
     .replace(/-\d{8}$/, '')
     .replace(/-\d{4}-\d{2}-\d{2}$/, '')
     .replace(/-latest$/, '')
+    // Gemini previews of a released model (gemini-2.5-flash-preview-09-2025) are priced as it.
+    .replace(/^(gemini-.+)-preview-\d{2}-\d{4}$/, '$1')
   // OpenRouter writes Claude versions with dots (claude-sonnet-4.5); the catalog uses dashes.
   const dashed = undated.startsWith('claude') ? undated.replace(/(\d)\.(\d)/g, '$1-$2') : undated
   const withoutVendor = dashed.replace(/^(meta-llama-|meta-)/, '')

@@ -47,6 +47,36 @@ describe('default client factory', () => {
     })
   })
 
+  it('Gemini: GEMINI_API_KEY, else GOOGLE_API_KEY, and GOOGLE_GEMINI_BASE_URL for a local or proxy server', async () => {
+    expect(createDefaultClientFactory({ env: {} }).createClient('gemini/gemini-2.5-pro')).toEqual({
+      ok: false,
+      error: expect.stringContaining('set GEMINI_API_KEY or GOOGLE_API_KEY'),
+    })
+    server = await startScriptedServer([
+      { blocks: [{ type: 'text', text: 'one' }] },
+      { blocks: [{ type: 'text', text: 'two' }] },
+    ])
+    for (const env of [
+      {
+        GEMINI_API_KEY: 'gemini-key',
+        GOOGLE_API_KEY: 'google-key',
+        GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl,
+      },
+      { GOOGLE_API_KEY: 'google-key', GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl },
+    ]) {
+      // A bare catalog id resolves to Gemini too.
+      const created = createDefaultClientFactory({ env }).createClient('gemini-2.5-pro')
+      if (!created.ok) throw new Error(created.error)
+      expect(created.provider).toBe('gemini')
+      const result = await collectStream(created.client.stream(request(created.model)))
+      expect(result.ok).toBe(true)
+    }
+    expect(server.requests.map((recorded) => [recorded.path, recorded.headers['x-goog-api-key']])).toEqual([
+      ['/v1beta/models/gemini-2.5-pro:streamGenerateContent', 'gemini-key'],
+      ['/v1beta/models/gemini-2.5-pro:streamGenerateContent', 'google-key'],
+    ])
+  })
+
   it('omits Anthropic cache breakpoints when provider.cache_control is false', async () => {
     server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'x' }] }])
     const factory = createDefaultClientFactory({ env: { ANTHROPIC_API_KEY: 'k' } })

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createAnthropicClient } from './anthropic/client.js'
+import { createGeminiClient } from './gemini/client.js'
 import { parseModelRef } from './model-ref.js'
 import { createChatClient } from './openai-chat/client.js'
 import { createResponsesClient } from './openai-responses/client.js'
@@ -64,12 +65,17 @@ export interface DefaultClientFactoryOptions {
 
 const OPENROUTER_URL = 'https://openrouter.ai/api/v1'
 
-/** The standard variables per provider. */
-const ENV: Record<Exclude<ProviderName, 'scripted'>, { key: string; baseUrl?: string }> = {
+/** The standard variables per provider; `fallbackKeys` are tried in order after `key`. */
+const ENV: Record<
+  Exclude<ProviderName, 'scripted'>,
+  { key: string; fallbackKeys?: string[]; baseUrl?: string }
+> = {
   anthropic: { key: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
   openai: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   'openai-chat': { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   openrouter: { key: 'OPENROUTER_API_KEY' },
+  // Google's SDKs read GEMINI_API_KEY and GOOGLE_API_KEY; GOOGLE_GEMINI_BASE_URL is the SDK's own name.
+  gemini: { key: 'GEMINI_API_KEY', fallbackKeys: ['GOOGLE_API_KEY'], baseUrl: 'GOOGLE_GEMINI_BASE_URL' },
 }
 
 /** The factory the CLI and embedders use by default. */
@@ -86,7 +92,12 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
       if (provider === 'scripted') return scripted(model, options.readFile)
       const names = ENV[provider]
       const keyVariable = settings.apiKeyEnv ?? names.key
-      const apiKey = nonEmpty(settings.apiKey) ?? nonEmpty(options.env[keyVariable])
+      // The fallbacks apply while the key variable is the standard one (settings default to it).
+      const keyVariables =
+        keyVariable === names.key ? [keyVariable, ...(names.fallbackKeys ?? [])] : [keyVariable]
+      const apiKey =
+        nonEmpty(settings.apiKey) ??
+        keyVariables.map((variable) => nonEmpty(options.env[variable])).find((key) => key !== undefined)
       const baseUrl =
         nonEmpty(settings.baseUrl) ??
         (names.baseUrl ? nonEmpty(options.env[names.baseUrl]) : undefined) ??
@@ -98,7 +109,7 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
         const table = provider === 'openai-chat' ? 'openai_chat' : provider
         const error = settings.apiKeyEnv
           ? `No API key for ${provider}/${model}: set ${settings.apiKeyEnv} in the environment (named by api_key_env under [provider.${table}] in settings).`
-          : `No API key for ${provider}/${model}: set ${keyVariable} in the environment (or name another variable with api_key_env under [provider.${table}] in settings).`
+          : `No API key for ${provider}/${model}: set ${keyVariables.join(' or ')} in the environment (or name another variable with api_key_env under [provider.${table}] in settings).`
         return { ok: false, error }
       }
       const common = {
@@ -137,6 +148,9 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
               reasoningField: 'reasoning',
             },
           })
+          break
+        case 'gemini':
+          client = createGeminiClient(common)
           break
         default: {
           const unreachable: never = provider

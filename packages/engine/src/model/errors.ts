@@ -7,7 +7,7 @@ import type { ModelError, ModelErrorKind } from './types.js'
 /**
  * Provider wordings for "the prompt does not fit". Anthropic: "prompt is too long"; OpenAI:
  * `context_length_exceeded` / "maximum context length"; Responses: "exceeds the context window";
- * vLLM / llama.cpp / Ollama / OpenRouter variants follow.
+ * Gemini: "The input token count (…) exceeds the maximum number of tokens allowed"; vLLM / llama.cpp / Ollama / OpenRouter variants follow.
  */
 const OVERFLOW_PATTERNS: RegExp[] = [
   /prompt is too long/i,
@@ -24,6 +24,7 @@ const OVERFLOW_PATTERNS: RegExp[] = [
   /exceeds the available context size/i,
   /context size has been exceeded/i,
   /prompt length .* exceeds/i,
+  /input token count .*exceeds the maximum number of tokens/i,
 ]
 
 /** True when a provider's error text says the request is longer than the model's context window. */

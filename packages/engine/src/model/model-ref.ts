@@ -1,6 +1,7 @@
 /**
  * Model references: `<provider>/<model-id>` (`anthropic/claude-sonnet-4-5`, `openai/gpt-5` for the
- * Responses API, `openai-chat/qwen3-coder` for any Chat Completions server, `openrouter/qwen/qwen3-coder`),
+ * Responses API, `openai-chat/qwen3-coder` for any Chat Completions server, `openrouter/qwen/qwen3-coder`,
+ * `gemini/gemini-2.5-pro`),
  * a bare id the catalog knows (`claude-sonnet-4-5` → anthropic), or `scripted:<file>` for the
  * scripted client.
  */
@@ -17,7 +18,7 @@ export interface ModelRef {
 /** The result of parsing a model reference; the error says how to write a valid one. */
 export type ParseModelRefResult = { ok: true; ref: ModelRef } | { ok: false; error: string }
 
-const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'openai-chat', 'openrouter']
+const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'openai-chat', 'openrouter', 'gemini']
 
 /** Claude Code's model aliases (`--model sonnet`): the newest model of each family in the catalog. */
 export const MODEL_ALIASES: Readonly<Record<string, ModelRef>> = {
@@ -58,7 +59,7 @@ export function parseModelRef(text: string): ParseModelRefResult {
   if (slash > 0)
     return {
       ok: false,
-      error: `Unknown model "${ref.slice(0, slash)}" is not a provider (use anthropic, openai, openai-chat or openrouter); for an OpenRouter model write openrouter/${ref}.`,
+      error: `Unknown model "${ref.slice(0, slash)}" is not a provider (use anthropic, openai, openai-chat, openrouter or gemini); for an OpenRouter model write openrouter/${ref}.`,
     }
   const [closest] = closeMatches(ref, [...catalogModelIds(), ...Object.keys(MODEL_ALIASES)], 1)
   const guess = closest !== undefined ? ` Did you mean '${closest}'?` : ''

@@ -1,7 +1,7 @@
 /**
  * The model-client contract the engine core relies on: a provider-neutral request, the stream of
  * events an adapter produces for it, and the typed errors it can end with. Adapters (Anthropic
- * Messages, OpenAI Chat Completions, OpenAI Responses) translate to and from their wire formats;
+ * Messages, OpenAI Chat Completions, OpenAI Responses, Gemini) translate to and from their wire formats;
  * nothing outside `model/` sees a provider shape.
  */
 import type { ContentBlock, Message, ToolChoice, ToolSpec, Usage } from '@z-engine/protocol'
@@ -160,7 +160,7 @@ export interface ModelClient {
 }
 
 /** The providers a model ref may name. `scripted` is the CLI's scripted client (`scripted:<file>`). */
-export type ProviderName = 'anthropic' | 'openai' | 'openai-chat' | 'openrouter' | 'scripted'
+export type ProviderName = 'anthropic' | 'openai' | 'openai-chat' | 'openrouter' | 'gemini' | 'scripted'
 
 /** The result of collecting a stream: the final message or the error it ended with. */
 export type ModelResult =

@@ -14,6 +14,7 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages'
 import type { ContentBlock, Message, ToolChoice } from '@z-engine/protocol'
+import { isGeminiSignature } from '../gemini/signature.js'
 import type { ModelRequest, ReasoningOptions } from '../types.js'
 
 const EPHEMERAL = { type: 'ephemeral' } as const
@@ -131,8 +132,8 @@ function toBlock(block: ContentBlock): ContentBlockParam[] {
     case 'image':
       return [toImage(block.source)]
     case 'thinking':
-      // Thinking from another provider has no signature and would be rejected; it is dropped.
-      return block.signature === undefined
+      // Thinking from another provider (unsigned, or Gemini's signature) would be rejected; it is dropped.
+      return block.signature === undefined || isGeminiSignature(block.signature)
         ? []
         : [{ type: 'thinking', thinking: block.thinking, signature: block.signature }]
     case 'redacted_thinking':

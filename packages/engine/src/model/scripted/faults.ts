@@ -2,9 +2,10 @@
 import type { ScriptFault } from './script.js'
 import { anthropicError } from './wire/anthropic.js'
 import { openaiError } from './wire/chat.js'
+import { geminiError } from './wire/gemini.js'
 
 /** The wire formats the scripted server speaks. */
-export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses'
+export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini'
 
 /** An HTTP error response to send. */
 export interface FaultResponse {
@@ -18,6 +19,7 @@ export function faultResponse(
   fault: Exclude<ScriptFault, { type: 'drop' }>,
   format: WireFormat,
 ): FaultResponse {
+  if (format === 'gemini' && fault.type !== 'status') return geminiFault(fault)
   const anthropic = format === 'anthropic'
   switch (fault.type) {
     case 'rate_limit': {
@@ -81,6 +83,57 @@ export function faultResponse(
   }
 }
 
+/** Google's statuses and wordings: quota as RESOURCE_EXHAUSTED with a RetryInfo, a bad key as a 400. */
+function geminiFault(fault: Exclude<ScriptFault, { type: 'drop' } | { type: 'status' }>): FaultResponse {
+  switch (fault.type) {
+    case 'rate_limit': {
+      const seconds =
+        fault.retryAfterMs !== undefined ? fault.retryAfterMs / 1000 : (fault.retryAfterSeconds ?? 1)
+      return {
+        status: 429,
+        headers: {},
+        body: geminiError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).', [
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` },
+        ]),
+      }
+    }
+    case 'overloaded':
+      return {
+        status: 503,
+        headers: {},
+        body: geminiError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'),
+      }
+    case 'server_error':
+      return {
+        status: 500,
+        headers: {},
+        body: geminiError(
+          500,
+          'INTERNAL',
+          'An internal error has occurred. Please retry or report the problem.',
+        ),
+      }
+    case 'context_overflow':
+      return { status: 400, headers: {}, body: overflowBody('gemini') }
+    case 'authentication':
+      return {
+        status: 400,
+        headers: {},
+        body: geminiError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'API_KEY_INVALID',
+            domain: 'googleapis.com',
+          },
+        ]),
+      }
+    default: {
+      const unreachable: never = fault
+      return unreachable
+    }
+  }
+}
+
 function overflowBody(format: WireFormat): unknown {
   switch (format) {
     case 'anthropic':
@@ -98,6 +151,12 @@ function overflowBody(format: WireFormat): unknown {
         'invalid_request_error',
         'context_length_exceeded',
         'input',
+      )
+    case 'gemini':
+      return geminiError(
+        400,
+        'INVALID_ARGUMENT',
+        'The input token count (1203455) exceeds the maximum number of tokens allowed (1048576).',
       )
     default: {
       const unreachable: never = format

@@ -1,7 +1,8 @@
 /**
  * A loopback HTTP server that answers model requests from a script in the real wire formats:
- * Anthropic Messages (`POST /v1/messages`), Chat Completions (`POST /v1/chat/completions`) and
- * Responses (`POST /v1/responses`), streamed as SSE or as one JSON body when `stream` is false. It
+ * Anthropic Messages (`POST /v1/messages`), Chat Completions (`POST /v1/chat/completions`),
+ * Responses (`POST /v1/responses`), streamed as SSE or as one JSON body when `stream` is false, and
+ * Gemini (`POST /v1beta/models/<id>:streamGenerateContent?alt=sse`, or `:generateContent`). It
  * records every request and injects faults, so tests drive the real SDK clients end to end.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -10,6 +11,7 @@ import { faultResponse, type WireFormat } from './faults.js'
 import { type ResolvedResponse, resolveResponse, type ScriptedResponse, type ScriptStep } from './script.js'
 import { anthropicFrames, anthropicJson } from './wire/anthropic.js'
 import { type ChatEncodeOptions, chatFrames, chatJson } from './wire/chat.js'
+import { geminiError, geminiFrames, geminiJson } from './wire/gemini.js'
 import { responsesFrames, responsesJson } from './wire/responses.js'
 
 export type { WireFormat } from './faults.js'
@@ -54,6 +56,8 @@ export interface ScriptedServer {
   url: string
   /** `<url>/v1`: the OpenAI SDK's baseURL. */
   openaiBaseUrl: string
+  /** `<url>`: the Gemini SDK's baseUrl (it appends `/v1beta/models/…`). */
+  geminiBaseUrl: string
   /** Every request received, in order. */
   requests: RecordedRequest[]
   close(): Promise<void>
@@ -63,6 +67,21 @@ const ROUTES: Record<string, WireFormat> = {
   '/v1/messages': 'anthropic',
   '/v1/chat/completions': 'openai-chat',
   '/v1/responses': 'openai-responses',
+}
+
+/** Gemini names the model and the method in the path; any API version is accepted. */
+const GEMINI_ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/
+
+function routeOf(path: string): { format: WireFormat; model?: string; stream?: boolean } | undefined {
+  const format = ROUTES[path]
+  if (format !== undefined) return { format }
+  const gemini = GEMINI_ROUTE.exec(path)
+  if (gemini === null) return undefined
+  return {
+    format: 'gemini',
+    model: decodeURIComponent(gemini[1] as string),
+    stream: gemini[2] === 'streamGenerateContent',
+  }
 }
 
 /** Starts the server on 127.0.0.1. */
@@ -76,9 +95,10 @@ export async function startScriptedServer(
   })
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0] ?? '/'
-    const format = ROUTES[path]
+    const route = routeOf(path)
+    const format = route?.format
     const rawBody = await readBody(req)
-    if (req.method !== 'POST' || format === undefined) {
+    if (req.method !== 'POST' || route === undefined || format === undefined) {
       sendJson(res, 404, {
         error: { message: `scripted server: no route for ${req.method} ${path}`, type: 'not_found_error' },
       })
@@ -91,6 +111,9 @@ export async function startScriptedServer(
     } catch {
       // Recorded as {}; the test will see it.
     }
+    // Gemini says the model and streaming in the path; the encoders read them from the body.
+    const wire =
+      route.model !== undefined ? { ...body, model: route.model, stream: route.stream === true } : body
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([name, value]) => [
         name,
@@ -105,7 +128,7 @@ export async function startScriptedServer(
       if (!finished) recorded.closedEarly = true
     })
     const step = Array.isArray(script) ? script[index] : script(recorded, index)
-    await respond(res, step, format, body, index + 1, options)
+    await respond(res, step, format, wire, index + 1, options)
     finished = true
   }
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
@@ -114,6 +137,7 @@ export async function startScriptedServer(
   return {
     url,
     openaiBaseUrl: `${url}/v1`,
+    geminiBaseUrl: url,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
@@ -159,21 +183,23 @@ async function respond(
     sendJson(
       res,
       400,
-      format === 'anthropic'
-        ? {
-            type: 'error',
-            error: {
-              type: 'invalid_request_error',
-              message: `scripted server: the script has no step ${number}`,
+      format === 'gemini'
+        ? geminiError(400, 'INVALID_ARGUMENT', `scripted server: the script has no step ${number}`)
+        : format === 'anthropic'
+          ? {
+              type: 'error',
+              error: {
+                type: 'invalid_request_error',
+                message: `scripted server: the script has no step ${number}`,
+              },
+            }
+          : {
+              error: {
+                message: `scripted server: the script has no step ${number}`,
+                type: 'invalid_request_error',
+                code: null,
+              },
             },
-          }
-        : {
-            error: {
-              message: `scripted server: the script has no step ${number}`,
-              type: 'invalid_request_error',
-              code: null,
-            },
-          },
     )
     return
   }
@@ -229,6 +255,8 @@ function encode(
       return chatFrames(resolved, `chatcmpl-scripted-${number}`, encodeOptions)
     case 'openai-responses':
       return responsesFrames(resolved, `resp_scripted_${number}`, encodeOptions)
+    case 'gemini':
+      return geminiFrames(resolved, `gemini_scripted_${number}`, number, encodeOptions)
     default: {
       const unreachable: never = format
       return unreachable
@@ -244,6 +272,8 @@ function encodeJson(resolved: ResolvedResponse, format: WireFormat, number: numb
       return chatJson(resolved, `chatcmpl-scripted-${number}`, { model })
     case 'openai-responses':
       return responsesJson(resolved, `resp_scripted_${number}`, { model })
+    case 'gemini':
+      return geminiJson(resolved, `gemini_scripted_${number}`, number, { model })
     default: {
       const unreachable: never = format
       return unreachable

@@ -11,6 +11,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ variable: string; path: readonly str
   { variable: 'ANTHROPIC_BASE_URL', path: ['provider', 'anthropic', 'base_url'], kind: 'string' },
   { variable: 'OPENAI_BASE_URL', path: ['provider', 'openai', 'base_url'], kind: 'string' },
   { variable: 'OPENAI_BASE_URL', path: ['provider', 'openai_chat', 'base_url'], kind: 'string' },
+  { variable: 'GOOGLE_GEMINI_BASE_URL', path: ['provider', 'gemini', 'base_url'], kind: 'string' },
   { variable: 'ANTHROPIC_MODEL', path: ['model', 'name'], kind: 'string' },
   { variable: 'Z_ENGINE_MODEL', path: ['model', 'name'], kind: 'string' },
   { variable: 'Z_ENGINE_FAST_MODEL', path: ['model', 'fast'], kind: 'string' },
