@@ -14,14 +14,22 @@ export const UsageSchema = obj({
 export type Usage = Infer<typeof UsageSchema>
 
 /** Schema of {@link Cost}. */
-export const CostSchema = obj({
-  inputUsd: dollars(),
-  outputUsd: dollars(),
-  cacheReadUsd: dollars(),
-  cacheWriteUsd: dollars(),
-  totalUsd: dollars(),
-})
-/** Cost in US dollars, split the way prices are quoted. */
+export const CostSchema = obj(
+  {
+    inputUsd: dollars(),
+    outputUsd: dollars(),
+    cacheReadUsd: dollars(),
+    cacheWriteUsd: dollars(),
+    totalUsd: dollars(),
+  },
+  {
+    cacheSavingsUsd: num({
+      description:
+        'What prompt caching saved against paying the input price for every cached token: cache reads at the input price minus their cost, less any cache-write surcharge (negative while writes cost more than reads saved).',
+    }),
+  },
+)
+/** Cost in US dollars, split the way prices are quoted, with what prompt caching saved. */
 export type Cost = Infer<typeof CostSchema>
 
 /** A usage with every count at zero. */
@@ -51,13 +59,16 @@ export function addUsage(a: Usage, b: Usage): Usage {
   }
 }
 
-/** Sums two costs. */
+/** Sums two costs; the saving is kept when either side reports one. */
 export function addCost(a: Cost, b: Cost): Cost {
-  return {
+  const sum: Cost = {
     inputUsd: a.inputUsd + b.inputUsd,
     outputUsd: a.outputUsd + b.outputUsd,
     cacheReadUsd: a.cacheReadUsd + b.cacheReadUsd,
     cacheWriteUsd: a.cacheWriteUsd + b.cacheWriteUsd,
     totalUsd: a.totalUsd + b.totalUsd,
   }
+  if (a.cacheSavingsUsd !== undefined || b.cacheSavingsUsd !== undefined)
+    sum.cacheSavingsUsd = (a.cacheSavingsUsd ?? 0) + (b.cacheSavingsUsd ?? 0)
+  return sum
 }

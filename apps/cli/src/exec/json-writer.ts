@@ -4,8 +4,9 @@ import type { ExecWriter } from './writer.js'
 
 /**
  * `--output-format json`: nothing while the turn runs, then one object with the result text, the
- * session id, usage, cost and outcome (the fields a script reads), the denied calls
- * (`permission_denials`, Claude Code's field), plus warnings and errors seen.
+ * session id, usage (cache reads and writes included), cost and what the prompt cache saved, and the
+ * outcome (the fields a script reads), the denied calls (`permission_denials`, Claude Code's field),
+ * plus warnings and errors seen.
  */
 export function jsonWriter(io: CommandIo): ExecWriter {
   const map = createStreamJsonMapper()
@@ -37,6 +38,9 @@ export function jsonWriter(io: CommandIo): ExecWriter {
           ? snakeUsage(finished.usage)
           : { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
         cost_usd: finished?.cost.totalUsd ?? 0,
+        // What prompt caching saved this turn, priced from the catalog (negative while cache
+        // writes cost more than reads saved).
+        cache_savings_usd: finished?.cost.cacheSavingsUsd ?? 0,
         ...(finished ? { verification: streamVerification(finished.badge) } : {}),
         tool_calls: toolCalls,
         permission_denials: summary.denials ?? [],

@@ -26,6 +26,7 @@ import type { AgentDefinition, PluginDefinitionSource } from '../workspace/defin
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
 import { appendMemoryNote } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
+import { renderCostReport } from './cost-report.js'
 import type { SessionModels } from './model-port.js'
 import { runPluginCommand } from './plugin-command.js'
 import { EMBEDDED_SHELL_TIMEOUT_MS } from './standalone-expansion.js'
@@ -66,7 +67,6 @@ export interface CommandRunnerDeps {
   verification?: SessionVerification
 }
 
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`
 const tokens = (count: number) => count.toLocaleString('en-US')
 
 /**
@@ -259,15 +259,8 @@ export class CommandRunner {
           ].join('\n'),
         )
       }
-      case 'cost': {
-        const { usage, cost } = state
-        return output(
-          [
-            `**Cost:** ${money(cost.totalUsd)}`,
-            `Input ${tokens(usage.inputTokens)} · output ${tokens(usage.outputTokens)} · cache read ${tokens(usage.cacheReadTokens)} · cache write ${tokens(usage.cacheWriteTokens)} tokens`,
-          ].join('\n'),
-        )
-      }
+      case 'cost':
+        return output(renderCostReport(state.usage, state.cost))
       case 'status':
         return output(
           [

@@ -13,13 +13,22 @@ export function costOf(usage: Usage, model: ModelInfo | ModelPrices): Cost {
   const outputUsd = perToken(usage.outputTokens, prices.outputPerMillion)
   const cacheReadUsd = perToken(usage.cacheReadTokens, prices.cacheReadPerMillion)
   const cacheWriteUsd = perToken(usage.cacheWriteTokens, prices.cacheWritePerMillion)
+  // Without caching, every cached token would have been billed as input.
+  const uncachedUsd = perToken(usage.cacheReadTokens + usage.cacheWriteTokens, prices.inputPerMillion)
   return {
     inputUsd,
     outputUsd,
     cacheReadUsd,
     cacheWriteUsd,
     totalUsd: inputUsd + outputUsd + cacheReadUsd + cacheWriteUsd,
+    cacheSavingsUsd: uncachedUsd - cacheReadUsd - cacheWriteUsd,
   }
+}
+
+/** The share of prompt tokens read from the cache (0–1), for display; 0 when nothing was sent. */
+export function cacheHitRatio(usage: Usage): number {
+  const prompt = promptTokensOf(usage)
+  return prompt === 0 ? 0 : usage.cacheReadTokens / prompt
 }
 
 /** The prompt size the provider saw: uncached input plus cache reads and writes (for the context meter). */

@@ -215,5 +215,8 @@ function subtractCost(total: Cost, before: Cost): Cost {
     cacheReadUsd: total.cacheReadUsd - before.cacheReadUsd,
     cacheWriteUsd: total.cacheWriteUsd - before.cacheWriteUsd,
     totalUsd: total.totalUsd - before.totalUsd,
+    ...(total.cacheSavingsUsd !== undefined
+      ? { cacheSavingsUsd: total.cacheSavingsUsd - (before.cacheSavingsUsd ?? 0) }
+      : {}),
   }
 }
