@@ -163,6 +163,8 @@ export interface McpPort {
 
 /** A small model for auxiliary jobs (WebFetch extraction). */
 export interface SideModelPort {
+  /** The model reference answering (e.g. the `model.fast` setting), named in results that used it. */
+  readonly model?: string
   complete(prompt: string, signal: AbortSignal): Promise<string>
 }
 

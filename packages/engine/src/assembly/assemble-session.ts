@@ -51,6 +51,7 @@ import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession } from './rewind.js'
 import { openSessionSandbox } from './session-sandbox.js'
+import { createSideModelPort } from './side-model-port.js'
 import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt, type SystemPromptOption } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
@@ -155,6 +156,9 @@ export async function assembleSession(
     return written.value
   }
   const ports: Ports = {}
+  // WebFetch answers its prompt with the fast model; without one it returns the page (and says so).
+  const sideModel = createSideModelPort(models, settings.model.fast)
+  if (sideModel !== undefined) ports.sideModel = sideModel
   const pluginSources = pluginDefinitionSources(loaded.plugins)
   const definitionRoots = {
     projectRoot,

@@ -249,6 +249,11 @@ describe('WebFetch content', () => {
     expect(text).toContain('# Configuring caches')
     expect(text).toContain(`[cache.dir](http://intranet.example.com:${port}/reference/settings/#cache-dir)`)
     expect(text).not.toContain('dataLayer')
+    // Issue 21: without a fast model the result says the page itself is returned, and why.
+    expect(text).toContain(
+      'No fast model is configured (`model.fast` in settings), so this is the page itself: read it to answer the prompt.',
+    )
+    expect(result.ok && result.output.details).toMatchObject({ extracted: false, answeredBy: 'page' })
   })
 
   it('answers the prompt through the side model, giving it the page and the prompt', async () => {
@@ -260,6 +265,11 @@ describe('WebFetch content', () => {
     )
     expect(resultText(result)).toContain('Set `cache.dir` in the [cache] table.')
     expect(resultText(result)).not.toContain('# Configuring caches')
+    // Issue 21: the result says the fast model answered, and for which prompt.
+    expect(resultText(result)).toContain(
+      'Answered by the fast model from the page, for the prompt: How do I set the cache dir?',
+    )
+    expect(result.ok && result.output.details).toMatchObject({ extracted: true, answeredBy: 'fast_model' })
     expect(sideModel.prompts).toHaveLength(1)
     expect(sideModel.prompts[0]).toContain('How do I set the cache dir?')
     expect(sideModel.prompts[0]).toContain('dir = "/mnt/fast/acme-cache"')
@@ -276,7 +286,10 @@ describe('WebFetch content', () => {
       signal,
     )
     expect(resultText(result)).toContain('just text')
-    expect(resultText(result)).toContain('The extraction model failed (model overloaded)')
+    expect(resultText(result)).toContain('This is the page itself: read it to answer the prompt.')
+    expect(resultText(result)).toContain(
+      'The fast model failed (model overloaded), so this is the page itself.',
+    )
   })
 
   it('gives the side model at most maxContentChars and spills the whole page', async () => {
@@ -315,7 +328,7 @@ describe('WebFetch content', () => {
 
   it('decompresses gzip and honours the declared charset', async () => {
     expect(resultText(await tool().call({ url: intranet('/gzip'), prompt: 'x' }, ctx(), signal))).toContain(
-      'Title: Zipped\n\ncompressed **page**',
+      'Title: Zipped\n\nNo fast model is configured (`model.fast` in settings), so this is the page itself: read it to answer the prompt.\n\ncompressed **page**',
     )
     expect(resultText(await tool().call({ url: intranet('/latin1'), prompt: 'x' }, ctx(), signal))).toContain(
       'café',

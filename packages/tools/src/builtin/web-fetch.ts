@@ -6,8 +6,12 @@ import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
 import type { ToolResult } from '../tool-result.js'
 import { createWebAdmission } from '../web/admission.js'
+import type { FetchWebTextOptions } from '../web/fetch-web-text.js'
 import { type CachedPage, PageCache } from '../web/page-cache.js'
-import { type HostResolver, systemResolver } from '../web/resolver.js'
+import type { HostResolver } from '../web/resolver.js'
+import { WEB_FETCH_DEFAULTS } from '../web/web-fetch-defaults.js'
+
+export { WEB_FETCH_DEFAULTS } from '../web/web-fetch-defaults.js'
 
 /** WebFetch's input (Claude Code's shape). */
 export interface WebFetchInput {
@@ -36,84 +40,63 @@ export interface WebFetchOptions {
   extraCaCertificates?: readonly string[]
 }
 
-/** WebFetch's defaults. */
-export const WEB_FETCH_DEFAULTS = {
-  timeoutMs: 30_000,
-  maxBytes: 10 * 1024 * 1024,
-  maxRedirects: 10,
-  maxContentChars: 100_000,
-  userAgent: 'z-engine-webfetch/0.1 (coding agent; +https://github.com/z-engine)',
-} as const
-
 const NAME = 'WebFetch'
 
 /**
  * WebFetch: fetches a page with every hop checked (policy URL admission, DNS re-checked, the socket
  * pinned to the checked address), converts HTML to markdown, and answers `prompt` about it with the
- * side model when there is one, else returns the markdown (long pages shortened and spilled).
+ * fast model (the side-model port) when one is configured, else returns the markdown (long pages
+ * shortened and spilled); the result says which.
  */
 export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput> {
   const admission = createWebAdmission(options.allowedPrivateHosts ?? [])
   const cache = options.cache === false ? undefined : (options.cache ?? new PageCache())
-  const fetchOptions = {
-    admission,
-    resolver: options.resolver ?? systemResolver,
+  const maxBytes = options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes
+  const fetchOptions: FetchWebTextOptions = {
+    allowedPrivateHosts: options.allowedPrivateHosts ?? [],
     timeoutMs: options.timeoutMs ?? WEB_FETCH_DEFAULTS.timeoutMs,
-    maxBytes: options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
+    maxBytes,
     maxRedirects: options.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
     userAgent: options.userAgent ?? WEB_FETCH_DEFAULTS.userAgent,
+    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.extraCaCertificates === undefined
       ? {}
       : { extraCaCertificates: options.extraCaCertificates }),
   }
   const maxContentChars = options.maxContentChars ?? WEB_FETCH_DEFAULTS.maxContentChars
 
-  /** Downloads and converts a page, or says why not. */
+  /** Downloads and converts a page through the shared fetch (`fetchWebText`), or says why not. */
   async function load(url: string, ctx: ToolCtx, signal: AbortSignal): Promise<CachedPage | ToolResult> {
     ctx.progress({ message: `Fetching ${url}` })
     // The HTTP stack and the HTML converter load on the first fetch, not at engine startup.
-    const [{ fetchPage }, { pageText }] = await Promise.all([
-      import('../web/fetch-page.js'),
-      import('../web/page-text.js'),
-    ])
-    const outcome = await fetchPage(url, fetchOptions, signal)
-    switch (outcome.type) {
-      case 'refused':
-        return errorResult('url_refused', outcome.reason)
-      case 'failed':
-        return errorResult('fetch_failed', outcome.reason)
-      case 'crossHostRedirect':
+    const { fetchWebText } = await import('../web/fetch-web-text.js')
+    const fetched = await fetchWebText(url, fetchOptions, signal)
+    if (fetched.ok) {
+      const page: CachedPage = {
+        finalUrl: fetched.finalUrl,
+        text: fetched.text,
+        truncatedBytes: fetched.truncatedBytes,
+      }
+      if (fetched.title !== undefined) page.title = fetched.title
+      return page
+    }
+    switch (fetched.code) {
+      case 'cross_host_redirect':
         return textResult(
-          `${outcome.from} redirects (HTTP ${outcome.status}) to another host: ${outcome.location}\nTo read it, call WebFetch again with url "${outcome.location}" and the same prompt.`,
-          { details: { url, redirect: outcome.location, status: outcome.status } },
+          `${fetched.message}\nTo read it, call WebFetch again with url "${fetched.location}" and the same prompt.`,
+          { details: { url, redirect: fetched.location, status: fetched.status } },
         )
-      case 'page':
-        break
+      case 'http_error':
+        return errorResult('http_error', `${fetched.message} Check the URL, or find the page with WebSearch.`)
+      case 'url_refused':
+      case 'fetch_failed':
+      case 'unsupported_content':
+        return errorResult(fetched.code, fetched.message)
       default: {
-        const never: never = outcome
+        const never: never = fetched.code
         return never
       }
     }
-    if (outcome.status >= 400) {
-      return errorResult(
-        'http_error',
-        `${outcome.finalUrl} answered HTTP ${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}. Check the URL, or find the page with WebSearch.`,
-      )
-    }
-    const contentType = outcome.headers['content-type']
-    const text = pageText(
-      outcome.body,
-      typeof contentType === 'string' ? contentType : undefined,
-      outcome.finalUrl,
-    )
-    if (!text.ok) return errorResult('unsupported_content', text.reason)
-    const page: CachedPage = {
-      finalUrl: outcome.finalUrl,
-      text: text.text,
-      truncatedBytes: outcome.truncated,
-    }
-    if (text.title !== undefined) page.title = text.title
-    return page
   }
 
   return {
@@ -157,7 +140,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
       return answer(page, input.prompt, ctx, signal, {
         maxContentChars,
         cached,
-        maxBytes: fetchOptions.maxBytes,
+        maxBytes,
       })
     },
   }
@@ -166,7 +149,11 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
 /** The WebFetch tool with default options (system DNS, no private hosts allowed). */
 export const webFetchTool: Tool<WebFetchInput> = createWebFetchTool()
 
-/** Answers the prompt from the page: through the side model when there is one, else the page itself. */
+/**
+ * Answers the prompt from the page: through the side model (the fast model) when there is one, else
+ * the page itself. The result's first line after the header says which, so the model knows whether
+ * it still has to read the page for the answer.
+ */
 async function answer(
   page: CachedPage,
   prompt: string,
@@ -205,17 +192,26 @@ async function answer(
         signal,
       )
       const body = await budgetOutput(ctx, reply.trim(), 'text', 'web-fetch-answer')
-      return textResult([header, body, ...notes].join('\n\n'), { details: { ...details, extracted: true } })
+      const source = `Answered by the fast model${sideModel.model === undefined ? '' : ` (${sideModel.model})`} from the page, for the prompt: ${prompt}`
+      return textResult([header, source, body, ...notes].join('\n\n'), {
+        details: { ...details, extracted: true, answeredBy: 'fast_model' },
+      })
     } catch (error) {
       if (signal.aborted) return errorResult('cancelled', 'The fetch was cancelled.')
-      notes.push(`The extraction model failed (${errorMessage(error)}), so this is the page itself.`)
+      notes.push(`The fast model failed (${errorMessage(error)}), so this is the page itself.`)
     }
   }
+  const source =
+    sideModel === undefined
+      ? 'No fast model is configured (`model.fast` in settings), so this is the page itself: read it to answer the prompt.'
+      : 'This is the page itself: read it to answer the prompt.'
   const body =
     page.text.trim() === ''
       ? '(The page has no text content.)'
       : await budgetOutput(ctx, page.text, 'file', 'web-fetch-page')
-  return textResult([header, body, ...notes].join('\n\n'), { details: { ...details, extracted: false } })
+  return textResult([header, source, body, ...notes].join('\n\n'), {
+    details: { ...details, extracted: false, answeredBy: 'page' },
+  })
 }
 
 async function spillQuietly(ctx: ToolCtx, text: string): Promise<string | undefined> {

@@ -1,13 +1,13 @@
 /**
  * One page as text, fetched with WebFetch's address checks (policy URL admission, every resolved
- * address checked, the socket pinned to it, redirects re-checked) and converted as WebFetch does
- * (HTML to markdown, text types as they are, binary refused). For callers without a ToolCtx, such
- * as the gateway's web_fetch tool; failures are values with a code, never throws.
+ * address checked, the socket pinned to it, redirects re-checked) and converted to text (HTML to
+ * markdown, text types as they are, binary refused). The one fetch both WebFetch and the gateway's
+ * web_fetch tool use; failures are values with a code, never throws.
  */
-import { WEB_FETCH_DEFAULTS } from '../builtin/web-fetch.js'
 import { createWebAdmission } from './admission.js'
 import { fetchPage } from './fetch-page.js'
 import { type HostResolver, systemResolver } from './resolver.js'
+import { WEB_FETCH_DEFAULTS } from './web-fetch-defaults.js'
 
 /** How {@link fetchWebText} reaches the web; every field has WebFetch's default. */
 export interface FetchWebTextOptions {
@@ -18,6 +18,8 @@ export interface FetchWebTextOptions {
   maxBytes?: number
   maxRedirects?: number
   userAgent?: string
+  /** PEM certificates trusted besides the system's, for intranet hosts with a private CA. */
+  extraCaCertificates?: readonly string[]
 }
 
 /** Why a fetch produced no text. */
@@ -28,10 +30,13 @@ export type FetchWebTextFailure =
   | 'unsupported_content'
   | 'cross_host_redirect'
 
-/** A page's text, or why there is none (`location` for a redirect to another host, not followed). */
+/**
+ * A page's text, or why there is none (`location` and `status` for a redirect to another host, not
+ * followed; `status` for an HTTP error).
+ */
 export type FetchWebTextResult =
   | { ok: true; url: string; finalUrl: string; title?: string; text: string; truncatedBytes: boolean }
-  | { ok: false; code: FetchWebTextFailure; message: string; location?: string }
+  | { ok: false; code: FetchWebTextFailure; message: string; location?: string; status?: number }
 
 /** Fetches `url` and returns its text. A redirect to another host is returned, checked but not followed. */
 export async function fetchWebText(
@@ -53,6 +58,9 @@ export async function fetchWebText(
         maxBytes: options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
         maxRedirects: options.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
         userAgent: options.userAgent ?? WEB_FETCH_DEFAULTS.userAgent,
+        ...(options.extraCaCertificates === undefined
+          ? {}
+          : { extraCaCertificates: options.extraCaCertificates }),
       },
       signal,
     )
@@ -70,6 +78,7 @@ export async function fetchWebText(
         code: 'cross_host_redirect',
         message: `${outcome.from} redirects (HTTP ${outcome.status}) to another host: ${outcome.location}`,
         location: outcome.location,
+        status: outcome.status,
       }
     case 'page':
       break
@@ -83,6 +92,7 @@ export async function fetchWebText(
       ok: false,
       code: 'http_error',
       message: `${outcome.finalUrl} answered HTTP ${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}.`,
+      status: outcome.status,
     }
   const contentType = outcome.headers['content-type']
   // The HTML converter (node-html-markdown and its parser) loads with the first page, as in WebFetch.
