@@ -66,6 +66,10 @@ export { resolveServerSpecs } from './mcp/server-spec.js'
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 /** The Anthropic Messages client. */
 export { createAnthropicClient } from './model/anthropic/client.js'
+/** Options of the Gemini client. */
+export type { GeminiClientOptions } from './model/gemini/client.js'
+/** The Gemini API client (`@google/genai`). */
+export { createGeminiClient } from './model/gemini/client.js'
 /** The model catalog's entries. */
 export type { ModelInfo, ModelOverrides, ModelPrices } from './model/catalog.js'
 /** Model catalog lookups and the limits of unknown models. */

@@ -7,6 +7,7 @@
 export const PROVIDER_SDKS = {
   Anthropic: { packageName: '@anthropic-ai/sdk', version: '1.14.0' },
   OpenAI: { packageName: 'openai', version: '6.49.0' },
+  Gemini: { packageName: '@google/genai', version: '2.32.0' },
 } as const
 
 /** An SDK the engine can load: its name in messages and the npm package behind it. */

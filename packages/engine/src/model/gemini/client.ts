@@ -1,6 +1,6 @@
 /** The Gemini client: Google's `@google/genai` SDK (imported lazily) streaming with its retries off. */
 import type { GoogleGenAI } from '@google/genai'
-import { lazySdk } from '../lazy-sdk.js'
+import { lazySdk, sdkLoadError } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
 import type { SdkConnection } from '../sdk-options.js'
@@ -25,7 +25,7 @@ export function createGeminiClient(options: GeminiClientOptions): ModelClient {
   const baseFetch = options.fetch ?? fetch
   const { load, warm } = lazySdk<GoogleGenAI>(
     () =>
-      import('@google/genai').then(
+      import('@google/genai').catch(sdkLoadError('Gemini')).then(
         ({ GoogleGenAI: Sdk }) =>
           new Sdk({
             apiKey: options.apiKey,
