@@ -66,10 +66,6 @@ export { resolveServerSpecs } from './mcp/server-spec.js'
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 /** The Anthropic Messages client. */
 export { createAnthropicClient } from './model/anthropic/client.js'
-/** Options of the Gemini client. */
-export type { GeminiClientOptions } from './model/gemini/client.js'
-/** The Gemini API client (`@google/genai`). */
-export { createGeminiClient } from './model/gemini/client.js'
 /** The model catalog's entries. */
 export type { ModelInfo, ModelOverrides, ModelPrices } from './model/catalog.js'
 /** Model catalog lookups and the limits of unknown models. */
@@ -86,6 +82,10 @@ export { collectStream } from './model/collect.js'
 export { costOf, promptTokensOf } from './model/cost.js'
 /** Classifies model errors. */
 export { isContextOverflowText, isRetryable } from './model/errors.js'
+/** Options of the Gemini client. */
+export type { GeminiClientOptions } from './model/gemini/client.js'
+/** The Gemini API client (`@google/genai`). */
+export { createGeminiClient } from './model/gemini/client.js'
 /** A parsed model reference. */
 export type { ModelRef, ParseModelRefResult } from './model/model-ref.js'
 /** Model reference parsing and formatting. */
