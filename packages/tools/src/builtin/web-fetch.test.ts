@@ -372,10 +372,13 @@ describe('WebFetch cache and contract', () => {
     now += 14 * 60_000
     const again = await cached.call({ url: intranet('/plain'), prompt: 'b' }, ctx(), signal)
     expect(again.ok && again.output.details?.cached).toBe(true)
-    expect(received).toHaveLength(1)
+    // Only this test's page counts: a cancelled /slow request of an earlier test may land late on a
+    // loaded machine.
+    const plain = () => received.filter((request) => request.path === '/plain')
+    expect(plain()).toHaveLength(1)
     now += 2 * 60_000
     await cached.call({ url: intranet('/plain'), prompt: 'c' }, ctx(), signal)
-    expect(received).toHaveLength(2)
+    expect(plain()).toHaveLength(2)
   })
 
   it('maps to a fetch action, is read-only and concurrency-safe', () => {
