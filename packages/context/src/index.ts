@@ -10,6 +10,8 @@ export {
   renderSummaryText,
   SUMMARY_LABEL,
 } from './compaction/result.js'
+export type { LoadedSkill } from './compaction/skills.js'
+export { loadedSkillsIn, mergeLoadedSkills, SKILL_TOOL_NAME } from './compaction/skills.js'
 export type { SummaryPlan, SummaryPlanInput } from './compaction/summary.js'
 export {
   DEFAULT_KEEP_RECENT_SHARE,

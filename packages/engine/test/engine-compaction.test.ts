@@ -107,8 +107,9 @@ describe('compaction wiring (spec 003 "Compaction")', () => {
       return { blocks: [{ type: 'text', text: 'answer' }] }
     })
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    // Long enough that a summary shrinks it (one that does not is not applied).
     for (const text of ['one', 'two', 'three']) {
-      session.send({ type: 'submit', text })
+      session.send({ type: 'submit', text: `${text}: ${'some context '.repeat(300)}` })
       await session.idle()
     }
     session.send({ type: 'runCommand', name: 'compact', args: 'the failing test' })

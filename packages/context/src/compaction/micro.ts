@@ -1,6 +1,7 @@
 import type { Message, ToolResultBlock } from '@z-engine/protocol'
 import { DEFAULT_KEEP_RECENT_TOOL_RESULTS, MICRO_CLEAR_AT_PERCENT, MICRO_CLEAR_MIN_CHARS } from '../limits.js'
 import { estimateTextTokens } from '../tokens.js'
+import { SKILL_TOOL_NAME } from './skills.js'
 
 /** One tool result to clear: where it is and the original text to spill to an artifact. */
 export interface PlannedClear {
@@ -50,7 +51,8 @@ export function isClearedResult(block: ToolResultBlock): boolean {
 /**
  * Plans clearing old tool results (spec 003 "Compaction", step 1): above half the window, every tool
  * result of at least `minChars` characters except the newest `keepRecent` such results becomes a
- * marker. Results already cleared are not counted. Pure; the engine spills and applies.
+ * marker. Results already cleared are not counted, and Skill results (instructions) are never cleared.
+ * Pure; the engine spills and applies.
  */
 export function planMicroClear(input: MicroClearInput): MicroClearPlan {
   const keepRecent = Math.max(0, input.keepRecent ?? DEFAULT_KEEP_RECENT_TOOL_RESULTS)
@@ -64,6 +66,8 @@ export function planMicroClear(input: MicroClearInput): MicroClearPlan {
     message.content.forEach((block, blockIndex) => {
       if (block.type === 'tool_use') toolNames.set(block.id, block.name)
       if (block.type !== 'tool_result' || isClearedResult(block)) return
+      // A loaded skill is instructions the agent keeps following, not a printout: never cleared.
+      if (toolNames.get(block.toolUseId) === SKILL_TOOL_NAME) return
       const texts = block.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
       const chars = texts.reduce((total, text) => total + text.length, 0)
       if (chars < minChars) return

@@ -11,14 +11,18 @@ describe('summary message and marker', () => {
         { content: 'Add tests', status: 'in_progress' },
       ],
       plan: '1. parser\n2. tests',
-      loadedSkills: ['pdf', 'release'],
+      loadedSkills: [
+        { name: 'pdf', content: 'Use pdftotext.' },
+        { name: 'release', content: 'Tag, then publish.' },
+      ],
     })
     expect(message).toMatchObject({ id: 's1', role: 'user' })
     const text = message.content[0]!.type === 'text' ? message.content[0]!.text : ''
     expect(text.startsWith(`${SUMMARY_LABEL}\n\nWe fixed the parser.`)).toBe(true)
     expect(text).toContain('<todos>\n- [completed] Fix parser\n- [in_progress] Add tests\n</todos>')
     expect(text).toContain('<plan>\n1. parser\n2. tests\n</plan>')
-    expect(text).toContain('<loaded-skills>\npdf\nrelease\n</loaded-skills>')
+    expect(text).toContain('<loaded-skill name="pdf">\nUse pdftotext.\n</loaded-skill>')
+    expect(text).toContain('<loaded-skill name="release">\nTag, then publish.\n</loaded-skill>')
     const bare = buildSummaryMessage('s2', 'x', { todos: [], loadedSkills: [] })
     expect(bare.content[0]).toEqual({ type: 'text', text: `${SUMMARY_LABEL}\n\nx` })
   })

@@ -1,4 +1,5 @@
 import type { CompactionMarker, CompactionTrigger, Message, TodoItem } from '@z-engine/protocol'
+import type { LoadedSkill } from './skills.js'
 
 /**
  * State that must not be paraphrased away by a summary: it is kept as data next to the summary and
@@ -8,8 +9,8 @@ export interface CompactionState {
   todos: readonly TodoItem[]
   /** The approved plan, if any (plan mode). */
   plan?: string
-  /** Names of the skills loaded so far. */
-  loadedSkills: readonly string[]
+  /** The skills loaded so far, with their instructions (they must survive the summary word for word). */
+  loadedSkills: readonly LoadedSkill[]
 }
 
 /** The label the summary message starts with, so people and models can tell it apart. */
@@ -23,8 +24,9 @@ export function renderSummaryText(summary: string, state: CompactionState): stri
     parts.push(`<todos>\n${lines.join('\n')}\n</todos>`)
   }
   if (state.plan?.trim()) parts.push(`<plan>\n${state.plan.trim()}\n</plan>`)
-  if (state.loadedSkills.length > 0)
-    parts.push(`<loaded-skills>\n${state.loadedSkills.join('\n')}\n</loaded-skills>`)
+  // Each skill's instructions word for word, in a form `loadedSkillsIn` finds again next time.
+  for (const skill of state.loadedSkills)
+    parts.push(`<loaded-skill name="${skill.name}">\n${skill.content}\n</loaded-skill>`)
   return parts.join('\n\n')
 }
 

@@ -382,6 +382,8 @@ export async function assembleSession(
         ? []
         : [reminderText('filesChanged', { files: changed.map((path) => `- ${path}`).join('\n') })]
     },
+    // Bound lazily: the session's compaction is built further down from these services.
+    agentRelief: (target) => compaction.agentRelief(target),
     agentContext: (root) => {
       const tracker = new ContextTracker({
         root,
@@ -520,7 +522,7 @@ export async function assembleSession(
       get tools() {
         return currentTools()
       },
-      relievePressure: (workingSet, force) => compaction.relieve(workingSet, force),
+      relievePressure: (workingSet, force, reported) => compaction.relieve(workingSet, force, reported),
     },
     extensions: {
       compaction,

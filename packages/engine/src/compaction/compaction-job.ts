@@ -5,6 +5,8 @@ import {
   type CompactionState,
   compactionMarker,
   estimateMessagesTokens,
+  loadedSkillsIn,
+  mergeLoadedSkills,
   planSummary,
   renderTranscript,
 } from '@z-engine/context'
@@ -51,7 +53,7 @@ export type SummaryJobResult =
       marker: CompactionMarker
       state: CompactionState
     }
-  | { ok: false; reason: 'nothing_to_summarize' | 'failed' | 'blocked'; message: string }
+  | { ok: false; reason: 'nothing_to_summarize' | 'failed' | 'blocked' | 'no_gain'; message: string }
 
 /**
  * The summary job shared by automatic compaction, provider overflow and `/compact` (spec 003): plan
@@ -93,19 +95,38 @@ export async function runSummaryJob(input: SummaryJobInput): Promise<SummaryJobR
           'Compaction failed: the fast model returned an empty summary; continuing without compacting.',
       }
     }
-    const summaryMessage = buildSummaryMessage(input.newId(), summary, input.state)
+    // Skills loaded in the summarized part keep their instructions word for word (spec 003).
+    const state: CompactionState = {
+      ...input.state,
+      loadedSkills: mergeLoadedSkills(
+        input.state.loadedSkills,
+        loadedSkillsIn(input.messages.slice(0, plan.cut)),
+      ),
+    }
+    const summaryMessage = buildSummaryMessage(input.newId(), summary, state)
     const messages = applySummary(input.messages, plan.cut, summaryMessage)
+    // Compare like with like (local estimates both sides): a summary that does not shrink the
+    // context only loses detail, so it is not applied.
+    const estimatedBefore = input.overheadTokens + estimateMessagesTokens(input.messages)
+    const tokensAfter = input.overheadTokens + estimateMessagesTokens(messages)
+    if (tokensAfter >= estimatedBefore) {
+      return {
+        ok: false,
+        reason: 'no_gain',
+        message: `Compaction was not applied: the summary would not shrink the context (about ${estimatedBefore} tokens before, ${tokensAfter} after).`,
+      }
+    }
     const markerInput = {
       id: input.newId(),
       trigger: input.trigger,
       tokensBefore: input.tokensBefore,
-      tokensAfter: input.overheadTokens + estimateMessagesTokens(messages),
+      tokensAfter,
       messagesSummarized: plan.cut,
     }
     const marker = compactionMarker(
       input.focus === undefined ? markerInput : { ...markerInput, focus: input.focus },
     )
-    return { ok: true, messages, summaryMessage, marker, state: input.state }
+    return { ok: true, messages, summaryMessage, marker, state }
   } catch (error) {
     if (input.signal?.aborted) return { ok: false, reason: 'failed', message: 'Compaction was cancelled.' }
     return {

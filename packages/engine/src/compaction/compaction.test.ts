@@ -40,7 +40,10 @@ function ids(): () => string {
   return () => `id${next++}`
 }
 
-const state = { todos: [{ content: 'ship it', status: 'in_progress' as const }], loadedSkills: ['release'] }
+const state = {
+  todos: [{ content: 'ship it', status: 'in_progress' as const }],
+  loadedSkills: [{ name: 'release', content: 'Tag, then publish.' }],
+}
 
 function jobInput(messages: Message[], complete: SummaryJobInput['complete']): SummaryJobInput {
   return {
@@ -102,7 +105,7 @@ describe('runSummaryJob', () => {
       result.summaryMessage.content[0]!.type === 'text' ? result.summaryMessage.content[0]!.text : ''
     expect(text).toContain(SUMMARY_LABEL)
     expect(text).toContain('- [in_progress] ship it')
-    expect(result.state).toBe(state)
+    expect(result.state).toEqual(state)
     expect(result.marker).toMatchObject({ trigger: 'manual', tokensBefore: 9_500, focus: 'the file listing' })
     expect(result.marker.tokensAfter).toBe(300 + estimateMessagesTokens(result.messages))
     expect(result.marker.tokensAfter).toBeLessThan(result.marker.tokensBefore)

@@ -1,9 +1,4 @@
-import {
-  estimateMessagesTokens,
-  estimateMessageTokens,
-  estimateSystemTokens,
-  estimateToolsTokens,
-} from '@z-engine/context'
+import { estimateMessagesTokens, estimateSystemTokens, estimateToolsTokens } from '@z-engine/context'
 import { compactPrompt } from '@z-engine/prompts'
 import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
 import type { Tool } from '@z-engine/tools'
@@ -13,11 +8,15 @@ import { collectStream } from '../model/collect.js'
 import type { SystemSection } from '../model/types.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import type { SessionCore } from '../session/session-core.js'
+import {
+  AgentRelief,
+  type AgentReliefFn,
+  type ReportedPrompt,
+  type SubagentCompactionTarget,
+} from './agent-relief.js'
 import { runSummaryJob, type SummaryJobResult } from './compaction-job.js'
-import { relieveContext } from './relieve.js'
 
-/** Rounds that must pass after an automatic summary before another one (overflow excepted). */
-export const MIN_ROUNDS_BETWEEN_SUMMARIES = 3
+export { MIN_ROUNDS_BETWEEN_SUMMARIES } from './agent-relief.js'
 
 /** What compaction needs from the session around it. */
 export interface CompactionDeps {
@@ -35,34 +34,13 @@ export interface CompactionDeps {
 }
 
 /**
- * Token estimates of messages already measured. Messages are never edited in place (clears and
- * summaries make new ones), so each is estimated once instead of once a round: re-estimating the
- * whole working set before every request made a long turn quadratic (bench/engine-rounds.ts).
- */
-const messageTokens = new WeakMap<Message, number>()
-
-function estimateWorkingSet(messages: readonly Message[]): number {
-  let total = 0
-  for (const message of messages) {
-    let tokens = messageTokens.get(message)
-    if (tokens === undefined) {
-      tokens = estimateMessageTokens(message)
-      messageTokens.set(message, tokens)
-    }
-    total += tokens
-  }
-  return total
-}
-
-/**
  * Context pressure relief and summary compaction for the main agent (spec 003 "Compaction"):
  * micro-clears above half the window, a summary by the fast model above `compact_at_percent`, the
  * same summary for `/compact [focus]`. Results are journaled (`compaction` records) so replay
  * rebuilds the same working set.
  */
 export class SessionCompaction {
-  #reliefsSinceSummary = Number.POSITIVE_INFINITY
-  #warnedThrash = false
+  readonly #main = new AgentRelief()
   #toolTokens: number | undefined
   #overheadOf: { system: readonly SystemSection[]; tokens: number } | undefined
 
@@ -137,6 +115,7 @@ export class SessionCompaction {
     if (!result.ok) {
       if (result.reason === 'failed') session.notice('warning', result.message, 'compaction_failed')
       if (result.reason === 'blocked') session.notice('warning', result.message, 'compaction_blocked')
+      if (result.reason === 'no_gain') session.notice('info', result.message, 'compaction_no_gain')
       return
     }
     const firstKept = result.messages[1]?.id ?? result.summaryMessage.id
@@ -151,44 +130,69 @@ export class SessionCompaction {
     this.deps.system.invalidate()
   }
 
-  /** Relieves pressure before a request; `force` after the provider said the prompt is too long. */
-  async relieve(workingSet: Message[], force: boolean): Promise<void> {
+  /**
+   * Relieves the main agent's pressure before a request; `force` after the provider said the prompt
+   * is too long. `reported` is the provider's prompt size for the last request, when it gave one.
+   */
+  async relieve(workingSet: Message[], force: boolean, reported?: ReportedPrompt): Promise<void> {
     const session = this.deps.session
-    this.#reliefsSinceSummary += 1
-    const window = this.deps.models.info(session.state.modelRef).contextWindow
-    const overhead = await this.#overhead()
-    const measure = (messages: readonly Message[]) => overhead + estimateWorkingSet(messages)
-    let summary: SummaryJobResult | null = null
-    const result = await relieveContext({
-      messages: workingSet,
-      windowTokens: window,
-      measure,
+    await this.#main.relieve(workingSet, force, reported, {
+      windowTokens: this.deps.models.info(session.state.modelRef).contextWindow,
+      overhead: () => this.#overhead(),
+      summarize: (messages, tokensBefore) => this.#summarize(messages, tokensBefore, 'auto'),
+      record: (result) => this.#record(result),
+      apply: (messages) => workingSet.splice(0, workingSet.length, ...messages),
+      notice: (level, message, code) => session.notice(level, message, code),
+      spill: (original, hint) => this.deps.spill(original, hint),
       compactAtPercent: this.deps.settings.context.compact_at_percent,
       keepRecentToolResults: this.deps.settings.context.keep_recent_tool_results,
-      overflow: force,
-      spill: (clear) => this.deps.spill(clear.original, `${clear.toolName}-${clear.toolUseId}`),
-      summarize: async (messages, tokensBefore) => {
-        // Still above the threshold right after a summary: summarizing every round would only burn
-        // the fast model. Wait a few rounds (a provider overflow still forces one).
-        if (!force && this.#reliefsSinceSummary <= MIN_ROUNDS_BETWEEN_SUMMARIES) {
-          if (!this.#warnedThrash) {
-            this.#warnedThrash = true
-            session.notice(
-              'warning',
-              'The context is still nearly full right after compacting. Raise model.context_window if the model allows it, or start a new session for unrelated work.',
-              'compaction_thrash',
-            )
-          }
-          return { ok: false, reason: 'nothing_to_summarize', message: 'summarized moments ago' }
-        }
-        summary = await this.#summarize(messages, tokensBefore, 'auto')
-        if (summary.ok) this.#reliefsSinceSummary = 0
-        return summary
-      },
     })
-    for (const warning of result.warnings) session.notice('warning', warning)
-    if (summary) await this.#record(summary)
-    else if (result.cleared > 0) workingSet.splice(0, workingSet.length, ...result.messages)
+  }
+
+  /**
+   * Pressure relief for a subagent (spec 003: subagents compact the same way): clears and summaries
+   * edit only its working set; its stored transcript keeps every message, so a resume starts from
+   * the full history. Returns the relieve function its run host calls before each request.
+   */
+  agentRelief(agent: SubagentCompactionTarget): AgentReliefFn {
+    const session = this.deps.session
+    const relief = new AgentRelief()
+    const overhead = {
+      tokens: estimateSystemTokens(agent.system) + estimateToolsTokens(toolSpecsOf(agent.tools)),
+    }
+    const notice = (level: 'info' | 'warning', message: string, code?: string) =>
+      session.publish(
+        { type: 'notice', level, message: `Agent ${agent.agentId}: ${message}`, ...(code ? { code } : {}) },
+        { agentId: agent.agentId },
+      )
+    return (workingSet, force, reported) =>
+      relief.relieve(workingSet, force, reported, {
+        windowTokens: this.deps.models.info(agent.modelRef).contextWindow,
+        overhead: async () => overhead.tokens,
+        summarize: async (messages, tokensBefore) =>
+          runSummaryJob({
+            messages,
+            windowTokens: this.deps.models.info(agent.modelRef).contextWindow,
+            trigger: 'auto',
+            instructions: compactPrompt(undefined),
+            complete: (prompt, signal) => this.#complete(prompt, signal),
+            state: { todos: [], loadedSkills: [] },
+            tokensBefore,
+            overheadTokens: overhead.tokens,
+            newId: () => session.newId('m'),
+            onStarted: () => this.deps.preCompact('auto', ''),
+          }),
+        record: async (result) => {
+          if (result.ok) workingSet.splice(0, workingSet.length, ...result.messages)
+          else if (result.reason !== 'nothing_to_summarize')
+            notice('warning', result.message, `compaction_${result.reason}`)
+        },
+        apply: (messages) => workingSet.splice(0, workingSet.length, ...messages),
+        notice,
+        spill: (original, hint) => this.deps.spill(original, hint),
+        compactAtPercent: this.deps.settings.context.compact_at_percent,
+        keepRecentToolResults: this.deps.settings.context.keep_recent_tool_results,
+      })
   }
 
   /** `/compact [focus]`: summarizes now, whatever the pressure. */

@@ -50,6 +50,13 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   // Nested AGENTS.md files and glob rules are announced to each agent on its own first touch.
   const afterBatch = services.agentContext?.(entry.root)
   let stopContinuations = 0
+  // Its own relief: clears and summaries edit this working set only (the stored transcript is whole).
+  const relief = services.agentRelief?.({
+    agentId,
+    modelRef: entry.modelRef,
+    system: input.system,
+    tools: input.tools,
+  })
 
   // Every event of the run carries its agent id; the core journals the persisted ones (its messages
   // in its own transcript, the rest in the main log).
@@ -118,8 +125,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
       input.onChange()
       return cost
     },
-    // Subagent transcripts are short-lived; the store keeps every message for a resume (spec 003).
-    relievePressure: async () => {},
+    relievePressure: async (force, reported) => relief?.(entry.messages, force, reported),
     runBatch: async (calls, signal) => {
       const outcome = await runBatch(calls, batchDeps, signal)
       if (afterBatch && !signal.aborted) {

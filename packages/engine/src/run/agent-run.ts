@@ -8,6 +8,7 @@ import type {
   Usage,
 } from '@z-engine/protocol'
 import type { BatchCall, BatchOutcome } from '../batch/batch-types.js'
+import type { ReportedPrompt } from '../compaction/agent-relief.js'
 import type {
   ModelClient,
   ModelError,
@@ -45,8 +46,11 @@ export interface RunHost {
   emit(event: EngineEvent): Promise<void>
   /** Records one request's usage; returns its cost. */
   recordUsage(usage: Usage, model: string): Promise<Cost>
-  /** Clears or summarizes old history when the context is under pressure; `force` after an overflow. */
-  relievePressure(force: boolean): Promise<void>
+  /**
+   * Clears or summarizes old history when the context is under pressure; `force` after an overflow.
+   * `reported` is the provider's prompt size for the previous request and what it sent.
+   */
+  relievePressure(force: boolean, reported?: ReportedPrompt): Promise<void>
   runBatch(calls: BatchCall[], signal: AbortSignal): Promise<BatchOutcome>
   /** Steering messages and reminders queued since the last user message (drained). */
   takeFollowUps(): ContentBlock[]
@@ -101,6 +105,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
   let overflowRetried = false
   let completionNudges = 0
   const failures = new FailureTracker()
+  let reported: ReportedPrompt | undefined
   const outcome = <T extends object>(extra: T) => ({
     ...extra,
     mutated,
@@ -113,7 +118,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
     const exhausted = host.budgetExceeded(rounds)
     if (exhausted) return outcome({ type: 'budgetExhausted' as const, budget: exhausted })
 
-    await host.relievePressure(false)
+    await host.relievePressure(false, reported)
     const model = host.model()
     const request: ModelRequest = {
       model: model.id,
@@ -123,6 +128,8 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
       maxOutputTokens: model.maxOutputTokens,
       ...(model.reasoning ? { reasoning: model.reasoning } : {}),
     }
+    // What this request sends, for the context meter once its usage is reported.
+    const sent = request.messages.slice()
     const streamed = await streamRound(
       model.client,
       request,
@@ -134,7 +141,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
       if (signal.aborted || streamed.error.kind === 'aborted') return outcome({ type: 'cancelled' as const })
       if (streamed.error.kind === 'context_overflow' && !overflowRetried) {
         overflowRetried = true
-        await host.relievePressure(true)
+        await host.relievePressure(true, reported)
         continue
       }
       return outcome({ type: 'failed' as const, error: streamed.error })
@@ -143,6 +150,10 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
     rounds += 1
     const { end } = streamed
     await host.recordUsage(end.usage, model.id)
+    reported = {
+      promptTokens: end.usage.inputTokens + end.usage.cacheReadTokens + end.usage.cacheWriteTokens,
+      messages: sent,
+    }
 
     // Providers reject an empty assistant turn on the next request; keep the transcript sendable.
     const content: ContentBlock[] =

@@ -103,7 +103,7 @@ export function buildMainRunHost(
       await session.commit(event, scope)
       return cost
     },
-    relievePressure: (force) => agent.relievePressure(state.workingSet, force),
+    relievePressure: (force, reported) => agent.relievePressure(state.workingSet, force, reported),
     runBatch: async (calls, signal) => {
       // Reads run at once; a batch that may write waits for the checkpoint it must not precede.
       if (calls.some((call) => mayWrite(toolsByName.get(call.block.name), call.block.input)))

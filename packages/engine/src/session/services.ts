@@ -12,6 +12,7 @@ import type {
 import type { CheckInfo, ToolCtx, ToolResult } from '@z-engine/tools'
 import type { PreToolUseVerdict } from '../batch/batch-types.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
+import type { AgentReliefFn, SubagentCompactionTarget } from '../compaction/agent-relief.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
@@ -168,6 +169,8 @@ export interface SessionServices {
   agentContext?(
     root: string,
   ): (calls: readonly ToolUseBlock[], changedFiles: readonly string[], cwd: string) => Promise<string[]>
+  /** A subagent's context pressure relief (spec 003: subagents compact like the main agent); absent: none. */
+  agentRelief?(target: SubagentCompactionTarget): AgentReliefFn
   /** Reminders for what a batch touched first (nested instructions, glob rules); none when absent. */
   afterBatch?(calls: readonly ToolUseBlock[], changedFiles: readonly string[], cwd: string): Promise<string[]>
   /** The user's home folder (for `~` in tool input). */

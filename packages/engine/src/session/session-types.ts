@@ -8,6 +8,7 @@ import type {
   RewindScope,
 } from '@z-engine/protocol'
 import type { JobPort, Tool } from '@z-engine/tools'
+import type { ReportedPrompt } from '../compaction/agent-relief.js'
 import type { SessionEndReason } from './services.js'
 import type { TurnHandle } from './turn-handle.js'
 
@@ -63,8 +64,11 @@ export interface MainAgent {
    * is built, and the same array comes back while nothing changed).
    */
   readonly tools: readonly Tool[]
-  /** Context pressure relief before a request (clears and summaries); `force` after an overflow. */
-  relievePressure(workingSet: Message[], force: boolean): Promise<void>
+  /**
+   * Context pressure relief before a request (clears and summaries); `force` after an overflow,
+   * `reported` the provider's prompt size for the previous request.
+   */
+  relievePressure(workingSet: Message[], force: boolean, reported?: ReportedPrompt): Promise<void>
 }
 
 /** Limits a session enforces (settings `agents.*`). */
