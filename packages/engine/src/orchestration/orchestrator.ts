@@ -181,9 +181,16 @@ export class Orchestrator {
     const id = storedId ?? session.newId('agent')
     const isolated =
       storedId === undefined && (request.isolation === 'worktree' || definition.isolation === 'worktree')
-    const worktree = isolated
-      ? await createAgentWorktree(this.deps.projectRoot, id, this.deps.git)
-      : undefined
+    let worktree = isolated ? await createAgentWorktree(this.deps.projectRoot, id, this.deps.git) : undefined
+    if (worktree && !worktree.ok && worktree.error.code === 'notGitRepository') {
+      // Spec 003: outside a git repository the agent works in the shared folder and a notice says why.
+      session.notice(
+        'warning',
+        `Agent ${id} (${definition.name}) works in the shared project folder: worktree isolation needs a git repository (${worktree.error.message})`,
+        'agent_worktree_unavailable',
+      )
+      worktree = undefined
+    }
     if (worktree && !worktree.ok) throw new Error(worktree.error.message)
     const entry: AgentEntry = {
       info: {

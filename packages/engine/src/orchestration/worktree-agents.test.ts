@@ -203,7 +203,7 @@ describe('worktree agents', () => {
     await session.close()
   })
 
-  it('refuses worktree isolation outside a git repository', async () => {
+  it('falls back to the shared folder with a notice outside a git repository (spec 003)', async () => {
     const project = buggyProject()
     execFileSync('rm', ['-rf', join(project, '.git')])
     const results: ModelRequest[] = []
@@ -229,9 +229,12 @@ describe('worktree agents', () => {
     })
     session.send({ type: 'submit', text: 'go' })
     await untilIdle(session, envelopes)
-    const refused = lastToolResult(results[0]!)
-    expect(refused.isError).toBe(true)
-    expect(refused.text).toMatch(/not in a git repository/)
+    const result = lastToolResult(results[0]!)
+    expect(result.text).not.toMatch(/not in a git repository/)
+    const notices = envelopes.flatMap((envelope) =>
+      envelope.event.type === 'notice' ? [envelope.event] : [],
+    )
+    expect(notices).toContainEqual(expect.objectContaining({ code: 'agent_worktree_unavailable' }))
     await session.close()
   })
 })
