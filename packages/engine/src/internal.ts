@@ -225,11 +225,15 @@ export type { SessionSettings, SettingsSourceOptions } from './workspace/setting
 /** Reads and watches settings. */
 export { readSettings, watchSettings } from './workspace/settings/open-settings.js'
 /** The user's config folder. */
-export { defaultConfigDir } from './workspace/settings/paths.js'
+export { defaultConfigDir, userProjectSettingsFile } from './workspace/settings/paths.js'
 /** What persisting a setting did. */
 export type { PersistResult } from './workspace/settings/persist.js'
 /** Persists an added directory or an allow rule. */
-export { persistAdditionalDirectory, persistAllowRule } from './workspace/settings/persist.js'
+export {
+  persistAdditionalDirectory,
+  persistAllowRule,
+  persistUserProjectAllowRule,
+} from './workspace/settings/persist.js'
 /** The workspace trust store. */
 export type { TrustStore } from './workspace/settings/trust-store.js'
 /** Opens the trust store. */

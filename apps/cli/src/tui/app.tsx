@@ -23,6 +23,7 @@ import { type PromptInput, promptKey } from './prompt-keys.js'
 import { INITIAL_QUESTION_UI, QuestionPanel, type QuestionUi, questionKey } from './question-panel.js'
 import { completions, parseLine, type SlashCommand } from './slash-commands.js'
 import { nextMode, StatusLine } from './status-line.js'
+import { TrustPanel, type TrustSummary, trustKey } from './trust-panel.js'
 import { NO_KEY, useTerminalInput } from './use-terminal-input.js'
 import type { ChatState } from './view-model.js'
 
@@ -39,6 +40,8 @@ interface InputUi {
   approval: ApprovalUi
   question: QuestionUi
   plan: PlanUi
+  /** The trust prompt: open (with its summary once read), or closed. */
+  trust: { open: boolean; summary?: TrustSummary; asked?: boolean }
   /** Cards answered here whose `approvalResolved` has not arrived yet. */
   answered: Set<string>
   /** The request each prompt's state belongs to: a new request starts its prompt afresh. */
@@ -136,6 +139,7 @@ export function ChatApp({
     approval: INITIAL_APPROVAL_UI,
     question: INITIAL_QUESTION_UI,
     plan: INITIAL_PLAN_UI,
+    trust: { open: false },
     answered: new Set(),
     owners: {},
     ctrlCAt: undefined,
@@ -157,6 +161,37 @@ export function ChatApp({
     ui.current.ctrlCAt !== undefined && now() - ui.current.ctrlCAt < CTRL_C_WINDOW_MS
       ? 'Press Ctrl-C again to quit'
       : undefined
+
+  /**
+   * Opens the trust prompt with what trust would turn on; from `/trust` an already trusted folder
+   * only gets a line saying so.
+   */
+  const openTrust = (fromCommand: boolean): void => {
+    ui.current.trust = { open: true, asked: true }
+    rerender((tick) => tick + 1)
+    void controller.trustSummary().then(
+      (summary) => {
+        if (summary.trusted && fromCommand) {
+          ui.current.trust = { open: false, asked: true }
+          dispatch({
+            type: 'local',
+            entry: {
+              kind: 'notice',
+              level: 'info',
+              text: `${summary.projectRoot} is trusted (recorded in ${summary.file}); 'z-engine trust --revoke' undoes it.`,
+            },
+          })
+        } else if (ui.current.trust.open) ui.current.trust = { open: true, asked: true, summary }
+        rerender((tick) => tick + 1)
+      },
+      () => {},
+    )
+  }
+
+  // The first `trustRequired` of the chat opens the prompt by itself.
+  useEffect(() => {
+    if (state.trustRequest !== undefined && ui.current.trust.asked !== true) openTrust(false)
+  })
 
   /** Sends a prompt with the files its `@path` mentions attached (notices for the ones left out). */
   const sendPrompt = (text: string): void => {
@@ -218,6 +253,9 @@ export function ChatApp({
                   },
                 }),
             )
+            return
+          case 'trust':
+            openTrust(true)
             return
           case 'exit':
             onExit()
@@ -352,6 +390,26 @@ export function ChatApp({
       controller.send({ type: 'setMode', mode: nextMode(chat.mode, allowBypass) })
       return
     }
+    if (current.trust.open) {
+      const answer = trustKey(input, key)
+      if (answer.type !== 'none') {
+        const servers = current.trust.summary?.mcpServers ?? 0
+        current.trust = { open: false, asked: true }
+        controller.send({ type: 'trustWorkspace', trusted: answer.type === 'trust' })
+        // Hooks and rules apply on the reload; MCP servers are started when a session opens.
+        if (answer.type === 'trust' && servers > 0)
+          dispatch({
+            type: 'local',
+            entry: {
+              kind: 'notice',
+              level: 'info',
+              text: `The project's MCP servers start with the next session (/clear, or the next 'z-engine').`,
+            },
+          })
+      }
+      rerender((tick) => tick + 1)
+      return
+    }
     const pendingApprovals = chat.approvals.filter((request) => !current.answered.has(request.id))
     const pendingPlan = chat.plans[0]
     const pendingQuestion = chat.questions[0]
@@ -415,7 +473,9 @@ export function ChatApp({
           <AgentLine key={agent.id} agent={agent} />
         ))}
       </Box>
-      {plan ? (
+      {ui.current.trust.open ? (
+        <TrustPanel summary={ui.current.trust.summary} />
+      ) : plan ? (
         <PlanPanel plan={plan} ui={ui.current.plan} />
       ) : question ? (
         <QuestionPanel request={question} ui={ui.current.question} />

@@ -1,6 +1,7 @@
 import type { Engine, Session } from '@z-engine/engine'
 import {
   buildCommandCatalog,
+  createTrustStore,
   loadCommandDefinitions,
   parseModelRef,
   pluginDefinitionSources,
@@ -11,6 +12,17 @@ import type { EventFeed, EventListener } from './event-feed.js'
 import { appendPromptHistory, loadPromptHistory } from './prompt-history.js'
 import { replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
+import type { TrustSummary } from './trust-panel.js'
+
+/** The settings layers a project brings itself (trust-gated), as the engine names them. */
+const PROJECT_LAYER_NAMES: ReadonlySet<string> = new Set([
+  'project',
+  'local',
+  'claudeProject',
+  'claudeLocal',
+  'mcpJson',
+])
+
 import { type ChatState, initialChatState, type TranscriptEntry } from './view-model.js'
 
 /** How the chat opens its sessions (the flags of `z-engine`). */
@@ -113,6 +125,38 @@ export class ChatController {
       '',
       'Resume one with `z-engine --resume <id>`, the latest with `z-engine --continue`.',
     ].join('\n')
+  }
+
+  /** What trusting this project would turn on, counted from its own settings files (for the trust prompt). */
+  async trustSummary(): Promise<TrustSummary> {
+    const store = createTrustStore(this.engine.paths.configDir)
+    const root = this.#session.projectRoot
+    const [loaded, trusted] = await Promise.all([this.engine.settings(root), store.isTrusted(root)])
+    let hooks = 0
+    let allowRules = 0
+    const servers = new Set<string>()
+    for (const layer of loaded.readLayers) {
+      if (!PROJECT_LAYER_NAMES.has(layer.name)) continue
+      const data = layer.data as {
+        hooks?: Record<string, unknown[] | undefined>
+        permissions?: { allow?: unknown[] }
+        mcp?: { servers?: Record<string, unknown> }
+      }
+      for (const entries of Object.values(data.hooks ?? {})) hooks += entries?.length ?? 0
+      allowRules += data.permissions?.allow?.length ?? 0
+      for (const name of Object.keys(data.mcp?.servers ?? {})) servers.add(name)
+    }
+    // The categories are computed as if untrusted, so a trusted project still lists what it sets.
+    const categories = trusted ? [] : loaded.trustRequired
+    return {
+      projectRoot: root,
+      trusted,
+      hooks,
+      allowRules,
+      mcpServers: servers.size,
+      categories,
+      file: store.file,
+    }
   }
 
   /** The prompts sent in this project before, oldest first, for ↑/↓. */

@@ -268,11 +268,15 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     case 'rewound':
       return append(state, { kind: 'divider', text: `Rewound (${event.scope})` })
     case 'trustRequired':
-      return append(state, {
-        kind: 'notice',
-        level: 'warning',
-        text: `This project's ${event.categories.join(', ')} settings are withheld until you trust the workspace.`,
-      })
+      // The trust prompt opens over the composer; the notice stays in the transcript for later.
+      return append(
+        { ...state, trustRequest: { categories: event.categories } },
+        {
+          kind: 'notice',
+          level: 'warning',
+          text: `This project's ${event.categories.join(', ')} settings are withheld until you trust the workspace (/trust here, or 'z-engine trust' / 'z-engine exec --trust' from a shell).`,
+        },
+      )
     case 'completionClaimUnchecked':
       return append(state, {
         kind: 'notice',

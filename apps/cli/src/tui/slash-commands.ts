@@ -12,11 +12,16 @@ export const CLI_COMMANDS: readonly SlashCommand[] = [
   { name: 'help', description: 'Show keys and commands', owner: 'cli' },
   { name: 'sessions', description: "List this project's sessions (resume with --resume <id>)", owner: 'cli' },
   { name: 'clear', description: 'Start a new conversation in this project', owner: 'cli' },
+  {
+    name: 'trust',
+    description: 'Trust this folder so its hooks, MCP servers and allow rules apply',
+    owner: 'cli',
+  },
   { name: 'exit', description: 'Quit (the session is saved; resume it with --continue)', owner: 'cli' },
 ]
 
 /** The CLI's own command names. */
-export type CliCommandName = 'help' | 'sessions' | 'clear' | 'exit'
+export type CliCommandName = 'help' | 'sessions' | 'clear' | 'trust' | 'exit'
 
 /** What a submitted line is: a prompt, a CLI command, or an engine command with its raw arguments. */
 export type ParsedLine =

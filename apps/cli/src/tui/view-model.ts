@@ -75,6 +75,8 @@ export interface ChatState {
   badge?: VerificationBadge
   /** Calls that ended in error without a summary: their result's text is shown when it is recorded. */
   unexplained: Map<string, string>
+  /** The project withholds trust-gated settings and the user has not answered the trust prompt. */
+  trustRequest?: { categories: string[] }
   /** Monotonic counter for row keys. */
   nextKey: number
 }

@@ -138,6 +138,7 @@ export async function assembleSession(
   const gate = new SessionGate({
     projectRoot,
     home: paths.home,
+    configDir: paths.configDir,
     settings,
     sandbox: sessionSandbox.facts,
     ruleLayers: ruleLayersOf(loaded.layers),

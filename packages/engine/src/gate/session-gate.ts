@@ -9,13 +9,15 @@ import {
 } from '@z-engine/policy'
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import type { GatePort } from '../session/services.js'
-import { persistAllowRule } from '../workspace/settings/persist.js'
+import { persistAllowRule, persistUserProjectAllowRule } from '../workspace/settings/persist.js'
 import { decideAction, gateFactsOf, policyContextOf } from './policy-gate.js'
 
 /** What the session gate is built from. */
 export interface SessionGateOptions {
   projectRoot: string
   home: string
+  /** The user's config folder, where an untrusted workspace's "always in this project" rules go. */
+  configDir: string
   settings: Settings
   /** Rule layers from settings files, lowest first, each tagged with its source. */
   ruleLayers: RuleLayer[]
@@ -102,17 +104,15 @@ export class SessionGate implements GatePort {
     this.#sessionRules.push(rule)
     this.#rules = this.#build()
     if (scope === 'session') return
-    const persisted = await persistAllowRule(this.#options.projectRoot, rule)
+    // Allow rules in the project's own files are trust-gated, so in an untrusted workspace the rule
+    // goes to the user's config folder, keyed by the project, where later sessions honour it.
+    const persisted = this.#options.trusted
+      ? await persistAllowRule(this.#options.projectRoot, rule)
+      : await persistUserProjectAllowRule(this.#options.configDir, this.#options.projectRoot, rule)
     if (!persisted.ok) {
       this.#options.onNotice(
         'warning',
         `The rule ${rule} holds for this chat but could not be saved: ${persisted.error}`,
-      )
-    } else if (!this.#options.trusted) {
-      // Allow rules in project files are trust-gated: say so, rather than let the next session ask again silently.
-      this.#options.onNotice(
-        'warning',
-        `Saved ${rule} to ${persisted.file}. This workspace is not trusted yet, so later sessions apply it only after you trust the workspace.`,
       )
     }
   }

@@ -44,14 +44,18 @@ export interface LoadedSettings extends EffectiveSettings {
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const files = settingsFiles({ ...options, env: options.env })
   const defaults: LoadedLayer = { name: 'defaults', present: true, data: DEFAULT_SETTINGS, notices: [] }
-  const [user, project, local] = await Promise.all([
+  const [user, userProject, project, local] = await Promise.all([
     options.isolated ? undefined : readTomlLayer('user', files.user),
+    // The user's "always in this project" rules: theirs, so a `user` layer (never trust-gated).
+    options.isolated || files.userProject === undefined
+      ? undefined
+      : readTomlLayer('user', files.userProject).then((layer) => (layer.present ? layer : undefined)),
     files.project === undefined ? undefined : readTomlLayer('project', files.project),
     files.local === undefined ? undefined : readTomlLayer('local', files.local),
   ])
   const env = options.isolated ? undefined : envLayer(options.env)
   const code = options.code ?? []
-  const native = [defaults, user, project, local, env, ...code].filter(
+  const native = [defaults, user, userProject, project, local, env, ...code].filter(
     (layer): layer is LoadedLayer => layer !== undefined,
   )
   // compat.claude decides whether the .claude layers are read, so it comes from the other layers.
@@ -80,7 +84,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       ? { plugins: [], layers: [], notices: [] }
       : await loadActivePlugins(
           effectiveSettings(
-            [defaults, ...(claudeUser ? [claudeUser] : []), ...(user ? [user] : []), ...above],
+            [
+              defaults,
+              ...(claudeUser ? [claudeUser] : []),
+              ...(user ? [user] : []),
+              ...(userProject ? [userProject] : []),
+              ...above,
+            ],
             options.trusted,
           ).settings,
           options.dataDir,
@@ -89,6 +99,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     defaults,
     ...(claudeUser ? [claudeUser] : []),
     ...(user ? [user] : []),
+    ...(userProject ? [userProject] : []),
     ...plugins.layers,
     ...claude,
     ...(project ? [project] : []),

@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { basename, join, resolve } from 'node:path'
 
 /** Where settings live; every location is passed in (nothing reads process.env or os.homedir()). */
 export interface SettingsLocations {
@@ -23,6 +24,18 @@ export interface SettingsFiles {
   claudeLocal?: string
   /** The project's `.mcp.json` (Claude Code's MCP servers). */
   mcpJson?: string
+  /**
+   * The rules the user allowed "always in this project" while the workspace was untrusted, kept in
+   * the user's config folder (so not trust-gated): `<configDir>/projects/<name>-<hash>.toml`.
+   */
+  userProject?: string
+}
+
+/** `<configDir>/projects/<folder name>-<hash of the root>.toml`: the user's own settings for one project. */
+export function userProjectSettingsFile(configDir: string, projectRoot: string): string {
+  const hash = createHash('sha256').update(projectRoot).digest('hex').slice(0, 12)
+  const name = basename(projectRoot).replace(/[^A-Za-z0-9._-]/g, '_') || 'root'
+  return join(configDir, 'projects', `${name}-${hash}.toml`)
 }
 
 /** The config folder for a home folder when the caller has no better one (XDG default). */
@@ -56,6 +69,7 @@ export function settingsFiles(locations: SettingsLocations): SettingsFiles {
     files.claudeProject = join(locations.projectRoot, '.claude', 'settings.json')
     files.claudeLocal = join(locations.projectRoot, '.claude', 'settings.local.json')
     files.mcpJson = join(locations.projectRoot, '.mcp.json')
+    files.userProject = userProjectSettingsFile(locations.configDir, locations.projectRoot)
   }
   return files
 }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { userProjectSettingsFile } from './paths.js'
 import { appendToTomlArray } from './toml-append.js'
 
 /** Where a persisted value went, or why it could not be saved (the file is then untouched). */
@@ -17,13 +18,36 @@ export function persistAllowRule(projectRoot: string, rule: string): Promise<Per
   return appendLocal(projectRoot, 'allow', rule)
 }
 
+/**
+ * Appends an allow rule to the user's own file for this project (`<configDir>/projects/…toml`), for
+ * an untrusted workspace: its settings.local.toml is trust-gated and would be ignored next time.
+ */
+export function persistUserProjectAllowRule(
+  configDir: string,
+  projectRoot: string,
+  rule: string,
+): Promise<PersistResult> {
+  const file = userProjectSettingsFile(configDir, projectRoot)
+  return appendToFile(file, 'allow', rule, {
+    header: `# Rules allowed "always in this project" for ${projectRoot} (z-engine writes this file).\n`,
+  })
+}
+
 /** Appends a folder to `permissions.additional_directories` in settings.local.toml (`/add-dir --save`). */
 export function persistAdditionalDirectory(projectRoot: string, directory: string): Promise<PersistResult> {
   return appendLocal(projectRoot, 'additional_directories', directory)
 }
 
-async function appendLocal(projectRoot: string, key: string, value: string): Promise<PersistResult> {
-  const file = localSettingsFile(projectRoot)
+function appendLocal(projectRoot: string, key: string, value: string): Promise<PersistResult> {
+  return appendToFile(localSettingsFile(projectRoot), key, value, { ignore: true })
+}
+
+async function appendToFile(
+  file: string,
+  key: string,
+  value: string,
+  options: { ignore?: boolean; header?: string },
+): Promise<PersistResult> {
   let text = ''
   let created = false
   try {
@@ -33,6 +57,7 @@ async function appendLocal(projectRoot: string, key: string, value: string): Pro
     if (code !== 'ENOENT')
       return { ok: false, file, error: `Could not read ${file} (${code ?? String(error)}).` }
     created = true
+    text = options.header ?? ''
   }
   const edit = appendToTomlArray(text, ['permissions'], key, value)
   if (!edit.ok)
@@ -48,7 +73,7 @@ async function appendLocal(projectRoot: string, key: string, value: string): Pro
     const temporary = `${file}.${process.pid}.tmp`
     await writeFile(temporary, edit.text)
     await rename(temporary, file)
-    if (created) await ignoreLocalFile(dirname(file))
+    if (created && options.ignore) await ignoreLocalFile(dirname(file))
     return { ok: true, file, changed: true }
   } catch (error) {
     return {
