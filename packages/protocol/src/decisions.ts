@@ -1,5 +1,5 @@
 /** Advice shapes of the experimental decision seams (spec 000 "Decision seams"). */
-import { arr, enums, type Infer, num, obj, str } from './schema/builder.js'
+import { arr, enums, type Infer, int, num, obj, str } from './schema/builder.js'
 
 /** Schema of {@link Route}. */
 export const RouteSchema = obj(
@@ -42,3 +42,44 @@ export const UrgencySchema = obj(
 )
 /** How urgently an item needs the user's attention (attention seam). */
 export type Urgency = Infer<typeof UrgencySchema>
+
+/** The 13 decision seams (spec 000 "Decision seams"), in the spec's order. */
+export const DECISION_SEAMS = [
+  'turnStart',
+  'contextPressure',
+  'beforeRequest',
+  'toolGate',
+  'afterCall',
+  'stopBoundary',
+  'askUser',
+  'route',
+  'completion',
+  'checkSelect',
+  'relevance',
+  'turnEnd',
+  'attention',
+] as const
+/** Schema of {@link DecisionSeam}. */
+export const DecisionSeamSchema = enums(DECISION_SEAMS)
+/** Where in the engine a decision use is consulted. */
+export type DecisionSeam = Infer<typeof DecisionSeamSchema>
+
+/** Schema of {@link DecisionTrace}. */
+export const DecisionTraceSchema = obj(
+  {
+    id: str({ minLength: 1 }),
+    seam: DecisionSeamSchema,
+    feature: str({ description: 'The decisions_* feature of the use.' }),
+    mode: enums(['shadow', 'on']),
+    outcome: enums(['advice', 'abstain', 'failed', 'timeout', 'skipped']),
+    durationMs: int({ minimum: 0 }),
+  },
+  {
+    detail: str({ description: 'What the use advised, why it abstained, or what failed (short).' }),
+  },
+)
+/**
+ * One consultation of one decision use at a seam: its advice (dropped in shadow), abstention,
+ * failure, timeout, or (shadow) being skipped because every shadow slot was busy.
+ */
+export type DecisionTrace = Infer<typeof DecisionTraceSchema>

@@ -6,6 +6,7 @@
 import { AgentInfoSchema, CheckRecordSchema, JobInfoSchema, TodoItemSchema } from './agent.js'
 import {
   CompletionClaimSchema,
+  DecisionTraceSchema,
   RouteSchema,
   SuggestionSchema,
   TurnToneSchema,
@@ -290,6 +291,10 @@ export const EventSchemas = {
   urgencyScored: described(
     'The attention seam scored how urgent an item is.',
     variant('urgencyScored', { urgency: UrgencySchema }),
+  ),
+  decisionTraced: described(
+    'One decision use was consulted at a seam (journaled; `/decisions` lists them).',
+    variant('decisionTraced', { trace: DecisionTraceSchema }),
   ),
 } as const
 

@@ -24,7 +24,15 @@ export type {
 /** Content block schemas. */
 export { ContentBlockSchema, ToolResultContentSchema } from './content.js'
 /** Advice shapes of the decision seams. */
-export type { CompletionClaim, Route, Suggestion, TurnTone, Urgency } from './decisions.js'
+export type {
+  CompletionClaim,
+  DecisionSeam,
+  DecisionTrace,
+  Route,
+  Suggestion,
+  TurnTone,
+  Urgency,
+} from './decisions.js'
 /** The envelope every event is delivered in. */
 export type { EventEnvelope } from './envelope.js'
 /** Schema of the event envelope. */

@@ -28,6 +28,7 @@ export type PersistedEventType =
   | 'titleChanged'
   | 'usageUpdated'
   | 'taskViewApplied'
+  | 'decisionTraced'
 
 /** An event that is journaled before it is published. */
 export type PersistedEvent = Extract<EngineEvent, { type: PersistedEventType }>
@@ -62,6 +63,7 @@ export function isPersistedType(type: EventType): type is PersistedEventType {
     case 'titleChanged':
     case 'usageUpdated':
     case 'taskViewApplied':
+    case 'decisionTraced':
       return persisted(type)
     case 'sessionOpened':
     case 'retrying':

@@ -287,6 +287,18 @@ export const EVENTS: { [T in EventType]: EventOf<T> } = {
   suggestionResolved: { type: 'suggestionResolved', suggestionId: 's1', accepted: true },
   turnToneJudged: { type: 'turnToneJudged', turnId: 't1', tone: 'frustrated' },
   urgencyScored: { type: 'urgencyScored', urgency: { itemId: 'ap1', kind: 'approval', score: 0.9 } },
+  decisionTraced: {
+    type: 'decisionTraced',
+    trace: {
+      id: 'dt1',
+      seam: 'toolGate',
+      feature: 'decisions_review_call',
+      mode: 'on',
+      outcome: 'advice',
+      durationMs: 120,
+      detail: 'ask: the command deletes a directory outside the task',
+    },
+  },
 }
 
 const stamp = { id: 'r1', at, turnId: 't1' }

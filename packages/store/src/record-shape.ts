@@ -51,6 +51,7 @@ const CHECKS: Record<LogRecordType, (record: Json) => boolean> = {
   usageUpdated: (r) => isNumbers(r.usage) && isNumbers(r.cost),
   taskViewApplied: (r) =>
     isObject(r.view) && Array.isArray(r.view.keptMessageIds) && typeof r.view.restored === 'boolean',
+  decisionTraced: (r) => hasStrings(r.trace, 'id', 'seam', 'feature', 'outcome'),
 }
 
 /** Checks that a parsed line is a record replay can use; never throws. */

@@ -6,6 +6,7 @@ import {
   type CheckRecord,
   type CompactionMarker,
   type Cost,
+  type DecisionTrace,
   LOG_FORMAT_VERSION,
   type LogHeader,
   type LogRecord,
@@ -21,7 +22,12 @@ import {
 import { LegacyRecordReader } from './legacy-records.js'
 import type { ReplayProblem } from './line-reader.js'
 import { checkRecordShape } from './record-shape.js'
-import type { SessionSnapshot, TranscriptItem, TurnRecord } from './snapshot.js'
+import {
+  MAX_REPLAYED_DECISION_TRACES,
+  type SessionSnapshot,
+  type TranscriptItem,
+  type TurnRecord,
+} from './snapshot.js'
 import { pairToolResults } from './tool-pairing.js'
 import { compactedWorkingSet, taskViewWorkingSet, toolStatusOf } from './working-set.js'
 
@@ -60,6 +66,7 @@ export class ReplayState {
   private view: Message[] | null = null
   private compactions: CompactionMarker[] = []
   private taskViews: TaskView[] = []
+  private decisionTraces: DecisionTrace[] = []
   private todos: TodoItem[] = []
   private mode: PermissionMode | undefined
   private model: string | undefined
@@ -214,6 +221,12 @@ export class ReplayState {
         return
       case 'taskViewApplied':
         this.applyTaskView(record.view, record.id, offset, length)
+        return
+      case 'decisionTraced':
+        // Only the latest are kept: `/decisions` shows recent ones, and a long session has thousands.
+        this.decisionTraces.push(record.trace)
+        if (this.decisionTraces.length > 2 * MAX_REPLAYED_DECISION_TRACES)
+          this.decisionTraces = this.decisionTraces.slice(-MAX_REPLAYED_DECISION_TRACES)
         return
       default: {
         const unreachable: never = record
@@ -383,6 +396,7 @@ export class ReplayState {
       workingSet: pairToolResults(this.view ?? this.full),
       compactions: this.compactions,
       taskViews: this.taskViews,
+      decisionTraces: this.decisionTraces.slice(-MAX_REPLAYED_DECISION_TRACES),
       todos: this.todos,
       ...(this.mode !== undefined ? { mode: this.mode } : {}),
       ...(this.model !== undefined ? { model: this.model } : {}),

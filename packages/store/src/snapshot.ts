@@ -4,6 +4,7 @@ import type {
   CheckRecord,
   CompactionMarker,
   Cost,
+  DecisionTrace,
   Message,
   MessageOrigin,
   PermissionMode,
@@ -58,6 +59,9 @@ export interface TurnRecord {
   mutated?: boolean
 }
 
+/** How many of the latest decision traces a snapshot carries. */
+export const MAX_REPLAYED_DECISION_TRACES = 200
+
 /** Everything replay rebuilds from a session log. */
 export interface SessionSnapshot {
   sessionId: string
@@ -75,6 +79,8 @@ export interface SessionSnapshot {
   workingSet: Message[]
   compactions: CompactionMarker[]
   taskViews: TaskView[]
+  /** The latest decision traces (at most {@link MAX_REPLAYED_DECISION_TRACES}), oldest first. */
+  decisionTraces: DecisionTrace[]
   todos: TodoItem[]
   mode?: PermissionMode
   model?: string

@@ -312,6 +312,7 @@ export class Engine {
       state.todos = [...snapshot.todos]
       state.checkpoints = [...snapshot.checkpoints]
       state.checks = [...snapshot.checks]
+      state.decisionTraces = [...snapshot.decisionTraces]
     }
 
     // Fail before anything is journaled when the model cannot be used (unknown ref, missing key).

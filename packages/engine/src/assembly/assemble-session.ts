@@ -8,6 +8,7 @@ import type { DefinedTool } from '../api/define-tool.js'
 import type { EnginePaths } from '../api/engine-paths.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import { SessionCompaction } from '../compaction/session-compaction.js'
+import { openDecisionHub } from '../decisions/open-hub.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
@@ -423,6 +424,8 @@ export async function assembleSession(
     },
     newId: input.newId,
   })
+  const decisions = openDecisionHub(core, settings)
+  if (decisions) services.decisions = decisions
   // Calls get an interaction port bound to their call and turn; this one only marks the service on.
   ports.interaction = createInteractionPort(core, { toolUseId: 'session' })
   // Subagents and agent jobs (spec 003); the Agent tool is offered only when nesting is allowed.

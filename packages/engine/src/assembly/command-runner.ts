@@ -4,6 +4,7 @@ import { type Confinement, resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
 import { actionFor, type Tool } from '@z-engine/tools'
+import { renderDecisions } from '../decisions/render-traces.js'
 import type { SessionGate } from '../gate/session-gate.js'
 import type { McpManager } from '../mcp/mcp-manager.js'
 import { renderMcpStatus } from '../mcp/render-status.js'
@@ -358,6 +359,8 @@ export class CommandRunner {
                 )
                 .join('\n'),
         )
+      case 'decisions':
+        return output(renderDecisions(this.deps.session.services.decisions))
       case 'doctor':
         return output(
           [

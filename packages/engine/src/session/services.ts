@@ -13,6 +13,7 @@ import type { CheckInfo, ToolCtx, ToolResult } from '@z-engine/tools'
 import type { PreToolUseVerdict } from '../batch/batch-types.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import type { AgentReliefFn, SubagentCompactionTarget } from '../compaction/agent-relief.js'
+import type { DecisionHub } from '../decisions/hub.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
@@ -181,4 +182,6 @@ export interface SessionServices {
   verification?: VerificationPort
   /** The host's permission callback with its timeout (`canUseTool`); absent: the policy's verdict stands. */
   canUseTool?: { callback: CanUseTool; timeoutMs: number }
+  /** The decision layer (spec 000 "Decision seams"); absent when every `decisions_*` feature is off. */
+  decisions?: DecisionHub
 }

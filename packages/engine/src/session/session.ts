@@ -1,5 +1,6 @@
 import { reminderText } from '@z-engine/prompts'
 import { type Command, type EventEnvelope, type PermissionMode, parseCommand } from '@z-engine/protocol'
+import { includeFullHistory, resolveSuggestion } from '../decisions/commands.js'
 import { AsyncQueue } from '../util/async-queue.js'
 import type { EventHub } from './event-hub.js'
 import type { SessionEndReason } from './services.js'
@@ -166,6 +167,7 @@ export class SessionActor implements Session {
     }
     // A checkpoint still being taken after its (read-only) turn ended: journal it before closing.
     await this.#state.checkpointing
+    await this.#core.services.decisions?.close()
     this.#core.cancelWaits()
     this.#commands.close()
     await this.#loop
@@ -446,12 +448,15 @@ export class SessionActor implements Session {
         return
       }
       case 'resolveSuggestion':
+        await resolveSuggestion(this.#core, command, {
+          busy: () => this.#state.activeTurn !== undefined,
+          startTurn: (text) => {
+            this.#startTurn({ text })
+          },
+        })
+        return
       case 'includeFullHistory':
-        this.#notice(
-          'info',
-          `'${command.type}' belongs to the experimental decision features, which are off.`,
-          'decisions_off',
-        )
+        includeFullHistory(this.#core)
         return
       case 'applyAgentChanges':
       case 'discardAgentChanges': {

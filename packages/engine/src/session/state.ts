@@ -3,6 +3,7 @@ import type {
   CheckRecord,
   ContentBlock,
   Cost,
+  DecisionTrace,
   Message,
   PermissionMode,
   TodoItem,
@@ -34,6 +35,8 @@ export class SessionState {
   checkpoints: Checkpoint[] = []
   /** Check records replayed from the journal (a resumed session's earlier evidence). */
   checks: CheckRecord[] = []
+  /** Decision traces replayed from the journal (the latest), for `/decisions`. */
+  decisionTraces: DecisionTrace[] = []
   /**
    * Settles when every checkpoint started so far is taken and journaled. A turn does not wait for
    * its own (issue 17: `turnFinished` never waits); rewinding and closing do.

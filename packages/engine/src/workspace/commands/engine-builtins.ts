@@ -27,6 +27,7 @@ export const ENGINE_BUILTIN_COMMANDS = [
     argumentHint: '[enable|disable <plugin>@<marketplace>]',
   },
   { name: 'todos', description: 'Show the todo list' },
+  { name: 'decisions', description: 'Show the decision features and their latest decisions' },
   { name: 'doctor', description: 'Check the installation, providers, tools and settings' },
   { name: 'add-dir', description: 'Let the agent work in another folder', argumentHint: '<path> [--save]' },
 ] as const

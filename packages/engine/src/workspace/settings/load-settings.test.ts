@@ -33,23 +33,22 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(base, { recursive: true, force: true }))
 
-describe('settings that are not supported yet', () => {
-  it('are reported where they are set, one warning each, and the rest load', async () => {
+describe('decision feature switches', () => {
+  it('load known decisions_* switches quietly and report an unknown one where it is set', async () => {
     write(
       userFile(),
-      '[lsp]\nenabled = false\n[shell.sandbox]\nenabled = true\n[experimental]\ndecisions_route = "on"\n',
+      '[lsp]\nenabled = false\n[experimental]\ndecisions_route = "on"\ndecisions_reviw_call = "shadow"\n[decisions]\ntimeout_ms = 900\n',
     )
-    write(
-      projectFile(),
-      '[[verification.checks]]\nid = "test"\ncommand = "npm test"\n[agents]\nmax_turns = 7\n',
-    )
+    write(projectFile(), '[agents]\nmax_turns = 7\n')
     const loaded = await load()
     expect(loaded.settings.agents.max_turns).toBe(7)
+    expect(loaded.settings.experimental.decisions_route).toBe('on')
+    expect(loaded.settings.decisions.timeout_ms).toBe(900)
     expect(loaded.notices.map((notice) => [notice.layer, notice.key, notice.severity])).toEqual([
-      ['user', 'experimental', 'warning'],
+      ['user', 'experimental.decisions_reviw_call', 'warning'],
     ])
     expect(loaded.notices[0]?.message).toMatch(
-      /^not supported yet: experimental\.decisions_\* \(set in .*settings\.toml\)/,
+      /^unknown decision feature experimental\.decisions_reviw_call \(set in .*settings\.toml\) is ignored; known: decisions_turn_brief/,
     )
   })
 

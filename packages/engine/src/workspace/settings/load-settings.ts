@@ -9,7 +9,7 @@ import { mergeLayers } from './merge.js'
 import { type SettingsFiles, type SettingsLocations, settingsFiles } from './paths.js'
 import { readTomlLayer } from './read-toml-layer.js'
 import { resolveAdditionalDirectories } from './resolve-directories.js'
-import { unsupportedSettingsNotices } from './unsupported.js'
+import { unknownDecisionFeatureNotices, unsupportedSettingsNotices } from './unsupported.js'
 
 /** What `loadSettings` needs: locations, the environment, and whether the workspace is trusted. */
 export interface LoadSettingsOptions extends SettingsLocations {
@@ -114,6 +114,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       ...readLayers.flatMap((layer) => layer.notices),
       ...plugins.notices,
       ...unsupportedSettingsNotices(readLayers),
+      ...unknownDecisionFeatureNotices(readLayers),
     ],
     files,
     plugins: plugins.plugins,

@@ -1,3 +1,5 @@
+import { unknownDecisionFeatures } from '../../decisions/features.js'
+import { DECISION_FEATURES } from '../../decisions/registry.js'
 import type { LoadedLayer, SettingsNotice } from './layers.js'
 
 /**
@@ -12,10 +14,7 @@ export const NOT_SUPPORTED_YET: ReadonlyArray<{
   label: string
   /** For a table of switches, only keys with this prefix count. */
   keyPrefix?: string
-}> = [
-  { key: 'decisions', label: '[decisions]' },
-  { key: 'experimental', label: 'experimental.decisions_*', keyPrefix: 'decisions_' },
-]
+}> = []
 
 function valueAt(data: unknown, key: string): unknown {
   let value = data
@@ -51,4 +50,22 @@ export function unsupportedSettingsNotices(layers: readonly LoadedLayer[]): Sett
     }
   }
   return notices
+}
+
+/** One warning per `decisions_*` switch that names no decision use (a typo would otherwise do nothing). */
+export function unknownDecisionFeatureNotices(layers: readonly LoadedLayer[]): SettingsNotice[] {
+  return layers.flatMap((layer) => {
+    const experimental = valueAt(layer.data, 'experimental')
+    if (layer.name === 'defaults' || typeof experimental !== 'object' || experimental === null) return []
+    const file = layer.file ?? layer.name
+    return unknownDecisionFeatures(experimental as Record<string, unknown>, DECISION_FEATURES).map(
+      (feature): SettingsNotice => ({
+        severity: 'warning',
+        layer: layer.name,
+        file,
+        key: `experimental.${feature}`,
+        message: `unknown decision feature experimental.${feature} (set in ${file}) is ignored; known: ${DECISION_FEATURES.join(', ')}.`,
+      }),
+    )
+  })
 }
