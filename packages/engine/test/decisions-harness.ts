@@ -40,7 +40,8 @@ export async function decisionEngine(
 ) {
   const decider = new ScriptedClient((request): ScriptStep | Promise<ScriptStep> => {
     const answer = answers(featureOf(request), request) ?? {}
-    if (answer === 'fail') return { error: { kind: 'invalid_request', message: 'the decision model is down' } }
+    if (answer === 'fail')
+      return { error: { kind: 'invalid_request', message: 'the decision model is down' } }
     if (answer === 'hang') return new Promise<ScriptStep>(() => {})
     return { blocks: [{ type: 'text', text: JSON.stringify(answer) }] }
   })

@@ -9,6 +9,7 @@ import type { EnginePaths } from '../api/engine-paths.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import { SessionCompaction } from '../compaction/session-compaction.js'
 import { openDecisionHub } from '../decisions/open-hub.js'
+import { checksToSkip } from '../decisions/seams/check-select.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
 import { ShellJobs } from '../jobs/shell-jobs.js'
@@ -256,6 +257,16 @@ export async function assembleSession(
       gate.decide('Verify', { type: 'execute', command: check.command, cwd: check.cwd }, state.mode)
         .decision === 'deny',
     notice: (level, message) => notice(level, message, 'verification'),
+    select: (checks, signal) => {
+      const records = verification.records()
+      const lastFailed = (id: string) => records.findLast((record) => record.checkId === id)?.passed === false
+      return checksToSkip(
+        core.services.decisions,
+        checks.map((check) => ({ id: check.id, command: check.command, lastFailed: lastFailed(check.id) })),
+        [],
+        signal,
+      )
+    },
   })
 
   const [instructions, environment, agents, rules, skills] = await Promise.all([

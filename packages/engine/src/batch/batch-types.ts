@@ -57,6 +57,19 @@ export interface BatchDeps {
     toolUseId: string,
   ): Promise<{ additionalContext?: string; stop?: string }>
   emit(event: EngineEvent): Promise<void>
+  /**
+   * The tool-gate decision seam, asked only about a call that would be allowed: a reason to ask the
+   * user instead (with no rule to suggest or persist), or undefined — the Allow stands.
+   */
+  reviewAllowed?(
+    call: { toolName: string; title: string; input: Record<string, unknown> },
+    signal: AbortSignal,
+  ): Promise<string | undefined>
+  /** The after-call (and relevance) decision seams: notes put ahead of a finished call's result. */
+  notesFor?(
+    call: { toolName: string; input: Record<string, unknown>; resultText: string; isError: boolean },
+    signal: AbortSignal,
+  ): Promise<string[]>
   /** Concurrency bound for a run of concurrency-safe calls. */
   maxConcurrency: number
   agentId?: string

@@ -30,6 +30,8 @@ type Prepared =
       realPaths?: Readonly<Record<string, string>>
       /** The confinement the policy's allow relied on (absent after a user approval). */
       confinement?: Confinement
+      /** The tool-gate decision seam turned an Allow into this Ask: an answer grants no rule. */
+      escalated?: boolean
     }
 
 interface CallState {
@@ -207,6 +209,15 @@ async function prepare(
     ...(hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}),
     ...(verdict.realPaths !== undefined ? { realPaths: verdict.realPaths } : {}),
   }
+  // The tool-gate decision seam may only turn an Allow into an Ask (never allow, deny or change an Ask).
+  const review =
+    decision === 'allow'
+      ? await deps.reviewAllowed?.({ toolName: tool.name, title, input }, signal)
+      : undefined
+  if (review !== undefined) {
+    decision = 'ask'
+    reason = review
+  }
   switch (decision) {
     case 'deny':
       return { kind: 'settled', status: 'denied', text: `Permission denied: ${reason}` }
@@ -226,7 +237,10 @@ async function prepare(
       } catch {
         preview = undefined
       }
-      const suggestion = hook.permission ? undefined : verdict.suggestion
+      const suggestion = hook.permission || review !== undefined ? undefined : verdict.suggestion
+      // An escalated Allow keeps the confinement the policy's allow relied on.
+      const confinement =
+        review !== undefined && verdict.decision === 'allow' ? verdict.confinement : undefined
       const approval: ApprovalRequest = {
         id: deps.newId('ap'),
         batchId,
@@ -238,7 +252,16 @@ async function prepare(
         ...(preview !== undefined ? { preview } : {}),
         ...(suggestion !== undefined ? { suggestion } : {}),
       }
-      return { kind: 'ready', tool, input, title, approval, ...context }
+      return {
+        kind: 'ready',
+        tool,
+        input,
+        title,
+        approval,
+        ...context,
+        ...(confinement ? { confinement } : {}),
+        ...(review !== undefined ? { escalated: true } : {}),
+      }
     }
     default: {
       const unreachable: never = decision
@@ -319,11 +342,12 @@ export async function runBatch(
         await settle(state, 'denied', text, deps)
         break
       }
+      // An Ask the decision seam raised has nothing to persist: "always" answers allow this call only.
       case 'allowSession':
-        await deps.grantRule(answer.rule, 'session')
+        if (!prepared.escalated) await deps.grantRule(answer.rule, 'session')
         break
       case 'allowProject':
-        await deps.grantRule(answer.rule, 'project')
+        if (!prepared.escalated) await deps.grantRule(answer.rule, 'project')
         break
       case 'allowOnce':
         break
@@ -425,7 +449,22 @@ export async function runBatch(
         .catch(() => ({}))
       if ('additionalContext' in post && post.additionalContext) extra.push(post.additionalContext)
       if ('stop' in post && post.stop !== undefined) stop ??= post.stop
+      // The after-call decision seam's notes go ahead of the result, as reminders.
+      const notes = signal.aborted
+        ? []
+        : ((await deps
+            .notesFor?.(
+              {
+                toolName: prepared.tool.name,
+                input: prepared.input,
+                resultText: outputText(content),
+                isError,
+              },
+              signal,
+            )
+            .catch(() => [])) ?? [])
       const withExtra: ToolResultContent[] = [
+        ...notes.map((text) => ({ type: 'text' as const, text })),
         ...content,
         ...extra.map((text) => ({ type: 'text' as const, text })),
       ]

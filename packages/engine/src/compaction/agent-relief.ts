@@ -1,4 +1,4 @@
-import { estimateMessageTokens } from '@z-engine/context'
+import { estimateMessageTokens, type PlannedClear } from '@z-engine/context'
 import type { Message } from '@z-engine/protocol'
 import type { Tool } from '@z-engine/tools'
 import type { SystemSection } from '../model/types.js'
@@ -46,6 +46,8 @@ export interface ReliefTarget {
   spill(original: string, hint: string): Promise<string>
   compactAtPercent?: number
   keepRecentToolResults?: number
+  /** The context-pressure decision seam's review of the planned clears (keeping wins). */
+  reviewClears?: (planned: readonly PlannedClear[]) => Promise<readonly PlannedClear[]>
 }
 
 /**
@@ -108,6 +110,7 @@ export class AgentRelief {
     const overhead = await target.overhead()
     let summary: SummaryJobResult | null = null
     const result = await relieveContext({
+      ...(target.reviewClears ? { reviewClears: target.reviewClears } : {}),
       messages: workingSet,
       windowTokens: target.windowTokens,
       measure: (messages) => measureWorkingSet(messages, overhead, reported),

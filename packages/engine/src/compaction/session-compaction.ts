@@ -4,6 +4,7 @@ import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
 import type { Tool } from '@z-engine/tools'
 import type { SessionModels } from '../assembly/model-port.js'
 import type { SessionSystemPrompt } from '../assembly/system-prompt.js'
+import { pressureReview } from '../decisions/seams/context-pressure.js'
 import { collectStream } from '../model/collect.js'
 import type { SystemSection } from '../model/types.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
@@ -11,6 +12,7 @@ import type { SessionCore } from '../session/session-core.js'
 import {
   AgentRelief,
   type AgentReliefFn,
+  measureWorkingSet,
   type ReportedPrompt,
   type SubagentCompactionTarget,
 } from './agent-relief.js'
@@ -136,8 +138,20 @@ export class SessionCompaction {
    */
   async relieve(workingSet: Message[], force: boolean, reported?: ReportedPrompt): Promise<void> {
     const session = this.deps.session
+    const window = this.deps.models.info(session.state.modelRef).contextWindow
+    // The context-pressure decision seam may keep planned clears or add more (keeping wins).
+    const decisions = session.services.decisions
+    const reviewClears = decisions?.joins('contextPressure')
+      ? pressureReview(
+          decisions,
+          workingSet,
+          window,
+          measureWorkingSet(workingSet, await this.#overhead(), reported),
+        )
+      : undefined
     await this.#main.relieve(workingSet, force, reported, {
-      windowTokens: this.deps.models.info(session.state.modelRef).contextWindow,
+      windowTokens: window,
+      ...(reviewClears ? { reviewClears } : {}),
       overhead: () => this.#overhead(),
       summarize: (messages, tokensBefore) => this.#summarize(messages, tokensBefore, 'auto'),
       record: (result) => this.#record(result),

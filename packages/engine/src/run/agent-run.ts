@@ -52,6 +52,11 @@ export interface RunHost {
    */
   relievePressure(force: boolean, reported?: ReportedPrompt): Promise<void>
   runBatch(calls: BatchCall[], signal: AbortSignal): Promise<BatchOutcome>
+  /**
+   * The before-a-request decision seam (screen_request): new tool results as they may be sent,
+   * applied before they join the working set so no sent message is ever rewritten. Absent: as is.
+   */
+  screenResults?(content: ContentBlock[], signal: AbortSignal): Promise<ContentBlock[]>
   /** Steering messages and reminders queued since the last user message (drained). */
   takeFollowUps(): ContentBlock[]
   /** The stop boundary: hooks, steering, verification (spec 000 "Stop boundary"). */
@@ -212,11 +217,14 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
       ? []
       : tracked.reminders.map((text): ContentBlock => ({ type: 'text', text }))
     // One user message: every result in call order, then queued steering and reminders.
+    const results = host.screenResults
+      ? await host.screenResults(tracked.results, signal)
+      : tracked.results
     await host.append(
       {
         id: host.newId('m'),
         role: 'user',
-        content: [...tracked.results, ...guardNotes, ...(signal.aborted ? [] : host.takeFollowUps())],
+        content: [...results, ...guardNotes, ...(signal.aborted ? [] : host.takeFollowUps())],
       },
       'toolResults',
     )

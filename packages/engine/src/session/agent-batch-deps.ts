@@ -3,6 +3,8 @@ import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import type { BatchDeps } from '../batch/batch-types.js'
 import { consultHost } from '../batch/can-use-tool.js'
 import { InputValidator } from '../batch/input-schema.js'
+import { notesForResult } from '../decisions/seams/after-call.js'
+import { reviewAllowedCall } from '../decisions/seams/tool-gate.js'
 import type { EventScope } from './event-hub.js'
 import { requestApprovals } from './request-approvals.js'
 import type { SessionCore } from './session-core.js'
@@ -97,6 +99,15 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
       return services.hooks.postToolUse(name, value, result, site())
     },
     emit: (event) => core.commit(event, scope),
+    ...(services.decisions?.joins('toolGate')
+      ? {
+          reviewAllowed: (call, signal) =>
+            reviewAllowedCall(services.decisions, { ...call, agentId: options.agentId }, signal),
+        }
+      : {}),
+    ...(services.decisions?.joins('afterCall') || services.decisions?.joins('relevance')
+      ? { notesFor: (call, signal) => notesForResult(services.decisions, call, signal) }
+      : {}),
     maxConcurrency: core.limits.maxConcurrency,
     ...(options.agentId !== 'main' ? { agentId: options.agentId } : {}),
     newId: core.newId,

@@ -1,5 +1,6 @@
 import type { PlanDecision, QuestionRequest, QuestionResponse, TodoItem } from '@z-engine/protocol'
 import type { InteractionPort, UserQuestion } from '@z-engine/tools'
+import { scoreAttentionInBackground } from '../decisions/seams/attention.js'
 import type { SessionCore } from './session-core.js'
 
 /** Where an interaction happens: the call that asked, and its turn. */
@@ -30,6 +31,11 @@ export function createInteractionPort(session: SessionCore, scope: InteractionSc
       const answered = session.questions.wait(question.id, signal)
       await session.commit({ type: 'questionAsked', question }, eventScope)
       void session.services.hooks.notification?.('Z Engine has a question for you').catch(() => {})
+      scoreAttentionInBackground(session, {
+        itemId: question.id,
+        kind: 'question',
+        title: questions.map((one) => one.question).join(' / '),
+      })
       const outcome = await answered
       const response: QuestionResponse = outcome.type === 'answered' ? outcome.answer : { type: 'dismissed' }
       await session.commit({ type: 'questionAnswered', questionId: question.id, response }, eventScope)

@@ -2,6 +2,10 @@ import { reminderText, wrapReminder } from '@z-engine/prompts'
 import type { ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
 import { runBatch } from '../batch/run-batch.js'
+import { answeringFromHistory } from '../decisions/seams/ask-user.js'
+import { RequestScreen } from '../decisions/seams/before-request.js'
+import { askAboutCredentials, toolNamesOf, withEffort } from '../decisions/seams/main-agent.js'
+import { stopReminder } from '../decisions/seams/stop-boundary.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import { buildAgentBatchDeps } from './agent-batch-deps.js'
@@ -38,7 +42,12 @@ export function buildMainRunHost(
   let stopContinuations = 0
   let verificationContinuations = 0
   let batchesSinceTodoWrite = 0
+  let decisionContinuations = 0
   const modelRef = () => input.modelRef ?? state.modelRef
+  const decisions = services.decisions
+  const screen = new RequestScreen(decisions, (values, toolUseId, signal) =>
+    askAboutCredentials(createInteractionPort(session, { toolUseId, turnId: turn.id }), values, signal),
+  )
 
   // Every event of the run, journaled first when it is a persisted one.
   const emit = (event: EngineEvent) => session.commit(event, scope)
@@ -59,7 +68,14 @@ export function buildMainRunHost(
     // Questions, plans and todos are the session's own: bind them to this call and turn.
     bindCtx: (ctx, toolUseId) => ({
       ...ctx,
-      ports: { ...ctx.ports, interaction: createInteractionPort(session, { toolUseId, turnId: turn.id }) },
+      ports: {
+        ...ctx.ports,
+        interaction: answeringFromHistory(
+          createInteractionPort(session, { toolUseId, turnId: turn.id }),
+          decisions,
+          () => state.workingSet,
+        ),
+      },
     }),
   })
 
@@ -67,7 +83,7 @@ export function buildMainRunHost(
     model: () => {
       const resolved = services.models.resolve(modelRef())
       if (!resolved.ok) throw new Error(resolved.message)
-      return resolved.model
+      return withEffort(resolved.model, input.effort)
     },
     system: () => services.system(modelRef()),
     tools: () => {
@@ -137,7 +153,8 @@ export function buildMainRunHost(
       return outcome
     },
     takeFollowUps: () => state.takeFollowUps(),
-    stopBoundary: async (): Promise<StopDecision> => {
+    screenResults: (content, signal) => screen.screen(content, toolNamesOf(state.workingSet), signal),
+    stopBoundary: async (finalText, mutated): Promise<StopDecision> => {
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
         const hook = await services.hooks.stop(stopContinuations > 0)
         if (hook.stop !== undefined) {
@@ -167,6 +184,21 @@ export function buildMainRunHost(
         verificationContinuations += 1
         const content: ContentBlock[] = [{ type: 'text', text: wrapReminder(verdict.text) }]
         return { type: 'continue', content, origin: 'reminder' }
+      }
+      // Step 4: the stop decision seam may continue once per turn with a reminder.
+      const reminder = await stopReminder(
+        decisions,
+        { finalText, mutated, prompt: input.text },
+        decisionContinuations,
+        turn.controller.signal,
+      )
+      if (reminder !== undefined) {
+        decisionContinuations += 1
+        return {
+          type: 'continue',
+          content: [{ type: 'text', text: wrapReminder(reminder) }],
+          origin: 'reminder',
+        }
       }
       return { type: 'end' }
     },

@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from '@z-engine/protocol'
+import { scoreAttentionInBackground } from '../decisions/seams/attention.js'
 import type { EventScope } from './event-hub.js'
 import type { SessionCore } from './session-core.js'
 
@@ -24,6 +25,8 @@ export async function requestApprovals(
   for (const request of requests) {
     await session.commit({ type: 'approvalRequested', request }, scope)
   }
+  for (const request of requests)
+    scoreAttentionInBackground(session, { itemId: request.id, kind: 'approval', title: request.title })
   const tools = [...new Set(requests.map((request) => request.toolName))].join(', ')
   void session.services.hooks.notification?.(`Z Engine needs your permission to use ${tools}`).catch(() => {})
   const answers = new Map<string, ApprovalDecision>()

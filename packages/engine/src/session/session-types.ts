@@ -55,6 +55,8 @@ export interface TurnInput {
   turnRules?: string[]
   /** A model for this turn only (a command's `model`). */
   modelRef?: string
+  /** A reasoning effort for this turn only (the route decision seam; only ever raised). */
+  effort?: 'low' | 'medium' | 'high' | 'max'
 }
 
 /** The main agent's own parts: its toolset and the context relief before each request. */

@@ -1,5 +1,9 @@
 import { reminderText } from '@z-engine/prompts'
 import type { ContentBlock, Cost, Message, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
+import { uncheckedClaim } from '../decisions/seams/completion.js'
+import { routeTurn } from '../decisions/seams/route.js'
+import { judgeTurnInBackground } from '../decisions/seams/turn-end.js'
+import { turnStartReminders } from '../decisions/seams/turn-start.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
 import type { SessionCore } from './session-core.js'
@@ -40,8 +44,10 @@ export async function runTurn(
   session: SessionCore,
   agent: MainAgent,
   turn: ActiveTurn,
-  input: TurnInput,
+  requested: TurnInput,
 ): Promise<void> {
+  // The route seam may raise this turn's effort once the prompt is in.
+  let input = requested
   const turnId = turn.id
   const scope = { turnId }
   // The turn's usage is what the session spent during it, its subagents included.
@@ -89,6 +95,12 @@ export async function runTurn(
 
   const due = (await session.services.turnReminders?.().catch(() => [])) ?? []
   session.state.reminders.push(...due)
+  // Decision seams at turn start: reminders for the opening message, and the route (effort).
+  const decisions = session.services.decisions
+  session.state.reminders.push(
+    ...(await turnStartReminders(decisions, input.text, session.state.workingSet, turn.controller.signal)),
+  )
+  input = await routedInput(session, input, turn.controller.signal)
   // In plan mode every turn reminds the model that it may only read and plan.
   const planReminder = reminderText('planMode', {})
   if (session.state.mode === 'plan' && !session.state.reminders.includes(planReminder)) {
@@ -169,7 +181,38 @@ export async function runTurn(
             reason: `The badge could not be computed: ${error instanceof Error ? error.message : String(error)}`,
           }),
         )
+  const claim = await uncheckedClaim(
+    decisions,
+    {
+      finalText: run.type === 'done' ? run.finalText : '',
+      messageId: lastAssistantId(session.state.workingSet.slice(messagesAtStart)) ?? messageId,
+      mutated: run.mutated,
+      verified: badge.type === 'verified',
+    },
+    turn.controller.signal,
+  )
+  if (claim !== undefined) session.publish({ type: 'completionClaimUnchecked', claim })
   await finish(outcomeOf(run, turn), badge, run.mutated)
+  if (run.type === 'done')
+    judgeTurnInBackground(session, { turnId, prompt: input.text, finalText: run.finalText })
+}
+
+/** The turn's input with the route seam's effort, announced with `routeChosen` (unchanged without one). */
+async function routedInput(session: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnInput> {
+  const decisions = session.services.decisions
+  if (!decisions?.joins('route')) return input
+  const resolved = session.services.models.resolve(input.modelRef ?? session.state.modelRef)
+  const effort = resolved.ok ? resolved.model.reasoning?.effort : undefined
+  const current = effort === 'minimal' ? 'low' : effort
+  const route = await routeTurn(decisions, input.text, current, signal)
+  if (route === undefined) return input
+  session.publish({ type: 'routeChosen', route })
+  return { ...input, effort: route.effort }
+}
+
+/** The id of the last assistant message among `messages`. */
+function lastAssistantId(messages: readonly Message[]): string | undefined {
+  return messages.findLast((message) => message.role === 'assistant')?.id
 }
 
 /** Adds work to `state.checkpointing`, which the next checkpoint, a rewind and a close wait for. */

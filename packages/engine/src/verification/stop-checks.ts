@@ -16,6 +16,8 @@ export interface StopChecksInput {
   /** Whether a deny rule forbids the check's command (such a check is skipped, with a notice). */
   denied(check: CheckInfo): boolean
   notice(level: 'info' | 'warning', message: string): void
+  /** The check-select decision seam: ids to skip (never all, never one that failed last). */
+  select?(checks: readonly CheckInfo[], signal: AbortSignal): Promise<ReadonlySet<string>>
 }
 
 /**
@@ -43,7 +45,7 @@ export function createStopChecks(input: StopChecksInput) {
     }
     const badge = await verification.badge(turnMark)
     if (badge.type === 'verified') return { type: 'end' }
-    const checks = (await verification.stopChecks()).filter((check) => {
+    let checks = (await verification.stopChecks()).filter((check) => {
       if (!input.denied(check)) return true
       input.notice(
         'warning',
@@ -51,6 +53,14 @@ export function createStopChecks(input: StopChecksInput) {
       )
       return false
     })
+    const skipped = (await input.select?.(checks, signal)) ?? new Set<string>()
+    if (skipped.size > 0) {
+      input.notice(
+        'info',
+        `Skipping ${[...skipped].join(', ')}: the decision service judged the changes cannot affect them.`,
+      )
+      checks = checks.filter((check) => !skipped.has(check.id))
+    }
     if (checks.length === 0) return { type: 'end' }
     input.notice(
       'info',
