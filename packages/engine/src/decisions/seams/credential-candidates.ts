@@ -34,7 +34,8 @@ function redactedPart(token: string): string | undefined {
   let start = 0
   while (start < token.length && token[start] === redacted[start]) start++
   let end = 0
-  while (end < token.length - start && token[token.length - 1 - end] === redacted[redacted.length - 1 - end]) end++
+  while (end < token.length - start && token[token.length - 1 - end] === redacted[redacted.length - 1 - end])
+    end++
   return token.slice(start, token.length - end)
 }
 
