@@ -217,9 +217,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
       ? []
       : tracked.reminders.map((text): ContentBlock => ({ type: 'text', text }))
     // One user message: every result in call order, then queued steering and reminders.
-    const results = host.screenResults
-      ? await host.screenResults(tracked.results, signal)
-      : tracked.results
+    const results = host.screenResults ? await host.screenResults(tracked.results, signal) : tracked.results
     await host.append(
       {
         id: host.newId('m'),
