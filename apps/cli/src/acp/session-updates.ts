@@ -204,6 +204,7 @@ export class SessionUpdateMapper {
       case 'compacted':
       case 'trustRequired':
       case 'routeChosen':
+      case 'decisionTraced':
       case 'taskViewApplied':
       case 'completionClaimUnchecked':
       case 'suggested':

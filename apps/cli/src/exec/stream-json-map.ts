@@ -276,6 +276,7 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
       case 'compacted':
       case 'commandOutput':
       case 'routeChosen':
+      case 'decisionTraced':
       case 'taskViewApplied':
       case 'suggested':
       case 'suggestionResolved':

@@ -298,6 +298,7 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     case 'checkRecorded':
     case 'checkpointCreated':
     case 'routeChosen':
+    case 'decisionTraced':
     case 'taskViewApplied':
     case 'suggested':
     case 'suggestionResolved':
