@@ -355,7 +355,8 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
       mode: 'bypass',
       model: WIRE_MODELS.anthropic,
     })
-    session.send({ type: 'submit', text: 'Turn one.' })
+    // Long enough that the summary shrinks the context (a summary that does not is not applied).
+    session.send({ type: 'submit', text: `Turn one. ${'Some context about the bug. '.repeat(200)}` })
     await t.waitFor(session, 'turnFinished', 1)
     session.send({ type: 'submit', text: 'Turn two.' })
     const second = await t.waitFor(session, 'turnFinished', 2)

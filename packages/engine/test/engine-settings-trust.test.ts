@@ -3,7 +3,7 @@
  * "Workspace trust" (an untrusted project's layers may only restrict), proved on a real Engine with
  * real settings files, the real policy and real tools; the model is the only script.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineEvent } from '@z-engine/protocol'
 import { parse } from 'smol-toml'
@@ -114,7 +114,7 @@ describe('AllowProject (spec 000 "Tool batch")', () => {
     await second.engine.shutdown()
   })
 
-  it('in an untrusted workspace a rule saved with AllowProject waits for trust: the next session asks again and trustRequired names permissions.allow', async () => {
+  it("in an untrusted workspace a rule saved with AllowProject goes to the user's own config for that folder, and the next session honours it", async () => {
     const project = buggyProject()
     const script = () => [
       { blocks: [bash('node test.js --label two')] },
@@ -130,23 +130,25 @@ describe('AllowProject (spec 000 "Tool batch")', () => {
       decision: { type: 'allowProject', rule: event.request.suggestion!.rule },
     }))
     const rule = asked[0]!.request.suggestion!.rule
-    // The file is created (and kept out of git) with the rule.
-    const file = join(project, '.z-engine', 'settings.local.toml')
-    expect(parse(readFileSync(file, 'utf8'))).toEqual({ permissions: { allow: [rule] } })
-    expect(readFileSync(join(project, '.z-engine', '.gitignore'), 'utf8')).toContain('settings.local.toml')
+    // Not the trust-gated settings.local.toml (a checkout could ship one): the user's config folder.
+    expect(existsSync(join(project, '.z-engine', 'settings.local.toml'))).toBe(false)
+    const saved = readdirSync(join(t.home, 'config', 'projects'))
+    expect(saved).toHaveLength(1)
+    expect(parse(readFileSync(join(t.home, 'config', 'projects', saved[0]!), 'utf8'))).toEqual({
+      permissions: { allow: [rule] },
+    })
     await t.engine.shutdown()
 
-    // settings.local.toml is a project layer: a checkout could ship one, so it is withheld until trust.
     const second = await engineWith(script(), t.home)
     const again = await second.engine.openSession({ projectRoot: project, model: 'scripted:x' })
-    expect(second.events(again, 'trustRequired')).toMatchObject([{ categories: ['permissions.allow'] }])
+    expect(second.events(again, 'trustRequired')).toEqual([])
     again.send({ type: 'submit', text: 'Run the tests again.' })
     const askedAgain = await answerUntilFinished(second, again, (event) => ({
       type: 'resolveApproval',
       approvalId: event.request.id,
-      decision: { type: 'allowOnce' },
+      decision: { type: 'deny' },
     }))
-    expect(askedAgain).toHaveLength(1)
+    expect(askedAgain).toEqual([])
     await second.engine.shutdown()
   })
 })

@@ -25,6 +25,8 @@ describe('session turns (spec 001 "Conversations, turns and rounds")', () => {
     })
     expect(read.calls).toEqual([{ path: 'a.ts' }])
     expect(t.records.map((record) => record.type)).toEqual([
+      // The session takes its title from the first prompt.
+      'titleChanged',
       'turnStarted',
       'messageRecorded',
       'usageUpdated',
