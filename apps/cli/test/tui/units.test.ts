@@ -7,6 +7,7 @@ import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
 import { reduceEvent, splitSettled } from '../../src/tui/reduce-event.js'
 import { CLI_COMMANDS, completions, parseLine } from '../../src/tui/slash-commands.js'
 import { nextMode } from '../../src/tui/status-line.js'
+import { NO_KEY } from '../../src/tui/use-terminal-input.js'
 import { contextPercent, initialChatState, visibleProgress } from '../../src/tui/view-model.js'
 
 const request = (suggestion?: ApprovalRequest['suggestion']): ApprovalRequest => ({
@@ -19,29 +20,7 @@ const request = (suggestion?: ApprovalRequest['suggestion']): ApprovalRequest =>
 })
 
 const key = (overrides: Partial<Record<string, boolean>> = {}) =>
-  ({
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    home: false,
-    end: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    super: false,
-    hyper: false,
-    capsLock: false,
-    numLock: false,
-    ...overrides,
-  }) as Parameters<typeof approvalKey>[3]
+  ({ ...NO_KEY, ...overrides }) as Parameters<typeof approvalKey>[3]
 
 let seq = 0
 const envelope = (event: EngineEvent, agentId?: string): EventEnvelope => ({
