@@ -35,6 +35,7 @@ describe('command catalog', () => {
       'mcp',
       'plugin',
       'todos',
+      'decisions',
       'doctor',
       'add-dir',
     ])
