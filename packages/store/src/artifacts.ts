@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
 import { PRIVATE_DIR_MODE } from './file-modes.js'
+import { makeDirectories } from './make-directories.js'
 
 // Extensions become part of a file name, so only short plain ones are kept.
 const SAFE_EXTENSION = /^[a-z0-9]{1,10}$/
@@ -21,7 +22,7 @@ export async function writeArtifactFile(
   const suffix = extension !== undefined && SAFE_EXTENSION.test(extension) ? `.${extension}` : ''
   const path = join(artifactsDir, `${digest}${suffix}`)
   if (await exists(path)) return path
-  await mkdir(artifactsDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  await makeDirectories(artifactsDir, PRIVATE_DIR_MODE)
   await writeFileAtomic(path, bytes)
   return path
 }

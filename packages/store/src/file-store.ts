@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { accessSync, constants, existsSync } from 'node:fs'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { readdir, rm, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { LOG_FORMAT_VERSION, type LogHeader } from '@z-engine/protocol'
 import { JsonlAppender, type SyncPolicy } from './appender.js'
@@ -9,6 +9,7 @@ import { syncDirectory } from './atomic-write.js'
 import { PRIVATE_DIR_MODE } from './file-modes.js'
 import { readFirstRecord } from './first-record.js'
 import { copyLogUpTo } from './fork.js'
+import { makeDirectories } from './make-directories.js'
 import { META_FORMAT_VERSION, readMeta, type SessionMeta, writeMeta } from './meta.js'
 import { agentLogPath, checkSessionId, type SessionPaths, sessionPaths, sessionsDir } from './paths.js'
 import { fileExists, replayLogFile } from './replay.js'
@@ -82,7 +83,7 @@ class FileSessionStore implements SessionStore {
     paths: SessionPaths,
     options: CreateSessionOptions,
   ): Promise<SessionLog> {
-    await mkdir(paths.dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+    await makeDirectories(paths.dir, PRIVATE_DIR_MODE)
     const createdAt = this.now().toISOString()
     const projectRoot = resolve(options.projectRoot)
     const meta: SessionMeta = {

@@ -1,10 +1,11 @@
-import { copyFile, link, mkdir, readdir } from 'node:fs/promises'
+import { copyFile, link, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogHeader } from '@z-engine/protocol'
 import { JsonlAppender } from './appender.js'
 import { PRIVATE_DIR_MODE } from './file-modes.js'
 import { LegacyRecordReader } from './legacy-records.js'
 import { readJsonl } from './line-reader.js'
+import { makeDirectories } from './make-directories.js'
 import { agentLogPath, type SessionPaths } from './paths.js'
 
 /** What a fork copied. */
@@ -55,7 +56,7 @@ export async function copyLogUpTo(
     }
   }
   if (!found) return { found }
-  await mkdir(target.dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  await makeDirectories(target.dir, PRIVATE_DIR_MODE)
   const appender = await JsonlAppender.open(target.log, 'never')
   try {
     await appender.append(header(original, lastMessageId))
@@ -70,7 +71,7 @@ export async function copyLogUpTo(
 
 async function copyAgents(source: SessionPaths, target: SessionPaths, agents: Set<string>): Promise<void> {
   if (agents.size === 0) return
-  await mkdir(target.agentsDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  await makeDirectories(target.agentsDir, PRIVATE_DIR_MODE)
   for (const agentId of agents) {
     try {
       await copyFile(agentLogPath(source, agentId), agentLogPath(target, agentId))
@@ -88,7 +89,7 @@ async function linkArtifacts(from: string, to: string): Promise<void> {
   } catch {
     return
   }
-  await mkdir(to, { recursive: true, mode: PRIVATE_DIR_MODE })
+  await makeDirectories(to, PRIVATE_DIR_MODE)
   for (const name of names) {
     if (name.startsWith('.')) continue
     try {

@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises'
 import { LOG_FORMAT_VERSION, type LogRecord } from '@z-engine/protocol'
 import { JsonlAppender, type SyncPolicy } from './appender.js'
 import { syncDirectory } from './atomic-write.js'
 import { PRIVATE_DIR_MODE } from './file-modes.js'
+import { makeDirectories } from './make-directories.js'
 import type { SessionMeta } from './meta.js'
 import { agentLogPath, checkSessionId, type SessionPaths } from './paths.js'
 import type { SessionLog } from './session-store.js'
@@ -81,7 +81,7 @@ export class FileSessionLog implements SessionLog {
   }
 
   private async openAgent(agentId: string): Promise<JsonlAppender> {
-    await mkdir(this.context.paths.agentsDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+    await makeDirectories(this.context.paths.agentsDir, PRIVATE_DIR_MODE)
     const path = agentLogPath(this.context.paths, agentId)
     const appender = await JsonlAppender.open(path, this.context.sync)
     if (!appender.hadContent()) {
