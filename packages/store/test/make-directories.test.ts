@@ -24,11 +24,14 @@ describe('makeDirectories', () => {
   })
 
   // Node 20's recursive mkdir spins forever here (libuv retries the parent); this must return.
-  it.runIf(existsSync('/proc/self'))('names the folder that refuses new entries (a data folder under /proc)', async () => {
-    await expect(makeDirectories('/proc/z-engine-test/data/sessions', 0o700)).rejects.toThrow(
-      '/proc does not accept new folders',
-    )
-  })
+  it.runIf(existsSync('/proc/self'))(
+    'names the folder that refuses new entries (a data folder under /proc)',
+    async () => {
+      await expect(makeDirectories('/proc/z-engine-test/data/sessions', 0o700)).rejects.toThrow(
+        '/proc does not accept new folders',
+      )
+    },
+  )
 })
 
 describe('the file store in a data folder that cannot be created', () => {
