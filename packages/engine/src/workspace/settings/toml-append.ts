@@ -1,9 +1,5 @@
-import { isDeepStrictEqual } from 'node:util'
-import { parse } from 'smol-toml'
+import { editToml, samePath, type TomlEditResult } from './toml-edit.js'
 import { lineEnd, scanArray, scanStatements } from './toml-scan.js'
-
-/** The edited text, or why the edit was not made (the text is then left as it was). */
-export type TomlEditResult = { ok: true; text: string; changed: boolean } | { ok: false; error: string }
 
 /**
  * Appends a string to the array `[table] key = [...]` of a TOML document by editing the text, so
@@ -17,30 +13,19 @@ export function appendToTomlArray(
   key: string,
   value: string,
 ): TomlEditResult {
-  let before: Record<string, unknown>
-  try {
-    before = parse(text) as Record<string, unknown>
-  } catch (error) {
-    return { ok: false, error: `it is not valid TOML (${firstLine(error)}); fix it first` }
-  }
-  const current = valueAt(before, [...table, key])
-  if (current !== undefined && !Array.isArray(current))
-    return { ok: false, error: `${[...table, key].join('.')} is not an array` }
-  if (Array.isArray(current) && current.includes(value)) return { ok: true, text, changed: false }
-
-  const edited = insert(text, table, key, JSON.stringify(value))
-  if (typeof edited !== 'string') return edited
-  let after: Record<string, unknown>
-  try {
-    after = parse(edited) as Record<string, unknown>
-  } catch (error) {
-    return { ok: false, error: `the edit would break the file (${firstLine(error)}); add it by hand` }
-  }
-  const expected = structuredClone(before)
-  setArrayValue(expected, [...table, key], [...((current as unknown[] | undefined) ?? []), value])
-  if (!isDeepStrictEqual(plain(after), plain(expected)))
-    return { ok: false, error: 'the edit would change other settings; add it by hand' }
-  return { ok: true, text: edited, changed: true }
+  return editToml(text, {
+    path: [...table, key],
+    byHand: 'add',
+    plan: (current, source) => {
+      if (current !== undefined && !Array.isArray(current))
+        return { ok: false, error: `${[...table, key].join('.')} is not an array` }
+      if (Array.isArray(current) && current.includes(value)) return 'unchanged'
+      return {
+        value: [...((current as unknown[] | undefined) ?? []), value],
+        text: insert(source, table, key, JSON.stringify(value)),
+      }
+    },
+  })
 }
 
 function insert(
@@ -59,12 +44,12 @@ function insert(
   for (const statement of statements) {
     if (statement.kind !== 'keyValue') {
       currentTable = statement.kind === 'table' ? statement.path : [...statement.path, '[]']
-      if (statement.kind === 'table' && sameKey(statement.path, table)) tableHeader = statement
+      if (statement.kind === 'table' && samePath(statement.path, table)) tableHeader = statement
       continue
     }
     const fullPath = [...currentTable, ...statement.path]
-    if (sameKey(fullPath, target)) return insertIntoArray(text, statement.valueStart!, literal)
-    if (sameKey(fullPath, table))
+    if (samePath(fullPath, target)) return insertIntoArray(text, statement.valueStart!, literal)
+    if (samePath(fullPath, table))
       return { ok: false, error: `${table.join('.')} is an inline table; add it by hand` }
     if (currentTable.length === 0 && startsWith(statement.path, table)) rootDotted = statement
   }
@@ -103,41 +88,6 @@ function splice(text: string, at: number, insertion: string): string {
   return text.slice(0, at) + insertion + text.slice(at)
 }
 
-function sameKey(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((segment, index) => segment === b[index])
-}
-
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
   return path.length > prefix.length && prefix.every((segment, index) => path[index] === segment)
-}
-
-function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
-  let holder: unknown = root
-  for (const key of path)
-    holder =
-      typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined
-  return holder
-}
-
-function setArrayValue(root: Record<string, unknown>, path: readonly string[], value: unknown[]): void {
-  let holder = root
-  for (const key of path.slice(0, -1)) {
-    holder[key] ??= {}
-    holder = holder[key] as Record<string, unknown>
-  }
-  holder[path[path.length - 1]!] = value
-}
-
-/** Plain objects and arrays only: smol-toml's tables have no prototype and its dates are a Date subclass. */
-function plain(value: unknown): unknown {
-  if (value instanceof Date) return { date: value.toString() }
-  if (Array.isArray(value)) return value.map(plain)
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plain(inner)]))
-  }
-  return value
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!
 }

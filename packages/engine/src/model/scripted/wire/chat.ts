@@ -111,7 +111,7 @@ export function chatFrames(response: ResolvedResponse, id: string, options: Chat
       usage: usageOf(response),
     }),
   )
-  frames.push('data: [DONE]\n\n')
+  frames.push(sseFrame(undefined, '[DONE]'))
   return frames
 }
 

@@ -6,7 +6,7 @@
  */
 import type { StopReason } from '../../types.js'
 import { type ResolvedResponse, splitText } from '../script.js'
-import type { EncodeOptions } from './sse.js'
+import { type EncodeOptions, sseFrame } from './sse.js'
 
 type Part = Record<string, unknown>
 
@@ -107,7 +107,7 @@ export function geminiFrames(
       responseId: id,
     }
     if (last) body.usageMetadata = usageOf(response)
-    return `data: ${JSON.stringify(body)}\r\n\r\n`
+    return sseFrame(undefined, body, '\r\n')
   })
 }
 
