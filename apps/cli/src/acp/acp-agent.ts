@@ -10,9 +10,10 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk'
-import { type Engine, EngineError, type Session } from '@z-engine/engine'
+import { type Engine, EngineError, type Session, type SubmitAttachments } from '@z-engine/engine'
 import type { ApprovalRequest, EventEnvelope, PermissionMode, TurnOutcome } from '@z-engine/protocol'
 import { decisionFor, permissionOptions } from './permission-options.js'
+import { promptImages } from './prompt-images.js'
 import { previewContent, SessionUpdateMapper, toolKind } from './session-updates.js'
 import { transcriptUpdates } from './transcript-updates.js'
 
@@ -91,6 +92,8 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         else parts.push(`@${block.resource.uri.replace(/^file:\/\//, '')}`)
         break
       case 'image':
+        // Images travel as attachments (promptImages), not as text.
+        break
       case 'audio':
         // Not offered in promptCapabilities; a client that sends one anyway gets its text only.
         break
@@ -196,7 +199,12 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return session
   }
 
-  const runPrompt = (client: AgentContext, session: Session, text: string): Promise<PromptResponse> =>
+  const runPrompt = (
+    client: AgentContext,
+    session: Session,
+    text: string,
+    attachments: SubmitAttachments,
+  ): Promise<PromptResponse> =>
     new Promise((resolve, reject) => {
       const mapper = new SessionUpdateMapper()
       // Updates go out in event order, and all of them before the prompt's response.
@@ -237,7 +245,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
           })
         }
       })
-      session.send({ type: 'submit', text })
+      session.send({ type: 'submit', text, ...(attachments.length > 0 ? { attachments } : {}) })
     })
 
   return agent({ name: 'z-engine' })
@@ -245,7 +253,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // Images are offered; a session whose model has no image input refuses them (promptImages).
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
       },
       agentInfo: { name: 'z-engine', version: '0.1.0' },
     }))
@@ -273,10 +282,13 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       if (session.busy)
         throw RequestError.invalidRequest(undefined, 'A prompt is already running in this session.')
       const text = promptText(params.prompt)
-      if (text === '') throw RequestError.invalidParams(undefined, 'The prompt has no text.')
+      const images = promptImages(params.prompt, session.model)
+      if (!images.ok) throw RequestError.invalidParams({ model: session.model }, images.error)
+      if (text === '' && images.attachments.length === 0)
+        throw RequestError.invalidParams(undefined, 'The prompt has no text.')
       prompting.add(session.id)
       try {
-        return await runPrompt(client, session, text)
+        return await runPrompt(client, session, text, images.attachments)
       } finally {
         prompting.delete(session.id)
       }

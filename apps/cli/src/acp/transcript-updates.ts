@@ -5,7 +5,7 @@ import { toolKind } from './session-updates.js'
 
 /**
  * A stored conversation as the session updates `session/load` replays to the client: user and
- * agent messages, thoughts, and each tool call with how it ended.
+ * agent messages (the user's images included), thoughts, and each tool call with how it ended.
  */
 export function transcriptUpdates(items: StoredTranscript): SessionUpdate[] {
   const updates: SessionUpdate[] = []
@@ -18,6 +18,14 @@ export function transcriptUpdates(items: StoredTranscript): SessionUpdate[] {
             updates.push({
               sessionUpdate: item.message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
               content: { type: 'text', text: block.text },
+            })
+          else if (block.type === 'image' && item.message.role === 'user')
+            updates.push({
+              sessionUpdate: 'user_message_chunk',
+              content:
+                block.source.type === 'base64'
+                  ? { type: 'image', mimeType: block.source.mediaType, data: block.source.data }
+                  : { type: 'image', mimeType: 'image/*', data: '', uri: block.source.url },
             })
           else if (block.type === 'thinking' && block.thinking !== '')
             updates.push({

@@ -49,6 +49,8 @@ export async function connectAgent(
   answer: PermissionAnswer,
   options: ScriptedClientOptions = {},
   dirs: { home?: string; project?: string } = {},
+  /** `--model` for the agent (the scripted client answers whatever the reference names). */
+  agentModel?: string,
 ) {
   const home = dirs.home ?? tempDir('ze-acp-home-')
   const project = dirs.project ?? tempDir('ze-acp-proj-')
@@ -72,9 +74,11 @@ export async function connectAgent(
   cleanups.push(() => engine.shutdown())
   const toClient = new TransformStream<Uint8Array, Uint8Array>()
   const toAgent = new TransformStream<Uint8Array, Uint8Array>()
-  const agentConnection = createAcpAgent({ engine, events }).connect(
-    ndJsonStream(toClient.writable, toAgent.readable),
-  )
+  const agentConnection = createAcpAgent({
+    engine,
+    events,
+    ...(agentModel !== undefined ? { model: agentModel } : {}),
+  }).connect(ndJsonStream(toClient.writable, toAgent.readable))
   cleanups.push(() => agentConnection.close())
   const permissionRequests: RequestPermissionRequest[] = []
   /** Every session/update received, whichever session it is for. */
