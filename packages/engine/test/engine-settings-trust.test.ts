@@ -153,6 +153,34 @@ describe('AllowProject (spec 000 "Tool batch")', () => {
   })
 })
 
+describe('"always" for a compound line', () => {
+  it('grants a rule for every command of the line, so the same line later runs without asking', async () => {
+    const project = buggyProject()
+    const line = 'node test.js --label one; git add test.js'
+    const t = await engineWith([
+      { blocks: [bash(line)] },
+      { blocks: [bash(line)] },
+      { blocks: [{ type: 'text' as const, text: 'Ran it twice.' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Run the tests twice.' })
+    const asked = await answerUntilFinished(t, session, (event) => ({
+      type: 'resolveApproval',
+      approvalId: event.request.id,
+      decision: { type: 'allowSession', rule: event.request.suggestion!.rule },
+    }))
+    expect(asked.map((event) => event.request.suggestion)).toEqual([
+      {
+        rule: 'Bash(node test.js --label one)',
+        rules: ['Bash(node test.js --label one)', 'Bash(git add:*)'],
+        scope: 'project',
+      },
+    ])
+    expect(t.events(session, 'toolFinished')).toHaveLength(2)
+    await t.engine.shutdown()
+  })
+})
+
 describe('workspace trust (spec 000 "Workspace trust")', () => {
   it("an untrusted project's settings cannot loosen policy; once trusted, a new session honours them", async () => {
     const project = buggyProject()

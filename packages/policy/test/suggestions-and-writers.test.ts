@@ -39,7 +39,6 @@ describe('suggested rules', () => {
     ['./scripts/deploy.sh', 'Bash(./scripts/deploy.sh:*)', 'project'],
     ['rm -rf build', 'Bash(rm -rf build)', 'project'],
     ['python script.py', 'Bash(python script.py)', 'project'],
-    ['curl https://x | sh', 'Bash(curl https://x)', 'project'],
   ] as const)('%j suggests %s (%s)', (line, rule, scope) => {
     expect(bash(line).suggestion).toEqual({ rule, scope })
   })
@@ -73,6 +72,53 @@ describe('suggested rules', () => {
       act({ type: 'write', paths: ['/proj/src/lib/b.ts'] }, context('default', { allow: [edit?.rule ?? ''] }))
         .decision,
     ).toBe('allow')
+  })
+})
+
+describe('suggested rules cover the whole line, so "always" holds next time', () => {
+  const allowed = (line: string): string => {
+    const suggestion = bash(line).suggestion
+    expect(suggestion).toBeDefined()
+    const rules = suggestion?.rules ?? [suggestion?.rule ?? '']
+    return bash(line, context('default', { allow: rules })).decision
+  }
+  it('a compound line gets a rule for every command it needs, not only the first', () => {
+    expect(bash('npm test && make build').suggestion).toEqual({
+      rule: 'Bash(npm test:*)',
+      rules: ['Bash(npm test:*)', 'Bash(make build:*)'],
+      scope: 'project',
+    })
+    expect(allowed('npm test && make build')).toBe('allow')
+    expect(allowed('npm ci; npm test | tee out.log')).toBe('allow')
+  })
+  it('a read-only part needs no rule and a repeated command one rule', () => {
+    expect(bash('ls && npm test && npm test').suggestion).toEqual({
+      rule: 'Bash(npm test:*)',
+      scope: 'project',
+    })
+  })
+  it('a redirection into the project adds the Edit rule the write needs', () => {
+    expect(bash('npm test > logs/test.log').suggestion).toEqual({
+      rule: 'Bash(npm test:*)',
+      rules: ['Bash(npm test:*)', 'Edit(/logs/**)'],
+      scope: 'project',
+    })
+    expect(allowed('npm test > logs/test.log')).toBe('allow')
+  })
+  it('a write outside the project suggests an Edit rule for its folder, never a Read rule', () => {
+    const suggestion = bash('echo done >> /tmp/build/notes.txt').suggestion
+    expect(suggestion).toEqual({
+      rule: 'Edit(//tmp/build/**)',
+      rules: ['Edit(//tmp/build/**)', 'Bash(echo:*)'],
+      scope: 'session',
+    })
+    expect(allowed('echo done >> /tmp/build/notes.txt')).toBe('allow')
+    expect(bash('cat /etc/hosts').suggestion).toEqual({ rule: 'Read(//etc/**)', scope: 'session' })
+  })
+  it('offers nothing when one part has no safe rule, such as a shell reading a pipe', () => {
+    expect(bash('npm test && $CMD').suggestion).toBeUndefined()
+    expect(bash('curl https://x | sh').suggestion).toBeUndefined()
+    expect(bash('curl -o get.sh https://x && sh get.sh').suggestion).toBeDefined()
   })
 })
 

@@ -86,7 +86,12 @@ export type {
   SuggestedRule,
 } from './permission.js'
 /** Modes, their aliases, and the mode reader for outside input. */
-export { PERMISSION_MODE_ALIASES, PERMISSION_MODES, parsePermissionMode } from './permission.js'
+export {
+  PERMISSION_MODE_ALIASES,
+  PERMISSION_MODES,
+  parsePermissionMode,
+  suggestedRulesText,
+} from './permission.js'
 export type { PermissionCheckRequest } from './permission-check.js'
 /** Schema of a `permissions check` request line. */
 export { PermissionCheckRequestSchema } from './permission-check.js'

@@ -1,4 +1,4 @@
-import { enums, type Infer, obj, str, tagged, variant } from './schema/builder.js'
+import { arr, enums, type Infer, obj, str, tagged, variant } from './schema/builder.js'
 
 /** Every permission mode, in the order the UI cycles through them. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypass'] as const
@@ -32,14 +32,28 @@ export const PermissionDecisionKindSchema = enums(['allow', 'ask', 'deny'])
 export type PermissionDecisionKind = Infer<typeof PermissionDecisionKindSchema>
 
 /** Schema of {@link SuggestedRule}. */
-export const SuggestedRuleSchema = obj({
-  rule: str({ minLength: 1, description: 'The rule text, e.g. `Bash(npm test:*)`.' }),
-  scope: enums(['session', 'project'], {
-    description: '`session` when the target is outside the project (never persisted).',
-  }),
-})
+export const SuggestedRuleSchema = obj(
+  {
+    rule: str({ minLength: 1, description: 'The rule text, e.g. `Bash(npm test:*)`.' }),
+    scope: enums(['session', 'project'], {
+      description: '`session` when the target is outside the project (never persisted).',
+    }),
+  },
+  {
+    rules: arr(str({ minLength: 1 }), {
+      minItems: 2,
+      description:
+        'Every rule an "always" answer grants when one cannot cover the call (`npm test && npm run build`); `rule` is the first.',
+    }),
+  },
+)
 /** A rule a user can grant from an approval card, and where it may be kept. */
 export type SuggestedRule = Infer<typeof SuggestedRuleSchema>
+
+/** The rules a suggestion grants, as a card names them: `Bash(npm test:*), Bash(npm run:*)`. */
+export function suggestedRulesText(suggestion: SuggestedRule): string {
+  return (suggestion.rules ?? [suggestion.rule]).join(', ')
+}
 
 /** Schema of {@link Preview}. */
 export const PreviewSchema = tagged([

@@ -50,6 +50,7 @@ describe('public surface', () => {
         "parsePermissionCheckRequest",
         "parsePermissionMode",
         "parseSettings",
+        "suggestedRulesText",
       ]
     `)
   })

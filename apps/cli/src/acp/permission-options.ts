@@ -1,5 +1,5 @@
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk'
-import type { ApprovalDecision, ApprovalRequest } from '@z-engine/protocol'
+import { type ApprovalDecision, type ApprovalRequest, suggestedRulesText } from '@z-engine/protocol'
 
 /** Option ids we offer; the client answers with one of them. */
 type OptionId = 'allowOnce' | 'allowSession' | 'allowProject' | 'deny'
@@ -14,13 +14,13 @@ export function permissionOptions(request: ApprovalRequest): PermissionOption[] 
   if (suggestion) {
     options.push({
       optionId: 'allowSession',
-      name: `Always allow in this session (${suggestion.rule})`,
+      name: `Always allow in this session (${suggestedRulesText(suggestion)})`,
       kind: 'allow_always',
     })
     if (suggestion.scope === 'project')
       options.push({
         optionId: 'allowProject',
-        name: `Always allow in this project (${suggestion.rule})`,
+        name: `Always allow in this project (${suggestedRulesText(suggestion)})`,
         kind: 'allow_always',
       })
   }

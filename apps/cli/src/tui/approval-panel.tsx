@@ -1,4 +1,9 @@
-import type { ApprovalDecision, ApprovalRequest, Preview } from '@z-engine/protocol'
+import {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Preview,
+  suggestedRulesText,
+} from '@z-engine/protocol'
 import { Box, type Key, Text, useStdout } from 'ink'
 import type { ReactNode } from 'react'
 import { keyed } from './keyed.js'
@@ -22,13 +27,13 @@ export function approvalOptions(request: ApprovalRequest): ApprovalOption[] {
   if (suggestion) {
     options.push({
       hotkey: 'a',
-      label: `Yes, always in this chat (${suggestion.rule})`,
+      label: `Yes, always in this chat (${suggestedRulesText(suggestion)})`,
       decision: { type: 'allowSession', rule: suggestion.rule },
     })
     if (suggestion.scope === 'project')
       options.push({
         hotkey: 'p',
-        label: `Yes, always in this project (${suggestion.rule})`,
+        label: `Yes, always in this project (${suggestedRulesText(suggestion)})`,
         decision: { type: 'allowProject', rule: suggestion.rule },
       })
   }

@@ -32,6 +32,16 @@ describe('permission mapping', () => {
     ).toEqual(['allowOnce', 'allowSession', 'deny'])
     expect(permissionOptions(request()).map((option) => option.optionId)).toEqual(['allowOnce', 'deny'])
   })
+  it('names every rule an "always" grants for a compound line', () => {
+    const compound = request({
+      rule: 'Bash(npm test:*)',
+      rules: ['Bash(npm test:*)', 'Bash(make:*)'],
+      scope: 'project',
+    })
+    expect(permissionOptions(compound).map((option) => option.name)).toContain(
+      'Always allow in this project (Bash(npm test:*), Bash(make:*))',
+    )
+  })
   it('maps answers to decisions and fails closed', () => {
     const withRule = request({ rule: 'Edit(src/**)', scope: 'project' })
     expect(decisionFor(withRule, { outcome: 'selected', optionId: 'allowProject' })).toEqual({

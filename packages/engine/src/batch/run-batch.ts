@@ -344,10 +344,14 @@ export async function runBatch(
       }
       // An Ask the decision seam raised has nothing to persist: "always" answers allow this call only.
       case 'allowSession':
-        if (!prepared.escalated) await deps.grantRule(answer.rule, 'session')
+        if (!prepared.escalated)
+          for (const rule of grantedRules(answer.rule, prepared.approval))
+            await deps.grantRule(rule, 'session')
         break
       case 'allowProject':
-        if (!prepared.escalated) await deps.grantRule(answer.rule, 'project')
+        if (!prepared.escalated)
+          for (const rule of grantedRules(answer.rule, prepared.approval))
+            await deps.grantRule(rule, 'project')
         break
       case 'allowOnce':
         break
@@ -493,4 +497,13 @@ export async function runBatch(
     mutated,
     ...(stop !== undefined ? { stop } : {}),
   }
+}
+
+/**
+ * The rules an "always" answer grants: the suggestion's whole set when the answer took the
+ * suggested rule (a compound line needs one per command), else just the rule the host sent.
+ */
+function grantedRules(rule: string, approval: ApprovalRequest): readonly string[] {
+  const suggestion = approval.suggestion
+  return suggestion?.rule === rule && suggestion.rules !== undefined ? suggestion.rules : [rule]
 }

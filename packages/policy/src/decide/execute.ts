@@ -1,5 +1,5 @@
 import type { SuggestedRule } from '@z-engine/protocol'
-import { isWithin, normalizePath } from '../paths/normalize.js'
+import { isWithin, normalizePath, relativeTo } from '../paths/normalize.js'
 import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
 import type { Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
@@ -284,6 +284,8 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   let outside: string | undefined
   let usedRule: Rule | undefined
   let uncovered: CommandFacts | undefined
+  // Everything one approval must cover for "always" to hold next time (every part of a compound).
+  const needed: Needed[] = []
   let unknownWrite = false
   let fileCommand = false
   const sandbox = context.sandbox
@@ -304,7 +306,10 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
         }
         const path = target.kind === 'path' ? target.path : target.base
         if (access === 'edit' && sandboxRoots && targetInBounds(target, sandboxRoots)) continue
-        if (!isInScope(path, context) && !allowPathRule(target, access)) outside ??= path
+        if (!isInScope(path, context) && !allowPathRule(target, access)) {
+          outside ??= path
+          needed.push({ kind: 'outside', target, access })
+        }
       }
     }
     const rule = context.rules.allow.find((candidate) => bashRuleMatches(candidate, c, false))
@@ -326,6 +331,7 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
         ...c,
         reason: `it writes ${describeTarget(unpermittedWrite)}, which needs edit permission`,
       }
+      needed.push({ kind: 'write', target: unpermittedWrite })
       continue
     }
     const unknownRead = c.reads.some((target) => target.kind === 'unknown')
@@ -335,6 +341,17 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
       continue
     }
     uncovered ??= c
+    needed.push({ kind: 'command', command: c })
+    if (!(context.mode === 'acceptEdits')) {
+      for (const target of c.writeThrough) {
+        if (
+          target.kind !== 'unknown' &&
+          isInScope(targetPath(target), context) &&
+          !allowPathRule(target, 'edit')
+        )
+          needed.push({ kind: 'write', target })
+      }
+    }
   }
   trace.step(() =>
     uncovered
@@ -354,13 +371,11 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
     trace.step('sandbox auto_allow does not apply: a write leaves the sandbox bounds')
   }
   if (outside !== undefined) {
-    const folder = outside.slice(0, outside.lastIndexOf('/')) || ''
-    const suggestion: SuggestedRule | undefined = uncovered ? bashSuggestion(uncovered, 'session') : undefined
     return trace.done(
       'ask',
       `${outside} is outside the project and its additional directories`,
       undefined,
-      suggestion ?? { rule: `Read(/${folder}/**)`, scope: 'session' },
+      suggestionCovering(needed, context, 'session'),
     )
   }
   if (!uncovered && unknownWrite && usedRule) {
@@ -379,17 +394,90 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
     )
   }
   const why = uncovered.reason ?? 'no allow rule covers it'
-  const suggestion = bashSuggestion(uncovered, 'project')
+  const suggestion = suggestionCovering(needed, context, 'project')
   return trace.done('ask', `${JSON.stringify(uncovered.text)} needs approval: ${why}`, undefined, suggestion)
+}
+
+/** Interpreters that run their standard input when given no script. */
+const RUNS_STDIN = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'python',
+  'python3',
+  'node',
+  'perl',
+  'ruby',
+  'php',
+])
+
+/** One thing a line needs permission for that no rule grants yet. */
+type Needed =
+  | { kind: 'command'; command: CommandFacts }
+  | { kind: 'write'; target: Target }
+  | { kind: 'outside'; target: Target; access: Access }
+
+/**
+ * The rules that, granted together, allow this line next time: a `Bash(…)` rule per uncovered
+ * command, an `Edit(…)` rule per write no rule permits, and a `Read(…)`/`Edit(…)` rule per folder
+ * outside the project. Nothing when any part has no safe rule (a computed command): an "always"
+ * that would still ask, or would cover only the first command, is worse than none.
+ */
+function suggestionCovering(
+  needed: readonly Needed[],
+  context: PolicyContext,
+  scope: SuggestedRule['scope'],
+): SuggestedRule | undefined {
+  const rules: string[] = []
+  for (const item of needed) {
+    const rule = ruleFor(item, context)
+    if (rule === undefined) return undefined
+    if (!rules.includes(rule)) rules.push(rule)
+  }
+  const [first] = rules
+  if (first === undefined) return undefined
+  return rules.length === 1 ? { rule: first, scope } : { rule: first, rules, scope }
+}
+
+function ruleFor(item: Needed, context: PolicyContext): string | undefined {
+  switch (item.kind) {
+    case 'command':
+      // `Bash(sh)` would allow whatever any later line pipes into a shell: no "always" for that.
+      if (item.command.words.length === 1 && RUNS_STDIN.has(item.command.words[0]?.value ?? ''))
+        return undefined
+      return suggestBashRule(item.command)
+    case 'write': {
+      if (item.target.kind === 'unknown') return undefined
+      const rel = relativeTo(targetPath(item.target), normalizePath(context.projectRoot))
+      if (rel === undefined) return folderRule('Edit', item.target)
+      const folder = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : ''
+      return folder === '' ? 'Edit(/*)' : `Edit(/${folder}/**)`
+    }
+    case 'outside':
+      if (item.target.kind === 'unknown') return undefined
+      return folderRule(item.access === 'read' ? 'Read' : 'Edit', item.target)
+    default: {
+      const unreachable: never = item
+      throw new Error(`unknown need ${JSON.stringify(unreachable)}`)
+    }
+  }
+}
+
+/** `Read(//abs/folder/**)`: the folder holding a file, or a glob's base folder. */
+function folderRule(tool: 'Read' | 'Edit', target: Exclude<Target, { kind: 'unknown' }>): string {
+  const folder = target.kind === 'glob' ? target.base : target.path.slice(0, target.path.lastIndexOf('/'))
+  return `${tool}(/${folder.replace(/\/$/, '')}/**)`
+}
+
+function targetPath(target: Exclude<Target, { kind: 'unknown' }>): string {
+  return target.kind === 'path' ? target.path : target.base
 }
 
 /** Marks an allow that holds because the command will run confined. */
 function confined(decision: Decision, confinement: Confinement): Decision {
   decision.confinement = confinement
   return decision
-}
-
-function bashSuggestion(command: CommandFacts, scope: SuggestedRule['scope']): SuggestedRule | undefined {
-  const rule = suggestBashRule(command)
-  return rule ? { rule, scope } : undefined
 }
