@@ -6,7 +6,7 @@ import type { CommandIo } from '../command.js'
 import { projectDir } from '../cwd.js'
 import { firstRunHelp } from '../first-run/first-run-help.js'
 import { parseModeFlag } from '../mode-flag.js'
-import { listSessionRows, resumeWithoutIdMessage } from '../sessions/session-listing.js'
+import { listSessionRows, resumeWithoutIdMessage, type SessionRow } from '../sessions/session-listing.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from '../tui/use-terminal-input.js'
@@ -21,7 +21,8 @@ Options:
                            or scripted:<file> (demos and tests)
   --permission-mode MODE   default, acceptEdits, plan, bypass (bypassPermissions)
   --resume [ID]            continue a stored session (its transcript is shown first); a unique
-                           id prefix is enough; without an id, lists this project's sessions
+                           id prefix is enough; without an id, a picker (this project's
+                           sessions first; outside a terminal, the list)
   --continue               continue this project's latest session
   --cwd DIR                the project folder (default: the current folder)
   -h, --help               show this help
@@ -95,6 +96,25 @@ export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<S
   })
 }
 
+/** Shows the start-up session picker until a session is chosen (or undefined when cancelled). */
+async function pickSession(io: CommandIo, rows: SessionRow[]): Promise<SessionRow | undefined> {
+  const [{ render }, { sessionPickerElement }] = await Promise.all([
+    import('ink'),
+    import('../tui/session-picker-app.js'),
+  ])
+  let chosen: SessionRow | undefined
+  const instance = render(sessionPickerElement({ rows, onDone: (row) => (chosen = row) }), {
+    stdin: io.stdin as NodeJS.ReadStream,
+    stdout: io.stdout as NodeJS.WriteStream,
+    stderr: io.stderr as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+  })
+  await instance.waitUntilExit()
+  instance.clear()
+  instance.unmount()
+  return chosen
+}
+
 /** `z-engine` (no subcommand): the interactive chat. */
 export async function main(io: CommandIo): Promise<number> {
   const plan = await parseChatArgs(io)
@@ -104,10 +124,15 @@ export async function main(io: CommandIo): Promise<number> {
   }
   const stdin = io.stdin as NodeJS.ReadStream
   if (plan.session.kind === 'pick') {
-    // The list to choose from and how to name one (sessions/session-listing.ts is also the
-    // model for an interactive picker).
-    const rows = await listSessionRows(await Engine.create({ env: io.env }), plan.projectRoot)
-    throw new UsageError(resumeWithoutIdMessage(rows, 'z-engine --resume', plan.projectRoot))
+    // In a terminal, a picker (this project's sessions first); elsewhere the list and how to name one.
+    const tty = stdin.isTTY === true && (io.stdout as NodeJS.WriteStream).isTTY === true
+    const rows = await listSessionRows(await Engine.create({ env: io.env }), plan.projectRoot, { all: tty })
+    if (!tty || rows.length === 0)
+      throw new UsageError(resumeWithoutIdMessage(rows, 'z-engine --resume', plan.projectRoot))
+    const chosen = await pickSession(io, rows)
+    if (chosen === undefined) return EXIT.ok
+    plan.session = { kind: 'resume', id: chosen.sessionId }
+    plan.projectRoot = chosen.projectRoot
   }
   if (stdin.isTTY !== true) {
     throw new UsageError(

@@ -1,5 +1,6 @@
 import { Box, type Key, Static, Text, useStdout } from 'ink'
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
+import type { SessionRow } from '../sessions/session-listing.js'
 import { ApprovalPanel, type ApprovalUi, approvalKey, INITIAL_APPROVAL_UI } from './approval-panel.js'
 import type { ChatController } from './chat-controller.js'
 import { chatReducer } from './chat-reducer.js'
@@ -10,6 +11,7 @@ import { attachMentionedFiles } from './file-mentions.js'
 import { helpMarkdown } from './help-text.js'
 import { EMPTY_HISTORY, type InputHistory, recall, remember } from './input-history.js'
 import { liveTail } from './live-tail.js'
+import { PickerView, pickerKey } from './picker.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
 import {
   bufferOf,
@@ -21,6 +23,8 @@ import {
 } from './prompt-buffer.js'
 import { type PromptInput, promptKey } from './prompt-keys.js'
 import { INITIAL_QUESTION_UI, QuestionPanel, type QuestionUi, questionKey } from './question-panel.js'
+import { firstScope, messageRows, type RewindStep, SCOPE_CHOICES, scopeRows } from './rewind-picker.js'
+import { sessionPickerRows } from './session-picker.js'
 import { completions, parseLine, type SlashCommand } from './slash-commands.js'
 import { nextMode, StatusLine } from './status-line.js'
 import { TrustPanel, type TrustSummary, trustKey } from './trust-panel.js'
@@ -29,6 +33,14 @@ import type { ChatState } from './view-model.js'
 
 /** How long the "press Ctrl-C again" warning waits for the second press. */
 export const CTRL_C_WINDOW_MS = 2000
+
+/** How soon a second Esc on an empty prompt must follow the first to open the rewind picker. */
+export const ESC_ESC_WINDOW_MS = 1000
+
+/** A picker shown in place of the composer: `/rewind` (two steps) or `/resume`. */
+type Overlay =
+  | ({ kind: 'rewind' } & RewindStep)
+  | { kind: 'resume'; rows: SessionRow[] | 'loading'; index: number }
 
 /** The keyboard state of the screen, kept in a ref so keys arriving between renders never race. */
 interface InputUi {
@@ -47,6 +59,9 @@ interface InputUi {
   /** The request each prompt's state belongs to: a new request starts its prompt afresh. */
   owners: { plan?: string; question?: string; approval?: string }
   ctrlCAt: number | undefined
+  /** When Esc was last pressed on an empty idle prompt (a second press opens `/rewind`). */
+  escAt: number | undefined
+  overlay: Overlay | undefined
 }
 
 /**
@@ -143,6 +158,8 @@ export function ChatApp({
     answered: new Set(),
     owners: {},
     ctrlCAt: undefined,
+    escAt: undefined,
+    overlay: undefined,
   })
 
   useEffect(() => controller.subscribe((envelope) => dispatch({ type: 'event', envelope })), [controller])
@@ -209,6 +226,115 @@ export function ChatApp({
     )
   }
 
+  const notice = (level: 'info' | 'warning' | 'error', text: string): void =>
+    dispatch({ type: 'local', entry: { kind: 'notice', level, text } })
+
+  /** `/rewind` or Esc Esc: the picker of the user's messages, newest selected. */
+  const openRewind = (): void => {
+    const chat = stateRef.current
+    if (chat.busy) {
+      notice('warning', 'A turn is running: press Esc to interrupt it, then rewind.')
+      return
+    }
+    if (chat.prompts.length === 0) {
+      notice('info', 'Nothing to rewind yet: no message of yours is in this conversation.')
+      return
+    }
+    ui.current.overlay = { kind: 'rewind', step: 'message', index: chat.prompts.length - 1 }
+    rerender((tick) => tick + 1)
+  }
+
+  /** `/resume`: the picker of this project's other stored sessions, most recent first. */
+  const openResume = (): void => {
+    ui.current.overlay = { kind: 'resume', rows: 'loading', index: 0 }
+    rerender((tick) => tick + 1)
+    void controller.sessionRows().then(
+      (rows) => {
+        const overlay = ui.current.overlay
+        if (overlay?.kind === 'resume') ui.current.overlay = { ...overlay, rows }
+        rerender((tick) => tick + 1)
+      },
+      (error: unknown) => {
+        ui.current.overlay = undefined
+        notice(
+          'error',
+          `Could not list the sessions: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      },
+    )
+  }
+
+  /** Replaces the screen's session (`/resume`), or says why it could not. */
+  const switchTo = (sessionId: string): void => {
+    void controller.resume(sessionId).then(
+      (fresh) => {
+        setStaticKey((key) => key + 1)
+        dispatch({ type: 'reset', state: fresh })
+      },
+      (error: unknown) =>
+        notice(
+          'error',
+          `Could not resume ${sessionId}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    )
+  }
+
+  /** Keys while a picker is open. */
+  const overlayKey = (overlay: Overlay, input: string, key: Key): void => {
+    const current = ui.current
+    const chat = stateRef.current
+    switch (overlay.kind) {
+      case 'rewind': {
+        if (overlay.step === 'message') {
+          const result = pickerKey(messageRows(chat.prompts), overlay.index, input, key)
+          if (result.type === 'cancel') current.overlay = undefined
+          else if (result.type === 'move') current.overlay = { ...overlay, index: result.index }
+          else if (result.type === 'choose') {
+            const target = chat.prompts[result.index]
+            if (target) {
+              const hasCheckpoint = chat.checkpoints.has(target.messageId)
+              current.overlay = { kind: 'rewind', step: 'scope', target, index: firstScope(hasCheckpoint) }
+            }
+          }
+          return
+        }
+        const rows = scopeRows(chat.checkpoints.has(overlay.target.messageId))
+        const result = pickerKey(rows, overlay.index, input, key)
+        if (result.type === 'cancel') {
+          const back = chat.prompts.findIndex((prompt) => prompt.messageId === overlay.target.messageId)
+          current.overlay = { kind: 'rewind', step: 'message', index: Math.max(0, back) }
+        } else if (result.type === 'move') current.overlay = { ...overlay, index: result.index }
+        else if (result.type === 'choose') {
+          const choice = SCOPE_CHOICES[result.index]
+          current.overlay = undefined
+          if (!choice) return
+          controller.rewind(overlay.target.messageId, choice.scope)
+          // As in Claude Code, the message comes back to the prompt to edit and send again.
+          if (choice.scope !== 'code' && current.prompt.text === '')
+            current.prompt = bufferOf(overlay.target.text)
+        }
+        return
+      }
+      case 'resume': {
+        const rows = overlay.rows === 'loading' ? [] : sessionPickerRows(overlay.rows)
+        if (overlay.rows === 'loading' && !key.escape) return
+        const result = pickerKey(rows, overlay.index, input, key)
+        if (result.type === 'cancel') current.overlay = undefined
+        else if (result.type === 'move') current.overlay = { ...overlay, index: result.index }
+        else if (result.type === 'choose' && overlay.rows !== 'loading') {
+          const row = overlay.rows[result.index]
+          current.overlay = undefined
+          if (row) switchTo(row.sessionId)
+        }
+        return
+      }
+      default: {
+        const unreachable: never = overlay
+        throw new Error(`unknown picker ${JSON.stringify(unreachable)}`)
+      }
+    }
+  }
+
   const submit = (line: string): void => {
     const parsed = parseLine(line)
     switch (parsed.type) {
@@ -257,6 +383,12 @@ export function ChatApp({
           case 'trust':
             openTrust(true)
             return
+          case 'rewind':
+            openRewind()
+            return
+          case 'resume':
+            openResume()
+            return
           case 'exit':
             onExit()
             return
@@ -295,7 +427,16 @@ export function ChatApp({
       const { key } = event
       if (key.escape) {
         if (stateRef.current.busy) controller.send({ type: 'interrupt' })
-        else current.prompt = EMPTY_BUFFER
+        else if (current.prompt.text !== '') current.prompt = EMPTY_BUFFER
+        else if (current.escAt !== undefined && now() - current.escAt < ESC_ESC_WINDOW_MS) {
+          current.escAt = undefined
+          openRewind()
+          return
+        } else {
+          current.escAt = now()
+          return
+        }
+        current.escAt = undefined
         return
       }
       if (options.length > 0 && (key.upArrow || key.downArrow)) {
@@ -390,6 +531,11 @@ export function ChatApp({
       controller.send({ type: 'setMode', mode: nextMode(chat.mode, allowBypass) })
       return
     }
+    if (current.overlay !== undefined && !current.trust.open) {
+      overlayKey(current.overlay, input, key)
+      rerender((tick) => tick + 1)
+      return
+    }
     if (current.trust.open) {
       const answer = trustKey(input, key)
       if (answer.type !== 'none') {
@@ -475,6 +621,8 @@ export function ChatApp({
       </Box>
       {ui.current.trust.open ? (
         <TrustPanel summary={ui.current.trust.summary} />
+      ) : ui.current.overlay !== undefined ? (
+        <OverlayView overlay={ui.current.overlay} state={state} rows={stdout.rows ?? 24} />
       ) : plan ? (
         <PlanPanel plan={plan} ui={ui.current.plan} />
       ) : question ? (
@@ -498,4 +646,54 @@ export function ChatApp({
       </Box>
     </Box>
   )
+}
+
+/** The open picker, sized to leave the status line and a few transcript rows on an 80×24 screen. */
+function OverlayView({
+  overlay,
+  state,
+  rows,
+}: {
+  overlay: Overlay
+  state: ChatState
+  rows: number
+}): ReactNode {
+  const height = Math.max(3, Math.min(12, rows - 12))
+  switch (overlay.kind) {
+    case 'rewind':
+      return overlay.step === 'message' ? (
+        <PickerView
+          title="Rewind: go back to before which message?"
+          subtitle="Code, conversation or both can be restored to how they were before it."
+          rows={messageRows(state.prompts)}
+          index={overlay.index}
+          height={height}
+        />
+      ) : (
+        <PickerView
+          title={`Rewind to before “${overlay.target.text.replace(/\s+/g, ' ').slice(0, 50)}”`}
+          subtitle="Code: only the files the agent changed since then. Your own edits stay."
+          rows={scopeRows(state.checkpoints.has(overlay.target.messageId))}
+          index={overlay.index}
+          height={height}
+          hint="↑/↓ to move · Enter to rewind · Esc to go back"
+        />
+      )
+    case 'resume':
+      return (
+        <PickerView
+          title="Resume a session of this project"
+          rows={overlay.rows === 'loading' ? [] : sessionPickerRows(overlay.rows)}
+          index={overlay.index}
+          height={height}
+          empty={
+            overlay.rows === 'loading' ? 'Reading the sessions…' : 'No other session in this project yet.'
+          }
+        />
+      )
+    default: {
+      const unreachable: never = overlay
+      return unreachable
+    }
+  }
 }

@@ -7,10 +7,11 @@ import {
   pluginDefinitionSources,
   resolveModelInfo,
 } from '@z-engine/engine/internal'
-import type { Command, PermissionMode } from '@z-engine/protocol'
+import type { Command, PermissionMode, RewindScope } from '@z-engine/protocol'
+import { listSessionRows, type SessionRow } from '../sessions/session-listing.js'
 import type { EventFeed, EventListener } from './event-feed.js'
 import { appendPromptHistory, loadPromptHistory } from './prompt-history.js'
-import { replayTranscript } from './replay-transcript.js'
+import { replayPrompts, replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
 import type { TrustSummary } from './trust-panel.js'
 
@@ -97,7 +98,34 @@ export class ChatController {
       model: session.model,
       finished: [banner, ...(snapshot ? replayTranscript(snapshot.transcript) : [])],
       costUsd: snapshot?.cost.totalUsd ?? 0,
+      prompts: snapshot ? replayPrompts(snapshot.transcript) : [],
+      checkpoints: snapshot ? snapshot.checkpoints.map((checkpoint) => checkpoint.messageId) : [],
     })
+  }
+
+  /** `/rewind`: restores code, conversation or both to just before a user message (engine's rewind). */
+  rewind(messageId: string, scope: RewindScope): void {
+    this.#session.send({ type: 'rewind', messageId, scope })
+  }
+
+  /** `/resume`: this project's stored sessions, most recent first, without the open one. */
+  async sessionRows(): Promise<SessionRow[]> {
+    const rows = await listSessionRows(this.engine, this.options.projectRoot)
+    return rows.filter((row) => row.sessionId !== this.#session.id)
+  }
+
+  /** `/resume`: closes this session (it stays stored) and opens a stored one in its place. */
+  async resume(sessionId: string): Promise<ChatState> {
+    // Opened before the old one closes, so a session that fails to open leaves the chat as it was.
+    const next = await this.engine.openSession({
+      projectRoot: this.options.projectRoot,
+      resume: sessionId,
+      ...(this.options.model !== undefined ? { model: this.options.model } : {}),
+    })
+    const previous = this.#session
+    this.#session = next
+    await previous.close({ reason: 'other' })
+    return this.initialState()
   }
 
   /** `/clear`: closes this session (it stays stored) and opens a new one with the same options. */

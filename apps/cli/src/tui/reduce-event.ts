@@ -1,5 +1,5 @@
 import { promptTokensOf } from '@z-engine/engine/internal'
-import type { EngineEvent, EventEnvelope, Message } from '@z-engine/protocol'
+import type { EngineEvent, EventEnvelope, Message, MessageOrigin, RewindScope } from '@z-engine/protocol'
 import type { ChatState, LiveRows, ToolCard, TranscriptEntry } from './view-model.js'
 
 /** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
@@ -85,6 +85,46 @@ function explainErrors(state: ChatState, message: Message): ChatState {
     if (detail !== '') next = append(next, { kind: 'notice', level: 'error', text: `${toolName}: ${detail}` })
   }
   return next
+}
+
+/** Whether a user message of this origin is one the user wrote (a prompt, a command, steering). */
+export function isRewindable(origin: MessageOrigin | undefined): boolean {
+  return origin === undefined || origin === 'prompt' || origin === 'command' || origin === 'steering'
+}
+
+/** What a scope restores, in words. */
+export const SCOPE_WORDS: Record<RewindScope, string> = {
+  both: 'code and conversation',
+  conversation: 'conversation only',
+  code: 'code only',
+}
+
+/** Shortens a prompt to one line for a divider or a picker row. */
+export function oneLine(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** The rows a rewind leaves in the transcript: a divider naming the target, then the files it restored. */
+function rewoundRows(
+  event: Extract<EngineEvent, { type: 'rewound' }>,
+  text: string | undefined,
+): Array<DistributiveOmit<TranscriptEntry, 'key'>> {
+  const before = text !== undefined ? ` to before “${oneLine(text, 40)}”` : ''
+  const rows: Array<DistributiveOmit<TranscriptEntry, 'key'>> = [
+    { kind: 'divider', text: `Rewound${before} (${SCOPE_WORDS[event.scope]})` },
+  ]
+  if (event.scope === 'conversation') return rows
+  const files = event.restoredFiles ?? []
+  rows.push({
+    kind: 'notice',
+    level: 'info',
+    text:
+      files.length === 0
+        ? 'No file needed restoring.'
+        : `Restored ${files.length} file${files.length === 1 ? '' : 's'}: ${files.slice(0, 8).join(', ')}${files.length > 8 ? ` and ${files.length - 8} more` : ''}.`,
+  })
+  return rows
 }
 
 /**
@@ -175,7 +215,10 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       if (text === undefined) return explained
       // Steering is delivered as a user message: it leaves the queue and joins the transcript.
       const queued = explained.queued.filter((item) => !text.includes(item))
-      return append({ ...explained, queued }, { kind: 'user', text })
+      const prompts = isRewindable(event.origin)
+        ? [...explained.prompts, { messageId: event.message.id, text }]
+        : explained.prompts
+      return append({ ...explained, queued, prompts }, { kind: 'user', text })
     }
     case 'steeringQueued':
       return fromSubagent ? state : { ...state, queued: [...state.queued, event.text] }
@@ -265,8 +308,14 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         level: 'warning',
         text: `${event.reason}; retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt})`,
       })
-    case 'rewound':
-      return append(state, { kind: 'divider', text: `Rewound (${event.scope})` })
+    case 'rewound': {
+      if (fromSubagent) return state
+      const at = state.prompts.findIndex((prompt) => prompt.messageId === event.messageId)
+      const target = state.prompts[at]
+      // The conversation from the target on is gone; a code-only rewind keeps it.
+      const prompts = event.scope === 'code' || at < 0 ? state.prompts : state.prompts.slice(0, at)
+      return append({ ...state, prompts }, ...rewoundRows(event, target?.text))
+    }
     case 'trustRequired':
       // The trust prompt opens over the composer; the notice stays in the transcript for later.
       return append(
@@ -293,10 +342,13 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         { kind: 'agent', agent },
       )
     }
+    case 'checkpointCreated':
+      return fromSubagent
+        ? state
+        : { ...state, checkpoints: new Set(state.checkpoints).add(event.checkpoint.messageId) }
     case 'titleChanged':
     case 'jobUpdated':
     case 'checkRecorded':
-    case 'checkpointCreated':
     case 'routeChosen':
     case 'decisionTraced':
     case 'taskViewApplied':

@@ -1,6 +1,6 @@
 import type { Engine } from '@z-engine/engine'
-import { isReminder } from './reduce-event.js'
-import type { TranscriptEntry } from './view-model.js'
+import { isReminder, isRewindable, userText } from './reduce-event.js'
+import type { RewindTarget, TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
 /** A stored session's display transcript, as the store replays it. */
@@ -66,6 +66,17 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
   }
   if (entries.length > 0) push({ kind: 'divider', text: 'Resumed' })
   return entries
+}
+
+/** The user's own messages still in a stored conversation, oldest first (what `/rewind` offers). */
+export function replayPrompts(items: StoredTranscript): RewindTarget[] {
+  const prompts: RewindTarget[] = []
+  for (const item of items) {
+    if (item.kind !== 'message' || item.message.role !== 'user' || !isRewindable(item.origin)) continue
+    const text = userText(item.message)
+    if (text !== undefined) prompts.push({ messageId: item.message.id, text })
+  }
+  return prompts
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never

@@ -13,6 +13,12 @@ export const CLI_COMMANDS: readonly SlashCommand[] = [
   { name: 'sessions', description: "List this project's sessions (resume with --resume <id>)", owner: 'cli' },
   { name: 'clear', description: 'Start a new conversation in this project', owner: 'cli' },
   {
+    name: 'rewind',
+    description: 'Go back to before one of your messages: code, conversation or both (Esc Esc)',
+    owner: 'cli',
+  },
+  { name: 'resume', description: 'Pick a stored session of this project to continue', owner: 'cli' },
+  {
     name: 'trust',
     description: 'Trust this folder so its hooks, MCP servers and allow rules apply',
     owner: 'cli',
@@ -21,7 +27,7 @@ export const CLI_COMMANDS: readonly SlashCommand[] = [
 ]
 
 /** The CLI's own command names. */
-export type CliCommandName = 'help' | 'sessions' | 'clear' | 'trust' | 'exit'
+export type CliCommandName = 'help' | 'sessions' | 'clear' | 'rewind' | 'resume' | 'trust' | 'exit'
 
 /** What a submitted line is: a prompt, a CLI command, or an engine command with its raw arguments. */
 export type ParsedLine =

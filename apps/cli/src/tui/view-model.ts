@@ -54,6 +54,12 @@ export interface LiveRows {
   agents: Map<string, AgentInfo>
 }
 
+/** A user message the conversation can be rewound to (to just before it). */
+export interface RewindTarget {
+  messageId: string
+  text: string
+}
+
 /** Everything the chat screen shows, rebuilt from events by `reduceEvent`. */
 export interface ChatState {
   finished: TranscriptEntry[]
@@ -75,6 +81,10 @@ export interface ChatState {
   badge?: VerificationBadge
   /** Calls that ended in error without a summary: their result's text is shown when it is recorded. */
   unexplained: Map<string, string>
+  /** The user's messages still in the conversation, oldest first: what `/rewind` offers. */
+  prompts: RewindTarget[]
+  /** The user messages a working-tree checkpoint was taken before (code can be rewound to them). */
+  checkpoints: ReadonlySet<string>
   /** The project withholds trust-gated settings and the user has not answered the trust prompt. */
   trustRequest?: { categories: string[] }
   /** Monotonic counter for row keys. */
@@ -88,6 +98,8 @@ export function initialChatState(init: {
   model: string
   finished?: TranscriptEntry[]
   costUsd?: number
+  prompts?: RewindTarget[]
+  checkpoints?: Iterable<string>
 }): ChatState {
   return {
     finished: init.finished ?? [],
@@ -97,6 +109,8 @@ export function initialChatState(init: {
     plans: [],
     queued: [],
     unexplained: new Map(),
+    prompts: init.prompts ?? [],
+    checkpoints: new Set(init.checkpoints ?? []),
     busy: false,
     mode: init.mode,
     model: init.model,

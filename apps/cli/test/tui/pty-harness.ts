@@ -75,7 +75,10 @@ export function startCli(
     /** Waits until the newest status line no longer says a turn is running. */
     async idle(what: string) {
       await this.waitFor((out) => {
-        const status = out.split('\n').filter((line) => line.includes('(shift+tab)'))
+        // At 80 columns a busy status line is cut before its '(shift+tab)', so both marks count.
+        const status = out
+          .split('\n')
+          .filter((line) => line.includes('(shift+tab)') || line.includes('working'))
         const last = status.at(-1)
         return last !== undefined && !last.includes('working')
       }, what)

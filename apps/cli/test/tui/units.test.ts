@@ -4,6 +4,7 @@ import { approvalKey, approvalOptions, INITIAL_APPROVAL_UI } from '../../src/tui
 import { EMPTY_HISTORY, recall, remember } from '../../src/tui/input-history.js'
 import { liveTail } from '../../src/tui/live-tail.js'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
+import { pickerKey, pickerWindow } from '../../src/tui/picker.js'
 import { reduceEvent, splitSettled } from '../../src/tui/reduce-event.js'
 import { CLI_COMMANDS, completions, parseLine } from '../../src/tui/slash-commands.js'
 import { nextMode } from '../../src/tui/status-line.js'
@@ -367,5 +368,28 @@ describe('the verification badge in the status line', () => {
     expect(line({ type: 'failed', checkId: 'test', reason: 'exit 1' })).toContain('✗ failed (test)')
     expect(line({ type: 'unverified', reason: 'no check ran' })).toContain('unverified')
     expect(line({ type: 'notApplicable' })).not.toMatch(/verified|failed/)
+  })
+})
+
+describe('pickerKey', () => {
+  const rows = [
+    { key: 'a', label: 'a', disabled: 'no' },
+    { key: 'b', label: 'b' },
+    { key: 'c', label: 'c', disabled: 'no' },
+    { key: 'd', label: 'd' },
+  ]
+  it('moves over disabled rows, stops at the ends, and chooses only enabled rows', () => {
+    expect(pickerKey(rows, 1, '', { ...NO_KEY, downArrow: true })).toEqual({ type: 'move', index: 3 })
+    expect(pickerKey(rows, 3, '', { ...NO_KEY, downArrow: true })).toEqual({ type: 'move', index: 3 })
+    expect(pickerKey(rows, 1, '', { ...NO_KEY, upArrow: true })).toEqual({ type: 'move', index: 1 })
+    expect(pickerKey(rows, 0, '', { ...NO_KEY, return: true })).toEqual({ type: 'none' })
+    expect(pickerKey(rows, 3, '', { ...NO_KEY, return: true })).toEqual({ type: 'choose', index: 3 })
+    expect(pickerKey(rows, 3, '2', NO_KEY)).toEqual({ type: 'choose', index: 1 })
+    expect(pickerKey(rows, 3, '', { ...NO_KEY, escape: true })).toEqual({ type: 'cancel' })
+  })
+  it('keeps the selected row in a window of the list', () => {
+    expect(pickerWindow(5, 4, 10)).toEqual({ first: 0, last: 5 })
+    expect(pickerWindow(30, 29, 10)).toEqual({ first: 20, last: 30 })
+    expect(pickerWindow(30, 12, 10)).toEqual({ first: 7, last: 17 })
   })
 })

@@ -1,0 +1,39 @@
+import type { RewindScope } from '@z-engine/protocol'
+import type { PickerRow } from './picker.js'
+import { oneLine } from './reduce-event.js'
+import type { RewindTarget } from './view-model.js'
+
+/** The two steps of `/rewind`: which message, then what to restore. */
+export type RewindStep =
+  | { step: 'message'; index: number }
+  | { step: 'scope'; target: RewindTarget; index: number }
+
+/** The scopes in the order the picker offers them (Claude Code's order). */
+export const SCOPE_CHOICES: ReadonlyArray<{ scope: RewindScope; label: string; needsCheckpoint: boolean }> = [
+  { scope: 'both', label: 'Restore code and conversation', needsCheckpoint: true },
+  { scope: 'conversation', label: 'Restore conversation only', needsCheckpoint: false },
+  { scope: 'code', label: 'Restore code only (keep the conversation)', needsCheckpoint: true },
+]
+
+/** The messages to rewind to, oldest first, each cut to one line. */
+export function messageRows(prompts: readonly RewindTarget[]): PickerRow[] {
+  return prompts.map((prompt, index) => ({
+    key: prompt.messageId,
+    label: oneLine(prompt.text, 68),
+    ...(index === prompts.length - 1 ? { detail: '(latest)' } : {}),
+  }))
+}
+
+/** The scope choices for a message; the code ones need a checkpoint taken before it. */
+export function scopeRows(hasCheckpoint: boolean): PickerRow[] {
+  return SCOPE_CHOICES.map((choice) => ({
+    key: choice.scope,
+    label: choice.label,
+    ...(choice.needsCheckpoint && !hasCheckpoint ? { disabled: 'no checkpoint before this message' } : {}),
+  }))
+}
+
+/** The first scope that can be chosen (the conversation always can). */
+export function firstScope(hasCheckpoint: boolean): number {
+  return scopeRows(hasCheckpoint).findIndex((row) => row.disabled === undefined)
+}
