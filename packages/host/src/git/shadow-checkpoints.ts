@@ -2,6 +2,7 @@ import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
+import { type RefUpdate, updateLooseRefs, writeLooseCommit } from './loose-objects.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
 import {
@@ -27,6 +28,8 @@ const HEAD_REF = 'refs/z-engine/checkpoints'
 const RAW_ATTRIBUTES = '* -text !eol -filter -ident !working-tree-encoding !diff\n'
 const ZERO_ID = '0000000000000000000000000000000000000000'
 const MARK_PREFIX = 'refs/z-engine/marks/'
+/** Author and committer of checkpoint commits (as the fixed `user.name` / `user.email` config). */
+const COMMIT_IDENT = 'z-engine <checkpoints@z-engine.invalid>'
 const MARK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
 /** Options of {@link ShadowCheckpoints.open}. */
@@ -274,10 +277,10 @@ export class ShadowCheckpoints {
   mark(name: string, commit: string): Promise<CheckpointResult<void>> {
     return this.serialized(async () => {
       if (!MARK_NAME.test(name)) return failure('badName', `'${name}' is not a valid checkpoint mark name`)
-      const done = await runGit(this.context, ['update-ref', `${MARK_PREFIX}${name}`, commit])
-      return done.code === 0
+      const failed = await this.updateRefs([{ ref: `${MARK_PREFIX}${name}`, to: commit }])
+      return failed === undefined
         ? { ok: true, value: undefined }
-        : failure('markFailed', `could not mark ${commit} as ${name}: ${done.stderr.toString().trim()}`)
+        : failure('markFailed', `could not mark ${commit} as ${name}: ${failed}`)
     })
   }
 
@@ -305,12 +308,9 @@ export class ShadowCheckpoints {
       // A new checkpoint and its mark are written in one ref transaction (one git process).
       const snapshot = await this.snapshotNow(message, `${MARK_PREFIX}${name}`)
       if (!snapshot.ok || !snapshot.value.reused) return snapshot
-      const done = await runGit(this.context, ['update-ref', `${MARK_PREFIX}${name}`, snapshot.value.commit])
-      if (done.code !== 0)
-        return failure(
-          'markFailed',
-          `could not mark ${snapshot.value.commit} as ${name}: ${done.stderr.toString().trim()}`,
-        )
+      const failed = await this.updateRefs([{ ref: `${MARK_PREFIX}${name}`, to: snapshot.value.commit }])
+      if (failed !== undefined)
+        return failure('markFailed', `could not mark ${snapshot.value.commit} as ${name}: ${failed}`)
       return snapshot
     })
   }
@@ -421,18 +421,17 @@ export class ShadowCheckpoints {
             value: { commit: head.commit, tree, reused: true, skippedLarge: staged.skippedLarge },
           }
         }
-        const parent = head !== undefined ? ['-p', head.commit] : []
-        const commit = (await gitOk(this.context, ['commit-tree', tree, ...parent, '-m', message]))
-          .toString('utf8')
-          .trim()
+        const commit = await this.commitTree(tree, head?.commit, message)
         // Compare-and-swap of the head, plus `alsoRef`, all or nothing.
-        const updates = `update ${HEAD_REF} ${commit} ${head?.commit ?? ZERO_ID}\n${alsoRef !== undefined ? `update ${alsoRef} ${commit}\n` : ''}`
-        const swapped = await runGit(this.context, ['update-ref', '--stdin'], { input: updates })
-        if (swapped.code === 0) {
+        const swapped = await this.updateRefs([
+          { ref: HEAD_REF, to: commit, from: head?.commit ?? ZERO_ID },
+          ...(alsoRef !== undefined ? [{ ref: alsoRef, to: commit }] : []),
+        ])
+        if (swapped === undefined) {
           this.head = { commit, tree }
           return { ok: true, value: { commit, tree, reused: false, skippedLarge: staged.skippedLarge } }
         }
-        if (attempt >= 3) throw new Error(`could not move ${HEAD_REF}: ${swapped.stderr.trim()}`)
+        if (attempt >= 3) throw new Error(`could not move ${HEAD_REF}: ${swapped}`)
       }
     } catch (error) {
       if (error instanceof StageBudgetError) {
@@ -464,6 +463,39 @@ export class ShadowCheckpoints {
         if (!vanished || attempt >= 3) throw error
       }
     }
+  }
+
+  /** `git commit-tree`, written in process when the repository allows (see loose-objects.ts). */
+  private async commitTree(tree: string, parent: string | undefined, message: string): Promise<string> {
+    const written = await writeLooseCommit(this.context.gitDir, {
+      tree,
+      ...(parent !== undefined ? { parent } : {}),
+      message,
+      ident: COMMIT_IDENT,
+    })
+    if (written !== undefined) return written
+    const parentArgs = parent !== undefined ? ['-p', parent] : []
+    return (await gitOk(this.context, ['commit-tree', tree, ...parentArgs, '-m', message]))
+      .toString('utf8')
+      .trim()
+  }
+
+  /**
+   * Moves refs all or nothing (`from`: compare-and-swap); undefined when done, else why not. In
+   * process when the refs are loose, else with `git update-ref --stdin`.
+   */
+  private async updateRefs(updates: readonly RefUpdate[]): Promise<string | undefined> {
+    const result = await updateLooseRefs(this.context.gitDir, updates)
+    if (result === 'updated') return undefined
+    if (result === 'conflict') return 'the ref moved meanwhile or is locked by another process'
+    const input = updates
+      .map(
+        (update) =>
+          `update ${update.ref} ${update.to}${update.from !== undefined ? ` ${update.from}` : ''}\n`,
+      )
+      .join('')
+    const done = await runGit(this.context, ['update-ref', '--stdin'], { input })
+    return done.code === 0 ? undefined : done.stderr.toString().trim()
   }
 
   /** Size, mtime and inode of the shadow index: changes whenever any git process rewrites it. */
