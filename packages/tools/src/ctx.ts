@@ -1,5 +1,6 @@
 import type { SandboxRequest, ShellRunResult } from '@z-engine/host'
 import type { Confinement } from '@z-engine/policy'
+import type { OutputKind } from './output-kind.js'
 import type { CheckInfo, Ports } from './ports.js'
 
 /** What `action()` and `title()` need: enough to resolve paths, nothing that does I/O. */
@@ -40,6 +41,15 @@ export interface PathLocks {
   /** Runs `work` holding the locks of every path (acquired in sorted order to avoid deadlock). */
   withLocks<T>(paths: string[], work: () => Promise<T>): Promise<T>
 }
+
+/** A result shaped by the semantic output budget. */
+export interface BudgetedText {
+  text: string
+  shortened: boolean
+}
+
+/** Fits `text` of a result category into that category's token budget (see {@link OutputKind}). */
+export type OutputBudget = (text: string, kind: OutputKind) => BudgetedText
 
 /** Size limits tools respect. */
 export interface ToolLimits {
@@ -100,6 +110,11 @@ export interface ToolCtx extends ActionCtx {
   /** Saves a long text as a session artifact and returns its path. */
   spill(content: string, hint: string): Promise<string>
   limits: ToolLimits
+  /**
+   * The semantic output budget (spec 004): fits a result of a category into its estimated-token
+   * budget keeping its structure. The engine supplies it; without it only the byte ceiling applies.
+   */
+  outputBudget?: OutputBudget
   /** Whether the model accepts images. */
   vision: boolean
   /** Environment for child processes (already filtered by the environment policy). */

@@ -44,8 +44,10 @@ export type { WriteInput } from './builtin/write.js'
 export { writeTool } from './builtin/write.js'
 export type {
   ActionCtx,
+  BudgetedText,
   FileSnapshot,
   FileTracker,
+  OutputBudget,
   PathLocks,
   ShellRunner,
   ToolCtx,
@@ -56,8 +58,9 @@ export type { EditSpec } from './edit-apply.js'
 export { createFileTracker } from './file-tracker.js'
 export type { ToolName } from './names.js'
 export { isToolName, TOOL_NAMES } from './names.js'
-export type { OutputKind, ShapedOutput } from './output-budget.js'
+export type { ShapedOutput } from './output-budget.js'
 export { budgetOutput, shapeOutput } from './output-budget.js'
+export type { OutputKind } from './output-kind.js'
 export { createPathLocks } from './path-locks.js'
 export type {
   AgentPort,

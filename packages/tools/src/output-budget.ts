@@ -1,16 +1,5 @@
 import type { ToolCtx } from './ctx.js'
-
-/**
- * Semantic output budgets (spec 004 "Tools and Capabilities"): a result longer than the limit keeps
- * the structure a model can use — whole lines, never half a match — and names the artifact holding
- * the full text.
- *
- * - `log` (command output): a short head and a long tail, since how a run ended matters most.
- * - `search` (matches, file lists): whole lines from the top; results are ranked, so the head wins.
- * - `file` (file contents): whole lines from the top, with where to continue.
- * - `text` (anything else): half head, half tail.
- */
-export type OutputKind = 'log' | 'search' | 'file' | 'text'
+import type { OutputKind } from './output-kind.js'
 
 /** A shortened text. */
 export interface ShapedOutput {
@@ -20,8 +9,21 @@ export interface ShapedOutput {
   omittedLines: number
 }
 
-/** Head share of the budget per kind (the rest goes to the tail). */
-const HEAD_SHARE: Record<OutputKind, number> = { log: 0.3, search: 1, file: 1, text: 0.5 }
+/**
+ * Head share of the byte ceiling per kind (the rest goes to the tail). The ceiling is the
+ * authoritative limit beneath the semantic budget and keeps whole lines, never half a match:
+ * `log` and `test` keep a short head and a long tail, since how a run ended matters most;
+ * `search`, `file` and `diff` read from the top; `text` and `conclusion` keep half of each.
+ */
+const HEAD_SHARE: Record<OutputKind, number> = {
+  log: 0.3,
+  test: 0.3,
+  search: 1,
+  file: 1,
+  diff: 1,
+  text: 0.5,
+  conclusion: 0.5,
+}
 
 /** Fits `text` into `maxChars` (plus a marker line) keeping whole lines. */
 export function shapeOutput(text: string, kind: OutputKind, maxChars: number): ShapedOutput {
@@ -74,9 +76,11 @@ function marker(kind: OutputKind, lines: number, chars: number): string {
     case 'search':
       return `[... ${what} of further results omitted ...]`
     case 'file':
-      return `[... ${what} omitted ...]`
+    case 'diff':
     case 'log':
+    case 'test':
     case 'text':
+    case 'conclusion':
       return `[... ${what} omitted ...]`
     default: {
       const never: never = kind
@@ -94,8 +98,9 @@ function cutChars(text: string, max: number): string {
 }
 
 /**
- * Applies the budget of `ctx.limits.maxResultChars`; when the text is shortened, spills the full
- * text to an artifact and appends where it is.
+ * Shapes a result: the semantic output budget of its kind first (when the engine supplies one),
+ * then the byte ceiling of `ctx.limits.maxResultChars`. When either left anything out, the full
+ * text is spilled to an artifact and the result says where it is.
  */
 export async function budgetOutput(
   ctx: ToolCtx,
@@ -103,8 +108,9 @@ export async function budgetOutput(
   kind: OutputKind,
   hint: string,
 ): Promise<string> {
-  const shaped = shapeOutput(text, kind, ctx.limits.maxResultChars)
-  if (!shaped.shortened) return text
+  const budgeted = ctx.outputBudget?.(text, kind) ?? { text, shortened: false }
+  const shaped = shapeOutput(budgeted.text, kind, ctx.limits.maxResultChars)
+  if (!budgeted.shortened && !shaped.shortened) return text
   try {
     const path = await ctx.spill(text, hint)
     return `${shaped.text}\n(Output shortened: the full ${text.length} characters are saved at ${path}; read parts of it with Read offset/limit or search it with Grep.)`

@@ -1,5 +1,6 @@
 import type { ToolCtx } from './ctx.js'
-import { budgetOutput, type OutputKind } from './output-budget.js'
+import { budgetOutput } from './output-budget.js'
+import type { OutputKind } from './output-kind.js'
 import { errorMessage, errorResult } from './results.js'
 import type { ToolResult } from './tool-result.js'
 
@@ -40,7 +41,7 @@ export async function budgetPortResult(
   if (!result.ok) return result
   const content = await Promise.all(
     result.output.content.map(async (block) =>
-      block.type === 'text' && block.text.length > ctx.limits.maxResultChars
+      block.type === 'text'
         ? { type: 'text' as const, text: await budgetOutput(ctx, block.text, kind, hint) }
         : block,
     ),

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { planOutputBudget } from '@z-engine/context'
 import { type CommandSandbox, childEnvironment, type EnvPolicy, type ProcessScope } from '@z-engine/host'
 import { ENGINE_CREDENTIAL_VARIABLES } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
@@ -8,6 +9,7 @@ import {
   createShellRunner,
   DEFAULT_TOOL_LIMITS,
   type FileTracker,
+  type OutputBudget,
   type Ports,
   type ToolCtx,
   type ToolLimits,
@@ -46,6 +48,9 @@ export function engineCredentialNames(settings: Settings): string[] {
   ].filter((name): name is string => typeof name === 'string')
   return [...new Set([...ENGINE_CREDENTIAL_VARIABLES, ...named])]
 }
+
+/** The semantic output budget every tool applies beneath its byte ceiling (spec 004). */
+const outputBudget: OutputBudget = (text, kind) => planOutputBudget(text, kind)
 
 /** Tool limits from settings. */
 export function toolLimitsOf(settings: Settings): ToolLimits {
@@ -135,6 +140,7 @@ export function createToolContextFactory(options: ToolContextFactoryOptions) {
         progress: params.progress,
         spill: options.spill,
         limits,
+        outputBudget,
         vision: options.vision(),
         env,
         shell,

@@ -15,7 +15,7 @@ type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
 export async function mapCallToolResult(
   server: string,
   result: CallToolResult,
-  ctx: Pick<ToolCtx, 'vision' | 'limits' | 'spill'>,
+  ctx: Pick<ToolCtx, 'vision' | 'limits' | 'spill' | 'outputBudget'>,
   hint: string,
 ): Promise<ToolResult> {
   const content: ToolResultContent[] = []
@@ -69,7 +69,7 @@ export async function mapCallToolResult(
     content.push({ type: 'text', text: JSON.stringify(structured, null, 2) })
   const budgeted = await Promise.all(
     content.map(async (block) =>
-      block.type === 'text' && block.text.length > ctx.limits.maxResultChars
+      block.type === 'text'
         ? { type: 'text' as const, text: await budgetOutput(ctx as ToolCtx, block.text, 'text', hint) }
         : block,
     ),

@@ -1,3 +1,4 @@
+import { planOutputBudget } from '@z-engine/context'
 import type { CheckRecord, Settings, VerificationBadge } from '@z-engine/protocol'
 import type { CheckCommandRunner, CheckInfo, CheckPort, ToolResult } from '@z-engine/tools'
 import { decideBadge, failureReason } from './badge.js'
@@ -5,8 +6,11 @@ import { discoverChecks } from './discover.js'
 import type { WorkspaceFingerprint } from './fingerprint.js'
 import { parseTestCounts } from './test-counts.js'
 
-/** Characters of a failing check's output the result (and the feedback) shows: its tail. */
-export const FAILURE_TAIL_CHARS = 4_000
+/**
+ * Estimated tokens of a failing check's output the result (and the feedback) shows, shaped as test
+ * output: failing tests' names and assertions, errors, the summary and the tail.
+ */
+export const FAILURE_OUTPUT_TOKENS = 1_000
 
 /** What a session's verification is built from. */
 export interface SessionVerificationDeps {
@@ -162,7 +166,8 @@ export class SessionVerification implements CheckPort {
     this.#records.push({ record, seq: this.#seq })
     await this.#deps.record(record)
     const note = result.timedOut ? `\n(stopped after ${check.timeoutMs ?? 'the largest'} ms timeout)` : ''
-    return { check, record, tail: `${output.slice(-FAILURE_TAIL_CHARS)}${note}` }
+    const shown = planOutputBudget(output, 'test', FAILURE_OUTPUT_TOKENS).text
+    return { check, record, tail: `${shown}${note}` }
   }
 
   /**
@@ -194,14 +199,14 @@ export function renderSummary(ran: readonly Ran[]): string {
     lines.push(
       `${record.checkId}: ${status} (exit ${record.exitCode ?? 'none'}${tests}, ${(record.durationMs / 1000).toFixed(1)}s)${artifact}`,
     )
-    if (!record.passed) lines.push(`--- ${record.command} (last lines) ---`, tail.trimEnd(), '---')
+    if (!record.passed) lines.push(`--- ${record.command} (output) ---`, tail.trimEnd(), '---')
   }
   return lines.join('\n')
 }
 
 /** The feedback line of one failed record, for the stop boundary's reminder. */
 export function failureLine(entry: Ran): string {
-  return `- ${failureReason(entry.record)}\n${entry.tail.trimEnd().split('\n').slice(-40).join('\n')}`
+  return `- ${failureReason(entry.record)}\n${entry.tail.trimEnd()}`
 }
 
 export type { Ran as CheckRun }

@@ -1,4 +1,6 @@
 import { toolDescription } from '@z-engine/prompts'
+import type { ToolCtx } from '../ctx.js'
+import { budgetOutput } from '../output-budget.js'
 import { guardPort, portMissing } from '../port-results.js'
 import type { AgentRunResult, AgentSpawnRequest } from '../ports.js'
 import { errorResult, textResult } from '../results.js'
@@ -110,7 +112,7 @@ export function createAgentTool(catalog?: AgentCatalog): Tool<AgentInput> {
               { details: { agentId: outcome.agentId, jobId: outcome.jobId, background: true } },
             )
           case 'done':
-            return finished(outcome.result)
+            return finished(outcome.result, ctx)
           default: {
             const never: never = outcome
             return never
@@ -124,8 +126,11 @@ export function createAgentTool(catalog?: AgentCatalog): Tool<AgentInput> {
 /** The Agent tool with a description that doesn't list agent types. */
 export const agentTool: Tool<AgentInput> = createAgentTool()
 
-/** A finished agent's final message, followed by its id, usage, changed files and worktree state. */
-function finished(result: AgentRunResult): ToolResult {
+/**
+ * A finished agent's final message (under the `conclusion` output budget), followed by its id,
+ * usage, changed files and worktree state.
+ */
+async function finished(result: AgentRunResult, ctx: ToolCtx): Promise<ToolResult> {
   const { info } = result
   const footer = [`agent_id: ${result.agentId} (pass it as \`resume\` to continue this agent)`]
   const tokens = info.usage.inputTokens + info.usage.outputTokens
@@ -163,7 +168,9 @@ function finished(result: AgentRunResult): ToolResult {
       return never
     }
   }
-  const message = result.finalMessage.trim() || '(The agent ended without a final message.)'
+  const message = result.finalMessage.trim()
+    ? await budgetOutput(ctx, result.finalMessage.trim(), 'conclusion', `agent-${result.agentId}`)
+    : '(The agent ended without a final message.)'
   const text = `${message}\n\n---\n${footer.join('\n')}`
   const details = { agentId: result.agentId, info }
   if (info.status === 'failed' || info.status === 'cancelled') {
