@@ -4,36 +4,16 @@
 // the process had used by then (user+sys of all its threads, from /proc). No request is made (an
 // Anthropic model with a placeholder key). BENCH_CLI=<bin.js>[,<bin.js>…] compares builds,
 // alternating; BENCH_RUNS runs per build (default 10). Run `pnpm build` first.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { spawn } from '@lydell/node-pty'
+import { benchRuns, cliBins, cliEnv, cpuOf, quantile, scratchDir, tinyRepo } from './harness.mjs'
 
-const here = import.meta.dirname
-const bins = (process.env.BENCH_CLI ?? resolve(here, '../dist/bin.js')).split(',').map((bin) => resolve(bin))
-try {
-  for (const bin of bins) readFileSync(bin)
-} catch {
-  console.error('Build first: pnpm build (needs apps/cli/dist).')
-  process.exit(1)
-}
-const runs = Number(process.env.BENCH_RUNS ?? 10)
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
+const bins = cliBins()
+const runs = benchRuns(10)
 const TIMEOUT_MS = 60_000
-
-const root = mkdtempSync(join(tmpdir(), 'z-bench-chat-'))
-const project = join(root, 'project')
-mkdirSync(project)
-writeFileSync(join(project, 'README.md'), '# tiny\n')
-writeFileSync(join(project, 'add.js'), 'export const add = (a, b) => a + b\n')
-execFileSync('git', ['init', '-q'], { cwd: project })
-
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS
-}
+const root = scratchDir('chat')
+const project = tinyRepo(root)
 
 /** One chat start with `bin`: wall ms and CPU ms until the composer shows. */
 async function runOnce(bin, dataHome) {
@@ -43,15 +23,7 @@ async function runOnce(bin, dataHome) {
     cols: 110,
     rows: 40,
     cwd: project,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: join(root, 'home'),
-      XDG_DATA_HOME: dataHome,
-      XDG_CONFIG_HOME: join(root, 'config'),
-      TERM: 'xterm-256color',
-      ANTHROPIC_API_KEY: 'bench',
-      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
-    },
+    env: { ...cliEnv(root, dataHome, 'http://127.0.0.1:9'), TERM: 'xterm-256color' },
   })
   let output = ''
   try {
@@ -67,7 +39,7 @@ async function runOnce(bin, dataHome) {
         output += data
         if (output.includes('Ask anything')) {
           clearTimeout(timer)
-          done({ wall: performance.now() - started, cpu: cpuMs(pty.pid) })
+          done({ wall: performance.now() - started, cpu: cpuOf(pty.pid).own })
         }
       })
     })
@@ -75,11 +47,6 @@ async function runOnce(bin, dataHome) {
     pty.kill()
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-}
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
 }
 
 try {

@@ -7,43 +7,24 @@
 // finishes (one text answer). Several builds can be compared in one run, alternating so that each
 // sees the same load: BENCH_CLI=<bin.js>[,<bin.js>…] (default: this package's dist/bin.js).
 // BENCH_RUNS sets the runs per build (default 10); prints the median and quartiles per build.
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  benchRuns,
+  cliBins,
+  cliEnv,
+  cpuOf,
+  quantile,
+  scratchDir,
+  startScriptedServer,
+  tinyRepo,
+} from './harness.mjs'
 
-const here = import.meta.dirname
-const bins = (process.env.BENCH_CLI ?? resolve(here, '../dist/bin.js')).split(',').map((bin) => resolve(bin))
-const testing = resolve(here, '../../../packages/engine/dist/testing.js')
-try {
-  for (const bin of bins) readFileSync(bin)
-  readFileSync(testing)
-} catch {
-  console.error('Build first: pnpm build (needs apps/cli/dist and packages/engine/dist).')
-  process.exit(1)
-}
-const { startScriptedServer } = await import(testing)
-const runs = Number(process.env.BENCH_RUNS ?? 10)
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
-
-const root = mkdtempSync(join(tmpdir(), 'z-bench-cpu-'))
-const project = join(root, 'tiny')
-execFileSync('mkdir', ['-p', project])
-writeFileSync(join(project, 'README.md'), '# tiny\n\n`add` should add.\n')
-writeFileSync(join(project, 'add.js'), 'export function add(a, b) {\n  return a - b\n}\n')
-writeFileSync(join(project, 'add.test.js'), "import { add } from './add.js'\n")
-const git = (...args) => execFileSync('git', args, { cwd: project, stdio: 'ignore' })
-git('init', '-q')
-git('add', '-A')
-git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-qm', 'init')
-
-/** user+sys of a process and of its waited-for children, in ms (fields 14–17 of /proc/pid/stat). */
-function cpuOf(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  const ticks = (index) => Number(fields[index - 3])
-  return { own: (ticks(14) + ticks(15)) * TICK_MS, children: (ticks(16) + ticks(17)) * TICK_MS }
-}
+const bins = cliBins()
+const runs = benchRuns(10)
+const root = scratchDir('cpu')
+const project = tinyRepo(root)
 
 let onRequest = () => {}
 const server = await startScriptedServer(() => {
@@ -58,14 +39,7 @@ async function runOnce(bin, dataHome) {
     [bin, 'exec', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'json', 'say ok'],
     {
       cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        HOME: join(root, 'home'),
-        XDG_DATA_HOME: dataHome,
-        XDG_CONFIG_HOME: join(root, 'config'),
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'bench',
-      },
+      env: cliEnv(root, dataHome, server.url),
       stdio: ['ignore', 'pipe', 'ignore'],
     },
   )
@@ -81,11 +55,6 @@ async function runOnce(bin, dataHome) {
   if (code !== 0 || atRequest === undefined || JSON.parse(stdout).outcome !== 'done')
     throw new Error(`exec failed (exit ${code}): ${stdout}`)
   return atRequest
-}
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
 }
 
 try {

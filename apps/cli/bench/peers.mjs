@@ -10,61 +10,33 @@
 // (ANTHROPIC_BASE_URL), Codex the Responses API (a custom provider in a temp CODEX_HOME); each gets
 // its own tools' calls: Read/Edit for z-engine and Claude Code, exec_command `cat`/`sed` for Codex,
 // which has no file tools. Run `pnpm build` first. BENCH_CASES=tiny,real picks the cases.
-import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { homedir, loadavg, tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import {
+  BUG,
+  benchCases,
+  benchRuns,
+  cliBins,
+  cliEnv,
+  execArgs,
+  fixTheBugAnswer,
+  loadAverage,
+  median,
+  PROMPT,
+  realisticRepo,
+  scratchDir,
+  startScriptedServer,
+  timedRun,
+  tinyRepo,
+} from './harness.mjs'
 
-const here = import.meta.dirname
-const repoRoot = resolve(here, '../../..')
-const bin = resolve(process.env.BENCH_CLI ?? resolve(here, '../dist/bin.js'))
-const testing = resolve(repoRoot, 'packages/engine/dist/testing.js')
-if (!existsSync(bin) || !existsSync(testing)) {
-  console.error('Build first: pnpm build (needs apps/cli/dist and packages/engine/dist).')
-  process.exit(1)
-}
-const { startScriptedServer } = await import(testing)
-const runs = Number(process.env.BENCH_RUNS ?? 5)
-const cases = new Set((process.env.BENCH_CASES ?? 'tiny,real').split(','))
+const [bin] = cliBins()
+const runs = benchRuns(5)
+const cases = benchCases('tiny,real')
 const peersDir = process.env.BENCH_PEERS
-const root = mkdtempSync(join(tmpdir(), 'z-bench-peers-'))
+const root = scratchDir('peers')
 const cleanups = []
-const BUG = 'export function add(a, b) {\n  return a - b\n}\n'
-
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: 'ignore' })
-function commitAll(cwd) {
-  git(cwd, 'init', '-q')
-  git(cwd, 'add', '-A')
-  git(cwd, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-qm', 'init')
-}
-function tinyRepo() {
-  const dir = mkdtempSync(join(root, 'tiny-'))
-  writeFileSync(join(dir, 'README.md'), '# tiny\n\n`add` should add.\n')
-  writeFileSync(join(dir, 'add.js'), BUG)
-  writeFileSync(
-    join(dir, 'add.test.js'),
-    "import { add } from './add.js'\nif (add(2, 3) !== 5) throw new Error('add is wrong')\n",
-  )
-  commitAll(dir)
-  return dir
-}
-function realisticRepo() {
-  const dir = mkdtempSync(join(root, 'real-'))
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean)
-  for (const file of files) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true })
-    try {
-      cpSync(join(repoRoot, file), join(dir, file))
-    } catch {
-      // Tracked but deleted in the work tree.
-    }
-  }
-  writeFileSync(join(dir, 'add.js'), BUG)
-  commitAll(dir)
-  return dir
-}
 
 // What the scripted model says: by wire format (Anthropic for z-engine and Claude Code, Responses
 // for Codex) and by how many tool results the conversation already holds.
@@ -90,24 +62,9 @@ const server = await startScriptedServer((request) => {
       }
     return { blocks: [{ type: 'text', text: 'Fixed: add now adds.' }] }
   }
-  const messages = Array.isArray(body.messages) ? body.messages : []
-  const round = messages.filter((message) => message.role === 'assistant').length
-  const file = join(run.project, 'add.js')
-  if (round === 0) return { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: file } }] }
-  if (round === 1)
-    return {
-      blocks: [
-        {
-          type: 'tool_use',
-          name: 'Edit',
-          input: { file_path: file, old_string: 'a - b', new_string: 'a + b' },
-        },
-      ],
-    }
-  return { blocks: [{ type: 'text', text: 'Fixed: add now adds.' }] }
+  return fixTheBugAnswer(Array.isArray(body.messages) ? body.messages : [], join(run.project, 'add.js'))
 })
 
-const PROMPT = 'add.js has a bug: fix it'
 const home = join(root, 'home')
 mkdirSync(home)
 const baseEnv = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' }
@@ -118,24 +75,8 @@ const clis = [
     name: 'z-engine',
     command: (data) => ({
       file: process.execPath,
-      args: [
-        bin,
-        'exec',
-        '--model',
-        'anthropic/claude-sonnet-4-5',
-        '--permission-mode',
-        'acceptEdits',
-        '--output-format',
-        'json',
-        PROMPT,
-      ],
-      env: {
-        ...baseEnv,
-        XDG_DATA_HOME: data,
-        XDG_CONFIG_HOME: join(root, 'config'),
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'bench',
-      },
+      args: execArgs(bin),
+      env: { ...cliEnv(root, data, server.url), HOME: home, LANG: 'C.UTF-8' },
     }),
   },
 ]
@@ -202,40 +143,26 @@ async function runTask(cli, project, data) {
   writeFileSync(join(project, 'add.js'), BUG)
   run = { main: [], all: [], project }
   const { file, args, env } = cli.command(data)
-  const started = performance.now()
-  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', file, ...args], {
+  const { code, stdout, stderr, started, ended, wall, cpu, rss } = await timedRun(file, args, {
     cwd: project,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk
-  })
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk
-  })
-  const code = await new Promise((done) => child.on('close', done))
-  const wall = performance.now() - started
   const fixed = readFileSync(join(project, 'add.js'), 'utf8').includes('a + b')
   if (code !== 0 || !fixed || run.main.length !== 3)
     throw new Error(
       `${cli.name}: task failed (exit ${code}, ${run.main.length} requests, fixed ${fixed}):\n${stdout.slice(-1500)}\n${stderr.slice(-1500)}`,
     )
-  const [user, sys, rssKb] = stderr.trim().split('\n').at(-1).split(' ').map(Number)
   return {
     firstRequest: run.main[0] - started,
     firstAny: run.all[0] - started,
     wall,
-    lastRequestToExit: performance.now() - run.main[2],
-    cpu: (user + sys) * 1000,
-    rss: rssKb / 1024,
+    lastRequestToExit: ended - run.main[2],
+    cpu,
+    rss,
     sideRequests: run.all.length - run.main.length,
   }
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 function report(label, cli, samples) {
   const of = (key) => median(samples.map((sample) => sample[key])).toFixed(0)
   console.log(
@@ -255,18 +182,10 @@ async function compare(label, project) {
 }
 
 try {
-  console.log(
-    `load average at start: ${loadavg()
-      .map((value) => value.toFixed(1))
-      .join(' ')}`,
-  )
-  if (cases.has('tiny')) await compare('fix-the-bug, 3-file repository', tinyRepo())
-  if (cases.has('real')) await compare('fix-the-bug, copy of this repository', realisticRepo())
-  console.log(
-    `load average at end: ${loadavg()
-      .map((value) => value.toFixed(1))
-      .join(' ')}`,
-  )
+  console.log(`load average at start: ${loadAverage()}`)
+  if (cases.has('tiny')) await compare('fix-the-bug, 3-file repository', tinyRepo(root))
+  if (cases.has('real')) await compare('fix-the-bug, copy of this repository', realisticRepo(root).dir)
+  console.log(`load average at end: ${loadAverage()}`)
 } finally {
   await server.close()
   rmSync(root, { recursive: true, force: true })
