@@ -3,9 +3,9 @@ import { compactPrompt } from '@z-engine/prompts'
 import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
 import type { Tool } from '@z-engine/tools'
 import type { SessionModels } from '../assembly/model-port.js'
+import { sideModelCompletion } from '../assembly/side-model-port.js'
 import type { SessionSystemPrompt } from '../assembly/system-prompt.js'
 import { pressureReview } from '../decisions/seams/context-pressure.js'
-import { collectStream } from '../model/collect.js'
 import type { SystemSection } from '../model/types.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import type { SessionCore } from '../session/session-core.js'
@@ -19,6 +19,9 @@ import {
 import { runSummaryJob, type SummaryJobResult } from './compaction-job.js'
 
 export { MIN_ROUNDS_BETWEEN_SUMMARIES } from './agent-relief.js'
+
+/** Output tokens a summary may use. */
+const SUMMARY_MAX_OUTPUT_TOKENS = 8_192
 
 /** What compaction needs from the session around it. */
 export interface CompactionDeps {
@@ -46,34 +49,22 @@ export class SessionCompaction {
   #toolTokens: number | undefined
   #overheadOf: { system: readonly SystemSection[]; tokens: number } | undefined
 
-  constructor(private readonly deps: CompactionDeps) {}
+  /** The summary call: the side model (the fast model) with the summarizer's own system text. */
+  readonly #complete: (prompt: string, signal?: AbortSignal) => Promise<string>
+
+  constructor(private readonly deps: CompactionDeps) {
+    this.#complete = sideModelCompletion(deps.models, () => this.#fastModel(), {
+      system: 'You summarize coding-agent conversations faithfully and concisely.',
+      maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
+      messageId: 'compact',
+      requireText: false,
+    })
+  }
 
   /** The fast model reference (falls back to the main model). */
   #fastModel(): string {
     const session = this.deps.session
     return this.deps.settings.model.fast ?? session.state.modelRef
-  }
-
-  async #complete(prompt: string, signal?: AbortSignal): Promise<string> {
-    const resolved = this.deps.models.resolve(this.#fastModel())
-    if (!resolved.ok) throw new Error(resolved.message)
-    const { model } = resolved
-    const result = await collectStream(
-      model.client.stream(
-        {
-          model: model.id,
-          system: [
-            { text: 'You summarize coding-agent conversations faithfully and concisely.', cacheable: false },
-          ],
-          tools: [],
-          messages: [{ id: 'compact', role: 'user', content: [{ type: 'text', text: prompt }] }],
-          maxOutputTokens: Math.min(8_192, model.maxOutputTokens),
-        },
-        signal,
-      ),
-    )
-    if (!result.ok) throw new Error(result.error.message)
-    return result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
   }
 
   /** Tokens of the system prompt and tool list, estimated once per system prompt (both are stable). */
@@ -100,7 +91,7 @@ export class SessionCompaction {
       trigger,
       ...(focus !== undefined ? { focus } : {}),
       instructions: compactPrompt(focus),
-      complete: (prompt, signal) => this.#complete(prompt, signal),
+      complete: this.#complete,
       state: { todos: session.state.todos, loadedSkills: [] },
       tokensBefore,
       overheadTokens: await this.#overhead(),
@@ -189,7 +180,7 @@ export class SessionCompaction {
             windowTokens: this.deps.models.info(agent.modelRef).contextWindow,
             trigger: 'auto',
             instructions: compactPrompt(undefined),
-            complete: (prompt, signal) => this.#complete(prompt, signal),
+            complete: this.#complete,
             state: { todos: [], loadedSkills: [] },
             tokensBefore,
             overheadTokens: overhead.tokens,

@@ -1,5 +1,5 @@
 import type { SideModelPort } from '@z-engine/tools'
-import { collectStream } from '../model/collect.js'
+import { sideModelCompletion } from '../assembly/side-model-port.js'
 import type { ModelPort } from '../session/services.js'
 
 /** Output budget of one decision: advice is a small JSON object. */
@@ -14,24 +14,11 @@ const SYSTEM =
  */
 export function decisionService(models: ModelPort, modelRef: () => string): SideModelPort {
   return {
-    async complete(prompt, signal) {
-      const resolved = models.resolve(modelRef())
-      if (!resolved.ok) throw new Error(resolved.message)
-      const { model } = resolved
-      const result = await collectStream(
-        model.client.stream(
-          {
-            model: model.id,
-            system: [{ text: SYSTEM, cacheable: false }],
-            tools: [],
-            messages: [{ id: 'decision', role: 'user', content: [{ type: 'text', text: prompt }] }],
-            maxOutputTokens: Math.min(DECISION_MAX_OUTPUT_TOKENS, model.maxOutputTokens),
-          },
-          signal,
-        ),
-      )
-      if (!result.ok) throw new Error(result.error.message)
-      return result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
-    },
+    complete: sideModelCompletion(models, modelRef, {
+      system: SYSTEM,
+      maxOutputTokens: DECISION_MAX_OUTPUT_TOKENS,
+      messageId: 'decision',
+      requireText: false,
+    }),
   }
 }
