@@ -11,10 +11,13 @@ import type {
 import { addCost, addUsage } from '@z-engine/protocol'
 import type { Ports, Tool } from '@z-engine/tools'
 import { runBatch } from '../batch/run-batch.js'
+import { type AskAboutCredentials, sessionRequestScreen } from '../decisions/seams/before-request.js'
+import { askAboutCredentials, toolNamesOf } from '../decisions/seams/main-agent.js'
 import type { SystemSection } from '../model/types.js'
 import type { RunHost } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import { buildAgentBatchDeps } from '../session/agent-batch-deps.js'
+import { createInteractionPort } from '../session/interaction-port.js'
 import { MAX_STOP_HOOK_CONTINUATIONS } from '../session/main-run-host.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { AgentEntry } from './agent-entry.js'
@@ -84,6 +87,20 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     },
   })
 
+  // Its new tool results pass the session's request screen (screen_request) before its requests:
+  // a question about a likely credential names this agent, which waits on the user meanwhile.
+  const screen = sessionRequestScreen(services.decisions)
+  const askCredentials: AskAboutCredentials = async (values, toolUseId, signal) => {
+    entry.info = { ...entry.info, status: 'waiting' }
+    input.onChange()
+    try {
+      return await askAboutCredentials(createInteractionPort(session, { toolUseId, agentId }), values, signal)
+    } finally {
+      entry.info = { ...entry.info, status: 'running' }
+      input.onChange()
+    }
+  }
+
   return {
     model: () => {
       const resolved = services.models.resolve(entry.modelRef)
@@ -93,6 +110,8 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     system: async () => input.system,
     tools: () => toolSpecs,
     workingSet: () => entry.messages,
+    screenResults: (content, signal) =>
+      screen.screen(content, toolNamesOf(entry.messages), askCredentials, signal),
     append: async (message: Message, origin: MessageOrigin) => {
       await emit({ type: 'messageRecorded', message, origin })
       entry.messages.push(message)

@@ -3,7 +3,7 @@ import type { ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
 import { runBatch } from '../batch/run-batch.js'
 import { answeringFromHistory } from '../decisions/seams/ask-user.js'
-import { RequestScreen } from '../decisions/seams/before-request.js'
+import { type AskAboutCredentials, sessionRequestScreen } from '../decisions/seams/before-request.js'
 import { askAboutCredentials, toolNamesOf, withEffort } from '../decisions/seams/main-agent.js'
 import { stopReminder } from '../decisions/seams/stop-boundary.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
@@ -45,9 +45,9 @@ export function buildMainRunHost(
   let decisionContinuations = 0
   const modelRef = () => input.modelRef ?? state.modelRef
   const decisions = services.decisions
-  const screen = new RequestScreen(decisions, (values, toolUseId, signal) =>
-    askAboutCredentials(createInteractionPort(session, { toolUseId, turnId: turn.id }), values, signal),
-  )
+  const screen = sessionRequestScreen(decisions)
+  const askCredentials: AskAboutCredentials = (values, toolUseId, signal) =>
+    askAboutCredentials(createInteractionPort(session, { toolUseId, turnId: turn.id }), values, signal)
 
   // Every event of the run, journaled first when it is a persisted one.
   const emit = (event: EngineEvent) => session.commit(event, scope)
@@ -153,7 +153,8 @@ export function buildMainRunHost(
       return outcome
     },
     takeFollowUps: () => state.takeFollowUps(),
-    screenResults: (content, signal) => screen.screen(content, toolNamesOf(state.workingSet), signal),
+    screenResults: (content, signal) =>
+      screen.screen(content, toolNamesOf(state.workingSet), askCredentials, signal),
     stopBoundary: async (finalText, mutated): Promise<StopDecision> => {
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
         const hook = await services.hooks.stop(stopContinuations > 0)

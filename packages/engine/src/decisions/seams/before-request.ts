@@ -5,26 +5,29 @@ import { credentialCandidates } from './credential-candidates.js'
 /** The user's answer about flagged values: withhold them, send them, or no answer (dismissed). */
 export type CredentialAnswer = 'withhold' | 'send' | undefined
 
+/** Puts flagged values to the user, on behalf of the tool call whose result holds the first. */
+export type AskAboutCredentials = (
+  values: readonly string[],
+  toolUseId: string,
+  signal: AbortSignal,
+) => Promise<CredentialAnswer>
+
 /**
  * Before a request (screen_request): new tool results are screened when they first enter a
  * request — before they join the working set — so an already-sent message is never rewritten and
  * each request still extends the previous one byte for byte. Likely credentials the on uses flag
  * are put to the user once (one question per batch); withheld values become `[WITHHELD:n]` in this
  * result and in every later one. A dismissed question withholds (fail closed); a value the user
- * decided on is never asked about again.
+ * decided on is never asked about again. One screen serves a whole session ({@link sessionRequestScreen}):
+ * the main agent's turns and every subagent, so a value withheld in a subagent's results is withheld
+ * from the main agent too (its report, the Agent result, is screened like any result) and the user is
+ * asked about each value once.
  */
 export class RequestScreen {
   readonly #withheld = new Map<string, string>()
   readonly #decided = new Set<string>()
 
-  constructor(
-    private readonly hub: DecisionHub | undefined,
-    private readonly ask: (
-      values: readonly string[],
-      toolUseId: string,
-      signal: AbortSignal,
-    ) => Promise<CredentialAnswer>,
-  ) {}
+  constructor(private readonly hub: DecisionHub | undefined) {}
 
   /** Values withheld so far (for tests and `/decisions`). */
   get withheldCount(): number {
@@ -35,6 +38,7 @@ export class RequestScreen {
   async screen(
     content: ContentBlock[],
     toolNames: ReadonlyMap<string, string>,
+    ask: AskAboutCredentials,
     signal: AbortSignal,
   ): Promise<ContentBlock[]> {
     let screened = this.#replace(content)
@@ -50,7 +54,7 @@ export class RequestScreen {
     )
     if (flagged.length === 0 || signal.aborted) return screened
     const first = candidates.find((candidate) => flagged.includes(candidate.value))!
-    const answer = await this.ask(flagged, first.toolUseId, signal)
+    const answer = await ask(flagged, first.toolUseId, signal)
     for (const value of flagged) {
       this.#decided.add(value)
       if (answer !== 'send') this.#withheld.set(value, `[WITHHELD:${this.#withheld.size + 1}]`)
@@ -75,4 +79,17 @@ export class RequestScreen {
       return { ...block, content: parts } satisfies ToolResultBlock
     })
   }
+}
+
+const screens = new WeakMap<DecisionHub, RequestScreen>()
+
+/** The session's one request screen (per decision hub; without a hub nothing is ever withheld). */
+export function sessionRequestScreen(hub: DecisionHub | undefined): RequestScreen {
+  if (hub === undefined) return new RequestScreen(undefined)
+  let screen = screens.get(hub)
+  if (!screen) {
+    screen = new RequestScreen(hub)
+    screens.set(hub, screen)
+  }
+  return screen
 }
