@@ -212,6 +212,8 @@ export {
 } from './workspace/plugins/marketplaces.js'
 /** The plugin registry's records. */
 export type { InstalledPlugin, KnownMarketplace } from './workspace/plugins/registry.js'
+/** What a plugin adds, one line each (shown before installing). */
+export { pluginSummaryLines } from './workspace/plugins/summary-lines.js'
 /** Settings layers and notices. */
 export type { SettingsLayerName, SettingsNotice } from './workspace/settings/layers.js'
 /** Effective settings with their layers. */

@@ -1,12 +1,18 @@
 /**
- * Issue 24 inside a session: an installed, enabled plugin's namespaced command runs as a turn, its
- * agent type is offered, `/plugin` lists marketplaces and plugins, and `/plugin disable` turns it
- * off for the next session.
+ * Issue 24 inside a session: an installed, enabled plugin's namespaced command runs as a turn and
+ * its agent type is offered; `/plugin` in the chat adds a marketplace, installs a plugin after
+ * showing what it adds and asking once, and its commands, agents, skills, hooks and MCP servers are
+ * live in the same session; disable, uninstall and marketplace remove take them away again.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { isProcessAlive } from '@z-engine/host'
+import type { EngineEvent } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
+import { viewOf } from '../src/api/engine.js'
+import type { Session } from '../src/index.js'
 import { addMarketplace, stagePluginInstall } from '../src/internal.js'
+import { FAULT_SERVER } from '../src/mcp/mcp.test-util.js'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 cleanupTempDirs()
@@ -16,18 +22,62 @@ function put(root: string, path: string, text: string): void {
   writeFileSync(join(root, path), text)
 }
 
-describe('plugins in a session', () => {
-  it('runs /plugin:command, offers plugin:agent, lists with /plugin and disables with /plugin disable', async () => {
-    const market = tempDir('ze-market-')
-    put(
-      market,
-      '.claude-plugin/marketplace.json',
-      JSON.stringify({ name: 'acme', plugins: [{ name: 'tidy', source: './tidy', version: '0.1.0' }] }),
-    )
-    put(market, 'tidy/.claude-plugin/plugin.json', JSON.stringify({ name: 'tidy', version: '0.1.0' }))
-    put(market, 'tidy/commands/sweep.md', '---\ndescription: Sweep a file\n---\nSweep $ARGUMENTS clean.\n')
-    put(market, 'tidy/agents/broom.md', '---\nname: broom\ndescription: Sweeps files\n---\nSweep.\n')
+type T = Awaited<ReturnType<typeof engineWith>>
+type Question = Extract<EngineEvent, { type: 'questionAsked' }>
+const notices = (t: T, session: Session) =>
+  t.events(session, 'notice').map((event) => (event.type === 'notice' ? event.message : ''))
+const lastOutput = (t: T, session: Session) => {
+  const event = t.events(session, 'commandOutput').at(-1)
+  return event?.type === 'commandOutput' ? event.markdown : ''
+}
 
+/** A marketplace `acme` with one plugin `tidy`: a command, an agent, a skill, a hook and an MCP server. */
+function acmeMarketplace(marker: string): string {
+  const market = tempDir('ze-market-')
+  put(
+    market,
+    '.claude-plugin/marketplace.json',
+    JSON.stringify({ name: 'acme', plugins: [{ name: 'tidy', source: './tidy', version: '0.1.0' }] }),
+  )
+  put(market, 'tidy/.claude-plugin/plugin.json', JSON.stringify({ name: 'tidy', version: '0.1.0' }))
+  put(market, 'tidy/commands/sweep.md', '---\ndescription: Sweep a file\n---\nSweep $ARGUMENTS clean.\n')
+  put(market, 'tidy/agents/broom.md', '---\nname: broom\ndescription: Sweeps files\n---\nSweep.\n')
+  put(market, 'tidy/skills/shine/SKILL.md', '---\nname: shine\ndescription: Shines the code\n---\nShine.\n')
+  put(
+    market,
+    'tidy/hooks/hooks.json',
+    JSON.stringify({
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: `echo tidy-hook >> ${marker}` }] }],
+      },
+    }),
+  )
+  put(market, 'tidy/server.mjs', `await import(${JSON.stringify(FAULT_SERVER)})\n`)
+  put(
+    market,
+    'tidy/.mcp.json',
+    JSON.stringify({
+      mcpServers: { dust: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } },
+    }),
+  )
+  return market
+}
+
+/** Answers the session's next question with `label`; returns the question. */
+async function answerNext(t: T, session: Session, count: number, label: string): Promise<Question> {
+  const asked = (await t.waitFor(session, 'questionAsked', count)) as Question
+  const question = asked.question.questions[0]!
+  session.send({
+    type: 'answerQuestion',
+    questionId: asked.question.id,
+    response: { type: 'answered', answers: [{ question: question.question, selected: [label] }] },
+  })
+  return asked
+}
+
+describe('plugins in a session', () => {
+  it('runs /plugin:command and offers plugin:agent of a plugin installed before the session', async () => {
+    const market = acmeMarketplace(join(tempDir('ze-marker-'), 'hook.txt'))
     const project = buggyProject()
     const t = await engineWith([{ blocks: [{ type: 'text', text: 'Swept.' }] }])
     const paths = { dataDir: t.engine.paths.dataDir, env: {}, cwd: project }
@@ -48,27 +98,98 @@ describe('plugins in a session', () => {
 
     session.send({ type: 'runCommand', name: 'plugin', args: '' })
     await session.idle()
-    const listing = t.events(session, 'commandOutput').at(-1)
-    expect(listing?.type === 'commandOutput' && listing.markdown).toContain(
-      '**tidy@acme** 0.1.0 (enabled, loaded in this session): /tidy:sweep; agents tidy:broom',
+    expect(lastOutput(t, session)).toContain(
+      '**tidy@acme** 0.1.0 (enabled, loaded in this session): /tidy:sweep; agents tidy:broom; skills tidy:shine; 1 hooks; MCP plugin_tidy_dust',
     )
-    session.send({ type: 'runCommand', name: 'plugin', args: 'disable tidy@acme' })
+    await t.engine.shutdown()
+  }, 60_000)
+
+  it('/plugin marketplace add, then /plugin install asks once showing what it adds and makes its command, agent, skill, hook and MCP server live; disable, uninstall and marketplace remove take them away', async () => {
+    const marker = join(tempDir('ze-marker-'), 'hook.txt')
+    const market = acmeMarketplace(marker)
+    const project = buggyProject()
+    const t = await engineWith((_request, index) => ({
+      blocks: [{ type: 'text', text: `Answer ${index}.` }],
+    }))
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    const run = async (args: string) => {
+      session.send({ type: 'runCommand', name: 'plugin', args })
+      await session.idle()
+      return lastOutput(t, session)
+    }
+
+    expect(await run(`marketplace add ${market}`)).toContain(
+      'Added marketplace **acme** (' + market + ') with 1 plugin: tidy.',
+    )
+    expect(await run('marketplace list')).toContain('- acme (' + market + '): tidy')
+
+    // Declined: nothing is installed or enabled.
+    session.send({ type: 'runCommand', name: 'plugin', args: 'install tidy@acme' })
+    const declined = await answerNext(t, session, 1, 'No')
     await session.idle()
-    const toggled = t.events(session, 'commandOutput').at(-1)
-    expect(toggled?.type === 'commandOutput' && toggled.markdown).toContain('Disabled **tidy@acme**')
+    expect(lastOutput(t, session)).toBe('Not installed: **tidy@acme**.')
+    expect(existsSync(join(t.engine.paths.configDir, 'settings.toml'))).toBe(false)
+    // The question named what the plugin adds before anything ran.
+    const asked = declined.question.questions[0]!.question
+    expect(asked).toContain('Install tidy@acme?')
+    expect(asked).toContain('commands: /tidy:sweep')
+    expect(asked).toContain('agents: tidy:broom')
+    expect(asked).toContain('skills: tidy:shine')
+    expect(asked).toContain(`hook UserPromptSubmit: runs echo tidy-hook >> ${marker}`)
+    expect(asked).toMatch(/MCP server plugin_tidy_dust: runs .*tidy\/server\.mjs/)
+
+    // Accepted: installed, enabled, and live in this session.
+    session.send({ type: 'runCommand', name: 'plugin', args: 'install tidy@acme' })
+    await answerNext(t, session, 2, 'Yes')
+    await session.idle()
+    expect(lastOutput(t, session)).toContain('Installed **tidy@acme** and enabled it in')
     expect(readFileSync(join(t.engine.paths.configDir, 'settings.toml'), 'utf8')).toContain(
-      '"tidy@acme" = false',
+      '"tidy@acme" = true',
     )
+    await expect
+      .poll(
+        () => notices(t, session).some((message) => /MCP server plugin_tidy_dust is ready/.test(message)),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(true)
+
+    session.send({ type: 'runCommand', name: 'tidy:sweep', args: 'math.js' })
+    await t.waitFor(session, 'turnFinished')
+    const request = t.client.requests[0]!
+    expect(JSON.stringify(request.messages[0]!.content)).toContain('Sweep math.js clean.')
+    expect(request.tools.find((tool) => tool.name === 'Agent')?.description).toContain('tidy:broom')
+    expect(request.tools.map((tool) => tool.name)).toContain('mcp__plugin_tidy_dust__echo')
+    expect(JSON.stringify(request.system)).toContain('tidy:shine')
+    expect(readFileSync(marker, 'utf8')).toBe('tidy-hook\n')
+    const pid = viewOf(session)
+      .mcpServers()
+      .find((server) => server.name === 'plugin_tidy_dust')?.pid
+    expect(pid).toBeGreaterThan(0)
+
+    // Disabled: the command, agent, skill, hook and server leave this session.
+    expect(await run('disable tidy@acme')).toContain('Disabled **tidy@acme**')
+    expect(isProcessAlive(pid!)).toBe(false)
+    session.send({ type: 'submit', text: 'Anything left?' })
+    await t.waitFor(session, 'turnFinished', 2)
+    const after = t.client.requests.at(-1)!
+    expect(after.tools.find((tool) => tool.name === 'Agent')?.description).not.toContain('tidy:broom')
+    expect(after.tools.map((tool) => tool.name)).not.toContain('mcp__plugin_tidy_dust__echo')
+    expect(JSON.stringify(after.system)).not.toContain('tidy:shine')
+    expect(readFileSync(marker, 'utf8')).toBe('tidy-hook\n')
+    session.send({ type: 'runCommand', name: 'tidy:sweep', args: '' })
+    await session.idle()
+    expect(notices(t, session).at(-1)).toContain('tidy:sweep')
+
+    expect(await run('enable tidy@acme')).toContain('Enabled **tidy@acme**')
+    expect(await run('')).toContain('**tidy@acme** 0.1.0 (enabled, loaded in this session)')
+    expect(await run('uninstall tidy@acme')).toContain('Uninstalled **tidy@acme**')
+    expect(await run('')).toContain('- none (`/plugin install <plugin>@<marketplace>`)')
+    expect(await run('marketplace remove acme')).toBe('Removed marketplace **acme**.')
     session.send({ type: 'runCommand', name: 'plugin', args: 'install tidy@acme' })
     await session.idle()
-    const notices = t.events(session, 'notice').map((event) => (event.type === 'notice' ? event.message : ''))
-    expect(notices.some((message) => message.includes('z-engine plugin install tidy@acme'))).toBe(true)
-
-    const next = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
-    next.send({ type: 'runCommand', name: 'tidy:sweep', args: '' })
-    await next.idle()
-    const unknown = t.events(next, 'notice').map((event) => (event.type === 'notice' ? event.message : ''))
-    expect(unknown.some((message) => message.includes('tidy:sweep'))).toBe(true)
+    expect(notices(t, session).at(-1)).toMatch(/^\/plugin install: .*acme/)
     await t.engine.shutdown()
-  })
+  }, 90_000)
 })

@@ -6,6 +6,7 @@ import {
   type PluginPaths,
   type PluginResult,
   type PluginSummary,
+  pluginSummaryLines,
   removeMarketplace,
   setPluginEnabled,
   stagePluginInstall,
@@ -206,27 +207,7 @@ async function install(context: InspectContext, paths: PluginPaths, id: string):
 }
 
 function summaryLines(summary: PluginSummary): string[] {
-  const lines: string[] = []
-  const list = (label: string, names: string[]) => {
-    if (names.length > 0) lines.push(`  ${label}: ${names.join(', ')}`)
-  }
-  list(
-    'commands',
-    summary.commands.map((name) => `/${name}`),
-  )
-  list('agents', summary.agents)
-  list('skills', summary.skills)
-  for (const hook of summary.hooks)
-    lines.push(
-      `  hook ${hook.event}${hook.matcher !== undefined ? ` (${hook.matcher})` : ''}: runs ${hook.command}`,
-    )
-  for (const server of summary.mcpServers)
-    lines.push(
-      `  MCP server ${server.name}: ${server.command !== undefined ? `runs ${server.command}` : `connects to ${server.url}`}`,
-    )
-  if (lines.length === 0) lines.push('  (adds nothing a session loads)')
-  for (const problem of summary.problems) lines.push(`  warning: ${problem}`)
-  return lines
+  return pluginSummaryLines(summary).map((line) => `  ${line}`)
 }
 
 function countLine(summary: PluginSummary): string {

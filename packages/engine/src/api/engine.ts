@@ -353,8 +353,13 @@ export class Engine {
       resumed: snapshot !== undefined,
       trusted,
       newId,
-      reloadSettings: async () =>
-        this.#loadSettings(projectRoot, await this.#trust.isTrusted(projectRoot), sessionSettings),
+      reloadSettings: async () => {
+        const trustedNow = await this.#trust.isTrusted(projectRoot)
+        return {
+          loaded: await this.#loadSettings(projectRoot, trustedNow, sessionSettings),
+          trusted: trustedNow,
+        }
+      },
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
       ...(options.waitForMcp === true ? { waitForMcp: true } : {}),

@@ -1,7 +1,7 @@
 import { ProcessScope, type SandboxBackend } from '@z-engine/host'
 import { isWithin } from '@z-engine/policy'
 import { reminderText } from '@z-engine/prompts'
-import { PROTOCOL_VERSION } from '@z-engine/protocol'
+import { type PermissionMode, PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
 import type { Ports, Tool } from '@z-engine/tools'
 import type { DefinedTool } from '../api/define-tool.js'
@@ -18,7 +18,7 @@ import { createAgentMcp } from '../mcp/agent-mcp.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { attachResourceMentions } from '../mcp/resource-mentions.js'
 import type { McpServerInfo } from '../mcp/server-connection.js'
-import { createSessionMcp } from '../mcp/session-mcp.js'
+import { createSessionMcp, sessionMcpSpecs } from '../mcp/session-mcp.js'
 import type { ClientFactory } from '../model/client-factory.js'
 import type { ModelClient } from '../model/types.js'
 import { createOrchestration } from '../orchestration/create-orchestration.js'
@@ -79,8 +79,8 @@ export interface AssembleInput {
   resumed: boolean
   trusted: boolean
   newId: (prefix: string) => string
-  /** Reads the settings again (trust included), for `reloadSettings` and `trustWorkspace`. */
-  reloadSettings: () => Promise<LoadedSettings>
+  /** Reads the settings and the trust decision again, for `reloadSettings` and `trustWorkspace`. */
+  reloadSettings: () => Promise<{ loaded: LoadedSettings; trusted: boolean }>
   /** Records that the user trusts this workspace. */
   trust: () => Promise<{ ok: true } | { ok: false; error: string }>
   /** An embedder's in-process MCP servers (SDK in-memory transports). */
@@ -118,6 +118,8 @@ export async function assembleSession(
 ): Promise<{ session: Session; core: SessionCore; view: SessionView }> {
   const { projectRoot, paths, env, state, hub } = input
   let loaded = input.loaded
+  // A reload (settings edited, workspace trusted, plugin installed) replaces these; see `reload`.
+  let trusted = input.trusted
   const settings = loaded.settings
   const userFiles = input.isolated ? { userFiles: false } : {}
   const notice = (level: 'info' | 'warning' | 'error', message: string, code?: string) =>
@@ -162,15 +164,15 @@ export async function assembleSession(
   // WebFetch answers its prompt with the fast model; without one it returns the page (and says so).
   const sideModel = createSideModelPort(models, settings.model.fast)
   if (sideModel !== undefined) ports.sideModel = sideModel
-  const pluginSources = pluginDefinitionSources(loaded.plugins)
-  const definitionRoots = {
+  let pluginSources = pluginDefinitionSources(loaded.plugins)
+  const definitionRoots = () => ({
     projectRoot,
     home: paths.home,
     configDir: paths.configDir,
     compatClaude: settings.compat.claude,
     ...userFiles,
     plugins: pluginSources,
-  }
+  })
   const toolContext = createToolContextFactory({
     sessionId: input.sessionId,
     projectRoot,
@@ -244,7 +246,9 @@ export async function assembleSession(
   const checksAtStop = createStopChecks({
     verification,
     settings,
-    trusted: input.trusted,
+    get trusted() {
+      return trusted
+    },
     runner: (signal) => (command, options) =>
       toolContext.shell.run(command, {
         cwd: options.cwd,
@@ -269,7 +273,7 @@ export async function assembleSession(
     },
   })
 
-  const [instructions, environment, agents, rules, skills] = await Promise.all([
+  const [instructions, environment, loadedAgents, loadedRules, loadedSkills] = await Promise.all([
     loadInstructions({
       projectRoot,
       home: paths.home,
@@ -284,7 +288,7 @@ export async function assembleSession(
       additionalDirectories: gate.additionalDirectories,
       now: new Date(),
     }),
-    loadAgentDefinitions(definitionRoots),
+    loadAgentDefinitions(definitionRoots()),
     loadRules({
       projectRoot,
       home: paths.home,
@@ -292,12 +296,16 @@ export async function assembleSession(
       compatClaude: settings.compat.claude,
       ...userFiles,
     }),
-    loadSkillDefinitions(definitionRoots),
+    loadSkillDefinitions(definitionRoots()),
   ])
+  let agents = loadedAgents
+  let rules = loadedRules
+  let skills = loadedSkills
   for (const error of rules.errors) notice('warning', error, 'rules')
   for (const error of [...agents.errors, ...skills.errors])
     notice('warning', `${error.path}: ${error.message}`, 'definitions')
-  if (skills.definitions.length > 0) ports.skills = createSkillPort(() => skills.definitions)
+  const skillPort = createSkillPort(() => skills.definitions)
+  if (skills.definitions.length > 0) ports.skills = skillPort
   // Built in the background; a map that misses the first request reaches the model as a reminder.
   const repoMap = settings.context.repo_map
     ? new RepoMapService({
@@ -448,9 +456,9 @@ export async function assembleSession(
     tools: () => currentTools(),
     agentMcp: (definition) =>
       createAgentMcp(definition, {
-        servers: settings.mcp.servers,
+        servers: loaded.settings.mcp.servers,
         sessionServers: mcp.servers().map((server) => server.name),
-        trusted: input.trusted,
+        trusted,
         projectRoot,
         env,
         childEnv: toolContext.env,
@@ -473,22 +481,21 @@ export async function assembleSession(
   })
   ports.jobs = orchestration.jobs
   if (settings.agents.max_depth > 0) ports.agents = orchestration.agents
-  const builtinTools: Tool[] = buildToolset({
-    settings,
-    ports,
-    env,
-    pageCache: newPageCache(),
-    onNotice: notice,
-  })
-    .concat((input.definedTools ?? []).map(definedToolAsTool))
-    .map((tool) => redactingTool(tool, redactor))
+  const pageCache = newPageCache()
+  const buildBuiltinTools = (): Tool[] =>
+    buildToolset({ settings, ports, env, pageCache, onNotice: notice })
+      .concat((input.definedTools ?? []).map(definedToolAsTool))
+      .map((tool) => redactingTool(tool, redactor))
+  let builtinTools = buildBuiltinTools()
   // The built-ins and the embedder's tools, then the MCP tools offered so far; a new array only when
   // the MCP list changed (so the tool list, and the prompt cache, stay stable).
   let mcpSeen: readonly Tool[] = []
   let tools: Tool[] = builtinTools
+  let toolsStale = false
   const currentTools = (): Tool[] => {
     const offered = mcp.tools()
-    if (offered !== mcpSeen) {
+    if (offered !== mcpSeen || toolsStale) {
+      toolsStale = false
       mcpSeen = offered
       tools = [...builtinTools, ...offered.map((tool) => redactingTool(tool, redactor))]
     }
@@ -516,19 +523,110 @@ export async function assembleSession(
     home: paths.home,
     configDir: paths.configDir,
     ...userFiles,
-    plugins: pluginSources,
+    get plugins() {
+      return pluginSources
+    },
     dataDir: paths.dataDir,
-    trusted: input.trusted,
+    get trusted() {
+      return trusted
+    },
+    get pluginSettings() {
+      return loaded.settings
+    },
     gate,
     models,
     system,
-    agents: agents.definitions,
+    get agents() {
+      return agents.definitions
+    },
+    reload: () => reload(false),
     baseEnv: env,
     mcp,
     sandbox,
     scope: processes,
     verification,
   })
+
+  /**
+   * A settings reload (`reloadSettings`, `trustWorkspace`, a plugin installed or toggled from the
+   * chat): settings and trust are read again, then rules, hooks, instructions, agents, skills,
+   * commands, plugins and MCP servers follow them. The mode follows only when the user has not
+   * changed it in this session; it is returned for the actor to apply.
+   */
+  async function reload(trustNow: boolean): Promise<{ mode?: PermissionMode }> {
+    if (trustNow) {
+      const recorded = await input.trust()
+      if (!recorded.ok) notice('warning', `Could not record trust: ${recorded.error}`, 'trust')
+    }
+    const previous = loaded
+    const read = await input.reloadSettings()
+    loaded = read.loaded
+    trusted = read.trusted
+    gate.setTrusted(trusted)
+    gate.setRuleLayers(ruleLayersOf(loaded.layers))
+    for (const directory of loaded.settings.permissions.additional_directories) gate.addDirectory(directory)
+    for (const settingsNotice of loaded.notices)
+      notice(settingsNotice.severity, settingsNotice.message, 'settings')
+    pluginSources = pluginDefinitionSources(loaded.plugins)
+    const [reloadedInstructions, reloadedAgents, reloadedRules, reloadedSkills] = await Promise.all([
+      loadInstructions({
+        projectRoot,
+        home: paths.home,
+        configDir: paths.configDir,
+        compatClaude: settings.compat.claude,
+        ...userFiles,
+      }),
+      loadAgentDefinitions(definitionRoots()),
+      loadRules({
+        projectRoot,
+        home: paths.home,
+        configDir: paths.configDir,
+        compatClaude: settings.compat.claude,
+        ...userFiles,
+      }),
+      loadSkillDefinitions(definitionRoots()),
+    ])
+    agents = reloadedAgents
+    rules = reloadedRules
+    skills = reloadedSkills
+    for (const error of rules.errors) notice('warning', error, 'rules')
+    for (const error of [...agents.errors, ...skills.errors])
+      notice('warning', `${error.path}: ${error.message}`, 'definitions')
+    contextTracker.setRules(rules.rules)
+    if (skills.definitions.length > 0) ports.skills = skillPort
+    else delete ports.skills
+    commands.reset()
+    // Servers the new settings add (or trust releases) start now; removed ones are killed.
+    const changed = await mcp.reconcile(
+      sessionMcpSpecs({
+        loaded,
+        trusted,
+        projectRoot,
+        env,
+        hooks: { notice: (level, message) => notice(level, message, 'mcp'), remind: () => {} },
+      }),
+    )
+    if (mcp.configured) ports.mcp = mcp
+    for (const name of changed.added) notice('info', `MCP server ${name} is starting.`, 'mcp')
+    for (const name of changed.restarted)
+      notice('info', `MCP server ${name} restarts with its new settings.`, 'mcp')
+    for (const name of changed.removed) notice('info', `MCP server ${name} was stopped.`, 'mcp')
+    // The Skill and Agent tools describe what is loaded; the toolset is rebuilt once, here.
+    builtinTools = buildBuiltinTools()
+    toolsStale = true
+    system.invalidate({
+      instructions: reloadedInstructions,
+      alwaysRules: rules.rules.filter((rule) => rule.alwaysApply),
+      skills: renderSkillsList(skills.definitions),
+    })
+    if (loaded.trustRequired.length > 0) {
+      hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
+    }
+    notice('info', trustNow ? 'Workspace trusted; its settings now apply.' : 'Settings reloaded.', 'settings')
+    const before = previous.settings.permissions.mode
+    const after = loaded.settings.permissions.mode
+    return after !== before && state.mode === before ? { mode: after } : {}
+  }
 
   const session: Session = new SessionActor({
     core,
@@ -558,34 +656,7 @@ export async function assembleSession(
         })
         return { output: redactor.redact(result.output.trimEnd()), exitCode: result.exitCode }
       },
-      reload: async (trustNow) => {
-        if (trustNow) {
-          const trusted = await input.trust()
-          if (!trusted.ok) notice('warning', `Could not record trust: ${trusted.error}`, 'trust')
-        }
-        loaded = await input.reloadSettings()
-        gate.setRuleLayers(ruleLayersOf(loaded.layers))
-        for (const directory of loaded.settings.permissions.additional_directories)
-          gate.addDirectory(directory)
-        for (const settingsNotice of loaded.notices)
-          notice(settingsNotice.severity, settingsNotice.message, 'settings')
-        const reloaded = await loadInstructions({
-          projectRoot,
-          home: paths.home,
-          configDir: paths.configDir,
-          compatClaude: settings.compat.claude,
-          ...userFiles,
-        })
-        system.invalidate({ instructions: reloaded })
-        if (loaded.trustRequired.length > 0) {
-          hub.publish({ type: 'trustRequired', projectRoot, categories: loaded.trustRequired })
-        }
-        notice(
-          'info',
-          trustNow ? 'Workspace trusted; its settings now apply.' : 'Settings reloaded.',
-          'settings',
-        )
-      },
+      reload,
       rewind: (messageId, scope) =>
         rewindSession(
           {

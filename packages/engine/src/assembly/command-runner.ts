@@ -9,6 +9,7 @@ import type { SessionGate } from '../gate/session-gate.js'
 import type { McpManager } from '../mcp/mcp-manager.js'
 import { renderMcpStatus } from '../mcp/render-status.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
+import { createInteractionPort } from '../session/interaction-port.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { CommandAction } from '../session/session-types.js'
 import type { SessionVerification } from '../verification/session-verification.js'
@@ -25,7 +26,7 @@ import { mapMcpPromptArguments } from '../workspace/commands/mcp-prompt-argument
 import { builtinCommandDefinitions, loadCommandDefinitions } from '../workspace/definitions/load.js'
 import type { AgentDefinition, PluginDefinitionSource } from '../workspace/definitions/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
-import { appendMemoryNote } from '../workspace/instructions/memory.js'
+import { appendMemoryNote, type MemoryTarget, memoryFile } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
 import { renderCostReport } from './cost-report.js'
 import type { SessionModels } from './model-port.js'
@@ -51,6 +52,10 @@ export interface CommandRunnerDeps {
   plugins?: readonly PluginDefinitionSource[]
   /** The engine's data folder (installed plugins, for `/plugin`). */
   dataDir: string
+  /** The settings in effect now (after reloads), which `/plugin` reads for marketplaces and plugins. */
+  pluginSettings?: Settings
+  /** Reloads the session (what `/plugin` installed or toggled becomes live); absent: nothing reloads. */
+  reload?: () => Promise<unknown>
   trusted: boolean
   gate: SessionGate
   models: SessionModels
@@ -69,6 +74,28 @@ export interface CommandRunnerDeps {
 }
 
 const tokens = (count: number) => count.toLocaleString('en-US')
+
+/** The files a `#` note may go to, as the question offers them. */
+const MEMORY_CHOICES: ReadonlyArray<{ target: MemoryTarget; label: string; description: string }> = [
+  { target: 'project', label: 'Project', description: "This project's AGENTS.md, shared with the team" },
+  { target: 'local', label: 'Project (local)', description: 'AGENTS.local.md, for this checkout only' },
+  { target: 'user', label: 'User', description: 'Your own AGENTS.md, for every project' },
+]
+
+/** `/remember [--project|--local|--user|--ask] <note>`: where the note goes (project by default). */
+export function parseRememberArgs(
+  args: string,
+): { ok: true; target: MemoryTarget | 'ask'; note: string } | { ok: false; error: string } {
+  const match = /^--(\S+)\s*([\s\S]*)$/.exec(args.trim())
+  if (match === null) return { ok: true, target: 'project', note: args.trim() }
+  const flag = match[1]!
+  if (flag !== 'project' && flag !== 'local' && flag !== 'user' && flag !== 'ask')
+    return {
+      ok: false,
+      error: `/remember: unknown option --${flag}; use --project, --local, --user or --ask before the note.`,
+    }
+  return { ok: true, target: flag, note: match[2]!.trim() }
+}
 
 /**
  * Resolves and runs `runCommand` (spec 000 "Commands"): engine built-ins answer without the model
@@ -121,6 +148,11 @@ export class CommandRunner {
       return sources
     })
     return this.#definitions
+  }
+
+  /** Forgets the loaded command definitions (after a settings reload), so the next use reads them again. */
+  reset(): void {
+    this.#definitions = undefined
   }
 
   /** Runs one command; returns what the session should do next. */
@@ -234,6 +266,68 @@ export class CommandRunner {
     }
   }
 
+  /** Appends the note to the target's instruction file and reloads the instructions. */
+  async #remember(target: MemoryTarget, note: string): Promise<CommandAction> {
+    const written = await appendMemoryNote({
+      target,
+      projectRoot: this.deps.projectRoot,
+      home: this.deps.home,
+      configDir: this.deps.configDir,
+      note,
+    })
+    if (!written.ok) return { type: 'notice', level: 'warning', message: written.error }
+    const instructions = await loadInstructions({
+      projectRoot: this.deps.projectRoot,
+      home: this.deps.home,
+      configDir: this.deps.configDir,
+      compatClaude: this.deps.settings.compat.claude,
+      ...(this.deps.userFiles === false ? { userFiles: false } : {}),
+    })
+    this.deps.system.invalidate({ instructions })
+    return { type: 'output', name: 'remember', markdown: `Noted in ${written.path}.` }
+  }
+
+  /** Asks where a `#` note goes: the project's, this checkout's or the user's instruction file. */
+  async #askMemoryTarget(note: string, signal: AbortSignal): Promise<MemoryTarget | undefined> {
+    const { projectRoot, home, configDir } = this.deps
+    const options = MEMORY_CHOICES.map((choice) => ({
+      label: choice.label,
+      description: `${choice.description} (${memoryFile(choice.target, projectRoot, home, configDir)})`,
+    }))
+    const answers = await createInteractionPort(this.deps.session, { toolUseId: 'remember' }).ask(
+      [
+        {
+          question: `Where should this note be saved? "${note}"`,
+          header: 'Memory',
+          options,
+          multiSelect: false,
+        },
+      ],
+      signal,
+    )
+    const label = answers?.[0]?.[0]
+    return MEMORY_CHOICES.find((choice) => choice.label === label)?.target
+  }
+
+  /** Asks the user a yes/no question with details (a plugin's consent); false unless "Yes". */
+  async #confirm(question: string, details: string, signal: AbortSignal): Promise<boolean> {
+    const answers = await createInteractionPort(this.deps.session, { toolUseId: 'plugin' }).ask(
+      [
+        {
+          question: `${question}\n\n${details}`,
+          header: 'Install',
+          options: [
+            { label: 'Yes', description: 'Install and enable it now' },
+            { label: 'No', description: 'Install nothing' },
+          ],
+          multiSelect: false,
+        },
+      ],
+      signal,
+    )
+    return answers?.[0]?.[0] === 'Yes'
+  }
+
   async #builtin(name: EngineBuiltinName, args: string): Promise<CommandAction> {
     const session = this.deps.session
     const { state } = session
@@ -274,23 +368,25 @@ export class CommandRunner {
           ].join('\n'),
         )
       case 'remember': {
-        const written = await appendMemoryNote({
-          target: 'project',
-          projectRoot: this.deps.projectRoot,
-          home: this.deps.home,
-          configDir: this.deps.configDir,
-          note: args,
-        })
-        if (!written.ok) return { type: 'notice', level: 'warning', message: written.error }
-        const instructions = await loadInstructions({
-          projectRoot: this.deps.projectRoot,
-          home: this.deps.home,
-          configDir: this.deps.configDir,
-          compatClaude: this.deps.settings.compat.claude,
-          ...(this.deps.userFiles === false ? { userFiles: false } : {}),
-        })
-        this.deps.system.invalidate({ instructions })
-        return output(`Noted in ${written.path}.`)
+        const parsed = parseRememberArgs(args)
+        if (!parsed.ok) return { type: 'notice', level: 'warning', message: parsed.error }
+        const { target, note } = parsed
+        if (target !== 'ask') return this.#remember(target, note)
+        if (note === '')
+          return {
+            type: 'notice',
+            level: 'warning',
+            message: 'The note is empty; write what to remember after #.',
+          }
+        // A `# note` line in the chat: ask where it goes, as Claude Code does, then write it.
+        return {
+          type: 'task',
+          run: async (signal) => {
+            const chosen = await this.#askMemoryTarget(note, signal)
+            if (chosen === undefined) return output('Not saved.')
+            return this.#remember(chosen, note)
+          },
+        }
       }
       case 'model': {
         if (args === '') return output(`**Model:** ${state.modelRef}`)
@@ -334,20 +430,29 @@ export class CommandRunner {
           return { type: 'notice', level: 'warning', message: 'Usage: /mcp, or /mcp reconnect <server>' }
         return output(renderMcpStatus(this.deps.mcp?.servers() ?? [], this.deps.mcp?.deferred() ?? []))
       }
-      case 'plugin': {
-        const result = await runPluginCommand(
-          {
-            paths: { dataDir: this.deps.dataDir, env: this.deps.baseEnv, cwd: this.deps.projectRoot },
-            configDir: this.deps.configDir,
-            settings: this.deps.settings,
-            active: (this.deps.plugins ?? []).map((plugin) => plugin.id),
+      case 'plugin':
+        // A task: installing asks the user, and answers reach the session only outside its queue.
+        return {
+          type: 'task',
+          run: async (signal) => {
+            const result = await runPluginCommand(
+              {
+                paths: { dataDir: this.deps.dataDir, env: this.deps.baseEnv, cwd: this.deps.projectRoot },
+                configDir: this.deps.configDir,
+                settings: this.deps.pluginSettings ?? this.deps.settings,
+                active: (this.deps.plugins ?? []).map((plugin) => plugin.id),
+                confirm: (question, details) => this.#confirm(question, details, signal),
+                reload: async () => {
+                  await this.deps.reload?.()
+                },
+              },
+              args,
+            )
+            return result.type === 'output'
+              ? output(result.markdown)
+              : { type: 'notice', level: 'warning', message: result.message }
           },
-          args,
-        )
-        return result.type === 'output'
-          ? output(result.markdown)
-          : { type: 'notice', level: 'warning', message: result.message }
-      }
+        }
       case 'todos':
         return output(
           state.todos.length === 0

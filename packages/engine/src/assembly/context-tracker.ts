@@ -42,6 +42,11 @@ export class ContextTracker {
     },
   ) {}
 
+  /** Replaces the glob-scoped rules after a settings reload (ones already announced stay announced). */
+  setRules(rules: readonly Rule[]): void {
+    this.options.rules = rules
+  }
+
   /** Reminder texts for what the batch touched for the first time (empty when nothing is new). */
   async afterBatch(absolutePaths: readonly string[]): Promise<string[]> {
     this.options.repoMap?.touch(absolutePaths)

@@ -62,6 +62,11 @@ export class SessionGate implements GatePort {
     this.#rules = this.#build()
   }
 
+  /** Records a new trust decision (a trusted workspace's "always in this project" goes to its files). */
+  setTrusted(trusted: boolean): void {
+    this.#options.trusted = trusted
+  }
+
   /** Sets the rules that hold for the current turn only. */
   setTurnRules(rules: readonly string[]): void {
     this.#turnRules = [...rules]

@@ -35,6 +35,13 @@ export interface McpManagerOptions {
   hooks: McpManagerHooks
 }
 
+/** What `reconcile` changed, by server name. */
+export interface McpReconcileResult {
+  added: string[]
+  removed: string[]
+  restarted: string[]
+}
+
 interface Entry {
   tool: Tool
   server: string
@@ -61,9 +68,10 @@ export class McpManager implements McpPort {
   #lastDeferred = ''
   #closed = false
   readonly #loadTool: Tool
+  readonly #events: ConnectionEvents = { changed: (connection, why) => this.#changed(connection, why) }
 
   constructor(private readonly options: McpManagerOptions) {
-    const events: ConnectionEvents = { changed: (connection, why) => this.#changed(connection, why) }
+    const events = this.#events
     for (const spec of options.specs)
       this.#connections.set(spec.name, new McpConnection(spec, { baseEnv: options.baseEnv, events }))
     for (const server of options.inProcess ?? []) {
@@ -262,6 +270,37 @@ export class McpManager implements McpPort {
       spill: async () => Promise.reject(new Error('no spill')),
     }
     return this.#call(server, tool, input, ctx as unknown as ToolCtx, signal)
+  }
+
+  /**
+   * Brings the configured servers in line with `specs` after a settings reload or a workspace trust:
+   * new ones start in the background, removed ones are killed (their tools leave the offered list),
+   * changed ones restart with the new spec. The embedder's in-process servers are kept as they are.
+   */
+  async reconcile(specs: readonly McpServerSpec[]): Promise<McpReconcileResult> {
+    const result: McpReconcileResult = { added: [], removed: [], restarted: [] }
+    if (this.#closed) return result
+    const wanted = new Map(specs.map((spec) => [spec.name, spec]))
+    const stopping: Promise<void>[] = []
+    for (const [name, connection] of this.#connections) {
+      if (connection.spec.transport === 'in-process') continue
+      const spec = wanted.get(name)
+      if (spec !== undefined && JSON.stringify(spec) === JSON.stringify(connection.spec)) continue
+      this.#connections.delete(name)
+      stopping.push(connection.close())
+      if (spec === undefined) result.removed.push(name)
+      else result.restarted.push(name)
+    }
+    await Promise.all(stopping)
+    for (const spec of specs) {
+      if (this.#connections.has(spec.name)) continue
+      const connection = new McpConnection(spec, { baseEnv: this.options.baseEnv, events: this.#events })
+      this.#connections.set(spec.name, connection)
+      if (!result.restarted.includes(spec.name)) result.added.push(spec.name)
+      void connection.start()
+    }
+    this.#dirty = true
+    return result
   }
 
   /** Kills every server (process trees included); the manager offers nothing afterwards. */

@@ -1,7 +1,7 @@
 import { type LoadedLayer, PROJECT_LAYERS } from '../workspace/settings/layers.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { type InProcessMcpServer, McpManager, type McpManagerHooks } from './mcp-manager.js'
-import { resolveServerSpecs } from './server-spec.js'
+import { type McpServerSpec, resolveServerSpecs } from './server-spec.js'
 
 /** What a session's MCP manager is created from. */
 export interface SessionMcpInput {
@@ -22,6 +22,21 @@ export interface SessionMcpInput {
  * reported through `hooks.notice`; nothing is started until `start()`.
  */
 export function createSessionMcp(input: SessionMcpInput): McpManager {
+  return new McpManager({
+    specs: sessionMcpSpecs(input),
+    ...(input.inProcess !== undefined ? { inProcess: input.inProcess } : {}),
+    baseEnv: input.childEnv,
+    hooks: input.hooks,
+  })
+}
+
+/**
+ * The server specs a session runs under these settings, reporting broken entries and (untrusted)
+ * withheld project servers; read again by a settings reload or a workspace trust (`reconcile`).
+ */
+export function sessionMcpSpecs(
+  input: Pick<SessionMcpInput, 'loaded' | 'trusted' | 'projectRoot' | 'env' | 'hooks'>,
+): McpServerSpec[] {
   const { specs, problems } = resolveServerSpecs(
     input.loaded.settings.mcp.servers,
     input.env,
@@ -42,12 +57,7 @@ export function createSessionMcp(input: SessionMcpInput): McpManager {
         `This project's MCP server${withheld.length > 1 ? 's' : ''} ${withheld.join(', ')} ${withheld.length > 1 ? 'are' : 'is'} withheld until you trust the workspace.`,
       )
   }
-  return new McpManager({
-    specs,
-    ...(input.inProcess !== undefined ? { inProcess: input.inProcess } : {}),
-    baseEnv: input.childEnv,
-    hooks: input.hooks,
-  })
+  return specs
 }
 
 /** Names of servers project layers define that the effective settings do not hold. */

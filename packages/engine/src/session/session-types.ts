@@ -93,8 +93,12 @@ export interface SessionExtensions {
   runCommand?: (name: string, args: string) => Promise<CommandAction>
   /** Runs a user `!` command in the project root; output is shown and queued for the model. */
   runShell?: (command: string) => Promise<{ output: string; exitCode: number | null }>
-  /** Re-reads settings (rules, hooks, instructions); `trust` first records the workspace as trusted. */
-  reload?: (trust: boolean) => Promise<void>
+  /**
+   * Re-reads settings and what follows them (rules, hooks, instructions, agents, skills, commands,
+   * plugins, MCP servers); `trust` first records the workspace as trusted. Returns a new mode when
+   * the settings changed it and the user had not.
+   */
+  reload?: (trust: boolean) => Promise<{ mode?: PermissionMode }>
   /** Applies or discards a worktree agent's pending changes (the GUI's buttons). */
   agentChanges?: { apply(agentId: string): Promise<void>; discard(agentId: string): Promise<void> }
   /** Called once when the session closes (jobs, watchers, language servers). */
@@ -113,3 +117,8 @@ export type CommandAction =
   | { type: 'turn'; input: TurnInput }
   | { type: 'compact'; focus?: string }
   | { type: 'command'; command: Command }
+  /**
+   * Work that may ask the user (a plugin's consent, where a note goes): it runs as the session's
+   * task, so `answerQuestion` reaches it, and its own action is carried out when it ends.
+   */
+  | { type: 'task'; run: (signal: AbortSignal) => Promise<CommandAction> }

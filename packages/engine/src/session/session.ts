@@ -417,13 +417,16 @@ export class SessionActor implements Session {
         const reload = this.#extensions.reload
         if (!reload) break
         // Declining only dismisses the request; nothing changes.
-        if (command.trusted) await reload(true)
+        if (!command.trusted) return
+        const { mode } = await reload(true)
+        if (mode !== undefined) await this.#handle({ type: 'setMode', mode })
         return
       }
       case 'reloadSettings': {
         const reload = this.#extensions.reload
         if (!reload) break
-        await reload(false)
+        const { mode } = await reload(false)
+        if (mode !== undefined) await this.#handle({ type: 'setMode', mode })
         return
       }
       case 'runShell': {
@@ -496,6 +499,9 @@ export class SessionActor implements Session {
         })
       case 'command':
         return this.#handle(action.command)
+      case 'task':
+        this.#startTask(async (signal) => this.#carryOut(await action.run(signal)))
+        return
       default: {
         const unreachable: never = action
         throw new Error(`unknown command action ${JSON.stringify(unreachable)}`)
@@ -504,13 +510,13 @@ export class SessionActor implements Session {
   }
 
   /** Runs session work that is not a turn (compaction, rewind) as the active task. */
-  #startTask(work: () => Promise<void>): void {
+  #startTask(work: (signal: AbortSignal) => Promise<void>): void {
     const controller = new AbortController()
     const task = { id: this.#core.newId('task'), controller, done: Promise.resolve() } as NonNullable<
       SessionState['activeTurn']
     >
     this.#state.activeTurn = task
-    task.done = work()
+    task.done = work(controller.signal)
       .catch((error: unknown) => {
         this.#notice('error', error instanceof Error ? error.message : String(error))
       })

@@ -6,8 +6,9 @@ export const ENGINE_BUILTIN_COMMANDS = [
   { name: 'status', description: 'Show the model, mode, project, settings files and services' },
   {
     name: 'remember',
-    description: "Add a note to the project's AGENTS.md and reload instructions",
-    argumentHint: '<note>',
+    description:
+      "Add a note to the project's AGENTS.md (or --local, --user; --ask asks) and reload instructions",
+    argumentHint: '[--project|--local|--user|--ask] <note>',
   },
   { name: 'model', description: 'Show or change the model', argumentHint: '[model]' },
   {
@@ -23,8 +24,9 @@ export const ENGINE_BUILTIN_COMMANDS = [
   { name: 'mcp', description: 'Show MCP servers and their tools' },
   {
     name: 'plugin',
-    description: 'List marketplaces and plugins, or enable/disable one',
-    argumentHint: '[enable|disable <plugin>@<marketplace>]',
+    description: 'List, add and remove marketplaces; install, uninstall, enable and disable plugins',
+    argumentHint:
+      '[marketplace add|list|remove|update] [install|uninstall|enable|disable <plugin>@<marketplace>]',
   },
   { name: 'todos', description: 'Show the todo list' },
   { name: 'decisions', description: 'Show the decision features and their latest decisions' },
