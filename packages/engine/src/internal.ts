@@ -5,6 +5,8 @@
  * versions without notice; an embedder uses `@z-engine/engine`.
  */
 
+/** The note of a chat's `# note` line, or null (a `## heading` is not one). */
+export { parseMemoryNote } from '@z-engine/context'
 /** Web search backends (Brave, Tavily, SearXNG) and WebFetch's page-as-text reader, for the gateway. */
 export type {
   FetchWebTextFailure,

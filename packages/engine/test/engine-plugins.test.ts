@@ -104,6 +104,33 @@ describe('plugins in a session', () => {
     await t.engine.shutdown()
   }, 60_000)
 
+  it("a project's enabledPlugins load only once the workspace is trusted, and trusting the running session loads them", async () => {
+    const market = acmeMarketplace(join(tempDir('ze-marker-'), 'hook.txt'))
+    const project = buggyProject()
+    put(project, '.claude/settings.json', JSON.stringify({ enabledPlugins: { 'tidy@acme': true } }))
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'Swept.' }] }])
+    const paths = { dataDir: t.engine.paths.dataDir, env: {}, cwd: project }
+    expect((await addMarketplace(paths, market)).ok).toBe(true)
+    const staged = await stagePluginInstall(paths, (await t.engine.settings(project)).settings, 'tidy@acme')
+    if (!staged.ok) throw new Error(staged.error)
+    expect((await staged.value.commit(t.engine.paths.configDir)).ok).toBe(true)
+    // Installed, but enabled only by the project: the user's own settings say nothing.
+    writeFileSync(join(t.engine.paths.configDir, 'settings.toml'), '')
+
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runCommand', name: 'tidy:sweep', args: 'math.js' })
+    await session.idle()
+    expect(notices(t, session).at(-1)).toContain('tidy:sweep')
+    expect(t.client.requests).toHaveLength(0)
+
+    session.send({ type: 'trustWorkspace', trusted: true })
+    await session.idle()
+    session.send({ type: 'runCommand', name: 'tidy:sweep', args: 'math.js' })
+    await t.waitFor(session, 'turnFinished')
+    expect(JSON.stringify(t.client.requests[0]!.messages[0]!.content)).toContain('Sweep math.js clean.')
+    await t.engine.shutdown()
+  }, 60_000)
+
   it('/plugin marketplace add, then /plugin install asks once showing what it adds and makes its command, agent, skill, hook and MCP server live; disable, uninstall and marketplace remove take them away', async () => {
     const marker = join(tempDir('ze-marker-'), 'hook.txt')
     const market = acmeMarketplace(marker)

@@ -52,6 +52,7 @@ describe('settings reload (spec 003 "The registry is rebuilt on settings reload"
       },
       text('Tester reporting: done.'),
       text('The tester answered.'),
+      text('Noted.'),
     ])
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
     session.send({ type: 'submit', text: 'Hello.' })
@@ -78,6 +79,19 @@ describe('settings reload (spec 003 "The registry is rebuilt on settings reload"
     const subagentRequest = t.client.requests[2]!
     expect(JSON.stringify(subagentRequest.system)).toContain('You run tests.')
     expect(JSON.stringify(t.client.requests[3]!.messages.at(-1))).toContain('Tester reporting: done.')
+
+    // Changed, then `/reload` in the chat: the Agent tool describes the new version.
+    await session.idle()
+    put(
+      project,
+      '.z-engine/agents/tester.md',
+      '---\nname: tester\ndescription: Runs only the fast tests\n---\nFast.\n',
+    )
+    session.send({ type: 'runCommand', name: 'reload', args: '' })
+    await session.idle()
+    session.send({ type: 'submit', text: 'Again.' })
+    await t.waitFor(session, 'turnFinished', 3)
+    expect(agentDescription(t.client.requests[4]!)).toContain('tester: Runs only the fast tests')
     await t.engine.shutdown()
   }, 60_000)
 })

@@ -539,19 +539,9 @@ export function ChatApp({
     if (current.trust.open) {
       const answer = trustKey(input, key)
       if (answer.type !== 'none') {
-        const servers = current.trust.summary?.mcpServers ?? 0
         current.trust = { open: false, asked: true }
         controller.send({ type: 'trustWorkspace', trusted: answer.type === 'trust' })
-        // Hooks and rules apply on the reload; MCP servers are started when a session opens.
-        if (answer.type === 'trust' && servers > 0)
-          dispatch({
-            type: 'local',
-            entry: {
-              kind: 'notice',
-              level: 'info',
-              text: `The project's MCP servers start with the next session (/clear, or the next 'z-engine').`,
-            },
-          })
+        // The reload applies the project's mode, rules, hooks, definitions and MCP servers at once.
       }
       rerender((tick) => tick + 1)
       return

@@ -1,3 +1,5 @@
+import { parseMemoryNote } from '@z-engine/engine/internal'
+
 /** A `/` command the composer completes: the CLI's own, or one the session's engine answers. */
 export interface SlashCommand {
   name: string
@@ -37,10 +39,17 @@ export type ParsedLine =
   | { type: 'cli'; name: CliCommandName; args: string }
   | { type: 'engine'; name: string; args: string }
 
-/** Classifies a submitted line. `/quit` is `/exit`; `//text` sends `/text` as a prompt; `!cmd` runs a shell line. */
+/**
+ * Classifies a submitted line. `/quit` is `/exit`; `//text` sends `/text` as a prompt; `!cmd` runs a
+ * shell line; `# note` is a memory note (Claude Code's `#`): `/remember --ask`, which asks where it
+ * goes, saves it and reloads the instructions instead of sending it to the model (a `## heading`
+ * stays a prompt).
+ */
 export function parseLine(line: string): ParsedLine {
   const text = line.trim()
   if (text.startsWith('!')) return { type: 'shell', command: text.slice(1).trim() }
+  const note = parseMemoryNote(text)
+  if (note !== null) return { type: 'engine', name: 'remember', args: `--ask ${note}` }
   if (!text.startsWith('/') || text.startsWith('//')) {
     return { type: 'prompt', text: text.startsWith('//') ? text.slice(1) : text }
   }

@@ -94,6 +94,13 @@ describe('slash commands', () => {
       args: 'keep the API notes',
     })
     expect(parseLine('//etc/hosts is odd')).toEqual({ type: 'prompt', text: '/etc/hosts is odd' })
+    // Claude Code's `#`: a memory note, asked where it goes, never a prompt.
+    expect(parseLine('# Always use tabs')).toEqual({
+      type: 'engine',
+      name: 'remember',
+      args: '--ask Always use tabs',
+    })
+    expect(parseLine('## Plan\nfix it')).toEqual({ type: 'prompt', text: '## Plan\nfix it' })
     expect(parseLine('fix it')).toEqual({ type: 'prompt', text: 'fix it' })
   })
   it('completes names only before the arguments start', () => {

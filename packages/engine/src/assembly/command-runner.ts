@@ -494,6 +494,10 @@ export class CommandRunner {
           `The agent may now work in ${directory}${save ? ' (saved to settings.local.toml)' : ''}.`,
         )
       }
+      case 'reload':
+        // The session's own reload, as `reloadSettings` (edited agents reach the Agent tool).
+        if (args !== '') return { type: 'notice', level: 'warning', message: 'Usage: /reload' }
+        return { type: 'command', command: { type: 'reloadSettings' } }
       default: {
         const unreachable: never = name
         throw new Error(`unknown built-in ${String(unreachable)}`)

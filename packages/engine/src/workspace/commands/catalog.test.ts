@@ -38,6 +38,7 @@ describe('command catalog', () => {
       'decisions',
       'doctor',
       'add-dir',
+      'reload',
     ])
   })
 

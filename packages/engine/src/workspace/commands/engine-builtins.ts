@@ -32,6 +32,10 @@ export const ENGINE_BUILTIN_COMMANDS = [
   { name: 'decisions', description: 'Show the decision features and their latest decisions' },
   { name: 'doctor', description: 'Check the installation, providers, tools and settings' },
   { name: 'add-dir', description: 'Let the agent work in another folder', argumentHint: '<path> [--save]' },
+  {
+    name: 'reload',
+    description: 'Re-read settings, instructions, agents, skills, commands, plugins and MCP servers now',
+  },
 ] as const
 
 /** The name of an engine built-in command. */
