@@ -105,11 +105,11 @@ describe('suggested rules cover the whole line, so "always" holds next time', ()
     })
     expect(allowed('npm test > logs/test.log')).toBe('allow')
   })
-  it('a write outside the project suggests an Edit rule for its folder, never a Read rule', () => {
+  it('a write outside the project suggests an Edit rule for that path, never a Read rule', () => {
     const suggestion = bash('echo done >> /tmp/build/notes.txt').suggestion
     expect(suggestion).toEqual({
-      rule: 'Edit(//tmp/build/**)',
-      rules: ['Edit(//tmp/build/**)', 'Bash(echo:*)'],
+      rule: 'Bash(echo:*)',
+      rules: ['Bash(echo:*)', 'Edit(//tmp/build/notes.txt)'],
       scope: 'session',
     })
     expect(allowed('echo done >> /tmp/build/notes.txt')).toBe('allow')

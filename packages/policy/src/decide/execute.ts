@@ -422,8 +422,8 @@ type Needed =
 
 /**
  * The rules that, granted together, allow this line next time: a `Bash(…)` rule per uncovered
- * command, an `Edit(…)` rule per write no rule permits, and a `Read(…)`/`Edit(…)` rule per folder
- * outside the project. Nothing when any part has no safe rule (a computed command): an "always"
+ * command, an `Edit(…)` rule per write no rule permits, a `Read(…)` rule per folder read outside the
+ * project and an `Edit(…)` rule per path written there. Nothing when any part has no safe rule (a computed command): an "always"
  * that would still ask, or would cover only the first command, is worse than none.
  */
 function suggestionCovering(
@@ -432,7 +432,8 @@ function suggestionCovering(
   scope: SuggestedRule['scope'],
 ): SuggestedRule | undefined {
   const rules: string[] = []
-  for (const item of needed) {
+  const order: Record<Needed['kind'], number> = { command: 0, write: 1, outside: 2 }
+  for (const item of [...needed].sort((a, b) => order[a.kind] - order[b.kind])) {
     const rule = ruleFor(item, context)
     if (rule === undefined) return undefined
     if (!rules.includes(rule)) rules.push(rule)
@@ -458,6 +459,8 @@ function ruleFor(item: Needed, context: PolicyContext): string | undefined {
     }
     case 'outside':
       if (item.target.kind === 'unknown') return undefined
+      // A read outside may take the folder; a write outside (`rm -rf ~`) only the path it names.
+      if (item.access === 'edit' && item.target.kind === 'path') return `Edit(/${item.target.path})`
       return folderRule(item.access === 'read' ? 'Read' : 'Edit', item.target)
     default: {
       const unreachable: never = item
