@@ -71,7 +71,10 @@ const providerSection = (apiKeyEnv: string, cacheControl: boolean) =>
     {},
   )
 
-/** Gemini caches repeated prefixes implicitly: there are no breakpoints to send, so no `cache_control`. */
+/**
+ * Gemini caches repeated prefixes implicitly; `cache_control` adds explicit context caching of the
+ * stable prefix (off by default: cache storage is billed per hour).
+ */
 const geminiSection = () =>
   withDefault(
     obj(
@@ -88,6 +91,21 @@ const geminiSection = () =>
               'Environment variable holding the key (GOOGLE_API_KEY is tried after GEMINI_API_KEY).',
           }),
           'GEMINI_API_KEY',
+        ),
+        cache_control: withDefault(
+          bool({
+            description:
+              'Explicit context caching: the system prompt, tools and earlier history are cached (caches.create) and named by later requests.',
+          }),
+          false,
+        ),
+        cache_ttl_seconds: withDefault(
+          int({
+            minimum: 60,
+            maximum: 86_400,
+            description: 'How long each explicit cache lives, in seconds.',
+          }),
+          300,
         ),
       },
     ),

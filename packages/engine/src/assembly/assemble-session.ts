@@ -687,6 +687,7 @@ export async function assembleSession(
         // What Bash commands, `!` lines and hooks left running (`server &`) ends with the session.
         await processes.killAll()
         await sandbox.dispose()
+        await models.close()
       },
     },
   })

@@ -28,8 +28,9 @@ export function providerSettingsOf(settings: Settings, provider: ProviderName): 
   return {
     ...(section.base_url !== undefined ? { baseUrl: section.base_url } : {}),
     ...(section.api_key_env !== undefined ? { apiKeyEnv: section.api_key_env } : {}),
-    ...('cache_control' in section && section.cache_control !== undefined
-      ? { cacheControl: section.cache_control }
+    ...(section.cache_control !== undefined ? { cacheControl: section.cache_control } : {}),
+    ...('cache_ttl_seconds' in section && section.cache_ttl_seconds !== undefined
+      ? { cacheTtlSeconds: section.cache_ttl_seconds }
       : {}),
   }
 }
@@ -126,6 +127,13 @@ export class SessionModels implements ModelPort {
   /** Reuses a client already created for `modelRef` (the one `openSession` checked and warmed). */
   adopt(modelRef: string, client: ModelClient, model: string): void {
     this.#clients.set(modelRef, { client, model })
+  }
+
+  /** Closes every client this session created (provider-side caches are released). */
+  async close(): Promise<void> {
+    const clients = [...new Set([...this.#clients.values()].map((entry) => entry.client))]
+    this.#clients.clear()
+    await Promise.all(clients.map((client) => client.close?.().catch(() => {})))
   }
 
   /** The context window of a reference, with settings overrides. */

@@ -70,7 +70,7 @@ describe('Gemini in the catalog', () => {
     expect(pro?.prices).toEqual({
       inputPerMillion: 1.25,
       outputPerMillion: 10,
-      cacheWritePerMillion: 1.25,
+      cacheWritePerMillion: 1.375,
       cacheReadPerMillion: 0.125,
     })
     expect(findModel('gemini-2.5-flash-preview-09-2025')?.id).toBe('gemini-2.5-flash')

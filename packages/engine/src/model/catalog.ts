@@ -84,7 +84,7 @@ function gpt(
     prices: {
       inputPerMillion: input,
       outputPerMillion: output,
-      cacheWritePerMillion: input,
+      cacheWritePerMillion: input + cachedInput,
       cacheReadPerMillion: cachedInput,
     },
     vision: true,
@@ -94,8 +94,10 @@ function gpt(
 
 /**
  * Google Gemini, priced for prompts up to 200,000 tokens (the Pro models charge more above that;
- * set prices in settings for long-context work). Implicit caching has no write surcharge; cached
- * input is billed at the listed context-caching rate.
+ * set prices in settings for long-context work). Cached input is billed at the listed
+ * context-caching rate. Implicit caching reports no writes; an explicit cache's creation is billed as
+ * input and the request that created it then reads it, so a write costs input plus the cached rate
+ * (storage per hour is not counted).
  */
 function gemini(
   input: number,
@@ -111,7 +113,7 @@ function gemini(
     prices: {
       inputPerMillion: input,
       outputPerMillion: output,
-      cacheWritePerMillion: input,
+      cacheWritePerMillion: input + cachedInput,
       cacheReadPerMillion: cachedInput,
     },
     vision: true,

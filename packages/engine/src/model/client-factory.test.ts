@@ -77,6 +77,27 @@ describe('default client factory', () => {
     ])
   })
 
+  it('Gemini: cache_control turns explicit context caching on, with cache_ttl_seconds as the TTL', async () => {
+    server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'cached' }] }])
+    const factory = createDefaultClientFactory({ env: { GEMINI_API_KEY: 'k' } })
+    const off = factory.createClient('gemini/gemini-2.5-flash', { baseUrl: server.geminiBaseUrl })
+    expect(off.ok && off.client.close).toBeUndefined()
+    const on = factory.createClient('gemini/gemini-2.5-flash', {
+      baseUrl: server.geminiBaseUrl,
+      cacheControl: true,
+      cacheTtlSeconds: 900,
+    })
+    if (!on.ok) throw new Error(on.error)
+    const long = {
+      ...request(on.model),
+      system: [{ text: 'Rules of the house. '.repeat(400), cacheable: true }],
+    }
+    expect((await collectStream(on.client.stream(long))).ok).toBe(true)
+    expect(server.requests[0]).toMatchObject({ path: '/v1beta/cachedContents', body: { ttl: '900s' } })
+    await on.client.close?.()
+    expect(server.geminiCaches).toEqual([])
+  })
+
   it('omits Anthropic cache breakpoints when provider.cache_control is false', async () => {
     server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'x' }] }])
     const factory = createDefaultClientFactory({ env: { ANTHROPIC_API_KEY: 'k' } })

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createAnthropicClient } from './anthropic/client.js'
-import { createGeminiClient } from './gemini/client.js'
+import { createGeminiClient, GEMINI_CACHE_TTL_SECONDS } from './gemini/client.js'
 import { parseModelRef } from './model-ref.js'
 import { createChatClient } from './openai-chat/client.js'
 import { createResponsesClient } from './openai-responses/client.js'
@@ -22,8 +22,13 @@ export interface ProviderSettings {
   apiKey?: string
   /** The environment variable holding the key, instead of the provider's standard one. */
   apiKeyEnv?: string
-  /** Prompt-cache markers: on by default for Anthropic (native) and OpenRouter (passthrough), off for others. */
+  /**
+   * Prompt caching: cache markers, on by default for Anthropic (native) and OpenRouter (passthrough),
+   * off for others; for Gemini, explicit context caching of the stable prefix (off by default).
+   */
   cacheControl?: boolean
+  /** Gemini's explicit caches live this long, in seconds (default {@link GEMINI_CACHE_TTL_SECONDS}). */
+  cacheTtlSeconds?: number
   /** Extra HTTP headers on every request. */
   headers?: Record<string, string>
   timeoutMs?: number
@@ -150,7 +155,12 @@ export function createDefaultClientFactory(options: DefaultClientFactoryOptions)
           })
           break
         case 'gemini':
-          client = createGeminiClient(common)
+          client = createGeminiClient({
+            ...common,
+            ...(settings.cacheControl === true
+              ? { cache: { ttlSeconds: settings.cacheTtlSeconds ?? GEMINI_CACHE_TTL_SECONDS } }
+              : {}),
+          })
           break
         default: {
           const unreachable: never = provider

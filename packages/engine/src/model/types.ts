@@ -157,6 +157,12 @@ export interface ModelClient {
    * (the SDKs are imported lazily to keep CLI startup fast). Never rejects.
    */
   warm?(): Promise<void>
+  /**
+   * Releases what the client holds on the provider for its session (the Gemini client deletes its
+   * context caches). The engine calls it when the session that created the client closes; a factory
+   * that shares one client between sessions should return clients without it. Never rejects.
+   */
+  close?(): Promise<void>
 }
 
 /** The providers a model ref may name. `scripted` is the CLI's scripted client (`scripted:<file>`). */

@@ -2,8 +2,9 @@
  * A loopback HTTP server that answers model requests from a script in the real wire formats:
  * Anthropic Messages (`POST /v1/messages`), Chat Completions (`POST /v1/chat/completions`),
  * Responses (`POST /v1/responses`), streamed as SSE or as one JSON body when `stream` is false, and
- * Gemini (`POST /v1beta/models/<id>:streamGenerateContent?alt=sse`, or `:generateContent`). It
- * records every request and injects faults, so tests drive the real SDK clients end to end.
+ * Gemini (`POST /v1beta/models/<id>:streamGenerateContent?alt=sse`, or `:generateContent`, and
+ * the `cachedContents` resource of explicit context caching). It records every request and injects
+ * faults, so tests drive the real SDK clients end to end.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -12,6 +13,7 @@ import { type ResolvedResponse, resolveResponse, type ScriptedResponse, type Scr
 import { anthropicFrames, anthropicJson } from './wire/anthropic.js'
 import { type ChatEncodeOptions, chatFrames, chatJson } from './wire/chat.js'
 import { geminiError, geminiFrames, geminiJson } from './wire/gemini.js'
+import { type ScriptedCache, ScriptedCaches } from './wire/gemini-caches.js'
 import { responsesFrames, responsesJson } from './wire/responses.js'
 
 export type { WireFormat } from './faults.js'
@@ -19,6 +21,8 @@ export type { WireFormat } from './faults.js'
 /** A request the server received. */
 export interface RecordedRequest {
   format: WireFormat
+  /** `POST`, or `DELETE` for a Gemini cache deletion. */
+  method: string
   path: string
   headers: Record<string, string>
   /** The parsed JSON body (`{}` when it was not JSON). */
@@ -48,6 +52,8 @@ export interface ScriptedServerOptions extends Omit<ChatEncodeOptions, 'model'> 
   chunkDelayMs?: number
   /** Port to listen on (default 0: any free port). Always bound to 127.0.0.1. */
   port?: number
+  /** The smallest Gemini cache `cachedContents` accepts, in tokens (default 1024, Gemini 2.5 Flash's). */
+  geminiCacheMinTokens?: number
 }
 
 /** A running scripted server. */
@@ -58,8 +64,13 @@ export interface ScriptedServer {
   openaiBaseUrl: string
   /** `<url>`: the Gemini SDK's baseUrl (it appends `/v1beta/models/…`). */
   geminiBaseUrl: string
-  /** Every request received, in order. */
+  /**
+   * Every request received, in order (Gemini cache calls included; they take no script step, and
+   * script functions get the index of model requests only).
+   */
   requests: RecordedRequest[]
+  /** The Gemini caches alive now. */
+  readonly geminiCaches: ScriptedCache[]
   close(): Promise<void>
 }
 
@@ -71,6 +82,8 @@ const ROUTES: Record<string, WireFormat> = {
 
 /** Gemini names the model and the method in the path; any API version is accepted. */
 const GEMINI_ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/
+/** Gemini's cache resource: the collection, or one cache by id. */
+const GEMINI_CACHES = /^\/v1(?:beta|alpha)?\/(cachedContents(?:\/[^/]+)?)$/
 
 function routeOf(path: string): { format: WireFormat; model?: string; stream?: boolean } | undefined {
   const format = ROUTES[path]
@@ -90,6 +103,8 @@ export async function startScriptedServer(
   options: ScriptedServerOptions = {},
 ): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = []
+  const caches = new ScriptedCaches(options.geminiCacheMinTokens ?? 1024)
+  let modelRequests = 0
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy())
   })
@@ -98,37 +113,62 @@ export async function startScriptedServer(
     const route = routeOf(path)
     const format = route?.format
     const rawBody = await readBody(req)
+    const cachePath = GEMINI_CACHES.exec(path)?.[1]
+    if (cachePath !== undefined) {
+      const body = parseObject(rawBody)
+      requests.push({
+        format: 'gemini',
+        method: req.method ?? '',
+        path,
+        headers: headersOf(req),
+        body,
+        closedEarly: false,
+      })
+      const answer =
+        req.method === 'POST' && cachePath === 'cachedContents'
+          ? caches.create(body)
+          : req.method === 'DELETE' && cachePath !== 'cachedContents'
+            ? caches.delete(decodeURIComponent(cachePath))
+            : {
+                status: 404,
+                body: geminiError(404, 'NOT_FOUND', `scripted server: no route for ${req.method} ${path}`),
+              }
+      sendJson(res, answer.status, answer.body)
+      return
+    }
     if (req.method !== 'POST' || route === undefined || format === undefined) {
       sendJson(res, 404, {
         error: { message: `scripted server: no route for ${req.method} ${path}`, type: 'not_found_error' },
       })
       return
     }
-    let body: Record<string, unknown> = {}
-    try {
-      const parsed: unknown = JSON.parse(rawBody)
-      if (typeof parsed === 'object' && parsed !== null) body = parsed as Record<string, unknown>
-    } catch {
-      // Recorded as {}; the test will see it.
-    }
+    const body = parseObject(rawBody)
     // Gemini says the model and streaming in the path; the encoders read them from the body.
     const wire =
       route.model !== undefined ? { ...body, model: route.model, stream: route.stream === true } : body
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).map(([name, value]) => [
-        name,
-        Array.isArray(value) ? value.join(', ') : (value ?? ''),
-      ]),
-    )
-    const recorded: RecordedRequest = { format, path, headers, body, closedEarly: false }
-    const index = requests.length
+    const recorded: RecordedRequest = {
+      format,
+      method: req.method ?? '',
+      path,
+      headers: headersOf(req),
+      body,
+      closedEarly: false,
+    }
     requests.push(recorded)
+    // A request naming a Gemini cache is checked like the API does (a refusal takes no script step),
+    // and reports the cache as cached tokens.
+    const cached = route.model !== undefined ? caches.use(body, route.model) : { tokens: 0 }
+    if ('status' in cached) {
+      sendJson(res, cached.status, cached.body)
+      return
+    }
+    const index = modelRequests++
     let finished = false
     res.on('close', () => {
       if (!finished) recorded.closedEarly = true
     })
     const step = Array.isArray(script) ? script[index] : script(recorded, index)
-    await respond(res, step, format, wire, index + 1, options)
+    await respond(res, step, format, wire, index + 1, { ...options, cachedTokens: cached.tokens })
     finished = true
   }
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
@@ -139,12 +179,34 @@ export async function startScriptedServer(
     openaiBaseUrl: `${url}/v1`,
     geminiBaseUrl: url,
     requests,
+    get geminiCaches() {
+      return caches.live
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (typeof parsed === 'object' && parsed !== null) return parsed as Record<string, unknown>
+  } catch {
+    // Recorded as {}; the test will see it.
+  }
+  return {}
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : (value ?? ''),
+    ]),
+  )
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -171,13 +233,16 @@ function sendJson(
   res.end(text)
 }
 
+/** Per-request encoding options: the server's, and the tokens of the Gemini cache the request names. */
+type RespondOptions = ScriptedServerOptions & { cachedTokens?: number }
+
 async function respond(
   res: ServerResponse,
   step: ServerStep | undefined,
   format: WireFormat,
   body: Record<string, unknown>,
   number: number,
-  options: ScriptedServerOptions,
+  options: RespondOptions,
 ): Promise<void> {
   if (step === undefined) {
     sendJson(
@@ -232,7 +297,7 @@ async function respond(
   }
   const model = String(body.model ?? 'scripted-model')
   if (body.stream !== true) {
-    const resolved = resolveResponse(step, number)
+    const resolved = withCachedTokens(resolveResponse(step, number), options.cachedTokens)
     sendJson(res, 200, encodeJson(resolved, format, number, model))
     return
   }
@@ -244,9 +309,9 @@ function encode(
   format: WireFormat,
   number: number,
   model: string,
-  options: ScriptedServerOptions,
+  options: RespondOptions,
 ): string[] {
-  const resolved = resolveResponse(response, number)
+  const resolved = withCachedTokens(resolveResponse(response, number), options.cachedTokens)
   const encodeOptions: ChatEncodeOptions = { ...options, model }
   switch (format) {
     case 'anthropic':
@@ -262,6 +327,12 @@ function encode(
       return unreachable
     }
   }
+}
+
+/** A response over a cache reads the whole cache: its size replaces the script's cache reads. */
+function withCachedTokens(resolved: ResolvedResponse, tokens: number | undefined): ResolvedResponse {
+  if (tokens === undefined || tokens === 0) return resolved
+  return { ...resolved, usage: { ...resolved.usage, cacheReadTokens: tokens } }
 }
 
 function encodeJson(resolved: ResolvedResponse, format: WireFormat, number: number, model: string): object {
