@@ -62,6 +62,8 @@ interface InputUi {
   /** When Esc was last pressed on an empty idle prompt (a second press opens `/rewind`). */
   escAt: number | undefined
   overlay: Overlay | undefined
+  /** The calls whose whole output Ctrl-O already printed. */
+  expanded: Set<string>
 }
 
 /**
@@ -160,6 +162,7 @@ export function ChatApp({
     ctrlCAt: undefined,
     escAt: undefined,
     overlay: undefined,
+    expanded: new Set(),
   })
 
   useEffect(() => controller.subscribe((envelope) => dispatch({ type: 'event', envelope })), [controller])
@@ -228,6 +231,18 @@ export function ChatApp({
 
   const notice = (level: 'info' | 'warning' | 'error', text: string): void =>
     dispatch({ type: 'local', entry: { kind: 'notice', level, text } })
+
+  /** Ctrl-O: prints the whole output of the newest call not expanded yet (finished rows cannot be redrawn). */
+  const expandOutput = (): void => {
+    const shown = ui.current.expanded
+    const output = stateRef.current.outputs.findLast((candidate) => !shown.has(candidate.toolUseId))
+    if (!output) {
+      notice('info', 'No tool output to expand.')
+      return
+    }
+    shown.add(output.toolUseId)
+    dispatch({ type: 'local', entry: { kind: 'toolOutput', title: output.title, text: output.text } })
+  }
 
   /** `/rewind` or Esc Esc: the picker of the user's messages, newest selected. */
   const openRewind = (): void => {
@@ -527,6 +542,10 @@ export function ChatApp({
       return
     }
     current.ctrlCAt = undefined
+    if (key.ctrl && input === 'o') {
+      expandOutput()
+      return
+    }
     if (key.tab && key.shift) {
       controller.send({ type: 'setMode', mode: nextMode(chat.mode, allowBypass) })
       return

@@ -46,6 +46,18 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
             </Text>
           ))
         : null}
+      {card.output !== undefined && card.output.hidden > 0 ? (
+        <Text
+          dimColor
+        >{`  │ … ${card.output.hidden} line${card.output.hidden === 1 ? '' : 's'} above (ctrl+o to expand)`}</Text>
+      ) : null}
+      {card.output !== undefined
+        ? keyed(card.output.lines, 'res').map(({ key, item: line }) => (
+            <Text key={key} dimColor wrap="truncate-end">
+              {`  │ ${line}`}
+            </Text>
+          ))
+        : null}
     </Box>
   )
 }
@@ -158,9 +170,31 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
           <Text dimColor>{`session ${entry.sessionId} · /help for keys and commands`}</Text>
         </Box>
       )
+    case 'toolOutput':
+      return <ToolOutputView title={entry.title} text={entry.text} />
     default: {
       const unreachable: never = entry
       return unreachable
     }
   }
+}
+
+/** Lines an expanded output prints at most (the rest is counted, not drawn). */
+const EXPANDED_LINES = 400
+
+/** A call's whole output (Ctrl-O), every line, cut only past {@link EXPANDED_LINES} with a count. */
+function ToolOutputView({ title, text }: { title: string; text: string }): ReactNode {
+  const lines = text.split('\n')
+  const shown = lines.slice(0, EXPANDED_LINES)
+  return (
+    <Box flexDirection="column" borderStyle="single" borderColor="gray" paddingX={1}>
+      <Text dimColor>{`output of ${title}`}</Text>
+      {keyed(shown, 'full').map(({ key, item: line }) => (
+        <Text key={key}>{line === '' ? ' ' : line}</Text>
+      ))}
+      {lines.length > shown.length ? (
+        <Text dimColor>{`… ${lines.length - shown.length} more lines not shown`}</Text>
+      ) : null}
+    </Box>
+  )
 }

@@ -12,6 +12,7 @@ export function helpMarkdown(commands: readonly SlashCommand[]): string {
     '- `!command` run a shell line in the project folder; its output is shown and given to the agent',
     '- `Esc` or `Ctrl+C` interrupt the running turn (queued messages are kept)',
     '- `Esc` twice on an empty prompt opens `/rewind` (go back to before one of your messages)',
+    '- `Ctrl+O` print the whole output of the latest tool call (cards show its last lines)',
     '- `Shift+Tab` cycle the permission mode',
     '- `Ctrl+C` clears the prompt; twice on an empty prompt quits, as does `Ctrl+D`',
     '- approvals: `y` once, `a` always in this chat, `p` always in this project, `n` deny with feedback, `←`/`→` switch card',

@@ -1,6 +1,12 @@
 import { promptTokensOf } from '@z-engine/engine/internal'
 import type { EngineEvent, EventEnvelope, Message, MessageOrigin, RewindScope } from '@z-engine/protocol'
-import type { ChatState, LiveRows, ToolCard, TranscriptEntry } from './view-model.js'
+import {
+  type ChatState,
+  type LiveRows,
+  type ToolCard,
+  type TranscriptEntry,
+  visibleProgress,
+} from './view-model.js'
 
 /** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
 const PROGRESS_LINES = 4
@@ -66,6 +72,85 @@ function progressLines(previous: string[], text: string): string[] {
 /** Longest error text a row shows (the model gets the whole result). */
 const ERROR_CHARS = 300
 
+/** Lines of a finished call's output its card shows (Ctrl-O shows them all). */
+export const OUTPUT_LINES = 4
+
+/** How many finished outputs are kept for Ctrl-O. */
+const KEPT_OUTPUTS = 20
+
+/** Longest output kept for Ctrl-O (the model gets the whole result). */
+const KEPT_OUTPUT_CHARS = 64 * 1024
+
+/** Tools whose output is worth a glance in the transcript (file tools say it in their summary). */
+export function showsOutput(toolName: string): boolean {
+  return (
+    ['Bash', 'BashOutput', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch'].includes(toolName) ||
+    toolName.startsWith('mcp__')
+  )
+}
+
+/** The text of a tool result's text parts. */
+function resultText(content: ReadonlyArray<{ type: string; text?: string }>): string {
+  return content
+    .map((part) => (part.type === 'text' ? (part.text ?? '') : ''))
+    .join('\n')
+    .replace(/\s+$/, '')
+}
+
+/** The collapsed view of an output: its last lines and how many are hidden above them. */
+export function collapseOutput(text: string, lines = OUTPUT_LINES): { lines: string[]; hidden: number } {
+  const all = text.split('\n')
+  while (all.length > 0 && (all[0] ?? '').trim() === '') all.shift()
+  const shown = all.slice(-lines)
+  return { lines: shown, hidden: all.length - shown.length }
+}
+
+/** Adds a finished card to the transcript with its output (the result text, else the live tail). */
+function appendCard(state: ChatState, card: ToolCard, result: string | undefined): ChatState {
+  let next = state
+  let output: ToolCard['output']
+  const live = visibleProgress(card).join('\n')
+  // A cancelled or interrupted call keeps the output it had streamed.
+  const text =
+    card.status === 'ok' && result !== undefined && showsOutput(card.toolName)
+      ? result
+      : card.status !== 'ok' && card.status !== 'error'
+        ? live
+        : ''
+  if (text.trim() !== '') {
+    output = collapseOutput(text)
+    const kept =
+      text.length > KEPT_OUTPUT_CHARS ? `${text.slice(0, KEPT_OUTPUT_CHARS)}\n… (cut at 64 KiB)` : text
+    next = {
+      ...next,
+      outputs: [...next.outputs, { toolUseId: card.toolUseId, title: card.title, text: kept }].slice(
+        -KEPT_OUTPUTS,
+      ),
+    }
+  }
+  const { progress: _progress, ...rest } = card
+  return append(next, { kind: 'tool', card: { ...rest, progress: [], ...(output ? { output } : {}) } })
+}
+
+/** Gives finished cards their result's output (a card waits for it), or keeps it for a card still running. */
+function joinResults(state: ChatState, message: Message): ChatState {
+  if (message.role !== 'user') return state
+  let next = state
+  for (const block of message.content) {
+    if (block.type !== 'tool_result') continue
+    const text = resultText(block.content)
+    const card = next.live.tools.get(block.toolUseId)
+    if (card !== undefined && card.status !== 'running') {
+      next = appendCard(
+        withLive(next, (live) => live.tools.delete(block.toolUseId)),
+        card,
+        text,
+      )
+    } else if (!block.isError) next = { ...next, results: new Map(next.results).set(block.toolUseId, text) }
+  }
+  return next
+}
+
 /** Shows why a call failed when its card had no summary: the first lines of its error result. */
 function explainErrors(state: ChatState, message: Message): ChatState {
   if (state.unexplained.size === 0 || message.role !== 'user') return state
@@ -80,9 +165,12 @@ function explainErrors(state: ChatState, message: Message): ChatState {
       .map((part) => (part.type === 'text' ? part.text : ''))
       .join(' ')
       .trim()
-      .slice(0, ERROR_CHARS)
+    const cut =
+      detail.length > ERROR_CHARS
+        ? `${detail.slice(0, ERROR_CHARS)}… (${detail.length - ERROR_CHARS} more characters)`
+        : detail
     next = { ...next, unexplained }
-    if (detail !== '') next = append(next, { kind: 'notice', level: 'error', text: `${toolName}: ${detail}` })
+    if (detail !== '') next = append(next, { kind: 'notice', level: 'error', text: `${toolName}: ${cut}` })
   }
   return next
 }
@@ -163,6 +251,16 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       if (fromSubagent) return state
       let next = state
       for (const id of [...state.live.parts.keys()]) next = finishPart(next, id)
+      // Finished cards still waiting for a result message are printed as they are.
+      for (const card of [...next.live.tools.values()]) {
+        if (card.status === 'running') continue
+        next = appendCard(
+          withLive(next, (live) => live.tools.delete(card.toolUseId)),
+          card,
+          undefined,
+        )
+      }
+      next = { ...next, results: new Map() }
       next = {
         ...next,
         busy: false,
@@ -210,7 +308,7 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     case 'thinkingEnd':
       return fromSubagent ? state : finishPart(state, event.id)
     case 'messageRecorded': {
-      const explained = explainErrors(state, event.message)
+      const explained = explainErrors(joinResults(state, event.message), event.message)
       const text = fromSubagent ? undefined : userText(event.message)
       if (text === undefined) return explained
       // Steering is delivered as a user message: it leaves the queue and joins the transcript.
@@ -258,13 +356,25 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         durationMs: event.durationMs,
         ...(event.summary !== undefined ? { summary: event.summary } : {}),
       }
+      const result = state.results.get(event.toolUseId)
+      // A successful call whose output is shown waits (still drawn live) for its result message.
+      if (result === undefined && event.status === 'ok' && showsOutput(done.toolName))
+        return {
+          ...withLive(state, (live) => live.tools.set(event.toolUseId, done)),
+          approvals: state.approvals.filter((request) => request.toolUseId !== event.toolUseId),
+        }
       const next = withLive(state, (live) => live.tools.delete(event.toolUseId))
       if (event.status === 'error' && (event.summary ?? '') === '') {
         next.unexplained = new Map(next.unexplained).set(event.toolUseId, event.toolName)
       }
-      return append(
+      if (result !== undefined) {
+        next.results = new Map(next.results)
+        next.results.delete(event.toolUseId)
+      }
+      return appendCard(
         { ...next, approvals: next.approvals.filter((request) => request.toolUseId !== event.toolUseId) },
-        { kind: 'tool', card: done },
+        done,
+        result,
       )
     }
     case 'approvalRequested':

@@ -23,6 +23,15 @@ export interface ToolCard {
   summary?: string
   durationMs?: number
   agentId?: string
+  /** A finished call's output as the card shows it, collapsed: its last lines, and how many are hidden. */
+  output?: { lines: string[]; hidden: number }
+}
+
+/** A finished call's whole output, kept so Ctrl-O can show it. */
+export interface ToolOutput {
+  toolUseId: string
+  title: string
+  text: string
 }
 
 /**
@@ -43,6 +52,8 @@ export type TranscriptEntry =
   | { kind: 'agent'; key: string; agent: AgentInfo }
   /** The first row of a chat: what is running where, and where help is. */
   | { kind: 'banner'; key: string; version: string; projectRoot: string; sessionId: string }
+  /** A call's whole output, shown on Ctrl-O. */
+  | { kind: 'toolOutput'; key: string; title: string; text: string }
 
 /** The rows still changing: streaming text and thinking parts, and running tool cards. */
 export interface LiveRows {
@@ -79,6 +90,10 @@ export interface ChatState {
   costUsd: number
   /** The last finished turn's verification badge (docs/verification.md). */
   badge?: VerificationBadge
+  /** Tool results recorded before their call's `toolFinished` (tool use id → output text). */
+  results: Map<string, string>
+  /** The latest finished calls' whole outputs, oldest first (Ctrl-O shows the newest not yet shown). */
+  outputs: ToolOutput[]
   /** Calls that ended in error without a summary: their result's text is shown when it is recorded. */
   unexplained: Map<string, string>
   /** The user's messages still in the conversation, oldest first: what `/rewind` offers. */
@@ -109,6 +124,8 @@ export function initialChatState(init: {
     plans: [],
     queued: [],
     unexplained: new Map(),
+    results: new Map(),
+    outputs: [],
     prompts: init.prompts ?? [],
     checkpoints: new Set(init.checkpoints ?? []),
     busy: false,

@@ -400,3 +400,79 @@ describe('pickerKey', () => {
     expect(pickerWindow(30, 12, 10)).toEqual({ first: 7, last: 17 })
   })
 })
+
+describe('tool output in the transcript', () => {
+  const start = () => initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+  const started = (id: string, toolName = 'Bash') =>
+    envelope({ type: 'toolStarted', toolUseId: id, toolName, title: `${toolName} x`, input: {} })
+  const finished = (id: string, status: 'ok' | 'cancelled' = 'ok', toolName = 'Bash') =>
+    envelope({ type: 'toolFinished', toolUseId: id, toolName, status, durationMs: 5 })
+  const result = (id: string, text: string) =>
+    envelope({
+      type: 'messageRecorded',
+      message: {
+        id: `r-${id}`,
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: id, isError: false, content: [{ type: 'text', text }] }],
+      },
+    })
+  const ten = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n')
+
+  it('collapses a successful call to its last lines, whichever of result and finish comes first', () => {
+    let state = reduceEvent(reduceEvent(start(), started('t1')), finished('t1'))
+    // The card waits, drawn live, for its result.
+    expect(state.finished).toEqual([])
+    state = reduceEvent(state, result('t1', `${ten}\n`))
+    expect(state.finished.at(-1)).toMatchObject({
+      kind: 'tool',
+      card: { status: 'ok', output: { lines: ['line 7', 'line 8', 'line 9', 'line 10'], hidden: 6 } },
+    })
+    state = reduceEvent(
+      reduceEvent(reduceEvent(state, started('t2', 'Grep')), result('t2', 'a.ts:1')),
+      finished('t2', 'ok', 'Grep'),
+    )
+    expect(state.finished.at(-1)).toMatchObject({
+      card: { toolName: 'Grep', output: { lines: ['a.ts:1'], hidden: 0 } },
+    })
+    expect(state.outputs.map((output) => output.toolUseId)).toEqual(['t1', 't2'])
+    expect(state.live.tools.size).toBe(0)
+  })
+
+  it('keeps what a cancelled call had printed, and shows no output for file tools', () => {
+    let state = reduceEvent(start(), started('t1'))
+    state = reduceEvent(
+      state,
+      envelope({
+        type: 'toolProgress',
+        toolUseId: 't1',
+        progress: { type: 'output', stream: 'stdout', text: 'partial\n' },
+      }),
+    )
+    state = reduceEvent(state, finished('t1', 'cancelled'))
+    expect(state.finished.at(-1)).toMatchObject({
+      card: { status: 'cancelled', output: { lines: ['partial'] } },
+    })
+    state = reduceEvent(
+      reduceEvent(reduceEvent(state, started('t3', 'Read')), finished('t3', 'ok', 'Read')),
+      result('t3', ten),
+    )
+    const read = state.finished.at(-1)
+    expect(read).toMatchObject({ kind: 'tool', card: { toolName: 'Read' } })
+    expect(read?.kind === 'tool' ? read.card.output : 'none').toBeUndefined()
+  })
+
+  it('prints a card still waiting for its result when the turn ends', () => {
+    let state = reduceEvent(reduceEvent(start(), started('t1')), finished('t1'))
+    state = reduceEvent(
+      state,
+      envelope({
+        type: 'turnFinished',
+        turnId: 'u1',
+        outcome: { type: 'done' },
+        badge: { type: 'notApplicable' },
+      }),
+    )
+    expect(state.finished.at(-1)).toMatchObject({ kind: 'tool', card: { toolUseId: 't1' } })
+    expect(state.live.tools.size).toBe(0)
+  })
+})
