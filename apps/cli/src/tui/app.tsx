@@ -1,7 +1,13 @@
 import { Box, type Key, Static, Text, useStdout } from 'ink'
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
 import type { SessionRow } from '../sessions/session-listing.js'
-import { ApprovalPanel, type ApprovalUi, approvalKey, INITIAL_APPROVAL_UI } from './approval-panel.js'
+import {
+  ApprovalPanel,
+  type ApprovalUi,
+  approvalKey,
+  INITIAL_APPROVAL_UI,
+  previewText,
+} from './approval-panel.js'
 import type { ChatController } from './chat-controller.js'
 import { chatReducer } from './chat-reducer.js'
 import { type CompletionRow, Composer } from './composer.js'
@@ -234,6 +240,18 @@ export function ChatApp({
 
   /** Ctrl-O: prints the whole output of the newest call not expanded yet (finished rows cannot be redrawn). */
   const expandOutput = (): void => {
+    // With an approval card open, its whole change.
+    const chat = stateRef.current
+    const waiting = chat.approvals.filter((request) => !ui.current.answered.has(request.id))
+    const card = waiting[Math.min(ui.current.approval.focus, waiting.length - 1)]
+    if (card?.preview !== undefined) {
+      const whole = previewText(card.preview, chat.projectRoot)
+      dispatch({
+        type: 'local',
+        entry: { kind: 'toolOutput', ...whole, ...(card.preview.type === 'diff' ? { diff: true } : {}) },
+      })
+      return
+    }
     const shown = ui.current.expanded
     const output = stateRef.current.outputs.findLast((candidate) => !shown.has(candidate.toolUseId))
     if (!output) {
@@ -637,7 +655,7 @@ export function ChatApp({
       ) : question ? (
         <QuestionPanel request={question} ui={ui.current.question} />
       ) : approvals.length > 0 ? (
-        <ApprovalPanel requests={approvals} ui={ui.current.approval} />
+        <ApprovalPanel requests={approvals} ui={ui.current.approval} projectRoot={state.projectRoot} />
       ) : (
         <Composer
           value={ui.current.prompt}

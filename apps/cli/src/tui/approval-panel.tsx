@@ -109,35 +109,126 @@ export function approvalKey(
   return { type: 'unhandled' }
 }
 
-function diffColor(line: string): string {
+/** The colour of a diff line: additions green, removals red, hunk headers cyan. */
+export function diffColor(line: string): string {
   if (line.startsWith('+')) return 'green'
   if (line.startsWith('-')) return 'red'
+  if (line.startsWith('@@')) return 'cyan'
   return 'white'
 }
 
-function PreviewView({ preview, maxLines }: { preview: Preview; maxLines: number }): ReactNode {
+/**
+ * The hunks of a unified diff without its file headers (`Index:`, `===`, `---`, `+++`): the card
+ * names the file once, so the change itself gets the rows.
+ */
+export function diffBody(unifiedDiff: string): string[] {
+  const lines = unifiedDiff.replace(/\n$/, '').split('\n')
+  const firstHunk = lines.findIndex((line) => line.startsWith('@@'))
+  const body = firstHunk < 0 ? lines : lines.slice(firstHunk)
+  return body.filter(
+    (line) => !line.startsWith('--- ') && !line.startsWith('+++ ') && !line.startsWith('Index: '),
+  )
+}
+
+/** Added and removed line counts of a diff body. */
+export function diffCounts(body: readonly string[]): { added: number; removed: number } {
+  let added = 0
+  let removed = 0
+  for (const line of body) {
+    if (line.startsWith('+')) added++
+    else if (line.startsWith('-')) removed++
+  }
+  return { added, removed }
+}
+
+/** A path as the card shows it: relative to the project when inside it, else as given. */
+export function shownPath(path: string, projectRoot: string | undefined): string {
+  if (projectRoot === undefined) return path
+  const root = projectRoot.endsWith('/') ? projectRoot : `${projectRoot}/`
+  if (path === projectRoot) return '.'
+  return path.startsWith(root) ? path.slice(root.length) : path
+}
+
+/** The whole change of a card, for Ctrl-O to print above it (finished rows are never redrawn). */
+export function previewText(
+  preview: Preview,
+  projectRoot: string | undefined,
+): { title: string; text: string } {
   switch (preview.type) {
+    case 'diff':
+      return {
+        title: `change to ${shownPath(preview.path, projectRoot)}`,
+        text: diffBody(preview.unifiedDiff).join('\n'),
+      }
     case 'command':
-      return (
-        <Box flexDirection="column">
-          <Text color="cyan">{`$ ${preview.command}`}</Text>
-          <Text dimColor>{`  in ${preview.cwd}`}</Text>
-        </Box>
-      )
-    case 'diff': {
-      const all = preview.unifiedDiff.split('\n')
+      return { title: `command in ${shownPath(preview.cwd, projectRoot)}`, text: preview.command }
+    case 'text':
+      return { title: 'details', text: preview.text }
+    default: {
+      const unreachable: never = preview
+      return unreachable
+    }
+  }
+}
+
+function DiffLines({ lines, prefix }: { lines: readonly string[]; prefix: string }): ReactNode {
+  return keyed(lines, prefix).map(({ key, item: line }) => (
+    <Text key={key} color={diffColor(line)} dimColor={line.startsWith('@@')} wrap="truncate-end">
+      {line === '' ? ' ' : line}
+    </Text>
+  ))
+}
+
+function PreviewView({
+  preview,
+  maxLines,
+  projectRoot,
+}: {
+  preview: Preview
+  maxLines: number
+  projectRoot: string | undefined
+}): ReactNode {
+  switch (preview.type) {
+    case 'command': {
+      const all = preview.command.split('\n')
       const lines = all.slice(0, maxLines)
+      const where = shownPath(preview.cwd, projectRoot)
       return (
         <Box flexDirection="column">
-          <Text bold>{preview.path}</Text>
-          {keyed(lines, 'diff').map(({ key, item: line }) => (
-            <Text key={key} color={diffColor(line)} dimColor={line.startsWith('@@')}>
-              {line === '' ? ' ' : line}
+          {keyed(lines, 'cmd').map(({ key, item: line }, index) => (
+            <Text key={key} color="cyan" wrap="truncate-end">
+              {`${index === 0 ? '$' : ' '} ${line}`}
             </Text>
           ))}
           {all.length > lines.length ? (
-            <Text dimColor>{`… ${all.length - lines.length} more lines`}</Text>
+            <Text dimColor>{`… ${all.length - lines.length} more lines (ctrl+o to see all)`}</Text>
           ) : null}
+          {where !== '.' ? <Text dimColor wrap="truncate-middle">{`  in ${where}`}</Text> : null}
+        </Box>
+      )
+    }
+    case 'diff': {
+      const all = diffBody(preview.unifiedDiff)
+      const { added, removed } = diffCounts(all)
+      // The change goes first: the hunks get the rows. A cut keeps the start and the end (a rewrite's
+      // added lines come last) and counts what is left out between them.
+      const cut = all.length > maxLines
+      const headCount = cut ? Math.ceil((maxLines - 1) / 2) : all.length
+      const head = all.slice(0, headCount)
+      const tail = cut ? all.slice(all.length - (maxLines - 1 - headCount)) : []
+      const hidden = all.length - head.length - tail.length
+      return (
+        <Box flexDirection="column">
+          <Text wrap="truncate-middle">
+            <Text bold>{shownPath(preview.path, projectRoot)}</Text>
+            <Text color="green">{` +${added}`}</Text>
+            <Text color="red">{` -${removed}`}</Text>
+          </Text>
+          <DiffLines lines={head} prefix="head" />
+          {hidden > 0 ? (
+            <Text dimColor>{`… ${hidden} more lines (ctrl+o to see the whole change)`}</Text>
+          ) : null}
+          <DiffLines lines={tail} prefix="tail" />
         </Box>
       )
     }
@@ -154,13 +245,19 @@ function PreviewView({ preview, maxLines }: { preview: Preview; maxLines: number
 export function ApprovalPanel({
   requests,
   ui,
+  projectRoot,
 }: {
   requests: readonly ApprovalRequest[]
   ui: ApprovalUi
+  /** Paths inside it are shown relative to it. */
+  projectRoot?: string | undefined
 }): ReactNode {
   const { stdout } = useStdout()
-  // A card taller than the terminal makes every redraw clear the screen: the diff gets what is left.
-  const maxLines = Math.max(6, (stdout.rows ?? 40) - 16)
+  // A card taller than the terminal makes every redraw clear the screen: the change gets the rows
+  // left after the title, the file line, the reason, the answers, the borders and the status line.
+  const request0 = requests[Math.min(ui.focus, requests.length - 1)]
+  const answers = request0 ? approvalOptions(request0).length : 4
+  const maxLines = Math.max(3, (stdout.rows ?? 40) - 9 - answers)
   const focus = Math.min(ui.focus, requests.length - 1)
   const request = requests[focus]
   if (!request) return null
@@ -176,8 +273,12 @@ export function ApprovalPanel({
           <Text dimColor>{`  (${focus + 1} of ${requests.length}, ←/→ to switch)`}</Text>
         ) : null}
       </Text>
-      <Text dimColor>{request.reason}</Text>
-      {request.preview ? <PreviewView preview={request.preview} maxLines={maxLines} /> : null}
+      {request.preview ? (
+        <PreviewView preview={request.preview} maxLines={maxLines} projectRoot={projectRoot} />
+      ) : null}
+      <Text dimColor wrap="truncate-end">
+        {request.reason}
+      </Text>
       {ui.feedback !== undefined ? (
         <Box flexDirection="column">
           <Text>Tell the agent what to do instead (Enter to send, empty to just deny, Esc to go back):</Text>
@@ -189,7 +290,7 @@ export function ApprovalPanel({
         </Box>
       ) : (
         options.map((option, index) => (
-          <Text key={option.hotkey} {...(index === ui.option ? { color: 'cyan' } : {})}>
+          <Text key={option.hotkey} wrap="truncate-end" {...(index === ui.option ? { color: 'cyan' } : {})}>
             {index === ui.option ? '❯ ' : '  '}
             {`[${option.hotkey}] ${option.label}`}
           </Text>

@@ -94,6 +94,7 @@ export class ChatController {
     }
     return initialChatState({
       sessionId: session.id,
+      projectRoot: session.projectRoot,
       mode: session.mode,
       model: session.model,
       finished: [banner, ...(snapshot ? replayTranscript(snapshot.transcript) : [])],

@@ -1,6 +1,7 @@
 import type { AgentInfo, TurnOutcome } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
+import { diffColor } from './approval-panel.js'
 import { keyed } from './keyed.js'
 import { Markdown } from './markdown.js'
 import { type ToolCard, type ToolCardStatus, type TranscriptEntry, visibleProgress } from './view-model.js'
@@ -171,7 +172,7 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
         </Box>
       )
     case 'toolOutput':
-      return <ToolOutputView title={entry.title} text={entry.text} />
+      return <ToolOutputView title={entry.title} text={entry.text} diff={entry.diff === true} />
     default: {
       const unreachable: never = entry
       return unreachable
@@ -183,14 +184,16 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
 const EXPANDED_LINES = 400
 
 /** A call's whole output (Ctrl-O), every line, cut only past {@link EXPANDED_LINES} with a count. */
-function ToolOutputView({ title, text }: { title: string; text: string }): ReactNode {
+function ToolOutputView({ title, text, diff }: { title: string; text: string; diff: boolean }): ReactNode {
   const lines = text.split('\n')
   const shown = lines.slice(0, EXPANDED_LINES)
   return (
     <Box flexDirection="column" borderStyle="single" borderColor="gray" paddingX={1}>
       <Text dimColor>{`output of ${title}`}</Text>
       {keyed(shown, 'full').map(({ key, item: line }) => (
-        <Text key={key}>{line === '' ? ' ' : line}</Text>
+        <Text key={key} {...(diff ? { color: diffColor(line) } : {})}>
+          {line === '' ? ' ' : line}
+        </Text>
       ))}
       {lines.length > shown.length ? (
         <Text dimColor>{`… ${lines.length - shown.length} more lines not shown`}</Text>

@@ -53,7 +53,7 @@ export type TranscriptEntry =
   /** The first row of a chat: what is running where, and where help is. */
   | { kind: 'banner'; key: string; version: string; projectRoot: string; sessionId: string }
   /** A call's whole output, shown on Ctrl-O. */
-  | { kind: 'toolOutput'; key: string; title: string; text: string }
+  | { kind: 'toolOutput'; key: string; title: string; text: string; diff?: boolean }
 
 /** The rows still changing: streaming text and thinking parts, and running tool cards. */
 export interface LiveRows {
@@ -85,6 +85,8 @@ export interface ChatState {
   mode: PermissionMode
   model: string
   sessionId: string
+  /** The session's project folder (paths inside it are shown relative). */
+  projectRoot?: string
   contextTokens?: number
   contextWindow?: number
   costUsd: number
@@ -111,6 +113,7 @@ export function initialChatState(init: {
   sessionId: string
   mode: PermissionMode
   model: string
+  projectRoot?: string
   finished?: TranscriptEntry[]
   costUsd?: number
   prompts?: RewindTarget[]
@@ -132,6 +135,7 @@ export function initialChatState(init: {
     mode: init.mode,
     model: init.model,
     sessionId: init.sessionId,
+    ...(init.projectRoot !== undefined ? { projectRoot: init.projectRoot } : {}),
     costUsd: init.costUsd ?? 0,
     nextKey: (init.finished?.length ?? 0) + 1,
   }

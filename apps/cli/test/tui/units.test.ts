@@ -469,7 +469,10 @@ describe('tool output in the transcript', () => {
         type: 'turnFinished',
         turnId: 'u1',
         outcome: { type: 'done' },
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
         badge: { type: 'notApplicable' },
+        mutated: false,
       }),
     )
     expect(state.finished.at(-1)).toMatchObject({ kind: 'tool', card: { toolUseId: 't1' } })
