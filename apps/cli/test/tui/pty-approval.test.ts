@@ -51,15 +51,24 @@ describe('the approval card in an 80×24 pseudo-terminal', () => {
     cli.mark()
     await cli.typeText('rewrite a')
     await cli.type(ENTER)
-    const card = await cli.waitFor((out) => out.includes('[n] No'), 'the approval card')
-    const drawn = card.slice(card.lastIndexOf('Write a.txt'))
+    // The last drawn card, from its title to its bottom border.
+    const lastCard = (out: string) => {
+      const from = out.lastIndexOf('Write a.txt')
+      const to = out.indexOf('╰', from)
+      return from < 0 || to < 0 ? '' : out.slice(from, to)
+    }
+    const card = await cli.waitFor(
+      (out) => lastCard(out).includes('[n] No') && lastCard(out).includes('+NEW CONTENT'),
+      'the approval card',
+    )
+    const drawn = lastCard(card)
     expect(drawn).toContain('a.txt +1 -40')
     expect(drawn).toContain('+NEW CONTENT')
     expect(drawn).toMatch(/… \d+ more lines \(ctrl\+o to see the whole change\)/)
     expect(drawn).not.toContain(project)
     expect(drawn).not.toMatch(/Index:|\+\+\+ |--- /)
-    // The card, the prompt's line and the status line fit in 24 rows.
-    expect(drawn.split('\n').length).toBeLessThanOrEqual(22)
+    // The card with its borders, the prompt's line and the status line fit in 24 rows.
+    expect(drawn.split('\n').length).toBeLessThanOrEqual(20)
     cli.mark()
     await cli.type('\u000f')
     const whole = await cli.waitFor((out) => out.includes('change to a.txt'), 'the whole change')
