@@ -74,8 +74,23 @@ export const CommandSchemas = {
     variant('includeFullHistory'),
   ),
   rewind: described(
-    'Restore code, conversation or both to the state before the given user message.',
-    variant('rewind', { messageId: id(), scope: RewindScopeSchema }),
+    'Restore code, conversation or both to the state before the given user message. A code rewind reverts only the files the agent changed since (its tools and shell commands); files the user changed are left alone, and so are files the agent changed that were edited by hand afterwards unless `includeEdited`. `dryRun` changes nothing and answers with `rewindPreviewed`.',
+    variant(
+      'rewind',
+      { messageId: id(), scope: RewindScopeSchema },
+      {
+        dryRun: bool({
+          description: 'List what the rewind would change (`rewindPreviewed`); nothing is written.',
+        }),
+        includeEdited: bool({
+          description: 'Also revert files the agent changed that were edited by hand afterwards.',
+        }),
+      },
+    ),
+  ),
+  undoRewind: described(
+    "Put back the files the session's last code rewind reverted (from the checkpoint taken just before it); files edited since the rewind are left alone. Answered by `rewindUndone`.",
+    variant('undoRewind'),
   ),
   compact: described(
     'Summarize older history now (`/compact [focus]`, Compact now).',

@@ -234,8 +234,43 @@ export const EventSchemas = {
         restoredFiles: arr(str(), { description: 'Paths the code rewind changed.' }),
         removedMessageIds: arr(str(), { description: 'Messages the conversation rewind dropped.' }),
         checkpointId: str({ minLength: 1, description: 'The checkpoint a code rewind restored.' }),
+        skippedFiles: arr(str(), {
+          description:
+            'Files the agent changed that were edited by hand afterwards: kept as they are (rewind with `includeEdited` reverts them).',
+        }),
+        leftAloneFiles: arr(str(), {
+          description: 'Files changed since the target that the agent did not change: kept as they are.',
+        }),
       },
     ),
+  ),
+  rewindPreviewed: described(
+    'What a rewind would do (the `rewind` command with `dryRun`); nothing was changed.',
+    variant(
+      'rewindPreviewed',
+      {
+        messageId: id(),
+        scope: RewindScopeSchema,
+        restoreFiles: arr(str(), {
+          description: 'Files the code rewind would revert (written back or removed).',
+        }),
+        skippedFiles: arr(str(), {
+          description: 'Files the agent changed that were edited by hand afterwards: would be kept.',
+        }),
+        leftAloneFiles: arr(str(), {
+          description: 'Files changed since that the agent did not change: would be kept.',
+        }),
+        removedMessageIds: arr(str(), { description: 'Messages the conversation rewind would drop.' }),
+      },
+      { checkpointId: str({ minLength: 1, description: 'The checkpoint a code rewind would restore.' }) },
+    ),
+  ),
+  rewindUndone: described(
+    'The last code rewind was undone (`undoRewind`): its files were put back as they were just before it.',
+    variant('rewindUndone', {
+      restoredFiles: arr(str(), { description: 'Files put back.' }),
+      skippedFiles: arr(str(), { description: 'Files edited since the rewind: kept as they are.' }),
+    }),
   ),
   compactionStarted: described(
     'Summary compaction of the main agent began ("Compacting context…").',

@@ -79,6 +79,8 @@ export function isPersistedType(type: EventType): type is PersistedEventType {
     case 'toolFinished':
     case 'jobUpdated':
     case 'compactionStarted':
+    case 'rewindPreviewed':
+    case 'rewindUndone':
     case 'commandOutput':
     case 'trustRequired':
     case 'notice':

@@ -21,6 +21,8 @@ describe('inferred types', () => {
       type: 'rewind'
       messageId: string
       scope: 'code' | 'conversation' | 'both'
+      dryRun?: boolean
+      includeEdited?: boolean
     }>()
     expectTypeOf<ApprovalDecision>().toEqualTypeOf<
       | { type: 'allowOnce' }
@@ -51,6 +53,7 @@ describe('inferred types', () => {
       | 'resolveSuggestion'
       | 'includeFullHistory'
       | 'rewind'
+      | 'undoRewind'
       | 'compact'
       | 'killJob'
       | 'applyAgentChanges'

@@ -200,6 +200,8 @@ export class SessionUpdateMapper {
       case 'checkRecorded':
       case 'checkpointCreated':
       case 'rewound':
+      case 'rewindPreviewed':
+      case 'rewindUndone':
       case 'compactionStarted':
       case 'compacted':
       case 'trustRequired':

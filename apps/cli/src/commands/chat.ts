@@ -3,7 +3,7 @@ import type { PermissionMode } from '@z-engine/protocol'
 import { allowBareFlag, parseCommandArgs } from '../args.js'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
-import { projectDir } from '../cwd.js'
+import { projectPlace, shellStart } from '../cwd.js'
 import { firstRunHelp } from '../first-run/first-run-help.js'
 import { parseModeFlag } from '../mode-flag.js'
 import { listSessionRows, resumeWithoutIdMessage, type SessionRow } from '../sessions/session-listing.js'
@@ -36,6 +36,8 @@ Type /help inside for more.
 /** The chat's flags, checked. */
 export interface ChatPlan {
   projectRoot: string
+  /** The folder the chat was started from, inside the project: the agent's shell starts there. */
+  cwd?: string
   model?: string
   mode?: PermissionMode
   /** `pick`: `--resume` without an id (a picker in a terminal, else the list and a usage error). */
@@ -60,8 +62,10 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
   const mode: PermissionMode | undefined = parseModeFlag(values['permission-mode'])
   if (values.resume !== undefined && values.continue)
     throw new UsageError('Use only one of --resume and --continue.')
+  const place = await projectPlace(io.cwd, values.cwd, io.env.HOME)
   return {
-    projectRoot: await projectDir(io.cwd, values.cwd),
+    projectRoot: place.root,
+    cwd: place.cwd,
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(mode !== undefined ? { mode } : {}),
     session:
@@ -88,8 +92,10 @@ export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<S
         `No stored session for ${plan.projectRoot} to continue; run 'z-engine' without --continue to start one.`,
       )
   }
+  const start = plan.cwd === undefined ? undefined : shellStart(plan.projectRoot, plan.cwd)
   return engine.openSession({
     projectRoot: plan.projectRoot,
+    ...(start !== undefined ? { cwd: start } : {}),
     ...(resume !== undefined ? { resume } : {}),
     ...(plan.model !== undefined ? { model: plan.model } : {}),
     ...(plan.mode !== undefined ? { mode: plan.mode } : {}),

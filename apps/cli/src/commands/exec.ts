@@ -3,7 +3,7 @@ import { Engine } from '@z-engine/engine'
 import { allowBareFlag, parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
-import { projectDir } from '../cwd.js'
+import { projectPlace } from '../cwd.js'
 import { boundedLines, DEFAULT_MAX_LINE_BYTES, tooLongMessage } from '../exec/bounded-lines.js'
 import { jsonWriter } from '../exec/json-writer.js'
 import { type ExecPrompt, parseStreamJsonLine, readAll } from '../exec/prompt-input.js'
@@ -93,7 +93,7 @@ export async function main(io: CommandIo): Promise<number> {
     if (!Number.isInteger(maxTurns) || maxTurns < 1)
       throw new UsageError(`--max-turns takes a whole number of rounds ≥ 1 (got '${values['max-turns']}').`)
   }
-  const projectRoot = await projectDir(io.cwd, values.cwd)
+  const { root: projectRoot, cwd } = await projectPlace(io.cwd, values.cwd, io.env.HOME)
   if (values.resume === '') {
     // Headless: no picker. Say which sessions there are and how to name one.
     const rows = await listSessionRows(await Engine.create({ env: io.env }), projectRoot)
@@ -106,6 +106,7 @@ export async function main(io: CommandIo): Promise<number> {
   return runExec(
     {
       projectRoot,
+      cwd,
       explicitRoot: values.cwd !== undefined,
       prompts,
       env: io.env,

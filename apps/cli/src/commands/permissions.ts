@@ -67,7 +67,7 @@ interface ProjectBase {
 }
 
 async function loadProject(io: CommandIo, dir: string): Promise<ProjectBase> {
-  const projectRoot = await projectDir(io.cwd, dir).catch(() => {
+  const projectRoot = await projectDir(io.cwd, dir, io.env.HOME).catch(() => {
     throw new UsageError(`--project ${dir} is not a folder; pass an existing project folder.`)
   })
   const engine = await Engine.create({ env: io.env })

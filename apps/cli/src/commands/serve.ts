@@ -94,7 +94,7 @@ export async function main(io: CommandIo): Promise<number> {
   // A client's line is held in memory until it ends: cap it ([input] max_line_bytes).
   let maxLineBytes = DEFAULT_MAX_LINE_BYTES
   try {
-    const root = await projectDir(io.cwd, flags.cwd)
+    const root = await projectDir(io.cwd, flags.cwd, io.env.HOME)
     maxLineBytes = (await engine.settings(root)).settings.input.max_line_bytes
   } catch {
     // An unreadable project or settings file is reported when the session opens.
@@ -153,7 +153,7 @@ export async function main(io: CommandIo): Promise<number> {
 async function open(engine: Engine, io: CommandIo, request: OpenRequest): Promise<Session | string> {
   let root: string
   try {
-    root = await projectDir(io.cwd, request.cwd)
+    root = await projectDir(io.cwd, request.cwd, io.env.HOME)
   } catch (error) {
     return (error as Error).message
   }

@@ -1,6 +1,6 @@
 import type { ClientFactory } from '@z-engine/engine'
 import { createDefaultClientFactory, Engine, EngineError } from '@z-engine/engine'
-import { type EventEnvelope, REWIND_SCOPES, type RewindScope } from '@z-engine/protocol'
+import { type EventEnvelope, type EventOf, REWIND_SCOPES, type RewindScope } from '@z-engine/protocol'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -15,8 +15,12 @@ const HELP = `Usage: z-engine sessions <subcommand> [options]
 
 An id may be shortened to any unique prefix (as 'sessions list' prints them).
   fork <id> [--at <recordId>]   copy a session (up to a record, default all) into a new one
-  rewind <id> --to <messageId> [--scope code|conversation|both]
-                                restore files and/or the conversation to before a user message
+  rewind <id> --to <messageId> [--scope code|conversation|both] [--dry-run] [--include-edited]
+                                restore files and/or the conversation to before a user message:
+                                only files the agent changed are reverted (a file it changed that
+                                was edited by hand afterwards is kept unless --include-edited);
+                                --dry-run lists what would change and changes nothing
+  rewind <id> --undo            put back the files the last rewind reverted
 
 Options:
   --json       print JSON
@@ -37,6 +41,9 @@ export async function main(io: CommandIo): Promise<number> {
     at: { type: 'string' },
     to: { type: 'string' },
     scope: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    'include-edited': { type: 'boolean' },
+    undo: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) {
@@ -50,7 +57,7 @@ export async function main(io: CommandIo): Promise<number> {
     throw unknownWordError('subcommand', sub, SUBCOMMANDS)
   if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`)
   const json = values.json === true
-  const root = await projectDir(io.cwd, values.cwd)
+  const root = await projectDir(io.cwd, values.cwd, io.env.HOME)
   const subcommand = sub as (typeof SUBCOMMANDS)[number]
   if (subcommand !== 'list' && id === undefined)
     throw new UsageError(`'sessions ${subcommand}' needs a session id; 'z-engine sessions list' shows them.`)
@@ -62,12 +69,35 @@ export async function main(io: CommandIo): Promise<number> {
     case 'fork':
       return fork(io, id as string, values.at, json)
     case 'rewind': {
+      if (values.undo === true) {
+        if (
+          values.to !== undefined ||
+          values.scope !== undefined ||
+          values['dry-run'] ||
+          values['include-edited']
+        )
+          throw new UsageError("'sessions rewind --undo' takes only the session id.")
+        return rewind(io, id as string, { type: 'undo' }, json)
+      }
       if (values.to === undefined)
-        throw new UsageError("'sessions rewind' needs --to <messageId> ('sessions show <id>' lists them).")
+        throw new UsageError(
+          "'sessions rewind' needs --to <messageId> ('sessions show <id>' lists them), or --undo.",
+        )
       const scope = values.scope ?? 'both'
       if (!(REWIND_SCOPES as readonly string[]).includes(scope))
         throw unknownWordError('--scope value', scope, REWIND_SCOPES)
-      return rewind(io, id as string, values.to, scope as RewindScope, json)
+      return rewind(
+        io,
+        id as string,
+        {
+          type: 'rewind',
+          messageId: values.to,
+          scope: scope as RewindScope,
+          dryRun: values['dry-run'] === true,
+          includeEdited: values['include-edited'] === true,
+        },
+        json,
+      )
     }
     default: {
       const unreachable: never = subcommand
@@ -202,54 +232,157 @@ function offlineFactory(env: NodeJS.ProcessEnv): ClientFactory {
   }
 }
 
-async function rewind(
-  io: CommandIo,
-  given: string,
-  messageId: string,
-  scope: RewindScope,
-  json: boolean,
-): Promise<number> {
+/** What `sessions rewind` was asked to do. */
+type RewindRequest =
+  | { type: 'rewind'; messageId: string; scope: RewindScope; dryRun: boolean; includeEdited: boolean }
+  | { type: 'undo' }
+
+/** The event that answers a rewind request, or the error that ended it. */
+type RewindAnswer =
+  | { ok: true; event: EventOf<'rewound'> | EventOf<'rewindPreviewed'> | EventOf<'rewindUndone'> }
+  | { ok: false; message: string }
+
+/** Notices whose content the rewind output already lists (skipped and left-alone files). */
+const LISTED_NOTICES = new Set(['rewindKept', 'rewindLeftAlone', 'undoKept'])
+
+async function rewind(io: CommandIo, given: string, request: RewindRequest, json: boolean): Promise<number> {
   const reader = await Engine.create({ env: io.env })
   const id = await resolveId(io, reader, given)
   if (id === undefined) return EXIT.failed
   const replayed = await reader.store.replay(id)
   if (!replayed.ok) return notFound(io, id, replayed.error.message)
-  let settle: (result: { ok: true; restoredFiles: string[] } | { ok: false; message: string }) => void =
-    () => {}
-  const settled = new Promise<{ ok: true; restoredFiles: string[] } | { ok: false; message: string }>(
-    (done) => {
-      settle = done
-    },
-  )
+  let settle: (answer: RewindAnswer) => void = () => {}
+  const settled = new Promise<RewindAnswer>((done) => {
+    settle = done
+  })
   let opened = false
+  const warnings: string[] = []
   const onEvent = (envelope: EventEnvelope) => {
     const event = envelope.event
-    if (event.type === 'rewound') settle({ ok: true, restoredFiles: event.restoredFiles ?? [] })
-    else if (opened && event.type === 'notice' && event.level !== 'info')
-      settle({ ok: false, message: event.message })
+    if (event.type === 'rewound' || event.type === 'rewindPreviewed' || event.type === 'rewindUndone')
+      settle({ ok: true, event })
+    else if (opened && event.type === 'notice') {
+      if (event.level === 'error') settle({ ok: false, message: event.message })
+      else if (event.level === 'warning' && !LISTED_NOTICES.has(event.code ?? ''))
+        warnings.push(event.message)
+    }
   }
   const engine = await Engine.create({ env: io.env, clientFactory: offlineFactory(io.env), onEvent })
   try {
     const session = await engine.openSession({ projectRoot: replayed.value.snapshot.projectRoot, resume: id })
     opened = true
-    session.send({ type: 'rewind', messageId, scope })
-    const result = await settled
-    if (!result.ok) {
-      io.stderr.write(`z-engine: ${result.message}\n`)
+    session.send(
+      request.type === 'undo'
+        ? { type: 'undoRewind' }
+        : {
+            type: 'rewind',
+            messageId: request.messageId,
+            scope: request.scope,
+            ...(request.dryRun ? { dryRun: true } : {}),
+            ...(request.includeEdited ? { includeEdited: true } : {}),
+          },
+    )
+    const answer = await settled
+    if (!answer.ok) {
+      io.stderr.write(`z-engine: ${answer.message}\n`)
       return EXIT.failed
     }
-    if (json) printJson(io, { sessionId: id, messageId, scope, restoredFiles: result.restoredFiles })
-    else
-      printLines(io, [
-        `Rewound ${id} to before ${messageId} (${scope}).`,
-        ...result.restoredFiles.map((file) => `  restored ${file}`),
-      ])
+    for (const warning of warnings) io.stderr.write(`z-engine: warning: ${warning}\n`)
+    if (json) printJson(io, { sessionId: id, ...rewindJson(answer.event) })
+    else printLines(io, rewindLines(id, answer.event, replayed.value.snapshot.lastRecordId))
     return EXIT.ok
   } catch (error) {
     if (error instanceof EngineError) return notFound(io, id, error.message)
     throw error
   } finally {
     await engine.shutdown()
+  }
+}
+
+/** The JSON of `sessions rewind --json`: the answering event's fields, in the CLI's names. */
+function rewindJson(event: EventOf<'rewound'> | EventOf<'rewindPreviewed'> | EventOf<'rewindUndone'>) {
+  switch (event.type) {
+    case 'rewound':
+      return {
+        messageId: event.messageId,
+        scope: event.scope,
+        dryRun: false,
+        restoredFiles: event.restoredFiles ?? [],
+        skippedFiles: event.skippedFiles ?? [],
+        leftAloneFiles: event.leftAloneFiles ?? [],
+        removedMessageIds: event.removedMessageIds ?? [],
+      }
+    case 'rewindPreviewed':
+      return {
+        messageId: event.messageId,
+        scope: event.scope,
+        dryRun: true,
+        restoredFiles: event.restoreFiles,
+        skippedFiles: event.skippedFiles,
+        leftAloneFiles: event.leftAloneFiles,
+        removedMessageIds: event.removedMessageIds,
+      }
+    case 'rewindUndone':
+      return { undone: true, restoredFiles: event.restoredFiles, skippedFiles: event.skippedFiles }
+    default: {
+      const unreachable: never = event
+      return unreachable
+    }
+  }
+}
+
+/** What `sessions rewind` prints: each file with what happened to it, and how to go back. */
+function rewindLines(
+  id: string,
+  event: EventOf<'rewound'> | EventOf<'rewindPreviewed'> | EventOf<'rewindUndone'>,
+  lastRecordId: string | undefined,
+): string[] {
+  const kept = (files: readonly string[] | undefined, why: string) =>
+    (files ?? []).map((file) => `  kept     ${file} (${why})`)
+  switch (event.type) {
+    case 'rewindPreviewed':
+      return [
+        `Rewinding ${id} to before ${event.messageId} (${event.scope}) would:`,
+        ...event.restoreFiles.map((file) => `  revert   ${file}`),
+        ...kept(
+          event.skippedFiles,
+          'the agent changed it, then it was edited by hand; --include-edited reverts it',
+        ),
+        ...kept(event.leftAloneFiles, 'not changed by the agent'),
+        ...(event.scope === 'code'
+          ? []
+          : [`  drop     ${event.removedMessageIds.length} message(s) from the conversation`]),
+        ...(event.restoreFiles.length === 0 && event.scope === 'code' ? ['  change no file'] : []),
+        'Nothing was changed (--dry-run).',
+      ]
+    case 'rewound':
+      return [
+        `Rewound ${id} to before ${event.messageId} (${event.scope}).`,
+        ...(event.restoredFiles ?? []).map((file) => `  restored ${file}`),
+        ...kept(
+          event.skippedFiles,
+          'the agent changed it, then it was edited by hand; --include-edited reverts it',
+        ),
+        ...kept(event.leftAloneFiles, 'not changed by the agent'),
+        ...((event.restoredFiles ?? []).length > 0
+          ? [`Undo the file changes with: z-engine sessions rewind ${id} --undo`]
+          : []),
+        ...(event.scope !== 'code' && lastRecordId !== undefined
+          ? [
+              `The log keeps the dropped messages: 'z-engine sessions fork ${id} --at ${lastRecordId}' copies the conversation as it was.`,
+            ]
+          : []),
+      ]
+    case 'rewindUndone':
+      return [
+        `Undid the last rewind of ${id}: ${event.restoredFiles.length} file(s) put back.`,
+        ...event.restoredFiles.map((file) => `  restored ${file}`),
+        ...event.skippedFiles.map((file) => `  kept     ${file} (edited since the rewind)`),
+      ]
+    default: {
+      const unreachable: never = event
+      return unreachable
+    }
   }
 }
 

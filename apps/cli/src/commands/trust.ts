@@ -5,6 +5,7 @@ import { createTrustStore } from '@z-engine/engine/internal'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
+import { projectDir } from '../cwd.js'
 import { printJson, printLines } from '../output.js'
 
 const HELP = `Usage: z-engine trust [DIR] [--revoke | --status] [--json]
@@ -33,7 +34,7 @@ export async function main(io: CommandIo): Promise<number> {
   if (positionals.length > 1)
     throw new UsageError(`'trust' takes one folder (got ${positionals.length}); run it once per folder.`)
   if (values.revoke && values.status) throw new UsageError("'trust' takes --revoke or --status, not both.")
-  const root = await workspaceRoot(io.cwd, positionals[0])
+  const root = await workspaceRoot(io.cwd, positionals[0], io.env.HOME)
   const engine = await Engine.create({ env: io.env })
   const store = createTrustStore(engine.paths.configDir)
   const before = await store.isTrusted(root)
@@ -64,8 +65,16 @@ function sentence(root: string, trusted: boolean, changed: boolean): string {
     : `${root} is not trusted: its project settings may only restrict (run 'z-engine trust' to trust it).`
 }
 
-/** The folder as sessions key it: resolved against the cwd, symlinks followed; must exist. */
-async function workspaceRoot(cwd: string, given: string | undefined): Promise<string> {
+/**
+ * The folder as sessions key it: resolved against the cwd, symlinks followed; must exist. With no
+ * folder given, the project of the cwd (the repository root), as the chat and exec open it.
+ */
+async function workspaceRoot(
+  cwd: string,
+  given: string | undefined,
+  home: string | undefined,
+): Promise<string> {
+  if (given === undefined) return projectDir(cwd, undefined, home)
   const dir = resolve(cwd, given ?? '.')
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory()) throw new UsageError(`${dir} is not a folder; pass the project folder to trust.`)

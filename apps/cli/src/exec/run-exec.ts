@@ -1,6 +1,7 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
 import type { EventEnvelope, EventOf, PermissionMode } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
+import { shellStart } from '../cwd.js'
 import { firstRunHelp } from '../first-run/first-run-help.js'
 import { createDenialTracker } from './denials.js'
 import { headlessAnswer } from './headless-answers.js'
@@ -11,6 +12,8 @@ import type { ExecWriter } from './writer.js'
 /** Everything `exec` decided from its flags and input. */
 export interface ExecPlan {
   projectRoot: string
+  /** The folder exec was run from: the shell starts there when it is inside the session's project. */
+  cwd?: string
   /** False when the folder is just the process cwd: a resumed or forked session then keeps its own. */
   explicitRoot: boolean
   /** The turns to run, in order: one, or one per stream-json input line (read as they arrive). */
@@ -127,8 +130,10 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
       }
     }
     try {
+      const start = plan.cwd === undefined ? undefined : shellStart(projectRoot, plan.cwd)
       session = await engine.openSession({
         projectRoot,
+        ...(start !== undefined ? { cwd: start } : {}),
         ...(resume !== undefined ? { resume } : {}),
         ...(forkId !== undefined ? { fork: { sessionId: forkId } } : {}),
         ...(plan.mode !== undefined ? { mode: plan.mode } : {}),

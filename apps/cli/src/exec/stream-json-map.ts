@@ -274,6 +274,8 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
       case 'checkRecorded':
       case 'compactionStarted':
       case 'compacted':
+      case 'rewindPreviewed':
+      case 'rewindUndone':
       case 'commandOutput':
       case 'routeChosen':
       case 'decisionTraced':

@@ -50,7 +50,7 @@ export async function inspectContext(
     io.stdout.write(help)
     return undefined
   }
-  const projectRoot = await projectDir(io.cwd, values.cwd as string | undefined)
+  const projectRoot = await projectDir(io.cwd, values.cwd as string | undefined, io.env.HOME)
   const engine = await Engine.create({ env: io.env })
   const loaded = await engine.settings(projectRoot)
   const flags: Record<string, string | boolean | undefined> = {}

@@ -426,6 +426,17 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       const prompts = event.scope === 'code' || at < 0 ? state.prompts : state.prompts.slice(0, at)
       return append({ ...state, prompts }, ...rewoundRows(event, target?.text))
     }
+    case 'rewindPreviewed':
+      return append(state, {
+        kind: 'notice',
+        level: 'info',
+        text: `Rewind would revert ${event.restoreFiles.length} file(s), keep ${event.skippedFiles.length + event.leftAloneFiles.length} changed by hand, and drop ${event.removedMessageIds.length} message(s).`,
+      })
+    case 'rewindUndone':
+      return append(state, {
+        kind: 'divider',
+        text: `Rewind undone (${event.restoredFiles.length} file(s) put back)`,
+      })
     case 'trustRequired':
       // The trust prompt opens over the composer; the notice stays in the transcript for later.
       return append(

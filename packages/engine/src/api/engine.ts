@@ -1,6 +1,6 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { killSupervisedGroups, type SandboxBackend } from '@z-engine/host'
 import { normalizeMode } from '@z-engine/policy'
 import type { EventEnvelope, PermissionMode, SettingsLayer } from '@z-engine/protocol'
@@ -78,6 +78,12 @@ export interface EngineOptions {
 /** How to open a session. */
 export interface OpenSessionOptions {
   projectRoot: string
+  /**
+   * Where the main agent's shell starts: a folder inside `projectRoot`, such as the subfolder of a
+   * repository the user ran from (the project is the repository). Default the project root; not
+   * journaled, so pass it again when resuming.
+   */
+  cwd?: string
   /** Continue a stored session. */
   resume?: string
   /** Start a new session holding a stored one's log (up to a record, default all) and continue it. */
@@ -264,6 +270,12 @@ export class Engine {
     const sessionSettings =
       options.settings === undefined ? undefined : checkedSettings(options.settings, 'openSession settings')
     const projectRoot = await canonicalRoot(options.projectRoot)
+    const cwd = options.cwd === undefined ? undefined : await canonicalRoot(options.cwd)
+    if (cwd !== undefined && cwd !== projectRoot && !cwd.startsWith(`${projectRoot}${sep}`))
+      throw new EngineError(
+        'invalidOption',
+        `cwd ${cwd} is outside the project ${projectRoot}; pass a folder inside it, or open the session with that folder as its projectRoot.`,
+      )
     const trusted = await this.#trust.isTrusted(projectRoot)
     const loaded = await this.#loadSettings(projectRoot, trusted, sessionSettings)
     const settings = loaded.settings
@@ -340,6 +352,7 @@ export class Engine {
     const { session, core, view } = await assembleSession({
       sessionId,
       projectRoot,
+      ...(cwd !== undefined ? { cwd } : {}),
       paths: this.paths,
       env: this.#env,
       store: this.store,

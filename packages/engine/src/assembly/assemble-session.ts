@@ -51,7 +51,7 @@ import { takeEnvironmentSnapshot } from './environment.js'
 import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
-import { rewindSession } from './rewind.js'
+import { rewindSession, undoRewind } from './rewind.js'
 import { openSessionSandbox } from './session-sandbox.js'
 import { createSideModelPort } from './side-model-port.js'
 import { renderSkillsList } from './skills-list.js'
@@ -64,6 +64,8 @@ import { runUserShell } from './user-shell.js'
 export interface AssembleInput {
   sessionId: string
   projectRoot: string
+  /** Where the main agent's shell starts (inside the project); default the project root. */
+  cwd?: string
   paths: EnginePaths
   env: Readonly<Record<string, string | undefined>>
   store: SessionStore
@@ -283,6 +285,7 @@ export async function assembleSession(
     }),
     takeEnvironmentSnapshot({
       projectRoot,
+      cwd: input.cwd ?? projectRoot,
       modelRef: state.modelRef,
       env,
       additionalDirectories: gate.additionalDirectories,
@@ -432,6 +435,7 @@ export async function assembleSession(
   const core = new SessionCore({
     id: input.sessionId,
     projectRoot,
+    ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
     state,
     services,
     hub,
@@ -657,7 +661,11 @@ export async function assembleSession(
         return { output: redactor.redact(result.output.trimEnd()), exitCode: result.exitCode }
       },
       reload,
-      rewind: (messageId, scope) =>
+      undoRewind: () =>
+        undoRewind(input.sessionId, services.checkpoints, (level, message, code) =>
+          notice(level, message, code),
+        ),
+      rewind: (messageId, scope, rewindOptions) =>
         rewindSession(
           {
             sessionId: input.sessionId,
@@ -665,11 +673,12 @@ export async function assembleSession(
             log,
             store: input.store,
             state,
-            notice: (level, message) => notice(level, message, 'rewind'),
+            notice: (level, message, code) => notice(level, message, code),
           },
           services.checkpoints,
           messageId,
           scope,
+          rewindOptions,
         ),
       ...(input.resumed
         ? {}

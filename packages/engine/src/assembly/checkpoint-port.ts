@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { checkpointRepoDir, ShadowCheckpoints } from '@z-engine/host'
+import { type CheckpointResult, checkpointRepoDir, ShadowCheckpoints } from '@z-engine/host'
 import type { Checkpoint } from '@z-engine/protocol'
 import type { CheckpointPort } from '../session/services.js'
 
@@ -93,12 +93,16 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
           `Could not record how this turn left the files (${marked.error.message}); rewinding to it will treat every later change as the agent's.`,
         )
     },
-    async restore(checkpoint, turns = [checkpoint]) {
+    async restore(checkpoint, turns = [checkpoint], restoreOptions = {}) {
       const checkpoints = await repo()
       if (!checkpoints)
         throw new Error('checkpoints are unavailable in this session, so files cannot be rewound')
-      // What the agent changed: in each turn since the target, from its start to how it ended.
-      const agentPaths = new Set<string>()
+      // The tree as it is now: what the rewind compares against, and the checkpoint an undo returns to.
+      const now = must(await checkpoints.snapshot('before rewinding'))
+      // What the agent changed: in each turn since the target, from its start to how it ended. A
+      // path's last such turn end is how the agent left it; differing from that now, it was edited
+      // by hand afterwards, and reverting it would destroy that edit.
+      const lastAgentState = new Map<string, string | undefined>()
       const unmarkedTurns: string[] = []
       for (const [index, turn] of turns.entries()) {
         const id = turn.turnId ?? turn.messageId
@@ -107,21 +111,71 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
         // turn's start, or to now. That may include the user's changes; the caller says so.
         if (mark === undefined) unmarkedTurns.push(id)
         const end = mark ?? turns[index + 1]?.commit
-        const changed = await checkpoints.changedPaths(turn.commit, end)
-        if (!changed.ok) throw new Error(changed.error.message)
-        for (const path of changed.value) agentPaths.add(path)
+        for (const path of must(await checkpoints.changedPaths(turn.commit, end ?? now.commit)))
+          lastAgentState.set(path, end)
       }
-      const since = await checkpoints.changedPaths(checkpoint.commit)
-      if (!since.ok) throw new Error(since.error.message)
-      const restored = await checkpoints.restore(checkpoint.commit, { only: [...agentPaths] })
-      if (!restored.ok) throw new Error(restored.error.message)
+      const editedSince = new Map<string, Set<string>>()
+      const edited = async (path: string, end: string | undefined) => {
+        if (end === undefined || end === now.commit) return false
+        let changed = editedSince.get(end)
+        if (changed === undefined) {
+          changed = new Set(must(await checkpoints.changedPaths(end, now.commit)))
+          editedSince.set(end, changed)
+        }
+        return changed.has(path)
+      }
+      const since = must(await checkpoints.changedPaths(checkpoint.commit, now.commit))
+      const revert: string[] = []
+      const skipped: string[] = []
+      const leftAlone: string[] = []
+      for (const path of since) {
+        if (!lastAgentState.has(path)) leftAlone.push(path)
+        else if (!restoreOptions.includeEdited && (await edited(path, lastAgentState.get(path))))
+          skipped.push(path)
+        else revert.push(path)
+      }
+      const report = { skipped: skipped.sort(), leftAlone: leftAlone.sort(), unmarkedTurns }
+      if (restoreOptions.dryRun) return { restored: revert.sort(), ...report }
+      const restored = must(await checkpoints.restore(checkpoint.commit, { only: revert }))
+      if (restoreOptions.undoKey !== undefined && restored.changedPaths.length > 0) {
+        // The trees just before and just after, so `undo` can put back exactly what this changed.
+        const after = must(await checkpoints.snapshot('after rewinding'))
+        must(await checkpoints.mark(undoMark(restoreOptions.undoKey, 'before'), restored.before))
+        must(await checkpoints.mark(undoMark(restoreOptions.undoKey, 'after'), after.commit))
+      }
+      return { restored: restored.changedPaths.sort(), ...report }
+    },
+    async undo(undoKey) {
+      const checkpoints = await repo()
+      if (!checkpoints)
+        throw new Error('checkpoints are unavailable in this session, so a rewind cannot be undone')
+      const before = await checkpoints.marked(undoMark(undoKey, 'before'))
+      const after = await checkpoints.marked(undoMark(undoKey, 'after'))
+      if (before === undefined || after === undefined) return undefined
+      const now = must(await checkpoints.snapshot('before undoing the rewind'))
+      const rewound = must(await checkpoints.changedPaths(after, before))
+      const editedSince = new Set(must(await checkpoints.changedPaths(after, now.commit)))
+      const putBack = rewound.filter((path) => !editedSince.has(path))
+      const restored = must(await checkpoints.restore(before, { only: putBack }))
+      must(await checkpoints.unmark(undoMark(undoKey, 'before')))
+      must(await checkpoints.unmark(undoMark(undoKey, 'after')))
       return {
-        restored: restored.value.changedPaths,
-        leftAlone: since.value.filter((path) => !agentPaths.has(path)).sort(),
-        unmarkedTurns,
+        restored: restored.changedPaths.sort(),
+        skipped: rewound.filter((path) => editedSince.has(path)).sort(),
       }
     },
   }
+}
+
+/** A checkpoint result's value, or its message thrown (the rewind reports it as a failed command). */
+function must<T>(result: CheckpointResult<T>): T {
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value
+}
+
+/** The marks an undo reads: the tree before and after a session's last code rewind. */
+function undoMark(undoKey: string, side: 'before' | 'after'): string {
+  return `rewind-${side}-${undoKey.replace(/[^A-Za-z0-9._-]/g, '_')}`
 }
 
 /** The mark naming the checkpoint of the tree as a turn left it. */

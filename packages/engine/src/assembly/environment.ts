@@ -29,6 +29,8 @@ async function gitBranch(projectRoot: string): Promise<{ isGit: boolean; branch?
 /** The environment snapshot taken once when a session opens (so the prompt prefix never changes). */
 export async function takeEnvironmentSnapshot(input: {
   projectRoot: string
+  /** The main agent's starting folder (the project root, or a folder inside it). */
+  cwd?: string
   modelRef: string
   env: Readonly<Record<string, string | undefined>>
   additionalDirectories: readonly string[]
@@ -37,7 +39,7 @@ export async function takeEnvironmentSnapshot(input: {
   const git = await gitBranch(input.projectRoot)
   const shell = input.env.SHELL
   return {
-    cwd: input.projectRoot,
+    cwd: input.cwd ?? input.projectRoot,
     platform: process.platform,
     date: input.now.toISOString().slice(0, 10),
     isGitRepository: git.isGit,

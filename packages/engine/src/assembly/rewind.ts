@@ -1,7 +1,7 @@
 import type { EventOf, PersistedEvent, RewindScope } from '@z-engine/protocol'
-import type { SessionStore } from '@z-engine/store'
+import type { SessionSnapshot, SessionStore } from '@z-engine/store'
 import { planRewind } from '@z-engine/store'
-import type { CheckpointPort, SessionLogPort } from '../session/services.js'
+import type { CheckpointPort, FileRewind, SessionLogPort } from '../session/services.js'
 import type { SessionState } from '../session/state.js'
 
 /** What a rewind reads and rebuilds: the session's journal, its store and its state. */
@@ -12,31 +12,46 @@ export interface RewindInput {
   log: { sync: SessionLogPort['sync'] }
   store: Pick<SessionStore, 'replay'>
   state: Pick<SessionState, 'workingSet' | 'todos'>
-  /** Tells the user what a file rewind left alone. */
-  notice: (level: 'info' | 'warning', message: string) => void
+  /**
+   * Tells the user what a file rewind left alone. Codes: `rewindKept` (edited by hand after the
+   * agent), `rewindLeftAlone` (not the agent's), `rewindUnmarked` (turns with no end record),
+   * `undoKept` (edited since the rewind).
+   */
+  notice: (level: 'info' | 'warning', message: string, code: RewindNoticeCode) => void
+}
+
+/** The `code` of each notice a rewind or its undo gives. */
+export type RewindNoticeCode = 'rewindKept' | 'rewindLeftAlone' | 'rewindUnmarked' | 'undoKept'
+
+/** How a rewind runs: `dryRun` only reports; `includeEdited` also reverts files edited by hand after the agent. */
+export interface RewindOptions {
+  dryRun?: boolean
+  includeEdited?: boolean
 }
 
 /**
  * Rewinds a session to the state before a user message (spec 004 "Session Storage and History"):
  * plan from the journal, restore files first (so a failed restore leaves the conversation as it
  * was), then journal the `rewound` event and rebuild the working set from the log. Returns the
- * event for the caller to publish, now that the session reflects it.
+ * event for the caller to publish, now that the session reflects it. Only what the agent changed
+ * since the target is reverted (issue 19); a dry run returns `rewindPreviewed` and changes nothing.
  */
 export async function rewindSession(
   input: RewindInput,
   checkpoints: CheckpointPort,
   messageId: string,
   scope: RewindScope,
-): Promise<EventOf<'rewound'>> {
+  options: RewindOptions = {},
+): Promise<EventOf<'rewound'> | EventOf<'rewindPreviewed'>> {
   await input.log.sync()
   const before = await input.store.replay(input.sessionId)
   if (!before.ok) throw new Error(`Cannot rewind: ${before.error.message}`)
   const plan = planRewind(before.value.snapshot, { messageId, scope })
   if (!plan.ok) throw new Error(`Cannot rewind: ${plan.error.message}`)
+  const removedMessageIds = scope === 'code' ? [] : messagesFrom(before.value.snapshot, messageId)
   const target = plan.value.checkpoint
-  let restoredFiles: string[] = []
+  let files: FileRewind = { restored: [], skipped: [], leftAlone: [], unmarkedTurns: [] }
   if (target) {
-    // Only what the agent changed in the turns since the target is rewound (issue 19).
     const since = before.value.snapshot.checkpoints
     const turns = since.slice(
       Math.max(
@@ -44,20 +59,46 @@ export async function rewindSession(
         since.findLastIndex((candidate) => candidate.id === target.id),
       ),
     )
-    const files = await checkpoints.restore(target, turns)
-    restoredFiles = files.restored
-    if (files.leftAlone.length > 0)
-      input.notice(
-        'info',
-        `Rewind left ${files.leftAlone.length} file(s) the agent did not change as they are: ${preview(files.leftAlone)}.`,
-      )
-    if (files.unmarkedTurns.length > 0)
-      input.notice(
-        'warning',
-        `No record of how ${files.unmarkedTurns.length} turn(s) ended (${preview(files.unmarkedTurns)}), so every change made during them was rewound, yours included.`,
-      )
+    files = await checkpoints.restore(target, turns, {
+      ...(options.dryRun ? { dryRun: true } : { undoKey: input.sessionId }),
+      ...(options.includeEdited ? { includeEdited: true } : {}),
+    })
   }
-  const event: EventOf<'rewound'> = { ...plan.value.event, restoredFiles }
+  if (options.dryRun)
+    return {
+      type: 'rewindPreviewed',
+      messageId,
+      scope,
+      restoreFiles: files.restored,
+      skippedFiles: files.skipped,
+      leftAloneFiles: files.leftAlone,
+      removedMessageIds,
+      ...(target ? { checkpointId: target.id } : {}),
+    }
+  if (files.skipped.length > 0)
+    input.notice(
+      'warning',
+      `Rewind kept ${files.skipped.length} file(s) the agent changed that were edited by hand afterwards: ${preview(files.skipped)}. Rewind with includeEdited (--include-edited) to revert them too.`,
+      'rewindKept',
+    )
+  if (files.leftAlone.length > 0)
+    input.notice(
+      'info',
+      `Rewind left ${files.leftAlone.length} file(s) the agent did not change as they are: ${preview(files.leftAlone)}.`,
+      'rewindLeftAlone',
+    )
+  if (files.unmarkedTurns.length > 0)
+    input.notice(
+      'warning',
+      `No record of how ${files.unmarkedTurns.length} turn(s) ended (${preview(files.unmarkedTurns)}), so every change made during them was rewound, yours included.`,
+      'rewindUnmarked',
+    )
+  const event: EventOf<'rewound'> = {
+    ...plan.value.event,
+    restoredFiles: files.restored,
+    ...(target ? { skippedFiles: files.skipped, leftAloneFiles: files.leftAlone } : {}),
+    ...(removedMessageIds.length > 0 ? { removedMessageIds } : {}),
+  }
   await input.journal(event)
   await input.log.sync()
   if (scope !== 'code') {
@@ -68,6 +109,41 @@ export async function rewindSession(
     input.state.todos = [...after.value.snapshot.todos]
   }
   return event
+}
+
+/**
+ * Puts back the files the session's last code rewind reverted, from the checkpoint taken just
+ * before it; files edited since the rewind stay as they are. The conversation is not changed.
+ */
+export async function undoRewind(
+  sessionId: string,
+  checkpoints: CheckpointPort,
+  notice: RewindInput['notice'],
+): Promise<EventOf<'rewindUndone'>> {
+  const undone = await checkpoints.undo?.(sessionId)
+  if (undone === undefined)
+    throw new Error(
+      'Nothing to undo: this session has no code rewind that changed files since the last undo.',
+    )
+  if (undone.skipped.length > 0)
+    notice(
+      'warning',
+      `Undo kept ${undone.skipped.length} file(s) edited since the rewind as they are: ${preview(undone.skipped)}.`,
+      'undoKept',
+    )
+  return { type: 'rewindUndone', restoredFiles: undone.restored, skippedFiles: undone.skipped }
+}
+
+/** The ids of the messages a conversation rewind to `messageId` drops: it and every later one. */
+function messagesFrom(snapshot: SessionSnapshot, messageId: string): string[] {
+  const ids: string[] = []
+  let found = false
+  for (const item of snapshot.transcript) {
+    if (item.kind !== 'message') continue
+    found ||= item.message.id === messageId
+    if (found && item.message.id !== undefined) ids.push(item.message.id)
+  }
+  return ids
 }
 
 function preview(items: readonly string[]): string {

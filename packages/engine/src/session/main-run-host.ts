@@ -38,7 +38,7 @@ export function buildMainRunHost(
   let toolsSeen = agent.tools
   let toolSpecs = toolSpecsOf(toolsSeen)
   let toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
-  let cwd = session.projectRoot
+  let cwd = session.startCwd
   let stopContinuations = 0
   let verificationContinuations = 0
   let batchesSinceTodoWrite = 0

@@ -120,15 +120,29 @@ export interface CheckpointPort {
   afterTurn?(turnId: string, before: Checkpoint | undefined, mutated: boolean): Promise<void>
   /**
    * Rewinds files to a checkpoint: only those the agent changed in the turns since (`turns`, the
-   * checkpoints taken from the target on, in order); the user's own changes are left alone.
+   * checkpoints taken from the target on, in order); the user's own changes are left alone, and so
+   * are files the agent changed that were edited by hand afterwards (unless `includeEdited`).
+   * `dryRun` reports the same without writing; `undoKey` records the trees before and after so
+   * `undo(undoKey)` can put the reverted files back.
    */
-  restore(checkpoint: Checkpoint, turns?: readonly Checkpoint[]): Promise<FileRewind>
+  restore(
+    checkpoint: Checkpoint,
+    turns?: readonly Checkpoint[],
+    options?: { dryRun?: boolean; includeEdited?: boolean; undoKey?: string },
+  ): Promise<FileRewind>
+  /**
+   * Puts back what the last `restore` under `undoKey` reverted, except files edited since; undefined
+   * when there is nothing to undo.
+   */
+  undo?(undoKey: string): Promise<{ restored: string[]; skipped: string[] } | undefined>
 }
 
-/** What a file rewind did. */
+/** What a file rewind did (or, for a dry run, would do). */
 export interface FileRewind {
   /** Files written back or removed. */
   restored: string[]
+  /** Files the agent changed that were edited by hand afterwards: left as they are. */
+  skipped: string[]
   /** Files changed since the checkpoint that the agent did not change: left as they are. */
   leftAlone: string[]
   /** Turns with no record of how they ended, whose every change counted as the agent's. */

@@ -20,6 +20,8 @@ import type { SessionState } from './state.js'
 export interface SessionCoreInit {
   id: string
   projectRoot: string
+  /** Where the main agent's shell starts (default the project root). */
+  cwd?: string
   state: SessionState
   services: SessionServices
   hub: EventHub
@@ -36,6 +38,8 @@ export interface SessionCoreInit {
 export class SessionCore {
   readonly id: string
   readonly projectRoot: string
+  /** Where the main agent's shell starts each turn: the project root or a folder inside it. */
+  readonly startCwd: string
   readonly state: SessionState
   readonly services: SessionServices
   readonly limits: SessionLimits
@@ -51,6 +55,7 @@ export class SessionCore {
   constructor(init: SessionCoreInit) {
     this.id = init.id
     this.projectRoot = init.projectRoot
+    this.startCwd = init.cwd ?? init.projectRoot
     this.state = init.state
     this.services = init.services
     this.limits = init.limits

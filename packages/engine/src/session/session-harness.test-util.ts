@@ -102,7 +102,7 @@ export function testSession(options: {
     hooks: { ...noHooks, ...options.hooks },
     checkpoints: options.checkpoints ?? {
       create: async () => undefined,
-      restore: async () => ({ restored: [], leftAlone: [], unmarkedTurns: [] }),
+      restore: async () => ({ restored: [], skipped: [], leftAlone: [], unmarkedTurns: [] }),
     },
     models: { resolve: () => ({ ok: true, model: { client, id: 'scripted', maxOutputTokens: 4096 } }) },
     toolCtx: (params) =>

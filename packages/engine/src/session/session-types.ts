@@ -87,8 +87,14 @@ export interface SessionExtensions {
   gate?: { setTurnRules(rules: readonly string[]): void; addDirectory(directory: string): void }
   jobs?: JobPort
   system?: { invalidate(): void }
-  /** Restores code and/or conversation to before a user message; returns restored files. */
-  rewind?: (messageId: string, scope: RewindScope) => Promise<EventOf<'rewound'>>
+  /** Restores code and/or conversation to before a user message (or, `dryRun`, says what it would do). */
+  rewind?: (
+    messageId: string,
+    scope: RewindScope,
+    options: { dryRun?: boolean; includeEdited?: boolean },
+  ) => Promise<EventOf<'rewound'> | EventOf<'rewindPreviewed'>>
+  /** Puts back the files the last code rewind reverted. */
+  undoRewind?: () => Promise<EventOf<'rewindUndone'>>
   /** Resolves `runCommand` (built-ins and prompt commands) to an action. */
   runCommand?: (name: string, args: string) => Promise<CommandAction>
   /** Runs a user `!` command in the project root; output is shown and queued for the model. */

@@ -266,7 +266,7 @@ describe('a checkpoint still being taken when its turn ends (issue 17)', () => {
         afterTurn: async (turnId, before, mutated) => {
           marks.push(`${turnId} ${before?.commit} ${mutated}`)
         },
-        restore: async () => ({ restored: [], leftAlone: [], unmarkedTurns: [] }),
+        restore: async () => ({ restored: [], skipped: [], leftAlone: [], unmarkedTurns: [] }),
       },
     })
     t.session.send({ type: 'submit', text: 'first' })

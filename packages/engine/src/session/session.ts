@@ -383,7 +383,25 @@ export class SessionActor implements Session {
           // The target turn's checkpoint may still be being taken (turns do not wait for it).
           await this.#state.checkpointing
           // Journaled by the rewind itself (before the working set is rebuilt from the log).
-          this.#hub.publish(await rewind(command.messageId, command.scope))
+          this.#hub.publish(
+            await rewind(command.messageId, command.scope, {
+              ...(command.dryRun ? { dryRun: true } : {}),
+              ...(command.includeEdited ? { includeEdited: true } : {}),
+            }),
+          )
+        })
+        return
+      }
+      case 'undoRewind': {
+        const undo = this.#extensions.undoRewind
+        if (!undo) break
+        if (this.#state.activeTurn) {
+          this.#notice('warning', 'Interrupt the running turn before undoing a rewind.', 'busy')
+          return
+        }
+        this.#startTask(async () => {
+          await this.#state.checkpointing
+          this.#hub.publish(await undo())
         })
         return
       }

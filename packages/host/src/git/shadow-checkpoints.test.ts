@@ -176,6 +176,11 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     const changed = value(await checkpoints.snapshotAndMark('turn-1', 'after turn 1'))
     expect(changed.reused).toBe(false)
     expect(await checkpoints.marked('turn-1')).toBe(changed.commit)
+    // unmark drops the name only; removing a missing mark is not an error.
+    value(await checkpoints.unmark('turn-1'))
+    expect(await checkpoints.marked('turn-1')).toBeUndefined()
+    value(await checkpoints.unmark('turn-1'))
+    expect(value(await checkpoints.changedPaths(start.commit, changed.commit))).toEqual(['new.txt'])
     expect(
       execFileSync('git', ['--git-dir', checkpoints.gitDir, 'rev-parse', 'refs/z-engine/checkpoints'], {
         encoding: 'utf8',

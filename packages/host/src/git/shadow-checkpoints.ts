@@ -284,6 +284,17 @@ export class ShadowCheckpoints {
     })
   }
 
+  /** Removes a mark (nothing to do when there is none); the checkpoint itself stays. */
+  unmark(name: string): Promise<CheckpointResult<void>> {
+    return this.serialized(async () => {
+      if (!MARK_NAME.test(name)) return failure('badName', `'${name}' is not a valid checkpoint mark name`)
+      const done = await runGit(this.context, ['update-ref', '-d', `${MARK_PREFIX}${name}`])
+      return done.code === 0
+        ? { ok: true, value: undefined }
+        : failure('markFailed', `could not remove the mark ${name}: ${done.stderr.toString().trim()}`)
+    })
+  }
+
   /** The checkpoint a name marks, or undefined when there is none. */
   marked(name: string): Promise<string | undefined> {
     return this.serialized(async () => {
