@@ -282,6 +282,7 @@ export class Engine {
 
     let log: SessionLog
     let snapshot: SessionSnapshot | undefined
+    let replayProblems: string[] = []
     let sessionId: string
     const resumeId = options.fork
       ? await this.#fork({ ...options.fork, sessionId: await this.#sessionIdOf(options.fork.sessionId) })
@@ -292,6 +293,9 @@ export class Engine {
       const replayed = await this.store.replay(resumeId)
       if (!replayed.ok) throw new EngineError('sessionNotFound', replayed.error.message)
       snapshot = replayed.value.snapshot
+      replayProblems = replayed.value.problems.map(
+        (problem) => `${problem.file} at byte ${problem.offset} (${problem.kind}): ${problem.message}`,
+      )
       const opened = await this.store.open(resumeId)
       if (!opened.ok) throw new EngineError('storeFailed', opened.error.message)
       log = opened.value
@@ -364,6 +368,7 @@ export class Engine {
       injectedFactory: this.#injectedFactory,
       client: { client: client.client, model: client.model },
       resumed: snapshot !== undefined,
+      ...(replayProblems.length > 0 ? { replayProblems } : {}),
       trusted,
       newId,
       reloadSettings: async () => {

@@ -79,6 +79,8 @@ export interface AssembleInput {
   /** The main model's client, created (and already warming) when the session was opened. */
   client: { client: ModelClient; model: string }
   resumed: boolean
+  /** What replaying a resumed session's log skipped (`file at byte N (kind): why`), said once it opens. */
+  replayProblems?: readonly string[]
   trusted: boolean
   newId: (prefix: string) => string
   /** Reads the settings and the trust decision again, for `reloadSettings` and `trustWorkspace`. */
@@ -713,6 +715,13 @@ export async function assembleSession(
   })
   for (const settingsNotice of loaded.notices)
     notice(settingsNotice.severity, settingsNotice.message, 'settings')
+  const problems = input.replayProblems ?? []
+  if (problems.length > 0)
+    notice(
+      'warning',
+      `The session log has ${problems.length} line(s) that could not be read; the conversation continues without them: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more ('z-engine sessions show ${input.sessionId}' lists them)` : ''}.`,
+      'replay',
+    )
   const unparsed = new Set(gate.unparsedRules.map((entry) => entry.error))
   if (sessionSandbox.warning !== undefined) notice('warning', sessionSandbox.warning, 'sandbox_unavailable')
   for (const error of gate.ruleErrors) {
