@@ -63,9 +63,10 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
   if (values.resume !== undefined && values.continue)
     throw new UsageError('Use only one of --resume and --continue.')
   const place = await projectPlace(io.cwd, values.cwd, io.env.HOME)
+  const start = shellStart(place.root, place.cwd)
   return {
     projectRoot: place.root,
-    cwd: place.cwd,
+    ...(start !== undefined ? { cwd: start } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(mode !== undefined ? { mode } : {}),
     session:
@@ -92,10 +93,9 @@ export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<S
         `No stored session for ${plan.projectRoot} to continue; run 'z-engine' without --continue to start one.`,
       )
   }
-  const start = plan.cwd === undefined ? undefined : shellStart(plan.projectRoot, plan.cwd)
   return engine.openSession({
     projectRoot: plan.projectRoot,
-    ...(start !== undefined ? { cwd: start } : {}),
+    ...(plan.cwd !== undefined ? { cwd: plan.cwd } : {}),
     ...(resume !== undefined ? { resume } : {}),
     ...(plan.model !== undefined ? { model: plan.model } : {}),
     ...(plan.mode !== undefined ? { mode: plan.mode } : {}),

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseChatArgs } from '../../src/commands/chat.js'
 import { runCli } from '../../src/router.js'
@@ -18,6 +20,13 @@ describe('z-engine chat flags', () => {
       model: 'scripted:x.jsonl',
       mode: 'bypass',
       session: { kind: 'resume', id: 'abc' },
+    })
+    // From a subfolder of a repository: the project is the repository, the shell starts there.
+    mkdirSync(join(project, '.git'))
+    mkdirSync(join(project, 'src'))
+    expect(await parseChatArgs(memoryIo([], { cwd: join(project, 'src') }).io)).toMatchObject({
+      projectRoot: project,
+      cwd: join(project, 'src'),
     })
   })
   it('refuses --resume with --continue, an unknown mode and a prompt argument', async () => {
