@@ -45,9 +45,10 @@ describe('z-engine permissions check', () => {
     expect(out.map((answer) => answer.decision)).toEqual(['allow', 'ask', 'deny', 'deny', 'deny'])
     expect(out[2]?.rule).toBe('Read(./.env) (input)')
     // The rm needs its own rule and the write outside the project an Edit rule for that path only.
-    expect(out[1]?.suggestion).toMatchObject({ rule: 'Bash(rm -rf ~)', scope: 'session' })
-    expect(out[1]?.suggestion?.rules).toEqual(['Bash(rm -rf ~)', expect.stringMatching(/^Edit\(\/\/.+\)$/)])
-    expect(out[1]?.suggestion?.rules?.[1]).not.toContain('*')
+    const suggestion = out[1]?.suggestion as { rule?: string; rules?: string[]; scope?: string } | undefined
+    expect(suggestion).toMatchObject({ rule: 'Bash(rm -rf ~)', scope: 'session' })
+    expect(suggestion?.rules).toEqual(['Bash(rm -rf ~)', expect.stringMatching(/^Edit\(\/\/.+\)$/)])
+    expect(suggestion?.rules?.[1]).not.toContain('*')
     expect(typeof out[0]?.reason).toBe('string')
   })
 
