@@ -169,14 +169,15 @@ export async function assembleSession(
   const sideModel = createSideModelPort(models, settings.model.fast)
   if (sideModel !== undefined) ports.sideModel = sideModel
   let pluginSources = pluginDefinitionSources(loaded.plugins)
-  const definitionRoots = () => ({
+  // Where instructions and rules are read from; definitions add the enabled plugins' folders.
+  const memoryRoots = () => ({
     projectRoot,
     home: paths.home,
     configDir: paths.configDir,
     compatClaude: settings.compat.claude,
     ...userFiles,
-    plugins: pluginSources,
   })
+  const definitionRoots = () => ({ ...memoryRoots(), plugins: pluginSources })
   const toolContext = createToolContextFactory({
     sessionId: input.sessionId,
     projectRoot,
@@ -278,13 +279,7 @@ export async function assembleSession(
   })
 
   const [instructions, environment, loadedAgents, loadedRules, loadedSkills] = await Promise.all([
-    loadInstructions({
-      projectRoot,
-      home: paths.home,
-      configDir: paths.configDir,
-      compatClaude: settings.compat.claude,
-      ...userFiles,
-    }),
+    loadInstructions(memoryRoots()),
     takeEnvironmentSnapshot({
       projectRoot,
       cwd: input.cwd ?? projectRoot,
@@ -294,13 +289,7 @@ export async function assembleSession(
       now: new Date(),
     }),
     loadAgentDefinitions(definitionRoots()),
-    loadRules({
-      projectRoot,
-      home: paths.home,
-      configDir: paths.configDir,
-      compatClaude: settings.compat.claude,
-      ...userFiles,
-    }),
+    loadRules(memoryRoots()),
     loadSkillDefinitions(definitionRoots()),
   ])
   let agents = loadedAgents
@@ -575,21 +564,9 @@ export async function assembleSession(
       notice(settingsNotice.severity, settingsNotice.message, 'settings')
     pluginSources = pluginDefinitionSources(loaded.plugins)
     const [reloadedInstructions, reloadedAgents, reloadedRules, reloadedSkills] = await Promise.all([
-      loadInstructions({
-        projectRoot,
-        home: paths.home,
-        configDir: paths.configDir,
-        compatClaude: settings.compat.claude,
-        ...userFiles,
-      }),
+      loadInstructions(memoryRoots()),
       loadAgentDefinitions(definitionRoots()),
-      loadRules({
-        projectRoot,
-        home: paths.home,
-        configDir: paths.configDir,
-        compatClaude: settings.compat.claude,
-        ...userFiles,
-      }),
+      loadRules(memoryRoots()),
       loadSkillDefinitions(definitionRoots()),
     ])
     agents = reloadedAgents

@@ -130,8 +130,25 @@ const SUBCOMMAND_TOOLS = new Set([
   'just',
 ])
 
+/** Interpreters that run their standard input when given no script. */
+const RUNS_STDIN = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'python',
+  'python3',
+  'node',
+  'perl',
+  'ruby',
+  'php',
+])
+
 /** Commands whose prefix rule would cover anything; only the exact command is suggested. */
 const EXACT_ONLY = new Set([
+  ...RUNS_STDIN,
   'rm',
   'rmdir',
   'shred',
@@ -142,22 +159,10 @@ const EXACT_ONLY = new Set([
   'sudo',
   'doas',
   'su',
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'fish',
   'eval',
   'exec',
   'source',
   '.',
-  'python',
-  'python3',
-  'node',
-  'perl',
-  'ruby',
-  'php',
   'curl',
   'wget',
   'kill',
@@ -397,22 +402,6 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   const suggestion = suggestionCovering(needed, context, 'project')
   return trace.done('ask', `${JSON.stringify(uncovered.text)} needs approval: ${why}`, undefined, suggestion)
 }
-
-/** Interpreters that run their standard input when given no script. */
-const RUNS_STDIN = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'fish',
-  'python',
-  'python3',
-  'node',
-  'perl',
-  'ruby',
-  'php',
-])
 
 /** One thing a line needs permission for that no rule grants yet. */
 type Needed =
