@@ -24,6 +24,38 @@ describe('runCommand (spec 000 "Commands")', () => {
     await t.engine.shutdown()
   })
 
+  it('/todos marks pending ☐, in progress ◼ (bold) and done ☒', async () => {
+    const project = buggyProject()
+    const t = await engineWith([
+      {
+        blocks: [
+          {
+            type: 'tool_use',
+            name: 'TodoWrite',
+            input: {
+              todos: [
+                { content: 'Read', status: 'completed', activeForm: 'Reading' },
+                { content: 'Fix', status: 'in_progress', activeForm: 'Fixing' },
+                { content: 'Test', status: 'pending', activeForm: 'Testing' },
+              ],
+            },
+          },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'Planned.' }] },
+    ])
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'plan it' })
+    await t.waitFor(session, 'turnFinished')
+    session.send({ type: 'runCommand', name: 'todos', args: '' })
+    await session.idle()
+    const output = t.events(session, 'commandOutput').at(-1)
+    expect(output?.type === 'commandOutput' ? output.markdown : '').toBe(
+      '- ☒ Read\n- **◼ Fix** (in progress)\n- ☐ Test',
+    )
+    await t.engine.shutdown()
+  })
+
   it('expands a project command with $ARGUMENTS into a turn with two text blocks', async () => {
     const project = buggyProject()
     mkdirSync(join(project, '.z-engine', 'commands'), { recursive: true })

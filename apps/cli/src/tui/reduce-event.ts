@@ -1,5 +1,6 @@
 import { promptTokensOf } from '@z-engine/engine/internal'
 import type { EngineEvent, EventEnvelope, Message, MessageOrigin, RewindScope } from '@z-engine/protocol'
+import { todoLines } from './todo-lines.js'
 import {
   type ChatState,
   type LiveRows,
@@ -393,9 +394,7 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       return append(state, {
         kind: 'commandOutput',
         name: 'todos',
-        markdown: event.todos
-          .map((todo) => `${todo.status === 'completed' ? '☒' : '☐'} ${todo.content}`)
-          .join('\n'),
+        markdown: todoLines(event.todos),
       })
     case 'modeChanged':
       return { ...state, mode: event.mode }

@@ -458,9 +458,10 @@ export class CommandRunner {
           state.todos.length === 0
             ? 'No todos.'
             : state.todos
-                .map(
-                  (todo) =>
-                    `- [${todo.status === 'completed' ? 'x' : ' '}] ${todo.content}${todo.status === 'in_progress' ? ' (in progress)' : ''}`,
+                .map((todo) =>
+                  todo.status === 'in_progress'
+                    ? `- **◼ ${todo.content.replaceAll('*', '∗')}** (in progress)`
+                    : `- ${todo.status === 'completed' ? '☒' : '☐'} ${todo.content}`,
                 )
                 .join('\n'),
         )
