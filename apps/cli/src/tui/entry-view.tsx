@@ -40,6 +40,7 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
       {card.summary !== undefined && card.summary !== '' ? (
         <Text dimColor>{`  ⎿ ${card.summary}`}</Text>
       ) : null}
+      {card.reply !== undefined ? <Text dimColor>{`  ⎿ ${card.reply}`}</Text> : null}
       {card.status === 'running'
         ? keyed(visibleProgress(card), 'out').map(({ key, item: line }) => (
             <Text key={key} dimColor wrap="truncate-end">

@@ -1,5 +1,13 @@
 import { promptTokensOf } from '@z-engine/engine/internal'
-import type { EngineEvent, EventEnvelope, Message, MessageOrigin, RewindScope } from '@z-engine/protocol'
+import type {
+  ApprovalDecision,
+  EngineEvent,
+  EventEnvelope,
+  Message,
+  MessageOrigin,
+  QuestionResponse,
+  RewindScope,
+} from '@z-engine/protocol'
 import { todoLines } from './todo-lines.js'
 import {
   type ChatState,
@@ -106,6 +114,37 @@ export function collapseOutput(text: string, lines = OUTPUT_LINES): { lines: str
   return { lines: shown, hidden: all.length - shown.length }
 }
 
+/** The row a question's response leaves under its card: what the user chose, or that they dismissed it. */
+export function answerText(response: QuestionResponse): string {
+  if (response.type === 'dismissed') return 'Dismissed'
+  const answers = response.answers.map((answer) => {
+    const chosen = [
+      ...answer.selected,
+      ...(answer.other !== undefined && answer.other !== '' ? [answer.other] : []),
+    ]
+    return { question: answer.question, text: chosen.length > 0 ? chosen.join(', ') : '(no answer)' }
+  })
+  // One question needs no label; several say which answer is which.
+  const body =
+    answers.length === 1
+      ? (answers[0]?.text ?? '')
+      : answers.map((answer) => `${answer.question} ${answer.text}`).join(' · ')
+  return `Answered: ${body}`
+}
+
+/** The row an approval's decision leaves under its card: only a deny's feedback says more than the status. */
+export function decisionText(decision: ApprovalDecision): string | undefined {
+  return decision.type === 'deny' && decision.feedback !== undefined && decision.feedback.trim() !== ''
+    ? `Denied: ${decision.feedback.trim()}`
+    : undefined
+}
+
+/** Keeps the user's reply for a call until its card is printed. */
+function withReply(state: ChatState, toolUseId: string | undefined, reply: string | undefined): ChatState {
+  if (toolUseId === undefined || reply === undefined) return state
+  return { ...state, replies: new Map(state.replies).set(toolUseId, reply) }
+}
+
 /** Adds a finished card to the transcript with its output (the result text, else the live tail). */
 function appendCard(state: ChatState, card: ToolCard, result: string | undefined): ChatState {
   let next = state
@@ -129,8 +168,17 @@ function appendCard(state: ChatState, card: ToolCard, result: string | undefined
       ),
     }
   }
+  const reply = next.replies.get(card.toolUseId)
+  if (reply !== undefined) {
+    const replies = new Map(next.replies)
+    replies.delete(card.toolUseId)
+    next = { ...next, replies }
+  }
   const { progress: _progress, ...rest } = card
-  return append(next, { kind: 'tool', card: { ...rest, progress: [], ...(output ? { output } : {}) } })
+  return append(next, {
+    kind: 'tool',
+    card: { ...rest, progress: [], ...(output ? { output } : {}), ...(reply !== undefined ? { reply } : {}) },
+  })
 }
 
 /** Gives finished cards their result's output (a card waits for it), or keeps it for a card still running. */
@@ -380,12 +428,24 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     }
     case 'approvalRequested':
       return { ...state, approvals: [...state.approvals, event.request] }
-    case 'approvalResolved':
-      return { ...state, approvals: state.approvals.filter((request) => request.id !== event.approvalId) }
+    case 'approvalResolved': {
+      const request = state.approvals.find((item) => item.id === event.approvalId)
+      return withReply(
+        { ...state, approvals: state.approvals.filter((item) => item.id !== event.approvalId) },
+        request?.toolUseId,
+        decisionText(event.decision),
+      )
+    }
     case 'questionAsked':
       return { ...state, questions: [...state.questions, event.question] }
-    case 'questionAnswered':
-      return { ...state, questions: state.questions.filter((question) => question.id !== event.questionId) }
+    case 'questionAnswered': {
+      const question = state.questions.find((item) => item.id === event.questionId)
+      return withReply(
+        { ...state, questions: state.questions.filter((item) => item.id !== event.questionId) },
+        question?.toolUseId,
+        answerText(event.response),
+      )
+    }
     case 'planProposed':
       return { ...state, plans: [...state.plans, event.plan] }
     case 'planResolved':

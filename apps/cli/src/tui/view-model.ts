@@ -25,6 +25,8 @@ export interface ToolCard {
   agentId?: string
   /** A finished call's output as the card shows it, collapsed: its last lines, and how many are hidden. */
   output?: { lines: string[]; hidden: number }
+  /** What the user answered for this call: the chosen AskUserQuestion answers, or deny feedback. */
+  reply?: string
 }
 
 /** A finished call's whole output, kept so Ctrl-O can show it. */
@@ -96,6 +98,8 @@ export interface ChatState {
   results: Map<string, string>
   /** The latest finished calls' whole outputs, oldest first (Ctrl-O shows the newest not yet shown). */
   outputs: ToolOutput[]
+  /** The user's answers to a call's question or approval (tool use id → text), until its card is printed. */
+  replies: Map<string, string>
   /** Calls that ended in error without a summary: their result's text is shown when it is recorded. */
   unexplained: Map<string, string>
   /** The user's messages still in the conversation, oldest first: what `/rewind` offers. */
@@ -127,6 +131,7 @@ export function initialChatState(init: {
     plans: [],
     queued: [],
     unexplained: new Map(),
+    replies: new Map(),
     results: new Map(),
     outputs: [],
     prompts: init.prompts ?? [],

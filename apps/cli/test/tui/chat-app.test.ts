@@ -55,6 +55,7 @@ describe('interactive chat', () => {
     await chat.type('use git clean instead', KEYS.enter)
     await chat.waitFor((frame) => frame.includes('Understood.'), 'the answer after the denial')
     expect(chat.frame()).toMatch(/⊘ .*denied/)
+    expect(chat.frame()).toContain('⎿ Denied: use git clean instead')
     expect(lastRequestText(setup.client)).toContain('use git clean instead')
   })
 

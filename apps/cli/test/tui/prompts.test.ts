@@ -45,6 +45,8 @@ describe('question and plan prompts', () => {
     await chat.waitFor((frame) => frame.includes('Which port?'), 'the second question')
     await chat.type('6543', KEYS.enter)
     await chat.waitFor((frame) => frame.includes('Noted.'), 'the answer after the questions')
+    // The transcript keeps what the user chose, under the question's card.
+    expect(chat.frame()).toContain('⎿ Answered: Which database? SQLite · Which port? 6543')
     const answered = setup.envelopes.find((envelope) => envelope.event.type === 'questionAnswered')?.event
     expect(answered).toMatchObject({
       response: {
