@@ -514,6 +514,9 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       })
     case 'agentUpdated': {
       const agent = event.agent
+      // A foreground subagent is its Agent call's card (running, then done with its duration); a
+      // row of its own would list it twice. Only background agents outlive their card.
+      if (!agent.background) return state
       const working = agent.status === 'pending' || agent.status === 'running' || agent.status === 'waiting'
       if (working) return withLive(state, (live) => live.agents.set(agent.id, agent))
       if (!state.live.agents.has(agent.id)) return state

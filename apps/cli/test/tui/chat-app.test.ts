@@ -226,7 +226,7 @@ describe('interactive chat', () => {
     expect(frame).toMatch(/• approvals:/)
   })
 
-  it('shows a subagent while it works and a line when it is done', async () => {
+  it('shows a foreground subagent once: its Agent card, running then done', async () => {
     const agentCall = {
       type: 'tool_use' as const,
       id: 'agent-call',
@@ -244,10 +244,19 @@ describe('interactive chat', () => {
     )
     const chat = await renderChat(setup)
     await chat.type('where is the config?', KEYS.enter)
-    await chat.waitFor((frame) => /⋯ general find the config running/.test(frame), 'the running subagent')
-    await chat.waitFor((frame) => frame.includes('The config is found.'), 'the final answer')
-    expect(chat.frame()).toMatch(/✓ general find the config done/)
+    const running = await chat.waitFor(
+      (frame) => /⋯ Agent \(general\): find the config running/.test(frame),
+      'the running subagent',
+    )
+    expect(running.match(/find the config/g)).toHaveLength(1)
+    const frame = await chat.waitFor(
+      (current) => current.includes('The config is found.'),
+      'the final answer',
+    )
+    expect(frame).toMatch(/✓ Agent \(general\): find the config ok/)
+    // Listed once: no separate subagent row besides its card.
+    expect(frame.match(/find the config/g)).toHaveLength(1)
     // The subagent's own text stays in its transcript.
-    expect(chat.frame()).not.toContain('Found it.')
+    expect(frame).not.toContain('Found it.')
   })
 })
