@@ -291,13 +291,13 @@ describe('input history', () => {
 })
 
 describe('subagents', () => {
-  it('keeps a working subagent live and prints it once it ends', () => {
+  it('keeps a working background subagent live and prints it once it ends', () => {
     const agent = {
       id: 'a1',
       agentType: 'Explore',
       description: 'look around',
       status: 'running' as const,
-      background: false,
+      background: true,
       depth: 1,
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
@@ -309,6 +309,25 @@ describe('subagents', () => {
     state = reduceEvent(state, envelope({ type: 'agentUpdated', agent: { ...agent, status: 'done' } }))
     expect(state.live.agents.size).toBe(0)
     expect(state.finished).toMatchObject([{ kind: 'agent', agent: { status: 'done' } }])
+  })
+
+  it('leaves a foreground subagent to its Agent card (no row of its own)', () => {
+    const agent = {
+      id: 'a2',
+      agentType: 'Explore',
+      description: 'look around',
+      status: 'running' as const,
+      background: false,
+      depth: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
+      worktree: { type: 'none' as const },
+    }
+    const start = initialChatState({ sessionId: 's1', mode: 'default', model: 'm' })
+    let state = reduceEvent(start, envelope({ type: 'agentUpdated', agent }))
+    state = reduceEvent(state, envelope({ type: 'agentUpdated', agent: { ...agent, status: 'done' } }))
+    expect(state.live.agents.size).toBe(0)
+    expect(state.finished).toEqual([])
   })
 })
 
