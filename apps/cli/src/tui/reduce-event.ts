@@ -30,8 +30,17 @@ export function userText(message: Message): string | undefined {
   if (message.role !== 'user') return undefined
   const parts: string[] = []
   for (const block of message.content)
-    if (block.type === 'text' && !isReminder(block.text)) parts.push(block.text)
+    if (block.type === 'text' && !isReminder(block.text) && !(parts.length > 0 && isCommandBody(block.text)))
+      parts.push(block.text)
   return parts.length > 0 ? parts.join('\n') : undefined
+}
+
+/**
+ * The expanded template a prompt command sends after the `/name args` the user typed: for the
+ * model only, so the transcript shows just what was typed (as Claude Code does).
+ */
+export function isCommandBody(text: string): boolean {
+  return /^<command name="[^"]*">\n[\s\S]*<\/command>$/.test(text)
 }
 
 function append(state: ChatState, ...entries: Array<DistributiveOmit<TranscriptEntry, 'key'>>): ChatState {

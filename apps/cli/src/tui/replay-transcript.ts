@@ -1,5 +1,5 @@
 import type { Engine } from '@z-engine/engine'
-import { isReminder, isRewindable, userText } from './reduce-event.js'
+import { isCommandBody, isReminder, isRewindable, userText } from './reduce-event.js'
 import type { RewindTarget, TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
@@ -27,7 +27,9 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
     switch (item.kind) {
       case 'message': {
         if (item.origin === 'reminder' || item.origin === 'summary') break
-        for (const block of item.message.content) {
+        for (const [index, block] of item.message.content.entries()) {
+          if (block.type === 'text' && item.message.role === 'user' && index > 0 && isCommandBody(block.text))
+            continue
           if (block.type === 'text' && block.text.trim() !== '' && !isReminder(block.text))
             push({ kind: item.message.role === 'user' ? 'user' : 'assistant', text: block.text })
           else if (block.type === 'thinking' && block.thinking.trim() !== '')

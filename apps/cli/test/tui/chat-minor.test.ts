@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
 import { reduceEvent } from '../../src/tui/reduce-event.js'
 import { initialChatState } from '../../src/tui/view-model.js'
+import { KEYS, renderChat, scriptedEngine } from './harness.js'
 
 let seq = 0
 const envelope = (event: EngineEvent): EventEnvelope => ({
@@ -36,5 +37,41 @@ describe('the todo list in the chat', () => {
     expect(parseInline(lines[0] ?? '')).toEqual([{ text: '☒ Read the code', style: 'plain' }])
     expect(parseInline(lines[1] ?? '')).toEqual([{ text: '◼ Fix the ∗bug∗', style: 'bold' }])
     expect(parseInline(lines[2] ?? '')).toEqual([{ text: '☐ Run the tests', style: 'plain' }])
+  })
+})
+
+describe('a prompt command in the transcript', () => {
+  it('shows /review as typed, never its template', async () => {
+    const setup = await scriptedEngine([{ blocks: [{ type: 'text', text: 'Looks fine.' }] }])
+    const chat = await renderChat(setup)
+    await chat.type('/review')
+    await chat.type(KEYS.enter)
+    const frame = await chat.waitFor((current) => current.includes('Looks fine.'), 'the answer')
+    expect(frame).toContain('/review')
+    expect(frame).not.toContain('<command')
+    expect(frame).not.toContain('</command>')
+    // The model still gets the template.
+    expect(JSON.stringify(setup.client.requests.at(-1)?.messages)).toContain('<command name=\\"review\\">')
+  })
+})
+
+describe('a resumed prompt command', () => {
+  it('replays /review as typed, never its template', async () => {
+    const setup = await scriptedEngine([{ blocks: [{ type: 'text', text: 'Looks fine.' }] }])
+    const first = await renderChat(setup)
+    await first.type('/review')
+    await first.type(KEYS.enter)
+    await first.waitFor(
+      (current) => current.includes('Looks fine.') && !current.includes('working'),
+      'the turn',
+    )
+    first.unmount()
+    const resumed = await renderChat(setup, { resume: first.session.id })
+    const frame = await resumed.waitFor(
+      (current) => current.includes('Looks fine.'),
+      'the replayed transcript',
+    )
+    expect(frame).toContain('/review')
+    expect(frame).not.toContain('<command')
   })
 })
