@@ -148,7 +148,7 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
       return (
         <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
           <Text dimColor>/{entry.name}</Text>
-          <Markdown source={entry.markdown} />
+          <Markdown source={entry.markdown} inset={6} />
         </Box>
       )
     case 'turnEnded':

@@ -1,6 +1,7 @@
-import { Box, Text } from 'ink'
+import { Box, Text, useStdout } from 'ink'
 import type { ReactNode } from 'react'
 import { keyed } from './keyed.js'
+import { COLUMN_GAP, cellPadding, columnWidths, type MarkdownTable, readTable } from './markdown-table.js'
 
 /** One block of light markdown: what an assistant answer usually holds. */
 export type MarkdownBlock =
@@ -8,6 +9,7 @@ export type MarkdownBlock =
   | { type: 'code'; language: string; lines: string[] }
   | { type: 'bullet'; marker: string; text: string; indent: number }
   | { type: 'quote'; text: string }
+  | { type: 'table'; table: MarkdownTable }
   | { type: 'paragraph'; text: string }
   | { type: 'blank' }
 
@@ -23,6 +25,12 @@ export function parseMarkdown(source: string): MarkdownBlock[] {
       index++
       while (index < lines.length && !/^\s*```/.test(lines[index] ?? '')) code.push(lines[index++] ?? '')
       blocks.push({ type: 'code', language: fence[1] ?? '', lines: code })
+      continue
+    }
+    const table = readTable(lines, index)
+    if (table) {
+      blocks.push({ type: 'table', table: table.table })
+      index += table.used - 1
       continue
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line)
@@ -103,7 +111,54 @@ function Inline({ text }: { text: string }): ReactNode {
   )
 }
 
-function Block({ block }: { block: MarkdownBlock }): ReactNode {
+/** How many terminal columns a cell's text takes once its inline markup is drawn. */
+function shownWidth(cell: string): number {
+  return parseInline(cell).reduce((sum, span) => sum + [...span.text].length, 0)
+}
+
+/** A pipe table as aligned columns with a rule under the header; its raw source when too wide. */
+function TableView({ table, width }: { table: MarkdownTable; width: number }): ReactNode {
+  const widths = columnWidths(table, shownWidth, width)
+  if (widths === undefined)
+    return (
+      <Box flexDirection="column">
+        {keyed(table.raw, 'raw').map(({ key, item: line }) => (
+          <Text key={key}>{line}</Text>
+        ))}
+      </Box>
+    )
+  const gap = ' '.repeat(Math.floor(COLUMN_GAP / 2))
+  const row = (cells: string[], bold: boolean) => (
+    <Text wrap="truncate-end">
+      {keyed(cells, 'cell').map(({ key, item: cell }, column) => {
+        const [before, after] = cellPadding(
+          table.align[column] ?? 'left',
+          widths[column] ?? 0,
+          shownWidth(cell),
+        )
+        return (
+          <Text key={key} bold={bold}>
+            {column > 0 ? `${gap}│${gap}` : ''}
+            {' '.repeat(before)}
+            <Inline text={cell} />
+            {' '.repeat(after)}
+          </Text>
+        )
+      })}
+    </Text>
+  )
+  return (
+    <Box flexDirection="column">
+      {row(table.header, true)}
+      <Text dimColor>{widths.map((columnWidth) => '─'.repeat(columnWidth)).join('─┼─')}</Text>
+      {keyed(table.rows, 'row').map(({ key, item: cells }) => (
+        <Box key={key}>{row(cells, false)}</Box>
+      ))}
+    </Box>
+  )
+}
+
+function Block({ block, width }: { block: MarkdownBlock; width: number }): ReactNode {
   switch (block.type) {
     case 'heading':
       return (
@@ -138,6 +193,8 @@ function Block({ block }: { block: MarkdownBlock }): ReactNode {
           {block.text}
         </Text>
       )
+    case 'table':
+      return <TableView table={block.table} width={width} />
     case 'paragraph':
       return <Inline text={block.text} />
     case 'blank':
@@ -149,13 +206,18 @@ function Block({ block }: { block: MarkdownBlock }): ReactNode {
   }
 }
 
-/** Renders light markdown: headings, fenced code, lists, quotes, bold, italic and inline code. */
-export function Markdown({ source }: { source: string }): ReactNode {
+/**
+ * Renders light markdown: headings, fenced code, lists, quotes, pipe tables, bold, italic and inline
+ * code. `inset` is how many columns the rows around it take from the terminal's width (tables fit the rest).
+ */
+export function Markdown({ source, inset = 2 }: { source: string; inset?: number }): ReactNode {
+  const { stdout } = useStdout()
+  const width = Math.max(20, (stdout.columns ?? 80) - inset)
   const blocks = parseMarkdown(source.replace(/\s+$/, ''))
   return (
     <Box flexDirection="column">
       {keyed(blocks, 'block').map(({ key, item: block }) => (
-        <Block key={key} block={block} />
+        <Block key={key} block={block} width={width} />
       ))}
     </Box>
   )

@@ -58,7 +58,7 @@ export function PlanPanel({ plan, ui }: { plan: PlanProposal; ui: PlanUi }): Rea
       <Text bold color="green">
         Ready to code? Here is the plan:
       </Text>
-      <Markdown source={plan.markdown} />
+      <Markdown source={plan.markdown} inset={4} />
       {ui.feedback !== undefined ? (
         <Text>
           <Text dimColor>What should change? </Text>
