@@ -25,6 +25,12 @@ export function isReminder(text: string): boolean {
   return text.trimStart().startsWith('<system-reminder>')
 }
 
+/** An event's time in epoch ms; now when the envelope's time does not parse. */
+function startedAt(at: string): number {
+  const ms = Date.parse(at)
+  return Number.isNaN(ms) ? Date.now() : ms
+}
+
 /** The plain text of a user message, or undefined when it holds none (tool results). */
 export function userText(message: Message): string | undefined {
   if (message.role !== 'user') return undefined
@@ -304,7 +310,7 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
     case 'sessionOpened':
       return { ...state, sessionId: event.sessionId, mode: event.mode, model: event.model }
     case 'turnStarted':
-      return fromSubagent ? state : { ...state, busy: true }
+      return fromSubagent ? state : { ...state, busy: true, busySince: startedAt(envelope.at) }
     case 'turnFinished': {
       if (fromSubagent) return state
       let next = state
@@ -319,8 +325,9 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
         )
       }
       next = { ...next, results: new Map() }
+      const { busySince: _ended, ...idle } = next
       next = {
-        ...next,
+        ...idle,
         busy: false,
         badge: event.badge,
         approvals: [],

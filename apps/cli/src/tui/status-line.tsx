@@ -1,6 +1,6 @@
 import type { PermissionMode } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { keyed } from './keyed.js'
 import { type ChatState, contextPercent } from './view-model.js'
 
@@ -18,6 +18,27 @@ export function nextMode(mode: PermissionMode, allowBypass: boolean): Permission
     : ['default', 'acceptEdits', 'plan']
   const index = order.indexOf(mode)
   return order[(index + 1) % order.length] ?? 'default'
+}
+
+/** A running turn's age as the status line shows it: `12s`, `3m 05s`, `1h 02m`. */
+export function elapsedLabel(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000))
+  if (seconds < 60) return `${seconds}s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`
+}
+
+/** The current time, ticking each second while `active` (only the status line redraws). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!active) return
+    setNow(Date.now())
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [active])
+  return now
 }
 
 /** A model reference as the status line shows it: a script's file name rather than its whole path. */
@@ -44,7 +65,7 @@ function BadgeLabel({ badge }: { badge: ChatState['badge'] }): ReactNode {
   }
 }
 
-/** Model, mode, context use, cost and the last turn's badge; plus what is running and the Ctrl-C warning. */
+/** Mode, model, context use, cost and the last turn's badge; plus what is running and the Ctrl-C warning. */
 export function StatusLine({
   state,
   warning,
@@ -57,6 +78,8 @@ export function StatusLine({
 }): ReactNode {
   const mode = MODE_LABEL[state.mode]
   const percent = contextPercent(state, contextWindow)
+  const now = useNow(state.busy)
+  const elapsed = state.busySince === undefined ? '' : ` ${elapsedLabel(now - state.busySince)}`
   return (
     <Box flexDirection="column">
       {keyed(state.queued, 'queued').map(({ key, item: text }) => (
@@ -65,12 +88,13 @@ export function StatusLine({
         </Text>
       ))}
       <Text wrap="truncate-end">
-        {state.busy ? <Text color="yellow">● working (Esc to interrupt) · </Text> : null}
+        {state.busy ? <Text color="yellow">{`● working${elapsed} (Esc to interrupt) · `}</Text> : null}
         {warning !== undefined ? <Text color="red">{`${warning} · `}</Text> : null}
-        <Text dimColor>{modelLabel(state.model)} · </Text>
+        {/* The mode comes before the model so it stays visible at 80 columns while a turn runs. */}
         <Text color={mode.color}>{mode.label}</Text>
         <Text dimColor>
-          {' (shift+tab)'}
+          {' (shift+tab) · '}
+          {modelLabel(state.model)}
           {percent !== undefined ? ` · context ${percent}%` : ''}
           {` · $${state.costUsd.toFixed(4)}`}
         </Text>

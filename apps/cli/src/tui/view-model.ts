@@ -84,6 +84,8 @@ export interface ChatState {
   /** Messages typed while a turn ran, shown as queued until the engine delivers them. */
   queued: string[]
   busy: boolean
+  /** When the running turn started (epoch ms, from its event), for the status line's elapsed time. */
+  busySince?: number
   mode: PermissionMode
   model: string
   sessionId: string

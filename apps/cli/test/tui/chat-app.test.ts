@@ -88,7 +88,7 @@ describe('interactive chat', () => {
     await chat.waitFor((frame) => frame.includes('word word') && frame.includes('working'), 'streaming')
     await chat.type(KEYS.escape)
     await chat.waitFor((frame) => frame.includes('Interrupted'), 'the interrupted turn')
-    expect(chat.frame()).not.toContain('working (Esc')
+    expect(chat.frame()).not.toContain('● working')
     expect(chat.session.busy).toBe(false)
   })
 

@@ -1,7 +1,11 @@
 import type { EngineEvent, EventEnvelope } from '@z-engine/protocol'
+import { Box } from 'ink'
+import { render } from 'ink-testing-library'
+import { createElement } from 'react'
 import { describe, expect, it } from 'vitest'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
 import { reduceEvent } from '../../src/tui/reduce-event.js'
+import { elapsedLabel, StatusLine } from '../../src/tui/status-line.js'
 import { initialChatState } from '../../src/tui/view-model.js'
 import { KEYS, renderChat, scriptedEngine } from './harness.js'
 
@@ -73,5 +77,43 @@ describe('a resumed prompt command', () => {
     )
     expect(frame).toContain('/review')
     expect(frame).not.toContain('<command')
+  })
+})
+
+describe('the status line while a turn runs', () => {
+  it('counts seconds, then minutes, then hours', () => {
+    expect(elapsedLabel(0)).toBe('0s')
+    expect(elapsedLabel(12_400)).toBe('12s')
+    expect(elapsedLabel(185_000)).toBe('3m 05s')
+    expect(elapsedLabel(3_720_000)).toBe('1h 02m')
+  })
+
+  it('shows the elapsed time and keeps the mode visible at 80 columns', () => {
+    const state = {
+      ...initialChatState({ sessionId: 's1', mode: 'acceptEdits', model: 'anthropic/claude-sonnet-4-6' }),
+      busy: true,
+      busySince: Date.now() - 12_000,
+    }
+    const app = render(createElement(Box, { width: 80 }, createElement(StatusLine, { state })))
+    const line = (app.lastFrame() ?? '').split('\n').find((row) => row.includes('working')) ?? ''
+    app.unmount()
+    expect(line).toMatch(
+      /^● working 1[23]s \(Esc to interrupt\) · auto-accept edits \(shift\+tab\) · anthropic/,
+    )
+    expect([...line].length).toBeLessThanOrEqual(80)
+  })
+
+  it('starts the clock at turnStarted and stops it at turnFinished', () => {
+    let state = reduceEvent(start(), {
+      ...envelope({ type: 'turnStarted', turnId: 't1' } as EngineEvent),
+      at: new Date(5000).toISOString(),
+    })
+    expect(state).toMatchObject({ busy: true, busySince: 5000 })
+    state = reduceEvent(
+      state,
+      envelope({ type: 'turnFinished', turnId: 't1', outcome: { type: 'done' } } as EngineEvent),
+    )
+    expect(state.busy).toBe(false)
+    expect(state.busySince).toBeUndefined()
   })
 })

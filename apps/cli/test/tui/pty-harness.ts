@@ -75,7 +75,7 @@ export function startCli(
     /** Waits until the newest status line no longer says a turn is running. */
     async idle(what: string) {
       await this.waitFor((out) => {
-        // At 80 columns a busy status line is cut before its '(shift+tab)', so both marks count.
+        // A busy status line may be cut before its '(shift+tab)' on a narrow screen, so both marks count.
         const status = out
           .split('\n')
           .filter((line) => line.includes('(shift+tab)') || line.includes('working'))
