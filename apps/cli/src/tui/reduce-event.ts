@@ -12,6 +12,7 @@ import { todoLines } from './todo-lines.js'
 import {
   type ChatState,
   type LiveRows,
+  retryText,
   type ToolCard,
   type TranscriptEntry,
   visibleProgress,
@@ -23,6 +24,22 @@ const PROGRESS_LINES = 4
 /** Whether a text block is a reminder the engine adds for the model (never shown as the user's words). */
 export function isReminder(text: string): boolean {
   return text.trimStart().startsWith('<system-reminder>')
+}
+
+/** Events that show a retried request went through, or that the turn is over. */
+const RETRY_ENDS: ReadonlySet<EngineEvent['type']> = new Set([
+  'textStart',
+  'thinkingStart',
+  'toolStarted',
+  'turnFinished',
+])
+
+/** Prints the live retry line once, as a warning, and clears it. */
+function settleRetry(state: ChatState): ChatState {
+  const { retry, ...rest } = state
+  return retry === undefined
+    ? state
+    : append(rest, { kind: 'notice', level: 'warning', text: retryText(retry) })
 }
 
 /** An event's time in epoch ms; now when the envelope's time does not parse. */
@@ -302,8 +319,10 @@ export function splitSettled(text: string): [string, string] {
  * Folds one event into the chat screen's state. Pure, so the whole screen is testable from event
  * lists; events the screen does not show are listed explicitly so a new event type is a compile error.
  */
-export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatState {
+export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatState {
   const event: EngineEvent = envelope.event
+  // A retried request that now answers (or a turn that ends) leaves one line in the transcript.
+  const state = prior.retry !== undefined && RETRY_ENDS.has(event.type) ? settleRetry(prior) : prior
   // A subagent's streamed text stays inside its own transcript; its tools and asks still show.
   const fromSubagent = envelope.agentId !== undefined
   switch (event.type) {
@@ -487,12 +506,18 @@ export function reduceEvent(state: ChatState, envelope: EventEnvelope): ChatStat
       return append(state, { kind: 'commandOutput', name: event.name, markdown: event.markdown })
     case 'notice':
       return append(state, { kind: 'notice', level: event.level, text: event.message })
-    case 'retrying':
-      return append(state, {
-        kind: 'notice',
-        level: 'warning',
-        text: `${event.reason}; retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt})`,
-      })
+    case 'retrying': {
+      const retry = {
+        reason: event.reason,
+        attempt: event.attempt,
+        delayMs: event.delayMs,
+        ...(event.maxAttempts === undefined ? {} : { maxAttempts: event.maxAttempts }),
+      }
+      // The same failure again updates the live line; another one prints the previous first.
+      const next =
+        state.retry !== undefined && state.retry.reason !== event.reason ? settleRetry(state) : state
+      return { ...next, retry }
+    }
     case 'rewound': {
       if (fromSubagent) return state
       const at = state.prompts.findIndex((prompt) => prompt.messageId === event.messageId)

@@ -2,7 +2,7 @@ import type { PermissionMode } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
 import { type ReactNode, useEffect, useState } from 'react'
 import { keyed } from './keyed.js'
-import { type ChatState, contextPercent } from './view-model.js'
+import { type ChatState, contextPercent, retryText } from './view-model.js'
 
 const MODE_LABEL: Record<PermissionMode, { label: string; color: string }> = {
   default: { label: 'ask before edits', color: 'gray' },
@@ -87,6 +87,7 @@ export function StatusLine({
           {state.busy ? `⏎ queued: ${text}` : `⏎ queued, sent with your next message: ${text}`}
         </Text>
       ))}
+      {state.retry !== undefined ? <Text color="yellow">{`⚠ ${retryText(state.retry)}`}</Text> : null}
       <Text wrap="truncate-end">
         {state.busy ? <Text color="yellow">{`● working${elapsed} (Esc to interrupt) · `}</Text> : null}
         {warning !== undefined ? <Text color="red">{`${warning} · `}</Text> : null}

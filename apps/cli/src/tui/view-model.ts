@@ -57,6 +57,20 @@ export type TranscriptEntry =
   /** A call's whole output, shown on Ctrl-O. */
   | { kind: 'toolOutput'; key: string; title: string; text: string; diff?: boolean }
 
+/** A transient model failure being retried; repeats of the same reason update it in place. */
+export interface RetryNotice {
+  reason: string
+  attempt: number
+  delayMs: number
+  maxAttempts?: number
+}
+
+/** The live line for a retry: `overloaded; retrying in 2s (attempt 3/5)`. */
+export function retryText(retry: RetryNotice): string {
+  const of = retry.maxAttempts === undefined ? '' : `/${retry.maxAttempts}`
+  return `${retry.reason}; retrying in ${Math.ceil(retry.delayMs / 1000)}s (attempt ${retry.attempt}${of})`
+}
+
 /** The rows still changing: streaming text and thinking parts, and running tool cards. */
 export interface LiveRows {
   /** Part id → row, in start order. */
@@ -84,6 +98,8 @@ export interface ChatState {
   /** Messages typed while a turn ran, shown as queued until the engine delivers them. */
   queued: string[]
   busy: boolean
+  /** The model request being retried: one live line updated on each attempt, printed once it ends. */
+  retry?: RetryNotice
   /** When the running turn started (epoch ms, from its event), for the status line's elapsed time. */
   busySince?: number
   mode: PermissionMode

@@ -117,3 +117,40 @@ describe('the status line while a turn runs', () => {
     expect(state.busySince).toBeUndefined()
   })
 })
+
+describe('retry warnings', () => {
+  const retrying = (attempt: number, reason = 'overloaded (529)') =>
+    envelope({ type: 'retrying', attempt, delayMs: 1500, reason, maxAttempts: 5 })
+  const warnings = (state: ReturnType<typeof start>) =>
+    state.finished
+      .filter((entry) => entry.kind === 'notice')
+      .map((entry) => (entry.kind === 'notice' ? entry.text : ''))
+
+  it('updates one live line for the same failure and prints it once when the answer starts', () => {
+    let state = reduceEvent(start(), retrying(1))
+    state = reduceEvent(state, retrying(2))
+    state = reduceEvent(state, retrying(3))
+    expect(warnings(state)).toEqual([])
+    expect(state.retry).toMatchObject({ attempt: 3 })
+    const app = render(createElement(StatusLine, { state }))
+    expect(app.lastFrame()).toContain('⚠ overloaded (529); retrying in 2s (attempt 3/5)')
+    app.unmount()
+    state = reduceEvent(state, envelope({ type: 'textStart', id: 'p1' }))
+    expect(state.retry).toBeUndefined()
+    expect(warnings(state)).toEqual(['overloaded (529); retrying in 2s (attempt 3/5)'])
+  })
+
+  it('prints the previous failure when another one follows, and the last when the turn ends', () => {
+    let state = reduceEvent(start(), retrying(1))
+    state = reduceEvent(state, retrying(2, 'connection reset'))
+    expect(warnings(state)).toEqual(['overloaded (529); retrying in 2s (attempt 1/5)'])
+    state = reduceEvent(
+      state,
+      envelope({ type: 'turnFinished', turnId: 't1', outcome: { type: 'done' } } as EngineEvent),
+    )
+    expect(warnings(state)).toEqual([
+      'overloaded (529); retrying in 2s (attempt 1/5)',
+      'connection reset; retrying in 2s (attempt 2/5)',
+    ])
+  })
+})
