@@ -37,6 +37,9 @@ import { TrustPanel, type TrustSummary, trustKey } from './trust-panel.js'
 import { NO_KEY, useTerminalInput } from './use-terminal-input.js'
 import type { ChatState } from './view-model.js'
 
+/** Erase the screen, erase the scrollback, cursor home. */
+export const CLEAR_SCREEN_AND_SCROLLBACK = '\u001b[2J\u001b[3J\u001b[H'
+
 /** How long the "press Ctrl-C again" warning waits for the second press. */
 export const CTRL_C_WINDOW_MS = 2000
 
@@ -172,6 +175,23 @@ export function ChatApp({
   })
 
   useEffect(() => controller.subscribe((envelope) => dispatch({ type: 'event', envelope })), [controller])
+
+  // A width change makes the terminal reflow the frames already drawn (the prompt box, status line)
+  // at the old width, which Ink cannot erase: they stay in scrollback. So the screen and scrollback
+  // are cleared and the transcript printed again at the new width, as Claude Code does.
+  useEffect(() => {
+    let width = stdout.columns
+    const onResize = (): void => {
+      if (stdout.columns === width) return
+      width = stdout.columns
+      stdout.write(CLEAR_SCREEN_AND_SCROLLBACK)
+      setStaticKey((key) => key + 1)
+    }
+    stdout.on('resize', onResize)
+    return () => {
+      stdout.off('resize', onResize)
+    }
+  }, [stdout])
 
   const approvals = state.approvals.filter((request) => !ui.current.answered.has(request.id))
   const question = state.questions[0]

@@ -259,4 +259,34 @@ describe('interactive chat', () => {
     // The subagent's own text stays in its transcript.
     expect(frame).not.toContain('Found it.')
   })
+
+  it('clears the screen and scrollback on a width change and prints the transcript again', async () => {
+    const setup = await scriptedEngine([text('First answer.')])
+    const chat = await renderChat(setup)
+    await chat.type('hello', KEYS.enter)
+    await chat.waitFor((frame) => frame.includes('First answer.') && !frame.includes('working'), 'the answer')
+    const before = chat.written().length
+    chat.resize(60)
+    const frame = await chat.waitFor(
+      (current) => current.includes('First answer.') && current.includes('╭' + '─'.repeat(58) + '╮'),
+      'the prompt box redrawn at 60 columns',
+    )
+    const after = chat.written().slice(before)
+    expect(after.some((written) => written.includes('\u001b[2J\u001b[3J'))).toBe(true)
+    // The transcript is printed again below the clear (the test terminal keeps every static write,
+    // so the first print is still in its record; a real terminal erased it).
+    expect(frame.match(/First answer\./g)).toHaveLength(2)
+    const redrawn = frame.slice(frame.lastIndexOf('z-engine'))
+    expect(Math.max(...redrawn.split('\n').map((line) => [...line].length))).toBeLessThanOrEqual(60)
+    // A height-only change does not clear.
+    const count = chat.written().length
+    chat.resize(60)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(
+      chat
+        .written()
+        .slice(count)
+        .some((written) => written.includes('\u001b[3J')),
+    ).toBe(false)
+  })
 })

@@ -98,5 +98,20 @@ export async function renderChat(
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
-  return { unmount: () => app.unmount(), session, controller, frame, waitFor, type, exits: () => exits }
+  return {
+    unmount: () => app.unmount(),
+    session,
+    controller,
+    frame,
+    waitFor,
+    type,
+    exits: () => exits,
+    /** Makes the fake terminal `columns` wide and tells the app, as a terminal resize does. */
+    resize: (columns: number) => {
+      Object.defineProperty(app.stdout, 'columns', { value: columns, configurable: true })
+      app.stdout.emit('resize')
+    },
+    /** Everything written to the terminal so far, frame by frame. */
+    written: (): string[] => [...app.stdout.frames],
+  }
 }
