@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from './harness.js'
-import { BIN, journals, startCli } from './pty-harness.js'
+import { BIN, journals, ptyEnv, startCli } from './pty-harness.js'
 
 const ENTER = '\r'
 const LEFT = '\u001b[D'
@@ -28,13 +28,7 @@ function setup(lines: string[]) {
   const project = tempDir('ze-pty-ed-proj-')
   const script = join(home, 'script.jsonl')
   writeFileSync(script, lines.join('\n'))
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_CONFIG_HOME: join(home, 'config'),
-    TERM: 'xterm-256color',
-  }
+  const env = ptyEnv(home)
   return { home, project, env, args: ['--model', `scripted:${script}`, '--cwd', project] }
 }
 

@@ -105,3 +105,23 @@ export function journals(dataDir: string): string {
     .map((path) => readFileSync(path, 'utf8'))
     .join('\n')
 }
+
+/** The environment of a chat in a temp home: its own data and config folders, a colour terminal. */
+export function ptyEnv(home: string) {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    TERM: 'xterm-256color',
+  }
+}
+
+/** Types the keys that end the chat, waits for its exit line, then (up to 10 s) for the process to end. */
+export async function quitChat(cli: ReturnType<typeof startCli>, ...keys: string[]): Promise<void> {
+  await cli.type(...keys)
+  await cli.waitFor((out) => out.includes('Resume it with'), 'the exit line')
+  const started = Date.now()
+  while (cli.exitCode() === undefined && Date.now() - started < 10_000)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+}

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from './harness.js'
-import { BIN, startCli } from './pty-harness.js'
+import { BIN, ptyEnv, quitChat, startCli } from './pty-harness.js'
 
 const ENTER = '\r'
 const ESC = '\u001b'
@@ -18,13 +18,7 @@ const write = (path: string, content: string, id: string) =>
     blocks: [{ type: 'tool_use', id, name: 'Write', input: { file_path: path, content } }],
   })
 
-async function quit(cli: ReturnType<typeof startCli>) {
-  await cli.type('\u0015', '\u0004')
-  await cli.waitFor((out) => out.includes('Resume it with'), 'the exit line')
-  const started = Date.now()
-  while (cli.exitCode() === undefined && Date.now() - started < 10_000)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-}
+const quit = (cli: ReturnType<typeof startCli>) => quitChat(cli, '\u0015', '\u0004')
 
 describe('pickers in an 80×24 pseudo-terminal', () => {
   it('rewinds through Esc Esc, then resumes the session from the --resume picker', async () => {
@@ -41,13 +35,7 @@ describe('pickers in an 80×24 pseudo-terminal', () => {
         text('Wrote two.'),
       ].join('\n'),
     )
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      XDG_DATA_HOME: join(home, 'data'),
-      XDG_CONFIG_HOME: join(home, 'config'),
-      TERM: 'xterm-256color',
-    }
+    const env = ptyEnv(home)
     const args = ['--model', `scripted:${script}`, '--cwd', project, '--permission-mode', 'acceptEdits']
     const cli = startCli(args, env, SIZE)
     await cli.waitFor((out) => out.includes('Ask anything'), 'the composer')

@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from './harness.js'
-import { BIN, startCli } from './pty-harness.js'
+import { BIN, ptyEnv, startCli } from './pty-harness.js'
 
 const ENTER = '\r'
 const SIZE = { cols: 80, rows: 24 }
@@ -26,13 +26,7 @@ describe('tool output in an 80×24 pseudo-terminal', () => {
         JSON.stringify({ blocks: [{ type: 'text', text: 'Counted.' }] }),
       ].join('\n'),
     )
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      XDG_DATA_HOME: join(home, 'data'),
-      XDG_CONFIG_HOME: join(home, 'config'),
-      TERM: 'xterm-256color',
-    }
+    const env = ptyEnv(home)
     const cli = startCli(
       ['--model', `scripted:${script}`, '--cwd', project, '--permission-mode', 'bypass'],
       env,

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from './harness.js'
-import { BIN, startCli } from './pty-harness.js'
+import { BIN, ptyEnv, quitChat, startCli } from './pty-harness.js'
 
 const ENTER = '\r'
 const SIZE = { cols: 80, rows: 24 }
@@ -15,13 +15,7 @@ const text = (value: string) => JSON.stringify({ blocks: [{ type: 'text', text: 
 const bash = (command: string, id: string) =>
   JSON.stringify({ blocks: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] })
 
-async function quit(cli: ReturnType<typeof startCli>) {
-  await cli.type('\u0004')
-  await cli.waitFor((out) => out.includes('Resume it with'), 'the exit line')
-  const started = Date.now()
-  while (cli.exitCode() === undefined && Date.now() - started < 10_000)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-}
+const quit = (cli: ReturnType<typeof startCli>) => quitChat(cli, '\u0004')
 
 describe('workspace trust in an 80×24 pseudo-terminal', () => {
   it('asks with counts, keeps an untrusted "always in this project" rule, and /trust records trust', async () => {
@@ -51,13 +45,7 @@ describe('workspace trust in an 80×24 pseudo-terminal', () => {
         text('Made again.'),
       ].join('\n'),
     )
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      XDG_DATA_HOME: join(home, 'data'),
-      XDG_CONFIG_HOME: join(home, 'config'),
-      TERM: 'xterm-256color',
-    }
+    const env = ptyEnv(home)
     const args = ['--model', `scripted:${script}`, '--cwd', project]
 
     // First start: the trust prompt says what trust would turn on.

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from './harness.js'
-import { BIN, filesUnder, startCli } from './pty-harness.js'
+import { BIN, filesUnder, ptyEnv, startCli } from './pty-harness.js'
 
 const ENTER = '\r'
 const ESC = '\u001b'
@@ -34,13 +34,7 @@ describe('z-engine in a pseudo-terminal', () => {
         bash('sleep 30; printf late > late.txt', 'call-slow'),
       ].join('\n'),
     )
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      XDG_DATA_HOME: join(home, 'data'),
-      XDG_CONFIG_HOME: join(home, 'config'),
-      TERM: 'xterm-256color',
-    }
+    const env = ptyEnv(home)
     const cli = startCli(['--model', `scripted:${script}`, '--cwd', project], env)
     await cli.waitFor((out) => out.includes('Ask anything'), 'the composer')
 
