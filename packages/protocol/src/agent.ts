@@ -65,6 +65,23 @@ export const TodoItemSchema = obj(
 /** One item of the todo list (TodoWrite). */
 export type TodoItem = Infer<typeof TodoItemSchema>
 
+/** One todo as a markdown line, as Claude Code shows it: `☐ x` pending, `**◼ x**` in progress, `☒ x` done. */
+export function todoMarkdown(todo: TodoItem): string {
+  switch (todo.status) {
+    case 'pending':
+      return `☐ ${todo.content}`
+    case 'in_progress':
+      // Bold through a markdown renderer; a `*` inside the text would end the span early.
+      return `**◼ ${todo.content.replaceAll('*', '∗')}**`
+    case 'completed':
+      return `☒ ${todo.content}`
+    default: {
+      const unreachable: never = todo.status
+      return unreachable
+    }
+  }
+}
+
 /** Schema of {@link CheckRecord}. */
 export const CheckRecordSchema = obj(
   {

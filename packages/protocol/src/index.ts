@@ -3,7 +3,7 @@
 /** Subagent, job, todo and check types (spec 000/003). */
 export type { AgentInfo, AgentStatus, CheckRecord, JobInfo, TodoItem, WorktreeState } from './agent.js'
 /** Schemas of the agent and job types. */
-export { AgentInfoSchema, CheckRecordSchema, JobInfoSchema, TodoItemSchema } from './agent.js'
+export { AgentInfoSchema, CheckRecordSchema, JobInfoSchema, TodoItemSchema, todoMarkdown } from './agent.js'
 /** Commands a host sends into a session. */
 export type { Command, CommandOf, CommandType } from './commands.js'
 /** Command tags and schemas (one per `type`, and the union). */

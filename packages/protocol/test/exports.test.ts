@@ -51,6 +51,7 @@ describe('public surface', () => {
         "parsePermissionMode",
         "parseSettings",
         "suggestedRulesText",
+        "todoMarkdown",
       ]
     `)
   })

@@ -2,7 +2,7 @@ import { contextBreakdown } from '@z-engine/context'
 import type { CommandSandbox, ProcessScope } from '@z-engine/host'
 import { type Confinement, resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
-import { type ContentBlock, parsePermissionMode } from '@z-engine/protocol'
+import { type ContentBlock, parsePermissionMode, todoMarkdown } from '@z-engine/protocol'
 import { actionFor, type Tool } from '@z-engine/tools'
 import { renderDecisions } from '../decisions/render-traces.js'
 import type { SessionGate } from '../gate/session-gate.js'
@@ -458,10 +458,8 @@ export class CommandRunner {
           state.todos.length === 0
             ? 'No todos.'
             : state.todos
-                .map((todo) =>
-                  todo.status === 'in_progress'
-                    ? `- **◼ ${todo.content.replaceAll('*', '∗')}** (in progress)`
-                    : `- ${todo.status === 'completed' ? '☒' : '☐'} ${todo.content}`,
+                .map(
+                  (todo) => `- ${todoMarkdown(todo)}${todo.status === 'in_progress' ? ' (in progress)' : ''}`,
                 )
                 .join('\n'),
         )
