@@ -104,3 +104,5 @@ export type {
 } from './workspace/hooks/hook-callbacks.js'
 /** Hook event names and what a hook receives. */
 export type { HookEvent, HookInput } from './workspace/hooks/types.js'
+/** The project a folder belongs to (its repository root, or the nearest `.z-engine/`), as the CLI finds it. */
+export { findProjectRoot } from './workspace/project-root.js'
