@@ -175,6 +175,7 @@ export function ChatApp({
   })
 
   useEffect(() => controller.subscribe((envelope) => dispatch({ type: 'event', envelope })), [controller])
+  useEffect(() => controller.onCommandsChanged(() => rerender((count) => count + 1)), [controller])
 
   // A width change makes the terminal reflow the frames already drawn (the prompt box, status line)
   // at the old width, which Ink cannot erase: they stay in scrollback. So the screen and scrollback

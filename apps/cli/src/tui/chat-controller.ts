@@ -50,9 +50,26 @@ export class ChatController {
     session: Session,
     readonly options: ChatSessionOptions,
     /** The `/` commands the composer completes: the CLI's own, then the engine's. */
-    readonly commands: readonly SlashCommand[],
+    commands: readonly SlashCommand[],
   ) {
     this.#session = session
+    this.#commands = commands
+  }
+
+  #commands: readonly SlashCommand[]
+  readonly #commandListeners = new Set<() => void>()
+
+  /** Calls `listener` each time the `/` commands change (after a reload); returns the unsubscribe function. */
+  onCommandsChanged(listener: () => void): () => void {
+    this.#commandListeners.add(listener)
+    return () => {
+      this.#commandListeners.delete(listener)
+    }
+  }
+
+  /** The `/` commands the composer completes, re-read whenever the session reloads its settings. */
+  get commands(): readonly SlashCommand[] {
+    return this.#commands
   }
 
   /**
@@ -77,7 +94,16 @@ export class ChatController {
 
   /** Delivers every engine event (held ones first); returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void {
-    return this.feed.subscribe(listener)
+    return this.feed.subscribe((envelope) => {
+      // A reload (`/plugin`, `/reload`, trust) may add or remove commands: completion follows it.
+      if (envelope.event.type === 'notice' && envelope.event.code === 'settings') void this.#refreshCommands()
+      listener(envelope)
+    })
+  }
+
+  async #refreshCommands(): Promise<void> {
+    this.#commands = await loadSlashCommands(this.engine, this.options.projectRoot)
+    for (const listener of this.#commandListeners) listener()
   }
 
   /** The state a screen starts from; a resumed session shows its stored transcript first. */

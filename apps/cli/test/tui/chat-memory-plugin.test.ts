@@ -53,6 +53,13 @@ describe('# notes and /plugin in the chat', () => {
     )
     await chat.type('1')
     await chat.waitFor((frame) => frame.includes('Installed tidy@acme'), 'the install')
+    // The plugin's command is offered by `/` completion in the same chat, with its description.
+    await chat.type('/tidy')
+    await chat.waitFor(
+      (frame) => frame.includes('/tidy:sweep') && frame.includes('Sweep a file'),
+      'the plugin command in completion',
+    )
+    await chat.type(...Array<string>(5).fill(KEYS.backspace))
     await chat.type('/tidy:sweep math.js', KEYS.enter)
     await chat.waitFor((frame) => frame.includes('Swept.'), 'the plugin command turn')
     expect(JSON.stringify(setup.client.requests[0]!.messages[0]!.content)).toContain('Sweep math.js clean.')
