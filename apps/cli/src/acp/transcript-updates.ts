@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
-import { isReminder } from '../tui/reduce-event.js'
+import { isCommandBody, isReminder } from '../tui/reduce-event.js'
 import { replayedToolTitle, type StoredTranscript } from '../tui/replay-transcript.js'
 import { toolKind } from './session-updates.js'
 
@@ -13,7 +13,11 @@ export function transcriptUpdates(items: StoredTranscript): SessionUpdate[] {
     switch (item.kind) {
       case 'message':
         if (item.origin === 'reminder' || item.origin === 'summary') break
-        for (const block of item.message.content) {
+        for (const [index, block] of item.message.content.entries()) {
+          // A prompt command is stored as typed, then its expanded template for the model: the
+          // client replays what the user typed, as the chat does.
+          if (block.type === 'text' && item.message.role === 'user' && index > 0 && isCommandBody(block.text))
+            continue
           if (block.type === 'text' && block.text !== '' && !isReminder(block.text))
             updates.push({
               sessionUpdate: item.message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { promptText, stopReasonOf } from '../../src/acp/acp-agent.js'
 import { decisionFor, permissionOptions } from '../../src/acp/permission-options.js'
 import { SessionUpdateMapper } from '../../src/acp/session-updates.js'
+import { transcriptUpdates } from '../../src/acp/transcript-updates.js'
 
 const request = (suggestion?: ApprovalRequest['suggestion']): ApprovalRequest => ({
   id: 'a1',
@@ -134,5 +135,29 @@ describe('prompts and stop reasons', () => {
     expect(() => stopReasonOf({ type: 'failed', error: { code: 'model', message: 'overloaded' } })).toThrow(
       'overloaded',
     )
+  })
+})
+
+describe('session/load replay', () => {
+  it('replays a prompt command as typed, never its <command> template', () => {
+    const updates = transcriptUpdates([
+      {
+        kind: 'message',
+        recordId: 'r1',
+        at: new Date(0).toISOString(),
+        origin: 'command',
+        message: {
+          id: 'm1',
+          role: 'user',
+          content: [
+            { type: 'text', text: '/review src' },
+            { type: 'text', text: '<command name="review">\nReview the changes in src.\n</command>' },
+          ],
+        },
+      },
+    ])
+    expect(updates).toEqual([
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/review src' } },
+    ])
   })
 })
