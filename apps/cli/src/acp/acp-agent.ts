@@ -11,7 +11,24 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk'
 import { type Engine, EngineError, type Session, type SubmitAttachments } from '@z-engine/engine'
-import type { ApprovalRequest, EventEnvelope, PermissionMode, TurnOutcome } from '@z-engine/protocol'
+import type {
+  ApprovalRequest,
+  EventEnvelope,
+  PermissionMode,
+  PlanProposal,
+  QuestionAnswer,
+  QuestionRequest,
+  TurnOutcome,
+} from '@z-engine/protocol'
+import {
+  formAnswers,
+  optionAnswer,
+  planDecision,
+  planOptions,
+  planToolCall,
+  questionForm,
+  questionOptions,
+} from './interactions.js'
 import { decisionFor, permissionOptions } from './permission-options.js'
 import { promptImages } from './prompt-images.js'
 import { previewContent, SessionUpdateMapper, toolKind } from './session-updates.js'
@@ -163,6 +180,84 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       })
   }
 
+  /** Whether the client fills in forms (`elicitation/create`), from its `initialize` capabilities. */
+  let formElicitation = false
+
+  /**
+   * Asks the client an AskUserQuestion call's questions: as one form when it fills in forms, else one
+   * permission request per question (its options, and a skip). Like approvals, a request the engine
+   * settles itself is withdrawn; a failed or skipped one dismisses the questions.
+   */
+  const askQuestions = (
+    client: AgentContext,
+    session: Session,
+    request: QuestionRequest,
+    asking: Map<string, AbortController>,
+  ): void => {
+    const withdraw = new AbortController()
+    asking.set(request.id, withdraw)
+    const options = { cancellationSignal: withdraw.signal }
+    const ask = async () => {
+      if (formElicitation)
+        return formAnswers(
+          request,
+          await client.request(methods.client.elicitation.create, questionForm(session.id, request), options),
+        )
+      const answers: QuestionAnswer[] = []
+      for (const question of request.questions) {
+        const response = await client.request(
+          methods.client.session.requestPermission,
+          {
+            sessionId: session.id,
+            toolCall: {
+              toolCallId: request.toolUseId,
+              title: question.question,
+              kind: 'other',
+              status: 'pending',
+            },
+            options: questionOptions(question),
+          },
+          options,
+        )
+        const answer = optionAnswer(question, response.outcome)
+        if (answer === undefined) return { type: 'dismissed' as const }
+        answers.push(answer)
+      }
+      return { type: 'answered' as const, answers }
+    }
+    void ask()
+      .catch(() => ({ type: 'dismissed' as const }))
+      .then((response) => {
+        if (!asking.delete(request.id)) return
+        session.send({ type: 'answerQuestion', questionId: request.id, response })
+      })
+  }
+
+  /** Asks the client about a proposed plan (ExitPlanMode) as a permission request, withdrawn like approvals. */
+  const askPlan = (
+    client: AgentContext,
+    session: Session,
+    plan: PlanProposal,
+    asking: Map<string, AbortController>,
+  ): void => {
+    const withdraw = new AbortController()
+    asking.set(plan.id, withdraw)
+    void client
+      .request(
+        methods.client.session.requestPermission,
+        { sessionId: session.id, toolCall: planToolCall(plan), options: planOptions() },
+        { cancellationSignal: withdraw.signal },
+      )
+      .then(
+        (response) => planDecision(response.outcome),
+        () => planDecision({ outcome: 'cancelled' }),
+      )
+      .then((decision) => {
+        if (!asking.delete(plan.id)) return
+        session.send({ type: 'resolvePlan', planId: plan.id, decision })
+      })
+  }
+
   /** Opens (or resumes) an engine session for the client and keeps it until the connection ends. */
   const openSession = async (
     client: AgentContext,
@@ -227,10 +322,30 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
             if (!settled.has(request.id)) askPermission(client, session, request, asking)
           })
         }
-        if (event.type === 'approvalResolved') {
-          settled.add(event.approvalId)
-          const withdraw = asking.get(event.approvalId)
-          asking.delete(event.approvalId)
+        if (event.type === 'questionAsked') {
+          const request = event.question
+          void sent.then(() => {
+            if (!settled.has(request.id)) askQuestions(client, session, request, asking)
+          })
+        }
+        if (event.type === 'planProposed') {
+          const plan = event.plan
+          void sent.then(() => {
+            if (!settled.has(plan.id)) askPlan(client, session, plan, asking)
+          })
+        }
+        const answered =
+          event.type === 'approvalResolved'
+            ? event.approvalId
+            : event.type === 'questionAnswered'
+              ? event.questionId
+              : event.type === 'planResolved'
+                ? event.planId
+                : undefined
+        if (answered !== undefined) {
+          settled.add(answered)
+          const withdraw = asking.get(answered)
+          asking.delete(answered)
           withdraw?.abort()
         }
         for (const update of mapper.map(envelope)) notify(update)
@@ -249,15 +364,18 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     })
 
   return agent({ name: 'z-engine' })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        // Images are offered; a session whose model has no image input refuses them (promptImages).
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      },
-      agentInfo: { name: 'z-engine', version: '0.1.0' },
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      formElicitation = params.clientCapabilities?.elicitation?.form != null
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          // Images are offered; a session whose model has no image input refuses them (promptImages).
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        },
+        agentInfo: { name: 'z-engine', version: '0.1.0' },
+      }
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const session = await openSession(client, params.cwd, undefined)
       return { sessionId: session.id, modes: { currentModeId: session.mode, availableModes: MODES } }

@@ -5,6 +5,8 @@ import {
   type ActiveSession,
   type ActiveSessionMessage,
   type ClientContext,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   methods,
   ndJsonStream,
@@ -51,6 +53,8 @@ export async function connectAgent(
   dirs: { home?: string; project?: string } = {},
   /** `--model` for the agent (the scripted client answers whatever the reference names). */
   agentModel?: string,
+  /** How the client fills in forms (`elicitation/create`); it records every form it gets. */
+  elicit?: (request: CreateElicitationRequest) => CreateElicitationResponse,
 ) {
   const home = dirs.home ?? tempDir('ze-acp-home-')
   const project = dirs.project ?? tempDir('ze-acp-proj-')
@@ -83,6 +87,8 @@ export async function connectAgent(
   const permissionRequests: RequestPermissionRequest[] = []
   /** Every session/update received, whichever session it is for. */
   const notifications: SessionNotification[] = []
+  // `unknown`: the SDK names the form type only through a path declarations cannot reference.
+  const forms: unknown[] = []
   const app = client({ name: 'test-client' })
     .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
       permissionRequests.push(params)
@@ -90,6 +96,12 @@ export async function connectAgent(
     })
     .onNotification(methods.client.session.update, ({ params }) => {
       notifications.push(params)
+    })
+    .onRequest(methods.client.elicitation.create, ({ params }) => {
+      forms.push(params)
+      // A client that did not advertise forms is never sent one: this marks the test as wrong.
+      if (elicit === undefined) throw new Error('the agent sent a form to a client without form elicitation')
+      return elicit(params)
     })
   const clientConnection = app.connect(ndJsonStream(toAgent.writable, toClient.readable))
   cleanups.push(() => clientConnection.close())
@@ -100,6 +112,7 @@ export async function connectAgent(
     home,
     agent: clientConnection.agent,
     permissionRequests,
+    forms,
     notifications,
     envelopes,
   }
