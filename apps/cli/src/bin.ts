@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { runCli } from './router.js'
+import { setV8Flags } from './v8-flags.js'
+
+setV8Flags()
 
 const code = await runCli({
   argv: process.argv.slice(2),
