@@ -11,27 +11,10 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk'
 import { type Engine, EngineError, type Session, type SubmitAttachments } from '@z-engine/engine'
-import type {
-  ApprovalRequest,
-  EventEnvelope,
-  PermissionMode,
-  PlanProposal,
-  QuestionAnswer,
-  QuestionRequest,
-  TurnOutcome,
-} from '@z-engine/protocol'
-import {
-  formAnswers,
-  optionAnswer,
-  planDecision,
-  planOptions,
-  planToolCall,
-  questionForm,
-  questionOptions,
-} from './interactions.js'
-import { decisionFor, permissionOptions } from './permission-options.js'
+import type { EventEnvelope, PermissionMode, TurnOutcome } from '@z-engine/protocol'
+import { askPermission, askPlan, askQuestions } from './client-asks.js'
 import { promptImages } from './prompt-images.js'
-import { previewContent, SessionUpdateMapper, toolKind } from './session-updates.js'
+import { SessionUpdateMapper } from './session-updates.js'
 import { transcriptUpdates } from './transcript-updates.js'
 
 /** Routes the engine's single event sink to per-session listeners. */
@@ -140,123 +123,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return session
   }
 
-  /**
-   * Asks the client about one approval card. `asking` holds the cards still waiting on the client:
-   * when the engine settles one itself (the turn was cancelled), the request is withdrawn with
-   * `$/cancel_request` and its late answer is dropped.
-   */
-  const askPermission = (
-    client: AgentContext,
-    session: Session,
-    request: ApprovalRequest,
-    asking: Map<string, AbortController>,
-  ): void => {
-    const withdraw = new AbortController()
-    asking.set(request.id, withdraw)
-    void client
-      .request(
-        methods.client.session.requestPermission,
-        {
-          sessionId: session.id,
-          toolCall: {
-            toolCallId: request.toolUseId,
-            title: request.title,
-            kind: toolKind(request.toolName),
-            status: 'pending',
-            content: previewContent(request.preview),
-          },
-          options: permissionOptions(request),
-        },
-        { cancellationSignal: withdraw.signal },
-      )
-      .then(
-        (response) => decisionFor(request, response.outcome),
-        // No answer (the client failed or went away) denies: approvals fail closed.
-        () => decisionFor(request, { outcome: 'cancelled' }),
-      )
-      .then((decision) => {
-        if (!asking.delete(request.id)) return
-        session.send({ type: 'resolveApproval', approvalId: request.id, decision })
-      })
-  }
-
   /** Whether the client fills in forms (`elicitation/create`), from its `initialize` capabilities. */
   let formElicitation = false
-
-  /**
-   * Asks the client an AskUserQuestion call's questions: as one form when it fills in forms, else one
-   * permission request per question (its options, and a skip). Like approvals, a request the engine
-   * settles itself is withdrawn; a failed or skipped one dismisses the questions.
-   */
-  const askQuestions = (
-    client: AgentContext,
-    session: Session,
-    request: QuestionRequest,
-    asking: Map<string, AbortController>,
-  ): void => {
-    const withdraw = new AbortController()
-    asking.set(request.id, withdraw)
-    const options = { cancellationSignal: withdraw.signal }
-    const ask = async () => {
-      if (formElicitation)
-        return formAnswers(
-          request,
-          await client.request(methods.client.elicitation.create, questionForm(session.id, request), options),
-        )
-      const answers: QuestionAnswer[] = []
-      for (const question of request.questions) {
-        const response = await client.request(
-          methods.client.session.requestPermission,
-          {
-            sessionId: session.id,
-            toolCall: {
-              toolCallId: request.toolUseId,
-              title: question.question,
-              kind: 'other',
-              status: 'pending',
-            },
-            options: questionOptions(question),
-          },
-          options,
-        )
-        const answer = optionAnswer(question, response.outcome)
-        if (answer === undefined) return { type: 'dismissed' as const }
-        answers.push(answer)
-      }
-      return { type: 'answered' as const, answers }
-    }
-    void ask()
-      .catch(() => ({ type: 'dismissed' as const }))
-      .then((response) => {
-        if (!asking.delete(request.id)) return
-        session.send({ type: 'answerQuestion', questionId: request.id, response })
-      })
-  }
-
-  /** Asks the client about a proposed plan (ExitPlanMode) as a permission request, withdrawn like approvals. */
-  const askPlan = (
-    client: AgentContext,
-    session: Session,
-    plan: PlanProposal,
-    asking: Map<string, AbortController>,
-  ): void => {
-    const withdraw = new AbortController()
-    asking.set(plan.id, withdraw)
-    void client
-      .request(
-        methods.client.session.requestPermission,
-        { sessionId: session.id, toolCall: planToolCall(plan), options: planOptions() },
-        { cancellationSignal: withdraw.signal },
-      )
-      .then(
-        (response) => planDecision(response.outcome),
-        () => planDecision({ outcome: 'cancelled' }),
-      )
-      .then((decision) => {
-        if (!asking.delete(plan.id)) return
-        session.send({ type: 'resolvePlan', planId: plan.id, decision })
-      })
-  }
 
   /** Opens (or resumes) an engine session for the client and keeps it until the connection ends. */
   const openSession = async (
@@ -325,7 +193,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         if (event.type === 'questionAsked') {
           const request = event.question
           void sent.then(() => {
-            if (!settled.has(request.id)) askQuestions(client, session, request, asking)
+            if (!settled.has(request.id)) askQuestions(client, session, request, asking, formElicitation)
           })
         }
         if (event.type === 'planProposed') {
