@@ -17,8 +17,9 @@ export function sessionRedactor(
 }
 
 /**
- * A tool whose results, errors, progress and spilled artifacts are redacted. Wrapping the tool
- * rather than the batch covers the main agent, subagents and PostToolUse hooks alike.
+ * A tool whose results, errors, progress and spilled artifacts are redacted, and whose output
+ * budget sees redacted text only. Wrapping the tool rather than the batch covers the main agent,
+ * subagents and PostToolUse hooks alike.
  */
 export function redactingTool(tool: Tool, redactor: Redactor): Tool {
   return {
@@ -32,6 +33,7 @@ export function redactingTool(tool: Tool, redactor: Redactor): Tool {
     preview: (input, ctx) => tool.preview(input, ctx),
     call: async (input, ctx, signal) => {
       const progress = boundedProgress(ctx.progress, redactor)
+      const budget = ctx.outputBudget
       try {
         const result = await tool.call(
           input,
@@ -39,6 +41,11 @@ export function redactingTool(tool: Tool, redactor: Redactor): Tool {
             ...ctx,
             progress: progress.push,
             spill: (content, hint) => ctx.spill(redactor.redact(content), hint),
+            // Redact, then budget (spec 004): a budget's cut must never leave half a secret that
+            // the redactor would no longer recognise after it.
+            ...(budget !== undefined
+              ? { outputBudget: (text, kind) => budget(redactor.redact(text), kind) }
+              : {}),
           },
           signal,
         )
