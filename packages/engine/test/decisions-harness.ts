@@ -33,10 +33,13 @@ export function featureOf(request: ModelRequest): string {
 /**
  * An engine whose main model is `script` and whose decision model (`decider/…`) answers each
  * feature from `answers` (a feature not listed abstains with `{}`). Mocks only at the model boundary.
+ * A request's `model` is the reference it was made for (`scripted` for `scripted:` ones); references
+ * in `unreachable` fail to resolve, as a provider without credentials does.
  */
 export async function decisionEngine(
   script: ScriptSource,
   answers: (feature: string, request: ModelRequest) => DecisionAnswer | undefined,
+  unreachable: readonly string[] = [],
 ) {
   const decider = new ScriptedClient((request): ScriptStep | Promise<ScriptStep> => {
     const answer = answers(featureOf(request), request) ?? {}
@@ -49,9 +52,16 @@ export async function decisionEngine(
   const t = await engineWith([], undefined, {
     clientFactory: {
       createClient: (ref) =>
-        ref.startsWith('decider/')
-          ? { ok: true, client: decider, provider: 'scripted', model: 'decider' }
-          : { ok: true, client: main, provider: 'scripted', model: 'scripted' },
+        unreachable.includes(ref)
+          ? { ok: false, error: `no credentials for ${ref}` }
+          : ref.startsWith('decider/')
+            ? { ok: true, client: decider, provider: 'scripted', model: 'decider' }
+            : {
+                ok: true,
+                client: main,
+                provider: 'scripted',
+                model: ref.startsWith('scripted:') ? 'scripted' : ref,
+              },
     },
   })
   return { ...t, client: main, decider }

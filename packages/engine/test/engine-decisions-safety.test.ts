@@ -16,6 +16,9 @@ cleanupTempDirs()
 
 // Short enough that the session's redactor (policy's SECRET_RULES) leaves it: only its context betrays it.
 const SECRET = 'Tr0ub4dor&3'
+// The session opens on the configured fast model, so the route seam has a stronger one to offer.
+const FAST = 'anthropic/claude-haiku-4-5'
+const MAIN = 'anthropic/claude-sonnet-4-6'
 
 /** The main model: read a config with a credential and the code, fix it, try a denied push, then answer. */
 function mainScript(request: ModelRequest, index: number): ScriptStep {
@@ -56,7 +59,7 @@ function aggressive(feature: string): DecisionAnswer {
     case 'decisions_stop_review':
       return { continue: true, reminder: 'Run the test before you stop.' }
     case 'decisions_route':
-      return { effort: 'max', reason: 'hard' }
+      return { effort: 'max', model: MAIN, reason: 'hard' }
     case 'decisions_completion_claims':
       return { claim: 'Fixed: add now adds.' }
     case 'decisions_check_select':
@@ -83,10 +86,11 @@ async function runTask(
   const t = await decisionEngine(mainScript, answers)
   const session = await t.engine.openSession({
     projectRoot: project,
-    model: 'scripted:x',
+    model: FAST,
     mode: 'acceptEdits',
     settings: {
       ...allFeatures(mode),
+      model: { name: MAIN, fast: FAST },
       ...(only !== undefined ? { experimental: { [only]: mode } } : {}),
       permissions: { deny: ['Bash(git push:*)'] },
       // The map arrives as a reminder whenever its build ends: timing that differs between runs.
@@ -195,8 +199,16 @@ describe('decision safety rules (tests/decisions_all_on, decisions_shadow, decis
     expect(existsSync(join(on.project, '.z-engine', 'settings.local.toml'))).toBe(false)
     // Live decision events and journaled traces.
     const types = new Set(on.events.map((event) => event.type))
-    for (const type of ['completionClaimUnchecked', 'urgencyScored', 'decisionTraced'] as const)
+    for (const type of [
+      'completionClaimUnchecked',
+      'urgencyScored',
+      'decisionTraced',
+      'routeChosen',
+    ] as const)
       expect(types.has(type)).toBe(true)
+    // The route raised this turn's model within the configured ones (off runs on the fast model).
+    expect(new Set(on.requests.map((request) => request.model))).toEqual(new Set([MAIN]))
+    expect(new Set(off.requests.map((request) => request.model))).toEqual(new Set([FAST]))
     expect(traces(on.events).every((trace) => trace.mode === 'on')).toBe(true)
   }, 120_000)
 
@@ -204,6 +216,9 @@ describe('decision safety rules (tests/decisions_all_on, decisions_shadow, decis
     const off = await runTask('off', () => undefined)
     const shadow = await runTask('shadow', aggressive)
     expect(sent(shadow.requests)).toEqual(sent(off.requests))
+    expect(shadow.requests.map((request) => request.model)).toEqual(
+      off.requests.map((request) => request.model),
+    )
     expect(outcome(shadow.events)).toEqual(outcome(off.events))
     expect(
       shadow.events.some((event) => event.type === 'approvalRequested' || event.type === 'questionAsked'),
@@ -218,6 +233,9 @@ describe('decision safety rules (tests/decisions_all_on, decisions_shadow, decis
     const off = await runTask('off', () => undefined)
     const failing = await runTask('on', () => 'fail')
     expect(sent(failing.requests)).toEqual(sent(off.requests))
+    expect(failing.requests.map((request) => request.model)).toEqual(
+      off.requests.map((request) => request.model),
+    )
     expect(outcome(failing.events)).toEqual(outcome(off.events))
     // Uses with nothing to ask about abstain without a call; every other one failed.
     const failed = traces(failing.events)
@@ -229,6 +247,9 @@ describe('decision safety rules (tests/decisions_all_on, decisions_shadow, decis
     const off = await runTask('off', () => undefined)
     const silent = await runTask('on', () => 'hang')
     expect(sent(silent.requests)).toEqual(sent(off.requests))
+    expect(silent.requests.map((request) => request.model)).toEqual(
+      off.requests.map((request) => request.model),
+    )
     expect(outcome(silent.events)).toEqual(outcome(off.events))
     const timedOut = traces(silent.events)
     expect(timedOut.some((trace) => trace.outcome === 'timeout')).toBe(true)

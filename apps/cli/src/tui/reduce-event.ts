@@ -7,6 +7,7 @@ import type {
   MessageOrigin,
   QuestionResponse,
   RewindScope,
+  Route,
 } from '@z-engine/protocol'
 import { todoLines } from './todo-lines.js'
 import {
@@ -20,6 +21,16 @@ import {
 
 /** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
 const PROGRESS_LINES = 4
+
+/** The line the chat shows when the route seam raised a turn's or an agent's model or effort. */
+export function routeText(route: Route): string {
+  const raised = [
+    ...(route.model !== undefined ? [route.model] : []),
+    ...(route.effort !== undefined ? [`${route.effort} effort`] : []),
+  ].join(', ')
+  const who = route.agentId !== undefined ? `Agent ${route.agentId}` : 'This turn'
+  return `${who} routed to ${raised}: ${route.reason}`
+}
 
 /** Whether a text block is a reminder the engine adds for the model (never shown as the user's words). */
 export function isReminder(text: string): boolean {
@@ -547,6 +558,8 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
           text: `This project's ${event.categories.join(', ')} settings are withheld until you trust the workspace (/trust here, or 'z-engine trust' / 'z-engine exec --trust' from a shell).`,
         },
       )
+    case 'routeChosen':
+      return append(state, { kind: 'notice', level: 'info', text: routeText(event.route) })
     case 'completionClaimUnchecked':
       return append(state, {
         kind: 'notice',
@@ -573,7 +586,6 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
     case 'titleChanged':
     case 'jobUpdated':
     case 'checkRecorded':
-    case 'routeChosen':
     case 'decisionTraced':
     case 'taskViewApplied':
     case 'suggested':

@@ -195,6 +195,27 @@ describe('reduceEvent', () => {
     expect(contextPercent(state)).toBe(25)
     expect(state.costUsd).toBe(0.25)
   })
+  it('shows a routed model or effort as a notice, naming the agent it was for', () => {
+    let state = reduceEvent(
+      start(),
+      envelope({
+        type: 'routeChosen',
+        route: { model: 'anthropic/claude-sonnet-4-6', effort: 'high', reason: 'a hard refactor' },
+      }),
+    )
+    state = reduceEvent(
+      state,
+      envelope({ type: 'routeChosen', route: { effort: 'max', agentId: 'agent_1', reason: 'wide' } }),
+    )
+    expect(state.finished.slice(-2)).toMatchObject([
+      {
+        kind: 'notice',
+        level: 'info',
+        text: 'This turn routed to anthropic/claude-sonnet-4-6, high effort: a hard refactor',
+      },
+      { kind: 'notice', level: 'info', text: 'Agent agent_1 routed to max effort: wide' },
+    ])
+  })
 })
 
 describe('mode cycling', () => {

@@ -321,6 +321,11 @@ export class Engine {
         ? { title: (options.title ?? snapshot?.title) as string }
         : {}),
     })
+    // The route seam never touches a model the user chose (`/model`). The journal does not say how a
+    // resumed session's model was chosen, so one continuing on a model other than the settings' own
+    // is treated as chosen (fail closed: routing does less, never more).
+    if (options.model === undefined && snapshot?.model !== undefined)
+      state.modelPinned = snapshot.model !== modelRefFromSettings(settings)
     if (snapshot) {
       state.workingSet = [...snapshot.workingSet]
       state.usage = { ...snapshot.usage }

@@ -129,6 +129,18 @@ export class SessionModels implements ModelPort {
     this.#clients.set(modelRef, { client, model })
   }
 
+  /**
+   * The configured models the route seam may raise a turn or agent to (docs/decisions.md "Route"):
+   * the fast model and the main model settings name. Review models are not on it: they serve reviews.
+   */
+  routeLadder(): readonly string[] {
+    const settings = this.settings()
+    return [
+      ...(settings.model.fast !== undefined ? [settings.model.fast] : []),
+      modelRefFromSettings(settings),
+    ]
+  }
+
   /** Closes every client this session created (provider-side caches are released). */
   async close(): Promise<void> {
     const clients = [...new Set([...this.#clients.values()].map((entry) => entry.client))]

@@ -8,7 +8,7 @@ import { nextStep } from './uses/next-step.js'
 import { pressureTriage } from './uses/pressure-triage.js'
 import { relevance } from './uses/relevance.js'
 import { reviewCall } from './uses/review-call.js'
-import { routeEffort } from './uses/route-effort.js'
+import { routeChoice } from './uses/route-choice.js'
 import { screenRequest } from './uses/screen-request.js'
 import { stopReview } from './uses/stop-review.js'
 import { turnBrief } from './uses/turn-brief.js'
@@ -27,7 +27,7 @@ export const USES: readonly AnyDecisionUse[] = [
   relevance,
   stopReview,
   answerFromHistory,
-  routeEffort,
+  routeChoice,
   completionClaims,
   checkSelect,
   turnTone,

@@ -59,8 +59,20 @@ export interface SeamTypes {
     advice: { answers: string[]; quote: string }
   }
   route: {
-    input: { prompt: string; effort: 'low' | 'medium' | 'high' | 'max' | undefined; reasoning: boolean }
-    advice: { effort: 'low' | 'medium' | 'high' | 'max'; reason: string }
+    input: {
+      /** The turn's prompt, or the prompt a subagent is launched with. */
+      prompt: string
+      /** The launched subagent (absent for a main turn). */
+      agent?: { id: string; type: string; description: string }
+      /** The model the turn or agent runs on unless routed. */
+      model: string
+      /** Models it may be raised to (stronger, configured, reachable); empty: the model stays. */
+      stronger: readonly string[]
+      /** The configured effort; undefined when the model does not reason (effort cannot change). */
+      effort: 'low' | 'medium' | 'high' | 'max' | undefined
+    }
+    /** A higher effort, a stronger model, or both; anything else is ignored by the seam. */
+    advice: { effort?: 'low' | 'medium' | 'high' | 'max'; model?: string; reason: string }
   }
   completion: {
     input: { finalText: string; messageId: string; mutated: boolean; verified: boolean }

@@ -11,6 +11,8 @@ export interface AgentCaller {
   agentId?: string
   /** The caller's model reference now (what `inherit` means). */
   model(): string
+  /** Whether the caller's model was chosen explicitly (an `inherit` child is pinned with it). */
+  modelPinned(): boolean
   /** The caller's permission mode now (what a definition without `permissionMode` runs in). */
   mode(): PermissionMode
 }
@@ -22,6 +24,8 @@ export interface AgentEntry {
   definition: AgentDefinition
   caller: AgentCaller
   modelRef: string
+  /** Its model was chosen explicitly (see `agentModelPinned`): the route seam leaves it alone. */
+  modelPinned: boolean
   /** The transcript (also the working set sent to its model). */
   messages: Message[]
   /** Reminders for its next user message (its own background agents finishing). */

@@ -39,6 +39,30 @@ function aliasOnProvider(model: string, callerModel: string): string {
   return `anthropic/${model}`
 }
 
+/**
+ * Whether the route seam must leave a subagent's model alone (docs/decisions.md "Route"): a model id,
+ * an alias (`haiku`) or the `review` role was chosen on purpose and is pinned; `inherit` (or unset)
+ * is pinned exactly when the caller's model is, `main` when the session's is (the user's `/model`);
+ * the `fast` role may be raised along the configured models (when `model.fast` is unset it runs on
+ * the caller's model, pinned with it).
+ */
+export function agentModelPinned(
+  choice: string,
+  context: { callerPinned: boolean; sessionPinned: boolean; settings: Settings },
+): boolean {
+  switch (choice) {
+    case 'inherit':
+    case '':
+      return context.callerPinned
+    case 'main':
+      return context.sessionPinned
+    case 'fast':
+      return context.settings.model.fast === undefined ? context.callerPinned : false
+    default:
+      return true
+  }
+}
+
 /** Whether a model choice names a role (its model comes from settings) rather than an id. */
 export function isModelRole(choice: string): boolean {
   return choice === 'main' || choice === 'fast' || choice === 'review'

@@ -4,6 +4,8 @@ import { reminderText, wrapReminder } from '@z-engine/prompts'
 import type { AgentInfo, AgentStatus, ContentBlock, JobInfo, Message, Settings } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import type { AgentPort, AgentRunResult, AgentSpawnRequest, Ports, Tool } from '@z-engine/tools'
+import { chooseRoute } from '../decisions/seams/route.js'
+import { strongerModels } from '../decisions/seams/route-ladder.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
@@ -11,7 +13,7 @@ import type { AgentCaller, AgentEntry } from './agent-entry.js'
 import { publishAgent } from './agent-events.js'
 import { AgentJobs } from './agent-jobs.js'
 import { agentMode, agentModeWarning } from './agent-mode.js'
-import { agentModelRef, isModelRole } from './agent-model.js'
+import { agentModelPinned, agentModelRef, isModelRole } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
 import { subagentSystem } from './agent-system.js'
 import { subagentTools, toolPatternMatches } from './agent-tools.js'
@@ -75,7 +77,12 @@ export class Orchestrator {
   /** The AgentPort the main agent's calls see. */
   mainPort(): AgentPort {
     const state = () => this.deps.session.state
-    return this.port({ depth: 0, model: () => state().modelRef, mode: () => state().mode })
+    return this.port({
+      depth: 0,
+      model: () => state().modelRef,
+      modelPinned: () => state().modelPinned,
+      mode: () => state().mode,
+    })
   }
 
   /** An AgentPort whose spawns are children of `caller`. */
@@ -164,6 +171,11 @@ export class Orchestrator {
       sessionModel: session.state.modelRef,
       settings: this.deps.settings,
     })
+    let modelPinned = agentModelPinned(choice, {
+      callerPinned: caller.modelPinned(),
+      sessionPinned: session.state.modelPinned,
+      settings: this.deps.settings,
+    })
     let resolved = session.services.models.resolve(modelRef)
     if (!resolved.ok && modelRef !== caller.model()) {
       // A model that cannot be used (unknown, no key, a role set to something broken) must not make
@@ -175,6 +187,7 @@ export class Orchestrator {
         'agent',
       )
       modelRef = caller.model()
+      modelPinned = caller.modelPinned()
       resolved = session.services.models.resolve(modelRef)
     }
     if (!resolved.ok) throw new Error(`the agent's model ${modelRef} is unavailable: ${resolved.message}`)
@@ -210,6 +223,7 @@ export class Orchestrator {
       definition,
       caller,
       modelRef,
+      modelPinned,
       messages: [],
       followUps: [],
       root: worktree ? worktree.value.root : this.deps.projectRoot,
@@ -255,6 +269,44 @@ export class Orchestrator {
     return restored
   }
 
+  /**
+   * The route seam at launch (spec 000: orchestration/launch): this run's effort and model, raised
+   * within what the agent's definition allows (docs/decisions.md "Route"), announced with
+   * `routeChosen` and its agent id. Undefined: the agent runs as configured.
+   */
+  async #route(
+    entry: AgentEntry,
+    prompt: string,
+    signal: AbortSignal,
+  ): Promise<{ modelRef?: string; effort?: 'low' | 'medium' | 'high' | 'max' } | undefined> {
+    const session = this.deps.session
+    const decisions = session.services.decisions
+    if (!decisions?.joins('route')) return undefined
+    const models = session.services.models
+    const resolved = models.resolve(entry.modelRef)
+    const effort = resolved.ok ? resolved.model.reasoning?.effort : undefined
+    const stronger = entry.modelPinned
+      ? []
+      : strongerModels(entry.modelRef, models.routeLadder?.() ?? [], (ref) => models.resolve(ref).ok)
+    const route = await chooseRoute(
+      decisions,
+      {
+        prompt,
+        agent: { id: entry.info.id, type: entry.definition.name, description: entry.info.description },
+        model: entry.modelRef,
+        stronger,
+        effort: effort === 'minimal' ? 'low' : effort,
+      },
+      signal,
+    )
+    if (route === undefined) return undefined
+    session.publish({ type: 'routeChosen', route })
+    return {
+      ...(route.model !== undefined ? { modelRef: route.model } : {}),
+      ...(route.effort !== undefined ? { effort: route.effort } : {}),
+    }
+  }
+
   /** Runs one prompt of an agent to its end; never rejects (failures become a failed status). */
   async #run(entry: AgentEntry, prompt: string, signal: AbortSignal): Promise<AgentRunResult> {
     const session = this.deps.session
@@ -268,9 +320,11 @@ export class Orchestrator {
     const ownTools = (own?.tools() ?? []).filter(
       (tool) => !denied.some((pattern) => toolPatternMatches(pattern, tool.name)),
     )
+    const route = await this.#route(entry, prompt, signal)
     const host = buildSubagentRunHost({
       session,
       entry,
+      ...(route !== undefined ? { route } : {}),
       tools: [
         ...subagentTools(
           this.deps.tools(),
@@ -291,6 +345,7 @@ export class Orchestrator {
           depth: entry.info.depth,
           agentId: entry.info.id,
           model: () => entry.modelRef,
+          modelPinned: () => entry.modelPinned,
           mode: () => agentMode(entry.definition, entry.caller),
         }),
       },

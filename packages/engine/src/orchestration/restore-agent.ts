@@ -3,7 +3,7 @@ import type { AgentInfo, Message, Settings } from '@z-engine/protocol'
 import type { SessionState } from '../session/state.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { AgentEntry } from './agent-entry.js'
-import { agentModelRef } from './agent-model.js'
+import { agentModelPinned, agentModelRef } from './agent-model.js'
 
 /** What restoring an agent of an earlier run of the chat reads. */
 export interface RestoreDeps {
@@ -48,8 +48,14 @@ export async function restoreAgent(
       depth: info.depth - 1,
       ...(info.parentId !== undefined ? { agentId: info.parentId } : {}),
       model: () => state.modelRef,
+      modelPinned: () => state.modelPinned,
       mode: () => state.mode,
     },
+    modelPinned: agentModelPinned(definition.model, {
+      callerPinned: state.modelPinned,
+      sessionPinned: state.modelPinned,
+      settings: deps.settings,
+    }),
     modelRef: agentModelRef(undefined, definition.model, {
       callerModel: state.modelRef,
       sessionModel: state.modelRef,

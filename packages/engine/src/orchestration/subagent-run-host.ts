@@ -12,7 +12,7 @@ import { addCost, addUsage } from '@z-engine/protocol'
 import type { Ports, Tool } from '@z-engine/tools'
 import { runBatch } from '../batch/run-batch.js'
 import { type AskAboutCredentials, sessionRequestScreen } from '../decisions/seams/before-request.js'
-import { askAboutCredentials, toolNamesOf } from '../decisions/seams/main-agent.js'
+import { askAboutCredentials, toolNamesOf, withEffort } from '../decisions/seams/main-agent.js'
 import type { SystemSection } from '../model/types.js'
 import type { RunHost } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
@@ -36,6 +36,8 @@ export interface SubagentRunInput {
   maxTurns: number
   /** Reports every change of its info (usage, cost), so the GUI can follow it. */
   onChange(): void
+  /** This run's model and effort as the route seam raised them at launch (absent: as configured). */
+  route?: { modelRef?: string; effort?: 'low' | 'medium' | 'high' | 'max' }
 }
 
 /**
@@ -48,6 +50,8 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   const { services, state } = session
   const agentId = entry.info.id
   const scope = { agentId }
+  // A routed model serves this run only; the entry keeps its configured one for the next launch.
+  const modelRef = input.route?.modelRef ?? entry.modelRef
   const toolSpecs = toolSpecsOf(input.tools)
   let cwd = entry.root
   // Nested AGENTS.md files and glob rules are announced to each agent on its own first touch.
@@ -56,7 +60,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
   // Its own relief: clears and summaries edit this working set only (the stored transcript is whole).
   const relief = services.agentRelief?.({
     agentId,
-    modelRef: entry.modelRef,
+    modelRef,
     system: input.system,
     tools: input.tools,
   })
@@ -103,9 +107,9 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
 
   return {
     model: () => {
-      const resolved = services.models.resolve(entry.modelRef)
+      const resolved = services.models.resolve(modelRef)
       if (!resolved.ok) throw new Error(resolved.message)
-      return resolved.model
+      return withEffort(resolved.model, input.route?.effort)
     },
     system: async () => input.system,
     tools: () => toolSpecs,
@@ -124,7 +128,7 @@ export function buildSubagentRunHost(input: SubagentRunInput): RunHost {
     },
     emit,
     recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
-      const cost = services.costOf(usage, entry.modelRef)
+      const cost = services.costOf(usage, modelRef)
       entry.info = {
         ...entry.info,
         usage: addUsage(entry.info.usage, usage),

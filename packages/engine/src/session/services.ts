@@ -154,6 +154,8 @@ export interface ModelPort {
   resolve(modelRef: string): { ok: true; model: RoundModel } | { ok: false; message: string }
   /** The model's context window in tokens (for the context meter). */
   contextWindow?(modelRef: string): number
+  /** The models settings configure for the route seam to raise to: `model.fast`, then the main model. */
+  routeLadder?(): readonly string[]
 }
 
 /** Everything a session needs from outside; built by the Engine, replaced by fakes in tests. */

@@ -339,6 +339,7 @@ export class SessionActor implements Session {
           return
         }
         this.#state.modelRef = command.model
+        this.#state.modelPinned = true
         await this.#core.commit({ type: 'modelChanged', model: command.model })
         return
       }

@@ -26,6 +26,8 @@ export interface ActiveTurn {
 export class SessionState {
   mode: PermissionMode
   modelRef: string
+  /** The user chose the model in this session (`/model`): the route seam leaves it alone. */
+  modelPinned = false
   title: string | undefined
   /** What the model is sent next. */
   workingSet: Message[] = []

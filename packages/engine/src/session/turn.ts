@@ -1,7 +1,8 @@
 import { reminderText } from '@z-engine/prompts'
 import type { ContentBlock, Cost, Message, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
 import { uncheckedClaim } from '../decisions/seams/completion.js'
-import { routeTurn } from '../decisions/seams/route.js'
+import { chooseRoute } from '../decisions/seams/route.js'
+import { strongerModels } from '../decisions/seams/route-ladder.js'
 import { judgeTurnInBackground } from '../decisions/seams/turn-end.js'
 import { turnStartReminders } from '../decisions/seams/turn-start.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
@@ -46,7 +47,7 @@ export async function runTurn(
   turn: ActiveTurn,
   requested: TurnInput,
 ): Promise<void> {
-  // The route seam may raise this turn's effort once the prompt is in.
+  // The route seam may raise this turn's effort or model once the prompt is in.
   let input = requested
   const turnId = turn.id
   const scope = { turnId }
@@ -95,7 +96,7 @@ export async function runTurn(
 
   const due = (await session.services.turnReminders?.().catch(() => [])) ?? []
   session.state.reminders.push(...due)
-  // Decision seams at turn start: reminders for the opening message, and the route (effort).
+  // Decision seams at turn start: reminders for the opening message, and the route (effort, model).
   const decisions = session.services.decisions
   session.state.reminders.push(
     ...(await turnStartReminders(decisions, input.text, session.state.workingSet, turn.controller.signal)),
@@ -197,17 +198,35 @@ export async function runTurn(
     judgeTurnInBackground(session, { turnId, prompt: input.text, finalText: run.finalText })
 }
 
-/** The turn's input with the route seam's effort, announced with `routeChosen` (unchanged without one). */
+/**
+ * The turn's input with the route seam's effort and model, announced with `routeChosen` (unchanged
+ * without one). The model is chosen here, at the turn start, for this turn only: a switch starts a
+ * new prompt cache, so it never happens mid-turn. A model the user chose (`/model`) or a command's
+ * own `model` is left alone; only the effort may rise then.
+ */
 async function routedInput(session: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnInput> {
   const decisions = session.services.decisions
   if (!decisions?.joins('route')) return input
-  const resolved = session.services.models.resolve(input.modelRef ?? session.state.modelRef)
+  const models = session.services.models
+  const model = input.modelRef ?? session.state.modelRef
+  const pinned = input.modelRef !== undefined || session.state.modelPinned
+  const resolved = models.resolve(model)
   const effort = resolved.ok ? resolved.model.reasoning?.effort : undefined
-  const current = effort === 'minimal' ? 'low' : effort
-  const route = await routeTurn(decisions, input.text, current, signal)
+  const stronger = pinned
+    ? []
+    : strongerModels(model, models.routeLadder?.() ?? [], (ref) => models.resolve(ref).ok)
+  const route = await chooseRoute(
+    decisions,
+    { prompt: input.text, model, stronger, effort: effort === 'minimal' ? 'low' : effort },
+    signal,
+  )
   if (route === undefined) return input
   session.publish({ type: 'routeChosen', route })
-  return { ...input, effort: route.effort }
+  return {
+    ...input,
+    ...(route.model !== undefined ? { modelRef: route.model } : {}),
+    ...(route.effort !== undefined ? { effort: route.effort } : {}),
+  }
 }
 
 /** The id of the last assistant message among `messages`. */
