@@ -4,6 +4,8 @@
  * model boundary: the main model and the decision model are scripted clients, and each request
  * names the model reference it was made for.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { EngineEvent, Route } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import type { ModelRequest } from '../src/index.js'
@@ -64,7 +66,8 @@ interface Run {
 
 /**
  * Opens a session on `open` with `model.fast` = haiku and `model.name` = sonnet, runs `prompts` one
- * turn after another (a `/model X` entry sends setModel), and returns what happened.
+ * turn after another (`/model X` sends setModel, another `/name args` runs that command), and
+ * returns what happened.
  */
 async function run(
   prompts: readonly string[],
@@ -74,6 +77,7 @@ async function run(
     mode?: 'on' | 'shadow'
     unreachable?: string[]
     model?: Record<string, unknown>
+    project?: string
   } = {},
 ): Promise<Run> {
   const t = await decisionEngine(
@@ -82,7 +86,7 @@ async function run(
     options.unreachable,
   )
   const session = await t.engine.openSession({
-    projectRoot: buggyProject(),
+    projectRoot: options.project ?? buggyProject(),
     model: options.open ?? FAST,
     mode: 'bypass',
     settings: {
@@ -93,7 +97,9 @@ async function run(
     },
   })
   for (const prompt of prompts) {
-    if (prompt.startsWith('/model ')) session.send({ type: 'setModel', model: prompt.slice(7) })
+    const command = /^\/(\S+) ?(.*)$/.exec(prompt)
+    if (command?.[1] === 'model') session.send({ type: 'setModel', model: command[2]! })
+    else if (command) session.send({ type: 'runCommand', name: command[1]!, args: command[2]! })
     else await session.submit(prompt)
     await session.idle()
   }
@@ -171,6 +177,42 @@ describe('route seam: the model of a main turn (decisions_route on)', () => {
     expect(result.requests[0]?.reasoning?.effort).toBe('high')
     expect(routes(result.events)).toEqual([{ effort: 'max', reason: 'hard' }])
     expect(firstText(result.decider[0]!)).not.toContain('one of [')
+  })
+
+  it('leaves a prompt command’s own model alone', async () => {
+    const project = buggyProject()
+    mkdirSync(join(project, '.z-engine', 'commands'), { recursive: true })
+    writeFileSync(
+      join(project, '.z-engine', 'commands', 'quick.md'),
+      `---\ndescription: Quick look\nmodel: ${FAST}\n---\nTake a quick look at $ARGUMENTS\n`,
+    )
+    const result = await run(['/quick math.js'], () => ({ model: MAIN, reason: 'hard' }), { project })
+    expect(models(result.requests)).toEqual([FAST])
+    expect(routes(result.events)).toEqual([])
+  })
+
+  it('a resumed session continuing on a model other than the settings’ own counts as chosen (fail closed)', async () => {
+    const t = await decisionEngine(script, (feature) =>
+      feature === 'decisions_route' ? { model: MAIN, reason: 'hard' } : undefined,
+    )
+    const project = buggyProject()
+    const settings = {
+      model: { name: MAIN, fast: FAST },
+      experimental: { decisions_route: 'on' as const },
+      decisions: { model: 'decider/x', timeout_ms: 300 },
+      context: { repo_map: false },
+    }
+    const first = await t.engine.openSession({ projectRoot: project, model: FAST, settings })
+    await first.submit('one')
+    await first.idle()
+    await first.close()
+    const resumed = await t.engine.openSession({ projectRoot: project, resume: first.id, settings })
+    await resumed.submit('two')
+    await resumed.idle()
+    await t.engine.shutdown()
+    // Opened on the fast model, the first turn was raised; resumed on it, the second was not.
+    expect(models(t.client.requests)).toEqual([MAIN, FAST])
+    expect(t.decider.requests).toHaveLength(1)
   })
 
   it('in shadow the advice is traced and dropped: the requests are those of off', async () => {
