@@ -78,6 +78,8 @@ export class ReplayState {
   private readonly checks: CheckRecord[] = []
   private readonly toolItems = new Map<string, ToolItem>()
   private readonly deniedToolUses = new Set<string>()
+  /** Question request id → the AskUserQuestion call that asked it. */
+  private readonly questions = new Map<string, string>()
   private readonly approvals = new Map<string, string>()
   private readonly marks = new Map<string, Mark>()
   private lastRecordId: string | undefined
@@ -172,16 +174,26 @@ export class ReplayState {
         return
       case 'planProposed':
       case 'planResolved':
-      case 'questionAsked':
-      case 'questionAnswered':
-        // Shown through the tool calls that carry them (ExitPlanMode, AskUserQuestion); kept as audit.
+        // Shown through the tool call that carries it (ExitPlanMode); kept as audit.
         return
+      case 'questionAsked':
+        this.questions.set(record.question.id, record.question.toolUseId)
+        return
+      case 'questionAnswered': {
+        const item = this.toolItems.get(this.questions.get(record.questionId) ?? '')
+        if (item !== undefined) item.answer = record.response
+        return
+      }
       case 'approvalRequested':
         this.approvals.set(record.request.id, record.request.toolUseId)
         return
       case 'approvalResolved': {
         const toolUseId = this.approvals.get(record.approvalId)
-        if (toolUseId !== undefined && record.decision.type === 'deny') this.deniedToolUses.add(toolUseId)
+        if (toolUseId === undefined || record.decision.type !== 'deny') return
+        this.deniedToolUses.add(toolUseId)
+        const feedback = record.decision.feedback?.trim()
+        const item = this.toolItems.get(toolUseId)
+        if (item !== undefined && feedback) item.denyFeedback = feedback
         return
       }
       case 'agentUpdated':

@@ -8,6 +8,7 @@ import type {
   Message,
   MessageOrigin,
   PermissionMode,
+  QuestionResponse,
   TaskView,
   TodoItem,
   ToolStatus,
@@ -38,6 +39,10 @@ export type TranscriptItem =
       input: Record<string, unknown>
       status: DisplayToolStatus
       turnId?: string
+      /** The user's reply when the call asked questions (AskUserQuestion). */
+      answer?: QuestionResponse
+      /** What the user said when denying the call. */
+      denyFeedback?: string
     }
   | { kind: 'turnEnded'; turnId: string; outcome: TurnOutcome; recordId?: string }
   | { kind: 'compaction'; recordId: string; marker: CompactionMarker }

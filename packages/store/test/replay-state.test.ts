@@ -193,6 +193,61 @@ describe('replay', () => {
     expect(statuses).toEqual(['ok', 'error', 'denied', 'cancelled'])
   })
 
+  it("keeps the user's answer to a question and a deny's feedback on their tool calls", () => {
+    const factory = new RecordFactory()
+    const { turnId, records } = factory.startTurn('go')
+    const log: unknown[] = [
+      header(),
+      ...records,
+      factory.message(
+        'assistant',
+        [
+          { type: 'tool_use', id: 'ask', name: 'AskUserQuestion', input: { questions: [] } },
+          { type: 'tool_use', id: 'rm', name: 'Bash', input: { command: 'rm -rf build' } },
+        ],
+        turnId,
+      ),
+      {
+        type: 'questionAsked',
+        id: 'qa',
+        at: AT,
+        question: {
+          id: 'q1',
+          toolUseId: 'ask',
+          questions: [{ question: 'Which?', header: 'W', options: [{ label: 'A' }], multiSelect: false }],
+        },
+      },
+      {
+        type: 'questionAnswered',
+        id: 'qr',
+        at: AT,
+        questionId: 'q1',
+        response: { type: 'answered', answers: [{ question: 'Which?', selected: ['A'] }] },
+      },
+      {
+        type: 'approvalRequested',
+        id: 'ap',
+        at: AT,
+        request: { id: 'p1', toolUseId: 'rm', toolName: 'Bash', title: 'Run?', reason: 'ask rule' },
+      },
+      {
+        type: 'approvalResolved',
+        id: 'ar',
+        at: AT,
+        approvalId: 'p1',
+        decision: { type: 'deny', feedback: 'keep the build folder' },
+      },
+    ]
+    const { snapshot, problems } = replay(log)
+    expect(problems).toEqual([])
+    const tools = snapshot.transcript.filter((item) => item.kind === 'tool')
+    expect(tools[0]).toMatchObject({
+      toolUseId: 'ask',
+      answer: { type: 'answered', answers: [{ question: 'Which?', selected: ['A'] }] },
+    })
+    expect(tools[1]).toMatchObject({ toolUseId: 'rm', denyFeedback: 'keep the build folder' })
+  })
+
   it('reports bad records without stopping: invalid, unknown type, missing header, newer format', () => {
     const factory = new RecordFactory()
     const turn = factory.turn('one', 0)

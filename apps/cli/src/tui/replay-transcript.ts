@@ -1,5 +1,12 @@
 import type { Engine } from '@z-engine/engine'
-import { isCommandBody, isReminder, isRewindable, userText } from './reduce-event.js'
+import {
+  answerText,
+  decisionText,
+  isCommandBody,
+  isReminder,
+  isRewindable,
+  userText,
+} from './reduce-event.js'
 import type { RewindTarget, TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
@@ -37,7 +44,14 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
         }
         break
       }
-      case 'tool':
+      case 'tool': {
+        // The row the user's reply left under the card, as the live chat draws it.
+        const reply =
+          item.answer !== undefined
+            ? answerText(item.answer)
+            : item.denyFeedback !== undefined
+              ? decisionText({ type: 'deny', feedback: item.denyFeedback })
+              : undefined
         push({
           kind: 'tool',
           card: {
@@ -46,9 +60,11 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
             title: replayedToolTitle(item.name, item.input),
             status: item.status,
             progress: [],
+            ...(reply !== undefined ? { reply } : {}),
           },
         })
         break
+      }
       case 'turnEnded':
         if (item.outcome.type !== 'done') push({ kind: 'turnEnded', outcome: item.outcome })
         break

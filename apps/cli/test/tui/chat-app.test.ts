@@ -57,6 +57,13 @@ describe('interactive chat', () => {
     expect(chat.frame()).toMatch(/⊘ .*denied/)
     expect(chat.frame()).toContain('⎿ Denied: use git clean instead')
     expect(lastRequestText(setup.client)).toContain('use git clean instead')
+    await chat.waitFor((frame) => !frame.includes('working'), 'the turn to finish')
+    chat.unmount()
+    const resumed = await renderChat(setup, { resume: chat.session.id })
+    await resumed.waitFor(
+      (frame) => frame.includes('⎿ Denied: use git clean instead'),
+      'the feedback on resume',
+    )
   })
 
   it("answers a batch's asks one by one in any order", async () => {

@@ -47,6 +47,14 @@ describe('question and plan prompts', () => {
     await chat.waitFor((frame) => frame.includes('Noted.'), 'the answer after the questions')
     // The transcript keeps what the user chose, under the question's card.
     expect(chat.frame()).toContain('⎿ Answered: Which database? SQLite · Which port? 6543')
+    // …and so does the resumed session.
+    await chat.waitFor((frame) => !frame.includes('working'), 'the turn to finish')
+    chat.unmount()
+    const resumed = await renderChat(setup, { resume: chat.session.id })
+    await resumed.waitFor(
+      (frame) => frame.includes('⎿ Answered: Which database? SQLite · Which port? 6543'),
+      'the answer in the resumed transcript',
+    )
     const answered = setup.envelopes.find((envelope) => envelope.event.type === 'questionAnswered')?.event
     expect(answered).toMatchObject({
       response: {
