@@ -21,6 +21,7 @@ export const ALL_FEATURES = [
   'decisions_turn_tone',
   'decisions_next_step',
   'decisions_attention',
+  'decisions_task_view',
 ] as const
 
 /** The feature a decision prompt is for (its first line). */

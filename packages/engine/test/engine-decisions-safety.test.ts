@@ -70,6 +70,8 @@ function aggressive(feature: string): DecisionAnswer {
       return { suggestion: 'Run the tests' }
     case 'decisions_attention':
       return { score: 0.9, reason: 'blocks the turn' }
+    case 'decisions_task_view':
+      return { keep: [] }
     default:
       return {}
   }

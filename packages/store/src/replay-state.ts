@@ -324,7 +324,8 @@ export class ReplayState {
     offset: number,
     length: number,
   ): void {
-    const compacted = compactedWorkingSet(this.full, summary, firstKeptMessageId)
+    // With a task view in use the summary covered what the model saw: the view (as the engine did).
+    const compacted = compactedWorkingSet(this.view ?? this.full, summary, firstKeptMessageId)
     if (!compacted.found) {
       const text = `compaction keeps from message ${firstKeptMessageId}, which is not in the working set; kept only the summary`
       this.problem('inconsistent', offset, length, text)

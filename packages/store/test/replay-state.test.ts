@@ -97,6 +97,44 @@ describe('replay', () => {
     expect(ids(restored.snapshot.workingSet)).toEqual([...ids(messages), ...laterIds])
   })
 
+  it('a compaction while a task view is in use summarizes the view, as the engine did', () => {
+    const factory = new RecordFactory()
+    const first = factory.turn('one', 1, 1)
+    const second = factory.turn('two', 1, 1)
+    const third = factory.turn('three', 1, 1)
+    const idsOf = (records: readonly LogRecord[]) =>
+      records.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : []))
+    const index: Message = { id: 'index', role: 'user', content: [{ type: 'text', text: 'left out: two' }] }
+    const view: LogRecord = {
+      type: 'taskViewApplied',
+      id: 'v1',
+      at: AT,
+      view: {
+        id: 'view-1',
+        keptMessageIds: [...idsOf(first), ...idsOf(third)],
+        restored: false,
+        indexMessage: index,
+      },
+    }
+    const summary: Message = {
+      id: 'summary',
+      role: 'user',
+      content: [{ type: 'text', text: 'earlier: ...' }],
+    }
+    // The engine summarized [index, ...first] and kept `third` word for word: `second` stays out.
+    const compaction: LogRecord = {
+      type: 'compacted',
+      id: 'c1',
+      at: AT,
+      marker: { id: 'k1', trigger: 'auto', tokensBefore: 1000, tokensAfter: 200, messagesSummarized: 5 },
+      summary,
+      firstKeptMessageId: idsOf(first)[0]!,
+    }
+    const { snapshot, problems } = replay([header(), ...first, ...second, ...third, view, compaction])
+    expect(problems).toEqual([])
+    expect(ids(snapshot.workingSet)).toEqual(['summary', ...idsOf(first), ...idsOf(third)])
+  })
+
   it('rewinds the conversation to before a user message; a code rewind keeps it', () => {
     const factory = new RecordFactory()
     const first = factory.turn('one')

@@ -9,6 +9,7 @@ import type {
   RewindScope,
   Route,
 } from '@z-engine/protocol'
+import { taskViewDivider } from './task-view-divider.js'
 import { todoLines } from './todo-lines.js'
 import {
   type ChatState,
@@ -583,11 +584,12 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
       return fromSubagent
         ? state
         : { ...state, checkpoints: new Set(state.checkpoints).add(event.checkpoint.messageId) }
+    case 'taskViewApplied':
+      return append(state, { kind: 'divider', text: taskViewDivider(event.view) })
     case 'titleChanged':
     case 'jobUpdated':
     case 'checkRecorded':
     case 'decisionTraced':
-    case 'taskViewApplied':
     case 'suggested':
     case 'suggestionResolved':
     case 'turnToneJudged':

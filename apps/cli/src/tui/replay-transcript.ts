@@ -7,6 +7,7 @@ import {
   isRewindable,
   userText,
 } from './reduce-event.js'
+import { taskViewDivider } from './task-view-divider.js'
 import type { RewindTarget, TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
@@ -75,6 +76,7 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
         push({ kind: 'notice', level: item.level, text: item.text })
         break
       case 'taskView':
+        push({ kind: 'divider', text: taskViewDivider(item.view) })
         break
       default: {
         const unreachable: never = item

@@ -177,6 +177,24 @@ describe('reduceEvent', () => {
     )
     expect(state.finished.at(-1)).toMatchObject({ kind: 'tool', card: { status: 'denied', summary: 'no' } })
   })
+  it('shows a task view and its restore as dividers naming /full-history', () => {
+    let state = reduceEvent(
+      start(),
+      envelope({
+        type: 'taskViewApplied',
+        view: { id: 'v1', keptMessageIds: ['m1', 'm2'], restored: false },
+      }),
+    )
+    state = reduceEvent(
+      state,
+      envelope({ type: 'taskViewApplied', view: { id: 'v2', keptMessageIds: [], restored: true } }),
+    )
+    expect(state.finished).toMatchObject([
+      { kind: 'divider', text: expect.stringContaining('kept 2 earlier messages') },
+      { kind: 'divider', text: 'Full history restored' },
+    ])
+    expect(state.finished[0]).toMatchObject({ text: expect.stringContaining('/full-history') })
+  })
   it('reads the context meter and cost from usage', () => {
     const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }
     const cost = { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0.25 }

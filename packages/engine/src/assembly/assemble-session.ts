@@ -659,6 +659,12 @@ export async function assembleSession(
           scope,
           rewindOptions,
         ),
+      replayWorkingSet: async () => {
+        await log.sync()
+        const replayed = await input.store.replay(input.sessionId)
+        if (!replayed.ok) throw new Error(`The full history could not be reloaded: ${replayed.error.message}`)
+        return [...replayed.value.snapshot.workingSet]
+      },
       ...(input.resumed
         ? {}
         : {

@@ -465,6 +465,8 @@ export class CommandRunner {
         )
       case 'decisions':
         return output(renderDecisions(this.deps.session.services.decisions))
+      case 'full-history':
+        return { type: 'command', command: { type: 'includeFullHistory' } }
       case 'doctor':
         return output(
           [

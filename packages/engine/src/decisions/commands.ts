@@ -1,5 +1,6 @@
-import type { Command } from '@z-engine/protocol'
+import type { Command, Message } from '@z-engine/protocol'
 import type { SessionCore } from '../session/session-core.js'
+import { isTaskViewIndex } from './seams/task-view-plan.js'
 
 /**
  * `resolveSuggestion`: accepts or dismisses a pending suggestion. An accepted prompt suggestion
@@ -30,9 +31,31 @@ export async function resolveSuggestion(
 }
 
 /**
- * `includeFullHistory`: drops the task view so the next request sends the full history. No use
- * builds task views yet, so there is never one to drop; the answer says so.
+ * `includeFullHistory`: ends the task view in use, so the next request sends the full history. The
+ * restoring view (`restored: true`) is journaled first and the working set rebuilt from the journal,
+ * exactly as replay will rebuild it. Only between turns: a view changes only at a turn boundary.
  */
-export function includeFullHistory(core: SessionCore): void {
-  core.notice('info', 'No task view is in use: every request already sends the full history.', 'full_history')
+export async function includeFullHistory(
+  core: SessionCore,
+  session: { busy(): boolean; replayWorkingSet: (() => Promise<Message[]>) | undefined },
+): Promise<void> {
+  const inUse = isTaskViewIndex(core.state.workingSet[0])
+  if (!inUse || session.replayWorkingSet === undefined) {
+    core.notice(
+      'info',
+      'No task view is in use: every request already sends the full history.',
+      'full_history',
+    )
+    return
+  }
+  if (session.busy()) {
+    core.notice('warning', 'Wait for the turn to end before restoring the full history.', 'busy')
+    return
+  }
+  await core.commit({
+    type: 'taskViewApplied',
+    view: { id: core.newId('tv'), keptMessageIds: [], restored: true },
+  })
+  const messages = await session.replayWorkingSet()
+  core.state.workingSet.splice(0, core.state.workingSet.length, ...messages)
 }

@@ -11,6 +11,7 @@ import { reviewCall } from './uses/review-call.js'
 import { routeChoice } from './uses/route-choice.js'
 import { screenRequest } from './uses/screen-request.js'
 import { stopReview } from './uses/stop-review.js'
+import { taskView } from './uses/task-view.js'
 import { turnBrief } from './uses/turn-brief.js'
 import { turnTone } from './uses/turn-tone.js'
 
@@ -33,6 +34,7 @@ export const USES: readonly AnyDecisionUse[] = [
   turnTone,
   nextStep,
   attention,
+  taskView,
 ]
 
 /** Every registered feature name, in registration order. */

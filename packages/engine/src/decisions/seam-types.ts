@@ -28,7 +28,11 @@ export interface CredentialCandidate {
 export interface SeamTypes {
   turnStart: {
     input: { prompt: string; history: readonly Message[] }
-    advice: { reminders: string[] }
+    /**
+     * `reminders`: text for the opening message. `taskView`: the earlier exchanges (by the id of
+     * their opening message) the new task needs; every other candidate is left out of the working set.
+     */
+    advice: { kind: 'reminders'; reminders: string[] } | { kind: 'taskView'; keep: string[] }
   }
   contextPressure: {
     input: { planned: readonly ClearCandidate[]; others: readonly ClearCandidate[] }

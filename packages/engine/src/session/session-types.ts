@@ -93,6 +93,8 @@ export interface SessionExtensions {
     scope: RewindScope,
     options: { dryRun?: boolean; includeEdited?: boolean },
   ) => Promise<EventOf<'rewound'> | EventOf<'rewindPreviewed'>>
+  /** The working set replay rebuilds from the journal now (synced first): `includeFullHistory`. */
+  replayWorkingSet?: () => Promise<Message[]>
   /** Puts back the files the last code rewind reverted. */
   undoRewind?: () => Promise<EventOf<'rewindUndone'>>
   /** Resolves `runCommand` (built-ins and prompt commands) to an action. */

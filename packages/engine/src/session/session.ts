@@ -478,7 +478,11 @@ export class SessionActor implements Session {
         })
         return
       case 'includeFullHistory':
-        includeFullHistory(this.#core)
+        await includeFullHistory(this.#core, {
+          // A finishing turn sends no more requests: its working set may change now.
+          busy: () => this.busy,
+          replayWorkingSet: this.#extensions.replayWorkingSet,
+        })
         return
       case 'applyAgentChanges':
       case 'discardAgentChanges': {

@@ -3,8 +3,9 @@ import type { ContentBlock, Cost, Message, TurnOutcome, Usage, VerificationBadge
 import { uncheckedClaim } from '../decisions/seams/completion.js'
 import { chooseRoute } from '../decisions/seams/route.js'
 import { strongerModels } from '../decisions/seams/route-ladder.js'
+import { applyTaskView } from '../decisions/seams/task-view-plan.js'
 import { judgeTurnInBackground } from '../decisions/seams/turn-end.js'
-import { turnStartReminders } from '../decisions/seams/turn-start.js'
+import { turnStartAdvice } from '../decisions/seams/turn-start.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
 import type { SessionCore } from './session-core.js'
@@ -65,7 +66,8 @@ export async function runTurn(
     scope,
   )
 
-  const messagesAtStart = session.state.workingSet.length
+  // Where the turn's own messages start (moved when a task view replaces the working set).
+  let messagesAtStart = session.state.workingSet.length
   // Changes and check records after this mark belong to the turn's badge.
   const verification = session.services.verification
   const verificationMark = verification?.mark() ?? 0
@@ -96,11 +98,24 @@ export async function runTurn(
 
   const due = (await session.services.turnReminders?.().catch(() => [])) ?? []
   session.state.reminders.push(...due)
-  // Decision seams at turn start: reminders for the opening message, and the route (effort, model).
+  // Decision seams at turn start: reminders for the opening message, a task view, and the route (effort, model).
   const decisions = session.services.decisions
-  session.state.reminders.push(
-    ...(await turnStartReminders(decisions, input.text, session.state.workingSet, turn.controller.signal)),
+  const start = await turnStartAdvice(
+    decisions,
+    input.text,
+    session.state.workingSet,
+    turn.controller.signal,
+    session.newId,
   )
+  session.state.reminders.push(...start.reminders)
+  if (start.view !== undefined) {
+    // Only here, before the opening message: every request of the turn still extends the one before
+    // it byte for byte. Journaled first, so replay rebuilds the same reduced working set.
+    await session.commit({ type: 'taskViewApplied', view: start.view }, scope)
+    const workingSet = session.state.workingSet
+    workingSet.splice(0, workingSet.length, ...applyTaskView(workingSet, start.view))
+    messagesAtStart = workingSet.length
+  }
   input = await routedInput(session, input, turn.controller.signal)
   // In plan mode every turn reminds the model that it may only read and plan.
   const planReminder = reminderText('planMode', {})

@@ -21,7 +21,8 @@ export const turnBrief: DecisionUse<'turnStart'> = {
       { prompt: clip(input.prompt, 2_000), earlierUserMessages: earlier },
     )
     const reminders = texts(answer.reminders, 3)
-    return reminders.length === 0 ? undefined : { reminders }
+    return reminders.length === 0 ? undefined : { kind: 'reminders', reminders }
   },
-  describe: (advice) => `${advice.reminders.length} reminder(s)`,
+  describe: (advice) =>
+    advice.kind === 'reminders' ? `${advice.reminders.length} reminder(s)` : 'a task view',
 }

@@ -36,6 +36,7 @@ describe('command catalog', () => {
       'plugin',
       'todos',
       'decisions',
+      'full-history',
       'doctor',
       'add-dir',
       'reload',

@@ -30,6 +30,7 @@ export const ENGINE_BUILTIN_COMMANDS = [
   },
   { name: 'todos', description: 'Show the todo list' },
   { name: 'decisions', description: 'Show the decision features and their latest decisions' },
+  { name: 'full-history', description: 'Bring back the earlier messages a task view left out' },
   { name: 'doctor', description: 'Check the installation, providers, tools and settings' },
   { name: 'add-dir', description: 'Let the agent work in another folder', argumentHint: '<path> [--save]' },
   {
