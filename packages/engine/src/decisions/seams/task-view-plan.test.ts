@@ -6,6 +6,7 @@ import {
   buildTaskView,
   isTaskViewIndex,
   planTaskView,
+  TASK_VIEW_MAX_CANDIDATES,
   TASK_VIEW_MIN_TOKENS,
 } from './task-view-plan.js'
 
@@ -98,6 +99,19 @@ describe('planTaskView', () => {
     expect(buildTaskView(planned, ['e', 'g'], { viewId: 'v', indexId: 'idx' })).toBeUndefined()
     const view = buildTaskView(planned, [], { viewId: 'v', indexId: 'idx' })!
     expect(view.keptMessageIds).toEqual(['s', 'a', 'b', 'c', 'd', 'i', 'j', 'k', 'l'])
+  })
+
+  it('offers only the latest earlier exchanges; older ones stay, never left out undecided', () => {
+    const messages = Array.from({ length: TASK_VIEW_MAX_CANDIDATES + 10 }, (_, index) => [
+      user(`u${index}`, index < 2 ? PAD : `prompt ${index}`),
+      answer(`a${index}`, 'ok'),
+    ]).flat()
+    const planned = plan(messages)
+    expect(planned.candidates).toHaveLength(TASK_VIEW_MAX_CANDIDATES)
+    expect(planned.candidates[0]?.id).toBe('u8')
+    const view = buildTaskView(planned, [], { viewId: 'v', indexId: 'idx' })!
+    expect(view.keptMessageIds.slice(0, 2)).toEqual(['u0', 'a0'])
+    expect(view.keptMessageIds).toHaveLength(2 * 8 + 2 * 2)
   })
 
   it('a later view folds the index of the view in use into its own', () => {

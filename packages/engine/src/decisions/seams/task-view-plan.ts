@@ -7,6 +7,8 @@ export const TASK_VIEW_MIN_TOKENS = 12_000
 export const TASK_VIEW_KEEP_LATEST = 2
 /** Fewer earlier exchanges than this to choose from: not worth a cache break. */
 export const TASK_VIEW_MIN_CANDIDATES = 2
+/** At most this many (the latest) earlier exchanges are offered; older ones stay (nothing leaves undecided). */
+export const TASK_VIEW_MAX_CANDIDATES = 80
 /** Marks the index message a task view puts first (how a later view or a restore recognizes it). */
 export const TASK_VIEW_LABEL = '[Task view]'
 
@@ -24,7 +26,7 @@ export interface Exchange {
   messages: readonly Message[]
   tokens: number
   /** Why it always stays, when it does. */
-  pinned?: 'latest' | 'summary' | 'skill'
+  pinned?: 'latest' | 'summary' | 'skill' | 'unoffered'
 }
 
 /** Where a task view could cut the working set, or why it is not worth one. */
@@ -50,7 +52,8 @@ export function isTaskViewIndex(message: Message | undefined): boolean {
 /**
  * Splits the working set into exchanges and picks the candidates (spec 000 "Decision seams", task
  * views). Always kept, like a compaction keeps them: the latest {@link TASK_VIEW_KEEP_LATEST}
- * exchanges, a summary of earlier compaction, and exchanges that loaded a skill. The index of a
+ * exchanges, a summary of earlier compaction, and exchanges that loaded a skill; also those older
+ * than the {@link TASK_VIEW_MAX_CANDIDATES} offered (the prompt stays small). The index of a
  * view in use is neither: its lines are carried into the next index. Pure.
  */
 export function planTaskView(messages: readonly Message[]): TaskViewPlan {
@@ -71,6 +74,8 @@ export function planTaskView(messages: readonly Message[]): TaskViewPlan {
     if (isTaskViewIndex(exchange.messages[0])) carried.push(...indexLines(exchange.messages[0]!))
     else if (exchange.pinned === undefined) earlier.push(exchange)
   }
+  for (const exchange of earlier.splice(0, Math.max(0, earlier.length - TASK_VIEW_MAX_CANDIDATES)))
+    exchange.pinned = 'unoffered'
   if (earlier.length < TASK_VIEW_MIN_CANDIDATES)
     return { kind: 'skip', reason: `${earlier.length} earlier exchange(s) to choose from` }
   return { kind: 'plan', exchanges, candidates: earlier, carried, messageCount: messages.length, tokens }
