@@ -11,7 +11,7 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '@z-engine/store'
-import { assembleSession, type SessionView } from '../assembly/assemble-session.js'
+import { assembleSession, type SessionView, startRepoMap } from '../assembly/assemble-session.js'
 import { collectDefinedTools } from '../assembly/defined-tools.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
 import { detectShellSandbox } from '../assembly/session-sandbox.js'
@@ -20,6 +20,7 @@ import { CAN_USE_TOOL_TIMEOUT_MS, type CanUseTool } from '../batch/can-use-tool.
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
 import { type ClientFactory, createDefaultClientFactory } from '../model/client-factory.js'
 import { parseModelRef } from '../model/model-ref.js'
+import type { RepoMapService } from '../repo-map/repo-map-service.js'
 import { EventHub } from '../session/event-hub.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { Session } from '../session/session-types.js'
@@ -124,6 +125,20 @@ export interface OpenSessionOptions {
    * pass it again when resuming.
    */
   systemPrompt?: SystemPromptOption
+}
+
+/** What `openSession` resolved before the session's journal opens. */
+interface Opening {
+  projectRoot: string
+  cwd: string | undefined
+  trusted: boolean
+  loaded: LoadedSettings
+  sessionSettings: LoadedLayer | undefined
+  tools: { ok: true; tools: DefinedTool[] }
+  canUseTool: CanUseTool | undefined
+  repoMap: RepoMapService | undefined
+  /** The session's state once it exists: a map that missed the first request becomes its reminder. */
+  late: { state?: SessionState }
 }
 
 /** The typed failure of `openSession`; `message` says what to do. */
@@ -278,6 +293,23 @@ export class Engine {
       )
     const trusted = await this.#trust.isTrusted(projectRoot)
     const loaded = await this.#loadSettings(projectRoot, trusted, sessionSettings)
+    // The repository map starts building now (issue 17): its walk and outline-cache read overlap
+    // with opening the journal and assembling the session instead of delaying the first request.
+    const late: { state?: SessionState } = {}
+    const repoMap = startRepoMap(loaded.settings, projectRoot, this.paths.dataDir, (text) => {
+      late.state?.reminders.push(text)
+    })
+    const opening = { projectRoot, cwd, trusted, loaded, sessionSettings, tools, canUseTool, repoMap, late }
+    return this.#open(options, opening).catch(async (error: unknown) => {
+      // A session that did not open builds no map.
+      await repoMap?.close()
+      throw error
+    })
+  }
+
+  /** The rest of `openSession`, once the project, its settings and the map's build are under way. */
+  async #open(options: OpenSessionOptions, opening: Opening): Promise<Session> {
+    const { projectRoot, cwd, trusted, loaded, sessionSettings, tools, canUseTool, repoMap } = opening
     const settings = loaded.settings
 
     let log: SessionLog
@@ -326,6 +358,7 @@ export class Engine {
     // is treated as chosen (fail closed: routing does less, never more).
     if (options.model === undefined && snapshot?.model !== undefined)
       state.modelPinned = snapshot.model !== modelRefFromSettings(settings)
+    opening.late.state = state
     if (snapshot) {
       state.workingSet = [...snapshot.workingSet]
       state.usage = { ...snapshot.usage }
@@ -392,6 +425,7 @@ export class Engine {
       ...(this.#isolated ? { isolated: true } : {}),
       ...(canUseTool ? { canUseTool: { callback: canUseTool, timeoutMs: this.#canUseToolTimeoutMs } } : {}),
       ...(this.#sandboxBackend ? { sandboxBackend: this.#sandboxBackend } : {}),
+      ...(repoMap !== undefined ? { repoMap } : {}),
     })
     // The mode and model in effect are journaled so a resume continues with them.
     if (snapshot?.mode !== state.mode) await core.journal({ type: 'modeChanged', mode: state.mode })

@@ -103,6 +103,31 @@ export interface AssembleInput {
   isolated?: boolean
   /** The embedder's system prompt (replacing or extending the base prompt). */
   systemPrompt?: SystemPromptOption
+  /** The main agent's repository map, already building (see {@link startRepoMap}); none when off. */
+  repoMap?: RepoMapService
+}
+
+/**
+ * The session's repository map per `context.repo_map`, its build started: `openSession` calls this
+ * as soon as the settings are read, so the walk and the outline cache's read overlap with opening
+ * the journal and assembling the session instead of delaying the first request (issue 17). A map
+ * that misses the first request reaches the model through `remind` (a reminder).
+ */
+export function startRepoMap(
+  settings: LoadedSettings['settings'],
+  projectRoot: string,
+  dataDir: string,
+  remind: (text: string) => void,
+): RepoMapService | undefined {
+  if (!settings.context.repo_map) return undefined
+  const repoMap = new RepoMapService({
+    root: projectRoot,
+    maxChars: settings.context.repo_map_chars,
+    cacheFile: repoMapCacheFile(dataDir, projectRoot),
+    onLate: (map) => remind(reminderText('repoMap', { map })),
+  })
+  repoMap.start()
+  return repoMap
 }
 
 /** What a session offers right now, for adapters that describe it (the Claude Agent SDK init message). */
@@ -300,16 +325,7 @@ export async function assembleSession(
     notice('warning', `${error.path}: ${error.message}`, 'definitions')
   const skillPort = createSkillPort(() => skills.definitions)
   if (skills.definitions.length > 0) ports.skills = skillPort
-  // Built in the background; a map that misses the first request reaches the model as a reminder.
-  const repoMap = settings.context.repo_map
-    ? new RepoMapService({
-        root: projectRoot,
-        maxChars: settings.context.repo_map_chars,
-        cacheFile: repoMapCacheFile(paths.dataDir, projectRoot),
-        onLate: (map) => state.reminders.push(reminderText('repoMap', { map })),
-      })
-    : undefined
-  repoMap?.start()
+  const repoMap = input.repoMap
   const system = new SessionSystemPrompt({
     environment,
     instructions,
