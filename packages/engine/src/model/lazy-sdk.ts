@@ -24,9 +24,11 @@ export function lazySdk<T>(
     load,
     warm: async () => {
       await load().catch(() => undefined)
-      // Node loads its fetch stack (undici, ~70 ms of CPU) on the first use of fetch or Headers; the
-      // SDKs use both, so load it now, while the session is still opening, not on the first request.
-      setImmediate(() => void globalThis.fetch)
+      // Node loads its fetch stack (undici, 40–70 ms of CPU) on the first call of fetch or the first
+      // read of Headers, Request or Response (Node 20's `fetch` global is a stub, so reading it loads
+      // nothing); the SDKs build Headers for every request, so load it now, while the session is
+      // still opening (its journal syncs and file reads leave the thread idle), not on the first request.
+      setImmediate(() => void globalThis.Headers)
     },
   }
 }
