@@ -64,6 +64,11 @@ export interface RunHost {
   /** Budget checks before each round. */
   budgetExceeded(roundsDone: number): 'maxTurns' | 'sessionCostCap' | undefined
   newId(prefix: string): string
+  /**
+   * Called as each request is handed to the model client (its fetch under way on this tick), so the
+   * host can start work the request must not wait for (the main agent's checkpoint).
+   */
+  requestStarted?(): void
 }
 
 /** How an agent run ended. */
@@ -135,13 +140,15 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
     }
     // What this request sends, for the context meter once its usage is reported.
     const sent = request.messages.slice()
-    const streamed = await streamRound(
+    const streaming = streamRound(
       model.client,
       request,
       (event) => host.emit(event),
       () => host.newId('p'),
       signal,
     )
+    host.requestStarted?.()
+    const streamed = await streaming
     if (!streamed.ok) {
       if (signal.aborted || streamed.error.kind === 'aborted') return outcome({ type: 'cancelled' as const })
       if (streamed.error.kind === 'context_overflow' && !overflowRetried) {

@@ -26,8 +26,11 @@ export function buildMainRunHost(
   agent: MainAgent,
   turn: ActiveTurn,
   input: TurnInput,
-  /** Resolves once the turn's checkpoint is taken; no tool that may write runs before it. */
-  beforeWrites: Promise<void> = Promise.resolve(),
+  /**
+   * The turn's checkpoint: `start` lets it begin (called as each request goes out and before a batch
+   * that may write), `taken` resolves once it is taken; no tool that may write runs before that.
+   */
+  checkpoint: { start: () => void; taken: Promise<void> } = { start: () => {}, taken: Promise.resolve() },
   /** The verification mark taken when the turn started (its changes and records come after). */
   verificationMark = 0,
 ): RunHost {
@@ -122,8 +125,10 @@ export function buildMainRunHost(
     relievePressure: (force, reported) => agent.relievePressure(state.workingSet, force, reported),
     runBatch: async (calls, signal) => {
       // Reads run at once; a batch that may write waits for the checkpoint it must not precede.
-      if (calls.some((call) => mayWrite(toolsByName.get(call.block.name), call.block.input)))
-        await beforeWrites
+      if (calls.some((call) => mayWrite(toolsByName.get(call.block.name), call.block.input))) {
+        checkpoint.start()
+        await checkpoint.taken
+      }
       const outcome = await runBatch(calls, batchDeps, signal)
       if (outcome.stop !== undefined && !signal.aborted) {
         // Claude Code's `continue: false`: the results are kept, no further round runs.
@@ -210,6 +215,11 @@ export function buildMainRunHost(
       return undefined
     },
     newId: session.newId,
+    // After this tick's work: the SDK reaches its fetch through promise continuations, so the
+    // request is on the wire before the checkpoint's git processes start.
+    requestStarted: () => {
+      setImmediate(checkpoint.start)
+    },
   }
 }
 

@@ -144,8 +144,14 @@ export async function runTurn(
   // A checkpoint of the tree before any tool may write, so rewind can restore it. It runs alongside
   // the first request and read-only tools; the first batch that may write waits for it. The turn
   // does not: a read-only turn can end first, and the record follows (see `state.checkpointing`).
-  // It starts after the previous turn's checkpoint work (its end mark included).
-  const checkpointed = session.state.checkpointing
+  // It starts after the previous turn's checkpoint work (its end mark included), and once the first
+  // request is on its way (its git processes would otherwise compete with building that request,
+  // issue 17), so still before any tool runs; or when the run needs it or ends without a request.
+  let startCheckpoint: () => void = () => {}
+  const released = new Promise<void>((resolve) => {
+    startCheckpoint = resolve
+  })
+  const checkpointed = Promise.all([session.state.checkpointing, released])
     .then(() => session.services.checkpoints.create(messageId, turnId))
     .catch(() => undefined)
     .then(async (checkpoint) => {
@@ -161,7 +167,7 @@ export async function runTurn(
     agent,
     turn,
     input,
-    checkpointed.then(() => {}),
+    { start: startCheckpoint, taken: checkpointed.then(() => {}) },
     verificationMark,
   )
   let run: RunOutcome
@@ -178,6 +184,8 @@ export async function runTurn(
       rounds: 0,
     }
   }
+  // A run that ended before its first request (a failure, a budget) still takes its checkpoint.
+  startCheckpoint()
   // How the turn left the tree, so a rewind reverts only the agent's changes. The next turn's
   // checkpoint starts after it (`state.checkpointing`). A turn that wrote waits for the snapshot
   // (it already waited for its checkpoint): taken after turnFinished, it could capture the user's
