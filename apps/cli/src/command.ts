@@ -1,3 +1,5 @@
+import type { EarlyComposer } from './tui/early-composer.js'
+
 /** What a subcommand gets: its arguments and the process streams (injectable for tests). */
 export interface CommandIo {
   argv: readonly string[]
@@ -6,6 +8,8 @@ export interface CommandIo {
   stderr: NodeJS.WritableStream
   env: NodeJS.ProcessEnv
   cwd: string
+  /** The chat's early prompt box, when the router drew one before loading the chat (issue 17). */
+  early?: EarlyComposer
 }
 
 /** A subcommand's entry point; resolves to the process exit code. */

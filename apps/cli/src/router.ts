@@ -1,6 +1,7 @@
 import { EXIT, UsageError, unknownWordError } from './cli-error.js'
 import { closestMatch } from './closest.js'
 import type { CommandEntry, CommandIo } from './command.js'
+import { startEarlyComposer } from './tui/early-composer.js'
 import { cliVersion } from './version.js'
 
 /** Every subcommand, in the order `--help` lists them. Add a row here to add one. */
@@ -165,7 +166,14 @@ export async function runCli(io: CommandIo): Promise<number> {
       }
       throw unknownWordError('option', route.argv[0] ?? '', ['--help', '--version'])
     }
-    return await (await entry.load()).main({ ...io, argv: route.argv })
+    // The chat's prompt box is drawn before the chat (Ink, the engine) loads: see early-composer.ts.
+    const early = route.command === 'chat' ? await startEarlyComposer(io, route.argv) : undefined
+    try {
+      return await (await entry.load()).main({ ...io, argv: route.argv, ...(early ? { early } : {}) })
+    } finally {
+      // Left on screen only when the chat handed it over; an error is printed on a clean screen.
+      early?.dispose()
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`z-engine: ${error.message}\n`)

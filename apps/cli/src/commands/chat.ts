@@ -121,6 +121,9 @@ async function pickSession(io: CommandIo, rows: SessionRow[]): Promise<SessionRo
   return chosen
 }
 
+/** The line a chat ends with: how to come back to it. */
+const savedLine = (id: string): string => `\nSession ${id} saved. Resume it with: z-engine --resume ${id}\n`
+
 /** `z-engine` (no subcommand): the interactive chat. */
 export async function main(io: CommandIo): Promise<number> {
   const plan = await parseChatArgs(io)
@@ -159,6 +162,7 @@ export async function main(io: CommandIo): Promise<number> {
     session = await openChatSession(engine, plan)
   } catch (error) {
     if (!(error instanceof EngineError)) throw error
+    io.early?.dispose()
     const help = firstRunHelp(error.message, io.env)
     io.stderr.write(`z-engine: ${error.message}\n${help ? `\n${help}\n` : ''}`)
     return EXIT.failed
@@ -198,6 +202,18 @@ export async function main(io: CommandIo): Promise<number> {
   // Bracketed paste: the terminal marks a paste, so a multi-line one is kept whole instead of
   // sending its first line.
   stdout.write(ENABLE_BRACKETED_PASTE)
+  // What was typed in the early prompt box: the composer starts with it and replays the rest.
+  const typed = io.early?.stop()
+  if (typed?.quit) {
+    // Ctrl-C twice (or Ctrl-D) before the chat was ready: quit as /exit would, without drawing it.
+    io.early?.dispose()
+    process.off('SIGHUP', onHangup)
+    process.off('SIGTERM', onSignal)
+    await controller.close()
+    io.stdout.write(savedLine(controller.session.id))
+    return EXIT.ok
+  }
+  io.early?.yieldFrame()
   const instance = render(
     chatAppElement({
       controller,
@@ -205,6 +221,7 @@ export async function main(io: CommandIo): Promise<number> {
       onExit: () => exit(),
       history,
       allowBypass: plan.mode === 'bypass',
+      ...(typed !== undefined ? { typed } : {}),
     }),
     {
       stdin,
@@ -223,7 +240,6 @@ export async function main(io: CommandIo): Promise<number> {
   const sessionId = controller.session.id
   await controller.close()
   // After a hang-up there is no terminal left to tell.
-  if (!hungUp)
-    io.stdout.write(`\nSession ${sessionId} saved. Resume it with: z-engine --resume ${sessionId}\n`)
+  if (!hungUp) io.stdout.write(savedLine(sessionId))
   return EXIT.ok
 }

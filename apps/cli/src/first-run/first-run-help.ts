@@ -1,5 +1,5 @@
 /** The provider keys and base URLs a first run can set, in the order they are offered. */
-const PROVIDER_VARIABLES = [
+export const PROVIDER_VARIABLES = [
   'ANTHROPIC_API_KEY',
   'OPENAI_API_KEY',
   'OPENROUTER_API_KEY',

@@ -1,4 +1,4 @@
-import { Box, type Key, Static, Text, useStdout } from 'ink'
+import { Box, type Key, Static, Text, useStdin, useStdout } from 'ink'
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
 import type { SessionRow } from '../sessions/session-listing.js'
 import {
@@ -11,6 +11,7 @@ import {
 import type { ChatController } from './chat-controller.js'
 import { chatReducer } from './chat-reducer.js'
 import { type CompletionRow, Composer } from './composer.js'
+import type { EarlyInput } from './early-keys.js'
 import { AgentLine, EntryView, ToolCardView } from './entry-view.js'
 import { listProjectFiles, matchFiles } from './file-index.js'
 import { attachMentionedFiles } from './file-mentions.js'
@@ -136,6 +137,8 @@ export interface ChatAppProps {
   history?: readonly string[]
   /** The clock, injectable so the Ctrl-C window is testable. */
   now?: () => number
+  /** What was typed in the early prompt box before the chat was ready (see early-composer.ts). */
+  typed?: Omit<EarlyInput, 'quit'>
 }
 
 /**
@@ -150,6 +153,7 @@ export function ChatApp({
   allowBypass = false,
   history = [],
   now = Date.now,
+  typed,
 }: ChatAppProps): ReactNode {
   const [state, dispatch] = useReducer(chatReducer, initial)
   const { stdout } = useStdout()
@@ -158,7 +162,7 @@ export function ChatApp({
   const stateRef = useRef(state)
   stateRef.current = state
   const ui = useRef<InputUi>({
-    prompt: EMPTY_BUFFER,
+    prompt: typed !== undefined && typed.prefix !== '' ? bufferOf(typed.prefix) : EMPTY_BUFFER,
     files: undefined,
     history: history.length > 0 ? { entries: [...history], index: history.length, draft: '' } : EMPTY_HISTORY,
     completion: 0,
@@ -168,7 +172,7 @@ export function ChatApp({
     trust: { open: false },
     answered: new Set(),
     owners: {},
-    ctrlCAt: undefined,
+    ctrlCAt: typed?.ctrlCAt,
     escAt: undefined,
     overlay: undefined,
     expanded: new Set(),
@@ -633,6 +637,16 @@ export function ChatApp({
     } else composerKey(event)
     rerender((tick) => tick + 1)
   })
+
+  // The keys typed in the early prompt box after its text (Enter, Tab, arrows, a paste…), replayed
+  // once, in order, through the same input path (its listeners are registered by now).
+  const { internal_eventEmitter: inputEvents } = useStdin()
+  const replayed = useRef(false)
+  useEffect(() => {
+    if (replayed.current || typed === undefined) return
+    replayed.current = true
+    for (const key of typed.keys) inputEvents.emit('input', key)
+  }, [inputEvents, typed])
 
   const liveParts = [...state.live.parts.values()]
   const liveTools = [...state.live.tools.values()]

@@ -7,7 +7,7 @@ import type { EventEnvelope } from '@z-engine/protocol'
 import { render } from 'ink-testing-library'
 import { createElement } from 'react'
 import { afterEach } from 'vitest'
-import { ChatApp } from '../../src/tui/app.js'
+import { ChatApp, type ChatAppProps } from '../../src/tui/app.js'
 import { ChatController, loadSlashCommands } from '../../src/tui/chat-controller.js'
 import { EventFeed } from '../../src/tui/event-feed.js'
 
@@ -67,6 +67,8 @@ export async function scriptedEngine(
 export async function renderChat(
   setup: Awaited<ReturnType<typeof scriptedEngine>>,
   open: { resume?: string; mode?: 'default' | 'acceptEdits' | 'plan' | 'bypass' } = {},
+  /** Keys typed in the early prompt box before the chat was ready. */
+  typed?: ChatAppProps['typed'],
 ) {
   const session = await setup.engine.openSession({ projectRoot: setup.project, ...open })
   const commands = await loadSlashCommands(setup.engine, setup.project)
@@ -79,7 +81,9 @@ export async function renderChat(
   )
   const initial = await controller.initialState()
   let exits = 0
-  const app = render(createElement(ChatApp, { controller, initial, onExit: () => exits++ }))
+  const app = render(
+    createElement(ChatApp, { controller, initial, onExit: () => exits++, ...(typed ? { typed } : {}) }),
+  )
   cleanups.push(() => app.unmount())
   const frame = () => app.lastFrame() ?? ''
   const waitFor = async (predicate: (text: string) => boolean, what: string, timeoutMs = 10_000) => {

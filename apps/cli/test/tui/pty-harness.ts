@@ -16,15 +16,21 @@ export function plain(raw: string): string {
   )
 }
 
-const running: IPty[] = []
-afterEach(() => {
-  for (const pty of running.splice(0)) {
+const running: Array<{ pty: IPty; exited: Promise<void> }> = []
+afterEach(async () => {
+  const left = running.splice(0)
+  for (const { pty } of left) {
     try {
       pty.kill()
     } catch {
       // Already exited.
     }
   }
+  // A hung-up chat still flushes its journal: wait (up to 5 s) before the temp folders are removed.
+  await Promise.race([
+    Promise.all(left.map(({ exited }) => exited)),
+    new Promise((resolve) => setTimeout(resolve, 5000)),
+  ])
 })
 
 /** A CLI process in a pty (110×40 unless given): `waitFor` looks only at output after the last `mark()`. */
@@ -34,7 +40,7 @@ export function startCli(
   size: { cols: number; rows: number } = { cols: 110, rows: 40 },
 ) {
   const pty = spawn(process.execPath, [BIN, ...args], { name: 'xterm-256color', ...size, env })
-  running.push(pty)
+  running.push({ pty, exited: new Promise<void>((resolve) => pty.onExit(() => resolve())) })
   let output = ''
   let markAt = 0
   let exitCode: number | undefined

@@ -113,7 +113,11 @@ describe('z-engine in a pseudo-terminal', () => {
       ['--model', `scripted:${script}`, '--cwd', project, '--resume', sessionId as string],
       env,
     )
-    const replay = await resumed.waitFor((out) => out.includes('Ask anything'), 'the resumed composer')
+    // The early prompt box comes first; the transcript with the real composer.
+    const replay = await resumed.waitFor(
+      (out) => out.includes('Ask anything') && out.includes('Resumed'),
+      'the resumed composer',
+    )
     expect(replay).toContain('› say hello')
     expect(replay).toContain('Hello from the scripted model.')
     expect(replay).toContain('Understood, I will not delete it.')

@@ -1,0 +1,77 @@
+/**
+ * The early prompt box in a real pseudo-terminal against the built CLI (`pnpm build` first): keys
+ * typed as soon as the box shows, before the chat is ready, are echoed and none is lost (text,
+ * Backspace, an Enter that sends once the session is open, text after it); Ctrl-C twice in the box
+ * quits cleanly; and with project settings not yet trusted, the trust prompt comes first.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir } from './harness.js'
+import { BIN, journals, ptyEnv, quitChat, startCli } from './pty-harness.js'
+
+const ENTER = '\r'
+const text = (value: string) => JSON.stringify({ blocks: [{ type: 'text', text: value }] })
+/** The real composer's banner: the session's id instead of the early box's "starting…". */
+const MOUNTED = /session [0-9a-f]{8}-/
+
+describe('the early prompt box in a pseudo-terminal', () => {
+  it('keeps every key typed before the chat is ready, Enter included', async () => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm build' before the pty tests.`)
+    const home = tempDir('ze-pty-early-home-')
+    const project = tempDir('ze-pty-early-proj-')
+    const script = join(home, 'script.jsonl')
+    writeFileSync(script, `${text('Hello from the early test.')}\n`)
+    const env = ptyEnv(home)
+    const cli = startCli(['--model', `scripted:${script}`, '--cwd', project], env)
+    const first = await cli.waitFor((out) => out.includes('Ask anything'), 'the early prompt box')
+    expect(first).toContain('session starting…')
+    await cli.typeText('say hellp')
+    await cli.type('\u007f', 'o')
+    await cli.waitFor((out) => /› say hello\s*│/.test(out), 'the typed text echoed')
+    await cli.type(ENTER)
+    await cli.typeText('draft')
+    // The early box showed the Enter as queued: the chat was not ready yet when it was typed.
+    const all = await cli.waitFor((out) => out.includes('⏎ queued: say hello'), 'the queued prompt')
+    expect(all.slice(0, all.indexOf('⏎ queued: say hello'))).not.toMatch(MOUNTED)
+
+    await cli.waitFor((out) => out.includes('Hello from the early test.'), 'the answer to the early prompt')
+    await cli.waitFor((out) => /› draft\s*│/.test(out), 'the text typed after Enter, in the composer')
+    await cli.idle('the turn to end')
+    const sent = journals(env.XDG_DATA_HOME)
+    expect(sent).toContain('say hello')
+    expect(sent).not.toContain('say hellp')
+    await quitChat(cli, '\u0015', '\u0004')
+  }, 60_000)
+
+  it('quits cleanly on Ctrl-C twice in the early box, saving the session', async () => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm build' before the pty tests.`)
+    const home = tempDir('ze-pty-early-quit-home-')
+    const project = tempDir('ze-pty-early-quit-proj-')
+    const script = join(home, 'script.jsonl')
+    writeFileSync(script, `${text('unused')}\n`)
+    const cli = startCli(['--model', `scripted:${script}`, '--cwd', project], ptyEnv(home))
+    await cli.waitFor((out) => out.includes('Ask anything'), 'the early prompt box')
+    await cli.type('\u0003')
+    await cli.waitFor((out) => out.includes('Press Ctrl-C again to quit'), 'the Ctrl-C warning')
+    await quitChat(cli, '\u0003')
+    expect(cli.all()).not.toMatch(MOUNTED)
+    expect(cli.exitCode()).toBe(0)
+  }, 60_000)
+
+  it('draws no early box where the trust prompt comes first', async () => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm build' before the pty tests.`)
+    const home = tempDir('ze-pty-early-trust-home-')
+    const project = tempDir('ze-pty-early-trust-proj-')
+    mkdirSync(join(project, '.z-engine'))
+    writeFileSync(join(project, '.z-engine', 'settings.toml'), '[permissions]\nallow = ["Bash(npm test)"]\n')
+    const script = join(home, 'script.jsonl')
+    writeFileSync(script, `${text('unused')}\n`)
+    const cli = startCli(['--model', `scripted:${script}`, '--cwd', project], ptyEnv(home))
+    await cli.waitFor((out) => out.includes('Do you trust this folder?'), 'the trust prompt')
+    expect(cli.all()).not.toContain('session starting…')
+    await cli.type('n')
+    await cli.waitFor((out) => out.includes('Ask anything'), 'the composer')
+    await quitChat(cli, '\u0004')
+  }, 60_000)
+})
