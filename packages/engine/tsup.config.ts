@@ -8,6 +8,8 @@ export default defineConfig(
       testing: 'src/testing.ts',
       internal: 'src/internal.ts',
       'claude-agent-sdk': 'src/claude-agent-sdk.ts',
+      // findProjectRoot alone (Node built-ins only), for start-up paths that must not load the engine.
+      'project-root': 'src/project-root-entry.ts',
       // The repository map's parsing thread is its own file, loaded with `new Worker` next to the bundle.
       'outline-worker': 'src/repo-map/outline-worker.ts',
     },

@@ -1,6 +1,9 @@
 import { realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { resolve, sep } from 'node:path'
+// The walk's own entry (Node built-ins only): this module sits on paths that must stay light until
+// they need the engine, such as the chat's early prompt box.
+import { findProjectRoot } from '@z-engine/engine/project-root'
 import { UsageError } from './cli-error.js'
 
 /** Where a command works: the project (settings, hooks, sessions, instructions) and the folder the shell starts in. */
@@ -27,8 +30,6 @@ export async function projectPlace(
     throw new UsageError(`--cwd ${dir} is not a folder; pass an existing project folder.`)
   const real = await realpath(dir)
   if (flag !== undefined) return { root: real, cwd: real }
-  // Imported here, not at the top: this module sits on paths that must stay light until they need the engine.
-  const { findProjectRoot } = await import('@z-engine/engine')
   return { root: await findProjectRoot(real, home), cwd: real }
 }
 

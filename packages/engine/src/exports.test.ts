@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as claudeAgentSdk from './claude-agent-sdk.js'
 import * as entry from './index.js'
 import * as internal from './internal.js'
+import * as projectRoot from './project-root-entry.js'
 
 describe('public surface', () => {
   it('exports exactly these runtime names', () => {
@@ -12,6 +13,7 @@ describe('public surface', () => {
         "ToolDefinitionError",
         "createDefaultClientFactory",
         "defineTool",
+        "findProjectRoot",
         "run",
       ]
     `)
@@ -21,6 +23,11 @@ describe('public surface', () => {
     const shared = Object.keys(internal).filter((name) => name in entry)
     expect(shared).toEqual([])
     expect(Object.keys(internal)).toContain('loadSettings')
+  })
+
+  it('offers the project walk alone on its subpath, the same function as the entry', () => {
+    expect(Object.keys(projectRoot)).toEqual(['findProjectRoot'])
+    expect(projectRoot.findProjectRoot).toBe(entry.findProjectRoot)
   })
 
   it('offers the Claude Agent SDK names on its subpath', () => {

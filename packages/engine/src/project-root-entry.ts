@@ -1,0 +1,7 @@
+/**
+ * @z-engine/engine/project-root: the project walk alone, without the rest of the engine, for code
+ * that must start fast (the CLI draws its chat's first frame before the engine loads).
+ */
+
+/** The project a folder belongs to (the same function `@z-engine/engine` exports). */
+export { findProjectRoot } from './workspace/project-root.js'
