@@ -41,12 +41,15 @@ async function runOnce(bin, dataHome) {
         fail(new Error(`exited (${exitCode}) before the composer:\n${output.slice(-2000)}`)),
       )
       let first
+      let finished = false
       pty.onData((data) => {
         output += data
+        if (finished) return
         if (first === undefined && output.includes('Ask anything'))
           first = { wall: performance.now() - started, cpu: cpuOf(pty.pid).own }
         if (first !== undefined && MOUNTED.test(output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''))) {
           clearTimeout(timer)
+          finished = true
           done({ first, mounted: { wall: performance.now() - started, cpu: cpuOf(pty.pid).own } })
         }
       })
