@@ -2,8 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { embedStandalone } from '../../../scripts/build/embed-standalone.mjs'
 import { generateValidators } from '../scripts/generate-validators.js'
 import {
   DEFAULT_SETTINGS,
@@ -18,6 +20,7 @@ import { COMMANDS, EVENTS, LOG_RECORDS } from './examples.js'
 
 type Module = Record<string, ValidateFunction>
 const modules: Record<string, Module> = {}
+const sources: Record<string, string> = {}
 
 /** What the precompiled validator `name` of `file` says about `value`, formatted like the parsers do. */
 function precompiledIssue(file: string, name: string, value: unknown, noun: string) {
@@ -34,6 +37,7 @@ describe('precompiled validators (the built package)', () => {
     const require = createRequire(join(directory, 'index.js'))
     for (const [name, source] of Object.entries(generateValidators())) {
       writeFileSync(join(directory, name), source)
+      sources[name.replace(/^validators-|\.cjs$/g, '')] = source
       modules[name.replace(/^validators-|\.cjs$/g, '')] = require(join(directory, name)) as Module
     }
   }, 30_000)
@@ -109,5 +113,35 @@ describe('precompiled validators (the built package)', () => {
       false,
       false,
     ])
+  })
+})
+
+describe('the embedded module the build bundles (embedStandalone)', () => {
+  it('carries each group deflated and builds the same validators on first call', async () => {
+    const embedded = embedStandalone(sources, 'test')
+    const code = Object.values(sources).join('').length
+    // Packed, importing the module parses none of the validators' code (issue 17, peak RSS).
+    expect(embedded.length).toBeLessThan(code / 5)
+    expect(embedded).not.toContain('function validate')
+    const directory = mkdtempSync(join(tmpdir(), 'z-protocol-embedded-'))
+    writeFileSync(join(directory, 'validators.mjs'), embedded)
+    const { PRECOMPILED } = (await import(pathToFileURL(join(directory, 'validators.mjs')).href)) as {
+      PRECOMPILED: Record<string, () => Module>
+    }
+    expect(Object.keys(PRECOMPILED).sort()).toEqual(Object.keys(sources).sort())
+    for (const [group, load] of Object.entries(PRECOMPILED)) {
+      const validators = load()
+      expect(Object.keys(validators).sort()).toEqual(Object.keys(modules[group] ?? {}).sort())
+    }
+    const commands = PRECOMPILED.commands?.() ?? {}
+    for (const [type, command] of Object.entries(COMMANDS))
+      expect(commands[`command_${type}`]?.(command)).toBe(true)
+    const submit = commands.command_submit
+    expect(submit?.({ type: 'submit' })).toBe(false)
+    expect(submit?.errors?.[0]?.params).toEqual({ missingProperty: 'text' })
+  })
+
+  it('refuses generated code that loads a module it cannot embed', () => {
+    expect(() => embedStandalone({ group: 'const x = require("fs")' }, 'test')).toThrow(/requires fs/)
   })
 })

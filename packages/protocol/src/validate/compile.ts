@@ -35,9 +35,10 @@ const precompiled = new Map<string, PrecompiledGroup | undefined>()
 
 /**
  * The validators the build embedded (see `precompiled.ts`), if any: the built package validates
- * without loading or running ajv's compiler (a first parse takes well under a millisecond instead
- * of ~100 ms). From sources (tests) there are none and the schemas are compiled on first use; both
- * paths come from the same schemas and options.
+ * without loading or running ajv's compiler. A group's first use inflates and compiles its code
+ * (25–50 ms for the commands or the settings group on a loaded machine, against ~100 ms and more
+ * for ajv); groups never used cost nothing. From sources (tests) there are none and the schemas are
+ * compiled on first use; both paths come from the same schemas and options.
  */
 function precompiledFile(file: string): PrecompiledGroup | undefined {
   if (!precompiled.has(file)) precompiled.set(file, PRECOMPILED?.[file]?.())
