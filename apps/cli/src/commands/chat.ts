@@ -1,6 +1,6 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
 import type { PermissionMode } from '@z-engine/protocol'
-import { allowBareFlag, parseCommandArgs } from '../args.js'
+import { parseChatFlags } from '../chat-flags.js'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectPlace, shellStart } from '../cwd.js'
@@ -46,14 +46,7 @@ export interface ChatPlan {
 
 /** Parses `z-engine [options]` into a plan; usage mistakes throw `UsageError`. */
 export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
-  const { values, positionals } = parseCommandArgs(allowBareFlag(io.argv, '--resume'), {
-    model: { type: 'string' },
-    'permission-mode': { type: 'string' },
-    resume: { type: 'string' },
-    continue: { type: 'boolean' },
-    cwd: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  })
+  const { values, positionals } = parseChatFlags(io.argv)
   if (values.help) return 'help'
   if (positionals.length > 0)
     throw new UsageError(

@@ -8,7 +8,7 @@
  */
 import { access, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { allowBareFlag, parseCommandArgs } from '../args.js'
+import { parseChatFlags } from '../chat-flags.js'
 import { projectPlace } from '../cwd.js'
 import { PROVIDER_VARIABLES } from '../first-run/first-run-help.js'
 import { cliVersion } from '../version.js'
@@ -87,14 +87,7 @@ export async function earlyPlan(io: EarlyIo, argv: readonly string[]): Promise<E
   if (stdin.isTTY !== true || stdout.isTTY !== true || io.env.TERM === 'dumb') return undefined
   let values: Record<string, string | boolean | undefined>
   try {
-    const parsed = parseCommandArgs(allowBareFlag(argv, '--resume'), {
-      model: { type: 'string' },
-      'permission-mode': { type: 'string' },
-      resume: { type: 'string' },
-      continue: { type: 'boolean' },
-      cwd: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    })
+    const parsed = parseChatFlags(argv)
     if (parsed.positionals.length > 0) return undefined
     values = parsed.values
   } catch {
