@@ -26,7 +26,7 @@ describe('public surface', () => {
   })
 
   it('offers the project walk alone on its subpath, the same function as the entry', () => {
-    expect(Object.keys(projectRoot)).toEqual(['findProjectRoot'])
+    expect(Object.keys(projectRoot)).toEqual(['findProjectRoot', 'workspaceTrustPending'])
     expect(projectRoot.findProjectRoot).toBe(entry.findProjectRoot)
   })
 

@@ -5,3 +5,5 @@
 
 /** The project a folder belongs to (the same function `@z-engine/engine` exports). */
 export { findProjectRoot } from './workspace/project-root.js'
+/** Whether a session in a project may stop at the workspace-trust prompt (its own settings, not yet trusted). */
+export { workspaceTrustPending } from './workspace/settings/trust-pending.js'

@@ -1,13 +1,4 @@
-/**
- * The chat's prompt box before the chat is loaded (issue 17). Ink, React, the engine and the session
- * take about a second of CPU to load; this module (Node built-ins and a few small files only) draws
- * the same frame in plain ANSI within the first ~100 ms, puts the terminal in raw mode and echoes
- * what is typed. The real composer then takes over with the typed text and replays the other keys
- * (Enter included) in order, so nothing typed is lost. Drawn only when the chat goes straight to
- * the composer: never before the `--resume` picker, a trust prompt or a first-run screen.
- */
-import { access, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { workspaceTrustPending } from '@z-engine/engine/project-root'
 import { parseChatFlags } from '../chat-flags.js'
 import { projectPlace } from '../cwd.js'
 import { PROVIDER_VARIABLES } from '../first-run/first-run-help.js'
@@ -59,15 +50,6 @@ const MODES: Record<string, string> = {
   bypassPermissions: 'bypass',
 }
 
-/** The project settings files a workspace must be trusted for (the engine's PROJECT_LAYERS). */
-const TRUST_GATED_FILES = [
-  ['.z-engine', 'settings.toml'],
-  ['.z-engine', 'settings.local.toml'],
-  ['.claude', 'settings.json'],
-  ['.claude', 'settings.local.json'],
-  ['.mcp.json'],
-]
-
 /** What the early frame knows from the command line, or undefined when it must not be drawn. */
 export interface EarlyPlan {
   projectRoot: string
@@ -104,38 +86,12 @@ export async function earlyPlan(io: EarlyIo, argv: readonly string[]): Promise<E
   const cwdFlag = typeof values.cwd === 'string' ? values.cwd : undefined
   const place = await projectPlace(io.cwd, cwdFlag, io.env.HOME).catch(() => undefined)
   if (place === undefined) return undefined
-  if (!(await mayGoStraightIn(place.root, io.env))) return undefined
+  if (await workspaceTrustPending(place.root, io.env)) return undefined
   return {
     projectRoot: place.root,
     ...(mode !== undefined ? { mode } : {}),
     // As the status line labels it: a script by its file name.
     ...(model !== undefined ? { model: scripted ? `scripted:${model.split('/').at(-1) ?? ''}` : model } : {}),
-  }
-}
-
-/** False when the project has settings of its own and is not in the user's trust.json. */
-async function mayGoStraightIn(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  const present = await Promise.all(
-    TRUST_GATED_FILES.map((parts) =>
-      access(join(root, ...parts)).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  )
-  if (!present.includes(true)) return true
-  const configDir =
-    env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ''
-      ? join(env.XDG_CONFIG_HOME, 'z-engine')
-      : join(env.HOME ?? '', '.config', 'z-engine')
-  try {
-    const data = JSON.parse(await readFile(join(configDir, 'trust.json'), 'utf8')) as { trusted?: unknown }
-    return (
-      Array.isArray(data.trusted) &&
-      data.trusted.some((entry: { root?: unknown } | null) => entry?.root === root)
-    )
-  } catch {
-    return false
   }
 }
 
