@@ -29,6 +29,10 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   splitting: true,
+  // Less source to read, decode and parse before the first request (issue 17): whitespace, comments
+  // and syntax only. Names stay, so stack traces and `constructor.name` read as in the sources.
+  minifyWhitespace: true,
+  minifySyntax: true,
   target: 'node20',
   loader: { '.md': 'text' },
   noExternal: [/^(?!ajv$|ajv\/|web-tree-sitter$|@z-engine\/gateway$|react-devtools-core$)/],

@@ -7,7 +7,9 @@
 // with the map in its first request; each run then answers one text reply. Prints median and
 // quartiles per build and case, how many first requests held the map, and the load average.
 // BENCH_CLI=<bin.js>[,<bin.js>…] (builds kept inside apps/cli, e.g. under node_modules/, so they
-// resolve web-tree-sitter), BENCH_RUNS (default 7), BENCH_CASES=tiny,real. Run `pnpm build` first.
+// resolve web-tree-sitter; give each copy a package.json of `{"type":"module"}`, as dist/ has through
+// apps/cli's, or Node parses every chunk twice to detect its module format), BENCH_RUNS (default
+// 7), BENCH_CASES=tiny,real. Run `pnpm build` first.
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
