@@ -1,4 +1,6 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number]
 
 // The CLI ships as one bundle (issue 17): the engine's packages and their pure-JS dependencies
 // are inlined, so `z-engine exec` loads a handful of files instead of
@@ -15,6 +17,29 @@ const EXTERNAL = [
   // Ink's React devtools bridge, imported only when DEV=true and not installed.
   'react-devtools-core',
 ]
+
+/**
+ * The engine loads the Anthropic SDK with `import('@anthropic-ai/sdk/client')` for its `BaseAnthropic`
+ * (and the Messages resource apart). A dynamic import keeps every export of the module, so the bundle
+ * would carry the `Anthropic` class and each API resource it builds (0.6 MB, compiled before the first
+ * request; issue 17). Here that import gets a module exporting `BaseAnthropic` alone, resolved from the
+ * importer's folder, so esbuild drops the rest.
+ */
+const anthropicBaseClientOnly: EsbuildPlugin = {
+  name: 'anthropic-base-client-only',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sdk\/client$/ }, (args) => ({
+      path: 'anthropic-base-client',
+      namespace: 'anthropic-base-client',
+      pluginData: args.resolveDir,
+    }))
+    build.onLoad({ filter: /.*/, namespace: 'anthropic-base-client' }, (args) => ({
+      contents: "export { BaseAnthropic } from '@anthropic-ai/sdk/client.mjs'",
+      resolveDir: args.pluginData as string,
+      loader: 'js',
+    }))
+  },
+}
 
 export default defineConfig({
   entry: {
@@ -37,6 +62,7 @@ export default defineConfig({
   loader: { '.md': 'text' },
   noExternal: [/^(?!ajv$|ajv\/|web-tree-sitter$|@z-engine\/gateway$|react-devtools-core$)/],
   external: EXTERNAL,
+  esbuildPlugins: [anthropicBaseClientOnly],
   // Bundled CommonJS dependencies call require() for Node's built-ins; give ESM chunks one.
   banner: {
     js: "import { createRequire as __zCreateRequire } from 'node:module'; const require = __zCreateRequire(import.meta.url);",

@@ -1,5 +1,5 @@
 /** The Anthropic Messages client: the SDK (imported lazily) streaming raw events with its retries off. */
-import type Anthropic from '@anthropic-ai/sdk'
+import type { Messages } from '@anthropic-ai/sdk/resources/messages'
 import { lazySdk, sdkLoadError } from '../lazy-sdk.js'
 import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { runStream } from '../run-stream.js'
@@ -17,14 +17,23 @@ export interface AnthropicClientOptions extends SdkConnection {
   cacheControl?: boolean
 }
 
-/** A Messages API client. The SDK loads on the first request, so startup does not pay for it. */
+/**
+ * A Messages API client. The SDK loads on the first request (or `warm()`), so startup does not pay
+ * for it. Only the SDK's base client and its Messages resource are loaded, not the `Anthropic` class,
+ * which builds every resource of the API (models, files, skills, organization, beta…): a bundle then
+ * carries a third of the SDK's code (issue 17: 0.75 → 0.24 MB minified, compiled before the first
+ * request).
+ */
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
   const retry = resolveRetryOptions(options.retry)
-  const { load, warm } = lazySdk<Anthropic>(
+  const { load, warm } = lazySdk<Messages>(
     () =>
-      import('@anthropic-ai/sdk')
-        .catch(sdkLoadError('Anthropic'))
-        .then(({ default: AnthropicSdk }) => new AnthropicSdk(sdkClientOptions(options))),
+      Promise.all([
+        import('@anthropic-ai/sdk/client').catch(sdkLoadError('Anthropic')),
+        import('@anthropic-ai/sdk/resources/messages').catch(sdkLoadError('Anthropic')),
+      ]).then(
+        ([{ BaseAnthropic }, { Messages }]) => new Messages(new BaseAnthropic(sdkClientOptions(options))),
+      ),
     'Anthropic',
   )
   return {
@@ -34,11 +43,10 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       return runStream(
         'Anthropic',
         async function* (attemptSignal) {
-          const client = await load()
-          const raw = await client.messages.create(
-            toAnthropicRequest(request, options.cacheControl ?? true),
-            { signal: attemptSignal },
-          )
+          const messages = await load()
+          const raw = await messages.create(toAnthropicRequest(request, options.cacheControl ?? true), {
+            signal: attemptSignal,
+          })
           yield* anthropicEvents(raw)
         },
         retry,
