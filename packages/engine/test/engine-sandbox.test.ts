@@ -1,7 +1,8 @@
 /**
  * Spec 000 "Sandbox" on a real engine with real bubblewrap: commands the policy auto-allows run
  * confined even with `[shell.sandbox]` off; approved commands follow `[shell.sandbox]`; bypass mode
- * with the sandbox on cannot plant a git hook; without a backend one warning says why.
+ * with the sandbox on cannot plant a git hook; without a backend one warning says why (once the
+ * first request is out: the probe is off the startup path, issue 17).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -138,15 +139,17 @@ describe('without a sandbox backend', () => {
       },
     )
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    const unavailable = () =>
+      t.events(session, 'notice').filter((n) => n.type === 'notice' && n.code === 'sandbox_unavailable')
+    // The backend is looked for once the first request is out, not while the session opens (issue 17).
+    expect(unavailable()).toEqual([])
     session.send({ type: 'submit', text: 'go' })
     const ask = await t.waitFor(session, 'approvalRequested')
     if (ask.type !== 'approvalRequested') throw new Error('unexpected')
     expect(ask.request.toolName).toBe('Bash')
     session.send({ type: 'resolveApproval', approvalId: ask.request.id, decision: { type: 'allowOnce' } })
     await t.waitFor(session, 'turnFinished')
-    const warnings = t
-      .events(session, 'notice')
-      .filter((n) => n.type === 'notice' && n.code === 'sandbox_unavailable')
+    const warnings = unavailable()
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatchObject({ level: 'warning' })
     expect(JSON.stringify(warnings[0])).toMatch(/not installed.*unconfined.*apt install bubblewrap/)

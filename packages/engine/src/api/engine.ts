@@ -14,7 +14,6 @@ import {
 import { assembleSession, type SessionView, startRepoMap } from '../assembly/assemble-session.js'
 import { collectDefinedTools } from '../assembly/defined-tools.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
-import { detectShellSandbox } from '../assembly/session-sandbox.js'
 import type { SystemPromptOption } from '../assembly/system-prompt.js'
 import { CAN_USE_TOOL_TIMEOUT_MS, type CanUseTool } from '../batch/can-use-tool.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
@@ -276,9 +275,6 @@ export class Engine {
 
   /** Opens a new, resumed or forked session. */
   async openSession(options: OpenSessionOptions): Promise<Session> {
-    // The sandbox probe (a confined `true`, ~100–300 ms) runs while settings and the journal load;
-    // the session's own detection then finds it done or in flight (issue 17).
-    if (!this.#sandboxBackend) void detectShellSandbox(this.#env.PATH ?? '')
     const tools = collectDefinedTools(this.#tools, options.tools)
     if (!tools.ok) throw new EngineError('invalidOption', tools.message)
     const canUseTool = options.canUseTool ?? this.#canUseTool

@@ -52,7 +52,7 @@ import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession, undoRewind } from './rewind.js'
-import { openSessionSandbox } from './session-sandbox.js'
+import { DeferredSessionSandbox } from './session-sandbox.js'
 import { createSideModelPort } from './side-model-port.js'
 import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt, type SystemPromptOption } from './system-prompt.js'
@@ -159,13 +159,19 @@ export async function assembleSession(
   )
 
   // Shell commands the policy auto-allows run confined whenever a backend exists (spec 000 "Sandbox").
-  const sessionSandbox = await openSessionSandbox({
-    settings,
-    home: paths.home,
-    env,
-    ...(input.sandboxBackend ? { backend: input.sandboxBackend } : {}),
-  })
-  const { sandbox } = sessionSandbox
+  // The backend probe is not awaited here (issue 17): it starts once the first request is out, or
+  // when a command or a shell decision needs it first, and says so once when there is none.
+  const sandbox = new DeferredSessionSandbox(
+    {
+      settings,
+      home: paths.home,
+      env,
+      ...(input.sandboxBackend ? { backend: input.sandboxBackend } : {}),
+    },
+    (opened) => {
+      if (opened.warning !== undefined) notice('warning', opened.warning, 'sandbox_unavailable')
+    },
+  )
   // Every process the session starts (Bash, jobs, hooks, `!` lines) is killed when it closes.
   const processes = new ProcessScope()
   const gate = new SessionGate({
@@ -173,7 +179,7 @@ export async function assembleSession(
     home: paths.home,
     configDir: paths.configDir,
     settings,
-    sandbox: sessionSandbox.facts,
+    sandbox: () => sandbox.facts(),
     ruleLayers: ruleLayersOf(loaded.layers),
     trusted: input.trusted,
     onNotice: notice,
@@ -722,7 +728,6 @@ export async function assembleSession(
       'replay',
     )
   const unparsed = new Set(gate.unparsedRules.map((entry) => entry.error))
-  if (sessionSandbox.warning !== undefined) notice('warning', sessionSandbox.warning, 'sandbox_unavailable')
   for (const error of gate.ruleErrors) {
     // A broken deny or ask rule fails closed (what it may cover asks); a broken allow rule is ignored.
     const effect = unparsed.has(error) ? 'until it is fixed, the calls it may cover ask' : 'it is ignored'

@@ -176,10 +176,13 @@ export class CommandRunner {
           home: this.deps.home,
           trusted: this.deps.trusted,
           canRead: (path, granted) => this.#allowed('Read', { file_path: path }, granted),
-          canRun: (command, granted) =>
-            this.#allowed('Bash', { command }, granted, (confinement) =>
+          // A line is decided with the sandbox's facts, so it waits for the session's probe.
+          canRun: async (command, granted) => {
+            await this.deps.gate.ready()
+            return this.#allowed('Bash', { command }, granted, (confinement) =>
               confinements.set(command, confinement),
-            ),
+            )
+          },
           runShell: async (command, cwd, signal) => {
             const confinement = confinements.get(command)
             const result = await runUserShell(command, {

@@ -1,4 +1,11 @@
-import { detectSandboxBackend, Sandbox, type SandboxBackend } from '@z-engine/host'
+import {
+  type CommandSandbox,
+  detectSandboxBackend,
+  type PreparedSandbox,
+  Sandbox,
+  type SandboxBackend,
+  type SandboxRequest,
+} from '@z-engine/host'
 import type { SandboxFacts } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 
@@ -10,18 +17,21 @@ export interface SessionSandbox {
   warning?: string
 }
 
+/** What opening a session's sandbox needs. */
+export interface SessionSandboxInput {
+  settings: Settings
+  home: string
+  env: Readonly<Record<string, string | undefined>>
+  backend?: SandboxBackend
+}
+
 /**
  * Opens a session's sandbox (spec 000 "Sandbox"): detects the backend (unless the embedder passed
  * one), creates the private temp folder, and derives the policy's facts. With a backend, commands
  * the policy auto-allows run confined whatever `[shell.sandbox] enabled` says; `auto_allow` lets
  * in-bounds commands run without asking.
  */
-export async function openSessionSandbox(input: {
-  settings: Settings
-  home: string
-  env: Readonly<Record<string, string | undefined>>
-  backend?: SandboxBackend
-}): Promise<SessionSandbox> {
+export async function openSessionSandbox(input: SessionSandboxInput): Promise<SessionSandbox> {
   const backend = input.backend ?? (await detectSandboxBackend({ path: input.env.PATH ?? '' }))
   const config = input.settings.shell.sandbox
   const sandbox = await Sandbox.create({
@@ -36,10 +46,76 @@ export async function openSessionSandbox(input: {
     writableRoots: await sandbox.writableRoots(),
   }
   if (backend.kind !== 'none') return { sandbox, facts }
-  return {
-    sandbox,
-    facts,
-    warning: `No sandbox backend: ${backend.reason}. Shell commands run unconfined (proven read-only ones too) and sandbox auto_allow does not apply, so commands keep asking. To confine them, ${backend.install}; \`z-engine doctor\` checks it.`,
+  return { sandbox, facts, warning: noBackendWarning(backend.reason, backend.install) }
+}
+
+function noBackendWarning(reason: string, install: string): string {
+  return `No sandbox backend: ${reason}. Shell commands run unconfined (proven read-only ones too) and sandbox auto_allow does not apply, so commands keep asking. To confine them, ${install}; \`z-engine doctor\` checks it.`
+}
+
+/**
+ * A session's sandbox opened on first need (issue 17): the probe (a confined `true`) and its pipes
+ * cost main-thread time that nothing before the first model request needs, so the session starts it
+ * once that request is out (`start`), or earlier when a command or a decision needs its answer.
+ * `prepare` and `opened` wait for it; `dispose` removes what it made, if anything.
+ */
+export class DeferredSessionSandbox implements CommandSandbox {
+  readonly #input: SessionSandboxInput
+  readonly #onOpened: (opened: SessionSandbox) => void
+  #opening: Promise<SessionSandbox> | undefined
+
+  constructor(input: SessionSandboxInput, onOpened: (opened: SessionSandbox) => void = () => {}) {
+    this.#input = input
+    this.#onOpened = onOpened
+  }
+
+  /** Starts the probe if it has not started; resolves with the opened sandbox. */
+  opened(): Promise<SessionSandbox> {
+    this.#opening ??= openOrExplain(this.#input).then((opened) => {
+      this.#onOpened(opened)
+      return opened
+    })
+    return this.#opening
+  }
+
+  /** The policy's facts, once the probe has answered. */
+  async facts(): Promise<SandboxFacts> {
+    return (await this.opened()).facts
+  }
+
+  /** Plans one command's confinement (waits for the probe). */
+  async prepare(request: SandboxRequest): Promise<PreparedSandbox | undefined> {
+    return (await this.opened()).sandbox.prepare(request)
+  }
+
+  /** Removes the private temp folder, if the sandbox was opened (session close). */
+  async dispose(): Promise<void> {
+    if (this.#opening === undefined) return
+    await (await this.#opening).sandbox.dispose()
+  }
+}
+
+/**
+ * Opens the sandbox; a failure to create its temp folder is said like a missing backend (commands
+ * run unconfined and keep asking) rather than failing the turn that first needed it.
+ */
+async function openOrExplain(input: SessionSandboxInput): Promise<SessionSandbox> {
+  try {
+    return await openSessionSandbox(input)
+  } catch (error) {
+    const reason = `its temp folder could not be created (${error instanceof Error ? error.message : String(error)})`
+    const backend: SandboxBackend = { kind: 'none', reason, install: 'check that the temp folder is writable' }
+    const sandbox = await Sandbox.create({
+      backend,
+      settings: { enabled: false, allowNetwork: false },
+      home: input.home,
+      env: input.env,
+    })
+    return {
+      sandbox,
+      facts: { active: false, autoAllow: input.settings.shell.sandbox.auto_allow, writableRoots: [] },
+      warning: noBackendWarning(reason, backend.install),
+    }
   }
 }
 

@@ -44,6 +44,8 @@ export interface BatchDeps {
   validate(toolName: string, schema: Tool['inputSchema'], input: unknown): string | undefined
   preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
   decide(toolName: string, action: Action): Decision
+  /** Resolves once `decide` has every fact it uses (the session's sandbox probe); absent: it has. */
+  decideReady?(): Promise<void>
   /** The host's `canUseTool`, bound to its timeout; absent: the verdict stands. */
   canUseTool?(request: ToolPermissionRequest, signal: AbortSignal): Promise<HostVerdict>
   /** Announces every request, then resolves once all are answered (cancelled → absent from the map). */

@@ -147,6 +147,7 @@ async function prepare(
   }
 
   const action = conservativeAction(tool, input, deps)
+  if (action.type === 'execute') await deps.decideReady?.()
   let verdict = deps.decide(tool.name, action)
   let title = safeTitle(tool, input, deps)
   // A policy deny always wins; otherwise a hook's forced decision replaces the policy's.
@@ -191,7 +192,9 @@ async function prepare(
             }
           input = host.updatedInput
           // New input is a new call for the policy: its deny rules still hold.
-          verdict = deps.decide(tool.name, conservativeAction(tool, input, deps))
+          const updated = conservativeAction(tool, input, deps)
+          if (updated.type === 'execute') await deps.decideReady?.()
+          verdict = deps.decide(tool.name, updated)
           if (verdict.decision === 'deny')
             return { kind: 'settled', status: 'denied', text: `Permission denied: ${verdict.reason}` }
           title = safeTitle(tool, input, deps)

@@ -23,8 +23,11 @@ export interface SessionGateOptions {
   ruleLayers: RuleLayer[]
   /** Whether the workspace is trusted; an untrusted one ignores its own saved allow rules. */
   trusted: boolean
-  /** What the policy knows about the sandbox (absent: no sandbox, nothing is confined). */
-  sandbox?: SandboxFacts
+  /**
+   * What the policy knows about the sandbox (absent: no sandbox, nothing is confined), or how to
+   * learn it: a probe the gate starts on {@link SessionGate.ready} (issue 17: off the startup path).
+   */
+  sandbox?: SandboxFacts | (() => Promise<SandboxFacts>)
   /** Reported when a rule cannot be persisted to settings.local.toml. */
   onNotice: (level: 'warning' | 'error', message: string) => void
 }
@@ -39,9 +42,15 @@ export class SessionGate implements GatePort {
   #turnRules: string[] = []
   #rules: RuleSet
   #additionalDirectories: string[]
+  /** The sandbox facts once known; `#probe` learns them (set while they are not). */
+  #sandbox: SandboxFacts | undefined
+  #probe: (() => Promise<SandboxFacts>) | undefined
+  #probing: Promise<void> | undefined
 
   constructor(options: SessionGateOptions) {
     this.#options = options
+    if (typeof options.sandbox === 'function') this.#probe = options.sandbox
+    else this.#sandbox = options.sandbox
     this.#additionalDirectories = [...options.settings.permissions.additional_directories]
     this.#rules = this.#build()
   }
@@ -83,6 +92,17 @@ export class SessionGate implements GatePort {
     return this.#additionalDirectories
   }
 
+  /** Resolves once the gate knows everything its decisions use (starts the sandbox probe if it has not). */
+  ready(): Promise<void> {
+    const probe = this.#probe
+    if (probe === undefined) return Promise.resolve()
+    this.#probing ??= probe().then((facts) => {
+      this.#sandbox = facts
+      this.#probe = undefined
+    })
+    return this.#probing
+  }
+
   decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): Decision {
     const facts = gateFactsOf(this.#options.settings, {
       mode,
@@ -90,8 +110,16 @@ export class SessionGate implements GatePort {
       home: this.#options.home,
       additionalDirectories: this.#additionalDirectories,
     })
-    const sandbox = this.#options.sandbox
-    return decideAction(toolName, action, sandbox ? { ...facts, sandbox } : facts, this.#rules)
+    const sandbox = this.#sandbox
+    const verdict = decideAction(toolName, action, sandbox ? { ...facts, sandbox } : facts, this.#rules)
+    // Commands are decided with the sandbox's facts; a caller that did not wait for them (`ready`)
+    // gets an ask, never an allow made without knowing whether the command would run confined.
+    if (this.#probe !== undefined && action.type === 'execute' && verdict.decision === 'allow')
+      return {
+        decision: 'ask',
+        reason: 'the sandbox check has not finished, so whether this command would run confined is unknown',
+      }
+    return verdict
   }
 
   /** Whether a Read deny rule covers `path` (absolute): checkpoints leave such files out. */

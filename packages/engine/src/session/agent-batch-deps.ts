@@ -76,6 +76,7 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
     validate: (name, schema, value) => validator.check(name, schema, value),
     preToolUse: (name, value, toolUseId) => services.hooks.preToolUse(name, value, toolUseId, site()),
     decide: (name, action) => services.gate.decide(name, action, options.mode(), options.root),
+    ...(services.gate.ready ? { decideReady: () => services.gate.ready?.() ?? Promise.resolve() } : {}),
     ...(host
       ? { canUseTool: (request, signal) => consultHost(host.callback, request, signal, host.timeoutMs) }
       : {}),

@@ -217,8 +217,12 @@ export function buildMainRunHost(
     newId: session.newId,
     // After this tick's work: the SDK reaches its fetch through promise continuations, so the
     // request is on the wire before the checkpoint's git processes start.
+    // The sandbox probe starts then too (issue 17); shell decisions wait for it (`gate.ready`).
     requestStarted: () => {
-      setImmediate(checkpoint.start)
+      setImmediate(() => {
+        checkpoint.start()
+        void services.gate.ready?.().catch(() => {})
+      })
     },
   }
 }

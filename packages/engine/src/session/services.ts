@@ -46,6 +46,8 @@ export interface SessionLogPort {
 export interface GatePort {
   /** `projectRoot` overrides the session's for an agent rooted elsewhere (a worktree agent). */
   decide(toolName: string, action: Action, mode: PermissionMode, projectRoot?: string): Decision
+  /** Resolves once `decide` has every fact it uses (the sandbox probe); absent: it always has. */
+  ready?(): Promise<void>
   /** Adds an AllowSession rule (and, for `project`, persists it to settings.local.toml). */
   grant(rule: string, scope: 'session' | 'project'): Promise<void>
 }
