@@ -1,11 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Readable } from 'node:stream'
-import { rootCertificates } from 'node:tls'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { ResolvedAddress } from './resolver.js'
+
+type Zlib = typeof import('node:zlib')
 
 /** One HTTP GET, connected to an address that was already checked. */
 export interface PinnedRequest {
@@ -36,8 +34,16 @@ export interface PinnedResponse {
  * TLS (SNI and certificate check) still use the URL's host name. Never follows redirects. Rejects
  * on network errors and on abort.
  */
-export function pinnedGet(request: PinnedRequest): Promise<PinnedResponse> {
+export async function pinnedGet(request: PinnedRequest): Promise<PinnedResponse> {
   const { url, address } = request
+  // Loaded on the first fetch, not at startup: `http`, `https` and `tls` cost the CLI ≈10 ms of
+  // module evaluation before its first model request, which never needs them (issue 17).
+  const [http, https, tls, zlib] = await Promise.all([
+    import('node:http'),
+    import('node:https'),
+    import('node:tls'),
+    import('node:zlib'),
+  ])
   const lookup: LookupFunction = (_hostname, options, callback) => {
     // Node asks for every address (`all`) when it races IPv4 and IPv6 (autoSelectFamily).
     if (options.all === true) {
@@ -49,7 +55,7 @@ export function pinnedGet(request: PinnedRequest): Promise<PinnedResponse> {
       callback(null, address.address, address.family)
     }
   }
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  const send = url.protocol === 'https:' ? https.request : http.request
   return new Promise<PinnedResponse>((resolve, reject) => {
     const outgoing = send(url, {
       method: 'GET',
@@ -61,11 +67,11 @@ export function pinnedGet(request: PinnedRequest): Promise<PinnedResponse> {
       // `ca` replaces the default roots, so extra CAs are added to them, never instead of them.
       ...(request.extraCaCertificates === undefined || request.extraCaCertificates.length === 0
         ? {}
-        : { ca: [...rootCertificates, ...request.extraCaCertificates] }),
+        : { ca: [...tls.rootCertificates, ...request.extraCaCertificates] }),
     })
     outgoing.on('error', reject)
     outgoing.on('response', (incoming) => {
-      readBody(incoming, request.maxBytes).then(
+      readBody(incoming, request.maxBytes, zlib).then(
         ({ body, truncated }) =>
           resolve({
             status: incoming.statusCode ?? 0,
@@ -85,8 +91,9 @@ export function pinnedGet(request: PinnedRequest): Promise<PinnedResponse> {
 function readBody(
   incoming: IncomingMessage,
   maxBytes: number,
+  zlib: Zlib,
 ): Promise<{ body: Buffer; truncated: boolean }> {
-  const stream = decoded(incoming)
+  const stream = decoded(incoming, zlib)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -122,18 +129,18 @@ function readBody(
   })
 }
 
-function decoded(incoming: IncomingMessage): Readable {
+function decoded(incoming: IncomingMessage, zlib: Zlib): Readable {
   const encoding = String(incoming.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase()
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return incoming.pipe(createGunzip())
+      return incoming.pipe(zlib.createGunzip())
     case 'deflate':
-      return incoming.pipe(createInflate())
+      return incoming.pipe(zlib.createInflate())
     case 'br':
-      return incoming.pipe(createBrotliDecompress())
+      return incoming.pipe(zlib.createBrotliDecompress())
     default:
       return incoming
   }

@@ -1,5 +1,3 @@
-import { lookup } from 'node:dns/promises'
-
 /** One address a host name resolved to. */
 export interface ResolvedAddress {
   address: string
@@ -15,6 +13,8 @@ export type HostResolver = (hostname: string, signal: AbortSignal) => Promise<Re
 /** The system resolver (`getaddrinfo`, so `/etc/hosts` applies, as it would for the connection). */
 export const systemResolver: HostResolver = async (hostname, signal) => {
   signal.throwIfAborted()
+  // Loaded on first use, off the startup path (issue 17).
+  const { lookup } = await import('node:dns/promises')
   const results = await lookup(hostname, { all: true, verbatim: true })
   return results.map((result) => ({ address: result.address, family: result.family === 6 ? 6 : 4 }))
 }
