@@ -72,6 +72,56 @@ const KINDS: Readonly<Record<string, ValueKind>> = {
  * read, list, write, var or `a|b|c` (one of). Example: `-n/--lines:num -q/--quiet --color?auto|never`.
  */
 export function options(spec: string, settings: OptionSettings = {}): OptionTable {
+  return new LazyOptionTable(spec, settings)
+}
+
+/**
+ * An option table parsed from its spec on first use: the read-only tables hold some 150 of them,
+ * and building them all when the policy loads cost every start ≈10 ms before its first model
+ * request, which decides no command (issue 17). Reads as the table built at once would.
+ */
+class LazyOptionTable implements OptionTable {
+  #spec: string
+  #settings: OptionSettings
+  #built: OptionTable | undefined
+
+  constructor(spec: string, settings: OptionSettings) {
+    this.#spec = spec
+    this.#settings = settings
+  }
+
+  #table(): OptionTable {
+    this.#built ??= buildOptions(this.#spec, this.#settings)
+    return this.#built
+  }
+
+  get shapes(): readonly OptionShape[] {
+    return this.#table().shapes
+  }
+  get refused(): readonly string[] {
+    return this.#table().refused
+  }
+  get numericShort(): boolean {
+    return this.#table().numericShort
+  }
+  get permute(): boolean {
+    return this.#table().permute
+  }
+  get clusters(): boolean {
+    return this.#table().clusters
+  }
+  get abbreviations(): boolean {
+    return this.#table().abbreviations
+  }
+  get byName(): ReadonlyMap<string, OptionShape> {
+    return this.#table().byName
+  }
+  get longNames(): readonly string[] {
+    return this.#table().longNames
+  }
+}
+
+function buildOptions(spec: string, settings: OptionSettings): OptionTable {
   const shapes: OptionShape[] = []
   const byName = new Map<string, OptionShape>()
   for (const token of spec.split(/\s+/).filter(Boolean)) {
