@@ -17,11 +17,19 @@ export class InputValidator {
   // Only a schema without a precompiled validator needs a compiler, made (and ajv loaded) on first use.
   #ajv: Ajv | undefined
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>()
-  readonly #precompiled: PrecompiledValidators | undefined
+  readonly #given: PrecompiledValidators | undefined
 
-  /** `precompiled` defaults to the validators the build embedded (none when running from sources). */
+  /**
+   * `precompiled` defaults to the validators the build embedded (none when running from sources),
+   * unpacked at the first check rather than here: the session's validator is made when its module
+   * loads, and nothing before the first model request validates a tool call (issue 17).
+   */
   constructor(options: { precompiled?: PrecompiledValidators } = {}) {
-    this.#precompiled = options.precompiled ?? precompiledToolValidators()
+    this.#given = options.precompiled
+  }
+
+  get #precompiled(): PrecompiledValidators | undefined {
+    return this.#given ?? precompiledToolValidators()
   }
 
   /** `undefined` when valid, else a message the model can act on. */

@@ -34,7 +34,10 @@ export function effectiveSettings(layers: readonly LoadedLayer[], trusted: boole
   const merged = mergeLayers(effectiveLayers)
   return {
     settings: merged.settings,
-    explain: merged.explain,
+    // Read through, so the explanation is still built only when someone reads it.
+    get explain() {
+      return merged.explain
+    },
     trustRequired: gated.map(({ category }) => category).filter((category) => withheld.has(category)),
     hooks: hooksFromLayers(effectiveLayers),
     layers: effectiveLayers,

@@ -107,8 +107,16 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     ...(env ? [env] : []),
     ...code,
   ].map((layer) => resolveAdditionalDirectories(layer, options.projectRoot, options.home))
+  const effective = effectiveSettings(readLayers, options.trusted)
   return {
-    ...effectiveSettings(readLayers, options.trusted),
+    settings: effective.settings,
+    // Not spread: that would build the explanation now (see `mergeLayers`).
+    get explain() {
+      return effective.explain
+    },
+    trustRequired: effective.trustRequired,
+    hooks: effective.hooks,
+    layers: effective.layers,
     readLayers,
     notices: [
       ...readLayers.flatMap((layer) => layer.notices),

@@ -54,20 +54,12 @@ function isRecord(value: unknown): value is Json {
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedSettings {
   const result = structuredClone(DEFAULT_SETTINGS) as unknown as Json
-  const sources = new Map<string, SettingSource[]>()
+  // Who set what is only read by `settings explain` and a few notices, so the writes are noted here
+  // and the explanation (sorted key paths, ≈10 ms per session start) built on first read (issue 17).
+  const writes: Array<{ path: string; layer: LoadedLayer; value: unknown; replace: boolean }> = []
   const record = (path: string, layer: LoadedLayer, value: unknown, replace: boolean) => {
-    const source: SettingSource = { layer: layer.name, value }
-    const file = layer.variables?.[path] ?? layer.file
-    if (file !== undefined) source.file = file
-    const list = sources.get(path) ?? []
-    if (replace) {
-      // A replaced object drops what lower layers said about its children.
-      for (const key of sources.keys()) if (key.startsWith(`${path}.`)) sources.delete(key)
-    }
-    list.push(source)
-    sources.set(path, list)
+    writes.push({ path, layer, value, replace })
   }
-  recordDefaults(DEFAULT_SETTINGS as unknown as Json, '', sources)
 
   const apply = (target: Json, patch: Json, prefix: string, layer: LoadedLayer) => {
     for (const [key, value] of Object.entries(patch)) {
@@ -90,14 +82,43 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedSettings {
       }
     }
   }
-  // The result starts from the defaults (recorded above), so a `defaults` layer adds nothing.
+  // The result starts from the defaults (recorded first), so a `defaults` layer adds nothing.
   for (const layer of layers) if (layer.name !== 'defaults') apply(result, layer.data as Json, '', layer)
 
+  let explain: SettingExplanation[] | undefined
+  return {
+    settings: result as unknown as Settings,
+    get explain() {
+      explain ??= explainWrites(result, writes)
+      return explain
+    },
+  }
+}
+
+/** The explanation of a merge: the defaults, then each layer's writes in order, by key path. */
+function explainWrites(
+  result: Json,
+  writes: ReadonlyArray<{ path: string; layer: LoadedLayer; value: unknown; replace: boolean }>,
+): SettingExplanation[] {
+  const sources = new Map<string, SettingSource[]>()
+  recordDefaults(DEFAULT_SETTINGS as unknown as Json, '', sources)
+  for (const { path, layer, value, replace } of writes) {
+    const source: SettingSource = { layer: layer.name, value }
+    const file = layer.variables?.[path] ?? layer.file
+    if (file !== undefined) source.file = file
+    const list = sources.get(path) ?? []
+    if (replace) {
+      // A replaced object drops what lower layers said about its children.
+      for (const key of sources.keys()) if (key.startsWith(`${path}.`)) sources.delete(key)
+    }
+    list.push(source)
+    sources.set(path, list)
+  }
   const explain: SettingExplanation[] = []
   for (const [path, list] of [...sources.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     explain.push({ path, value: valueAt(result, path), accumulates: concatenates(path), sources: list })
   }
-  return { settings: result as unknown as Settings, explain }
+  return explain
 }
 
 function recordDefaults(value: Json, prefix: string, sources: Map<string, SettingSource[]>): void {
