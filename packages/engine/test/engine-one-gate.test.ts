@@ -54,6 +54,8 @@ describe('one gate', () => {
       })
     const main = deps('main')
     const subagent = deps('agent_1')
+    // As a batch does before deciding a shell call: the sandbox probe's facts are in (issue 17).
+    await main.decideReady?.()
     const where = { projectRoot: session.projectRoot, cwd: session.projectRoot, home }
     const seen = new Set<string>()
     for (const [tool, input] of CALLS) {
