@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { DeferredSessionSandbox } from './session-sandbox.js'
 
 const base = { settings: DEFAULT_SETTINGS, home: tmpdir(), env: { PATH: '/usr/bin:/bin' } }
-const none = { kind: 'none' as const, reason: 'bubblewrap (bwrap) is not installed', install: 'apt install bubblewrap' }
+const none = {
+  kind: 'none' as const,
+  reason: 'bubblewrap (bwrap) is not installed',
+  install: 'apt install bubblewrap',
+}
 const bwrapInstalled = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].some((path) => existsSync(path))
 
 describe('DeferredSessionSandbox (issue 17: the probe is off the startup path)', () => {
@@ -22,19 +26,24 @@ describe('DeferredSessionSandbox (issue 17: the probe is off the startup path)',
     expect(facts).toEqual({ active: false, autoAllow: false, writableRoots: [] })
     expect(prepared).toBeUndefined()
     expect(opened).toHaveLength(1)
-    expect(opened[0]).toMatchObject({ warning: expect.stringMatching(/not installed.*apt install bubblewrap/) })
+    expect(opened[0]).toMatchObject({
+      warning: expect.stringMatching(/not installed.*apt install bubblewrap/),
+    })
     await sandbox.dispose()
   })
 
-  it.skipIf(!bwrapInstalled)('with bubblewrap, makes its temp folder when opened and removes it on dispose', async () => {
-    const sandbox = new DeferredSessionSandbox(base)
-    const facts = await sandbox.facts()
-    expect(facts.active).toBe(true)
-    const tmp = facts.writableRoots?.[0] ?? ''
-    expect(tmp).toContain('z-engine-sandbox-')
-    expect(existsSync(tmp)).toBe(true)
-    expect((await sandbox.opened()).warning).toBeUndefined()
-    await sandbox.dispose()
-    expect(existsSync(tmp)).toBe(false)
-  })
+  it.skipIf(!bwrapInstalled)(
+    'with bubblewrap, makes its temp folder when opened and removes it on dispose',
+    async () => {
+      const sandbox = new DeferredSessionSandbox(base)
+      const facts = await sandbox.facts()
+      expect(facts.active).toBe(true)
+      const tmp = facts.writableRoots?.[0] ?? ''
+      expect(tmp).toContain('z-engine-sandbox-')
+      expect(existsSync(tmp)).toBe(true)
+      expect((await sandbox.opened()).warning).toBeUndefined()
+      await sandbox.dispose()
+      expect(existsSync(tmp)).toBe(false)
+    },
+  )
 })

@@ -104,7 +104,11 @@ async function openOrExplain(input: SessionSandboxInput): Promise<SessionSandbox
     return await openSessionSandbox(input)
   } catch (error) {
     const reason = `its temp folder could not be created (${error instanceof Error ? error.message : String(error)})`
-    const backend: SandboxBackend = { kind: 'none', reason, install: 'check that the temp folder is writable' }
+    const backend: SandboxBackend = {
+      kind: 'none',
+      reason,
+      install: 'check that the temp folder is writable',
+    }
     const sandbox = await Sandbox.create({
       backend,
       settings: { enabled: false, allowNetwork: false },

@@ -37,7 +37,10 @@ describe('SessionGate with a sandbox probe it starts on ready (issue 17)', () =>
     expect(gate.decide('Read', { type: 'read', paths: ['/proj/a.ts'] }, 'default').decision).toBe('allow')
     await Promise.all([gate.ready(), gate.ready()])
     expect(probes).toBe(1)
-    expect(gate.decide('Bash', ls, 'default')).toMatchObject({ decision: 'allow', confinement: expect.any(String) })
+    expect(gate.decide('Bash', ls, 'default')).toMatchObject({
+      decision: 'allow',
+      confinement: expect.any(String),
+    })
     expect(gate.decide('Bash', build, 'default')).toMatchObject({ decision: 'allow', confinement: 'write' })
   })
 
