@@ -62,6 +62,12 @@ export interface RepoMapBuild {
   /** Paths visited by the walk. */
   visited: number
   durationMs: number
+  /**
+   * True when the text is the persisted snapshot of an earlier complete build, every path it
+   * depended on unchanged (nothing walked, no outline loaded; `files`, `outlined` and `visited` are
+   * that build's, `reused` equals `outlined`).
+   */
+  fromSnapshot: boolean
   /** Files or grammars that failed, with what to do; the map is built from the rest. */
   errors: string[]
 }
@@ -169,6 +175,7 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     cacheUpdated,
     visited: walk.visited,
     durationMs: performance.now() - started,
+    fromSnapshot: false,
     errors,
   }
 }

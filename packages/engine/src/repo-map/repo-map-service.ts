@@ -1,6 +1,21 @@
 import { DEFAULT_REPO_MAP_CHARS } from '@z-engine/context'
 import { buildRepoMap, type OutlineCache, type RepoMapBuild } from './repo-map-build.js'
+import {
+  readMapSnapshot,
+  type SnapshotKey,
+  snapshotFileFor,
+  snapshotKey,
+  writeMapSnapshot,
+} from './repo-map-snapshot.js'
 import { loadOutlineCache, saveOutlineCache } from './repo-map-store.js'
+import type { WalkTrace } from './walk.js'
+
+/** A snapshot's file, the key it must match and the outline cache it sits beside. */
+interface SnapshotPlace {
+  file: string
+  key: SnapshotKey
+  cacheFile: string
+}
 
 /** How a session's repository map is configured. */
 export interface RepoMapServiceOptions {
@@ -32,6 +47,9 @@ export interface RepoMapServiceOptions {
  * first request on tree-sitter (issue 17): `start()` begins a build when the session opens. The
  * first `text()` waits only for a cache-only build from the persisted outlines — the full map when
  * every file is unchanged since a past session, else '' (and the finished map reaches `onLate`).
+ * Before that, a session's first build tries the snapshot of the last complete first-generation map
+ * (`repo-map-snapshot.ts`): when no path the walk depended on changed, its text is the map at once,
+ * with no walk and no outline cache read (loaded only if a later generation needs it).
  * Every later `text()` returns the same string until `invalidate()` (after a compaction or a settings
  * reload); the next `text()` then waits for an incremental rebuild ranking the touched files first.
  * Worktree agents get no map: don't ask for one.
@@ -64,33 +82,50 @@ export class RepoMapService {
       settleQuick = resolve
     })
     const previous = this.last
+    const firstGeneration = this.generation === 0
     this.full = (async () => {
       await previous.catch(() => undefined)
+      const touched = this.touchedFiles()
+      const maxChars = this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS
+      // Only the first generation with nothing touched can match a snapshot (touched files rank first).
+      const snapshot = firstGeneration && touched.length === 0 ? this.snapshotPlace(maxChars) : undefined
+      if (snapshot) {
+        const reused = this.fromSnapshot(snapshot)
+        if (reused) {
+          settleQuick(reused.text)
+          this.options.onBuild?.(reused)
+          return reused.text
+        }
+      }
       await this.load()
       const input = {
         root: this.options.root,
-        touched: this.touchedFiles(),
-        maxChars: this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS,
+        touched,
+        maxChars,
         cache: this.cache,
         signal: this.abort.signal,
         // Past the first request, a rebuild of a few changed files needs no parsing thread.
         parseHere: this.firstGiven,
       }
       if (this.cache.size > 0) {
-        const quick = await buildRepoMap({ ...input, parse: false })
+        const trace: WalkTrace | undefined = snapshot ? { paths: new Map() } : undefined
+        const quick = await buildRepoMap({ ...input, parse: false, trace })
         if (quick.pending === 0) {
           settleQuick(quick.text)
           this.options.onBuild?.(quick)
           if (quick.cacheUpdated) await this.save()
+          await this.persistSnapshot(snapshot, quick, trace)
           return quick.text
         }
       }
       settleQuick(undefined)
       this.parsing = true
-      const build = await buildRepoMap(input)
+      const trace: WalkTrace | undefined = snapshot ? { paths: new Map() } : undefined
+      const build = await buildRepoMap({ ...input, trace })
       this.parsing = false
       this.options.onBuild?.(build)
       if (build.cacheUpdated) await this.save()
+      await this.persistSnapshot(snapshot, build, trace)
       return build.text
     })().catch(() => {
       // A failed or aborted build leaves the map out rather than failing the request.
@@ -166,6 +201,47 @@ export class RepoMapService {
 
   private off(): boolean {
     return this.options.enabled === false || this.options.worktreeAgent === true
+  }
+
+  /** Where this service's snapshot lives and what it must match; undefined without a cache file. */
+  private snapshotPlace(maxChars: number): SnapshotPlace | undefined {
+    const cacheFile = this.options.cacheFile
+    if (!cacheFile) return undefined
+    const key = snapshotKey(this.options.root, maxChars)
+    return key && { file: snapshotFileFor(cacheFile), key, cacheFile }
+  }
+
+  /** The build a still-valid snapshot stands for (statSync only: no outline cache, no walk). */
+  private fromSnapshot(place: SnapshotPlace): RepoMapBuild | undefined {
+    const started = performance.now()
+    const map = readMapSnapshot(place.file, place.key, place.cacheFile)
+    if (!map) return undefined
+    return {
+      text: map.text,
+      files: map.files,
+      outlined: map.outlined,
+      reused: map.outlined,
+      pending: 0,
+      cacheUpdated: false,
+      visited: map.visited,
+      durationMs: performance.now() - started,
+      fromSnapshot: true,
+      errors: [],
+    }
+  }
+
+  /**
+   * Persists a complete, error-free first-generation build for the next session (best effort: without
+   * it the next session takes the cache-only path). A build with errors is not kept, as a cache-only
+   * build would not reproduce it.
+   */
+  private async persistSnapshot(
+    place: SnapshotPlace | undefined,
+    build: RepoMapBuild,
+    trace: WalkTrace | undefined,
+  ): Promise<void> {
+    if (!place || !trace || build.pending !== 0 || build.errors.length > 0) return
+    await writeMapSnapshot(place.file, place.key, place.cacheFile, build, trace).catch(() => undefined)
   }
 
   private load(): Promise<void> {

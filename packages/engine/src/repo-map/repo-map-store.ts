@@ -5,7 +5,8 @@ import type { FileOutline } from '@z-engine/context'
 import type { CachedOutline, OutlineCache } from './repo-map-build.js'
 
 /** Bumped when the outline shape or the outliners change, so older files are ignored. */
-const FORMAT_VERSION = 1
+export const OUTLINE_FORMAT_VERSION = 1
+const FORMAT_VERSION = OUTLINE_FORMAT_VERSION
 
 /**
  * Where a project's repository-map outlines persist between sessions:

@@ -35,6 +35,45 @@ export interface WalkOptions {
   maxFiles?: number
   maxFileBytes?: number
   signal?: AbortSignal
+  /**
+   * Filled with every path the result depends on and what the walk saw there (the map's snapshot
+   * checks them later with `stat` alone instead of walking again).
+   */
+  trace?: WalkTrace | undefined
+}
+
+/**
+ * What `stat` gave for a path: size, mtime, ctime (a chmod or chown changes only the ctime) and inode
+ * (a file replaced by a rename, as editors and atomic writers do, gets a new one).
+ */
+export interface PathStamp {
+  size: number
+  mtimeMs: number
+  ctimeMs: number
+  ino: number
+}
+
+/**
+ * Paths a walk depended on, with their stamp when it looked (`null`: absent or not stat-able): every
+ * folder it listed (stamped before listing, so a change during the walk shows as a different
+ * mtime; an entry added, removed or renamed changes its folder's mtime), every ignore file it read
+ * or found missing, and every candidate source file, those over the size limit and beyond the
+ * newest-first cut included (the cut depends on them).
+ */
+export interface WalkTrace {
+  paths: Map<string, PathStamp | null>
+  /** Wall-clock time (ms since the epoch) before the walk's first `stat`; set by the walk. */
+  startedMs?: number
+}
+
+/** The stamp of `path` now, or null when it is absent or cannot be stat-ed. */
+export function stampOf(path: string): PathStamp | null {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false })
+    return info ? stampOfStats(info) : null
+  } catch {
+    return null
+  }
 }
 
 // Never worth walking, ignored or not: VCS internals and dependency trees.
@@ -74,7 +113,11 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
   const maxFileBytes = options.maxFileBytes ?? REPO_MAP_MAX_FILE_BYTES
   const rootScopes: IgnoreScope[] = []
   const pause = slicer()
-  const exclude = readLines(join(root, '.git', 'info', 'exclude'))
+  if (options.trace) options.trace.startedMs = Date.now()
+  const trace = options.trace?.paths
+  const excludePath = '.git/info/exclude'
+  trace?.set(excludePath, stampOf(join(root, excludePath)))
+  const exclude = readLines(join(root, excludePath))
   if (exclude.length > 0) rootScopes.push({ base: '', matcher: createGlobMatcher(exclude) })
 
   const candidates: string[] = []
@@ -86,6 +129,7 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
     const { dir, scopes: parentScopes } = queue.shift()!
     const absolute = dir === '' ? root : join(root, dir)
     await pause()
+    trace?.set(dir, stampOf(absolute))
     let entries: Dirent[]
     try {
       entries = readdirSync(absolute, { withFileTypes: true })
@@ -95,6 +139,7 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     let scopes = parentScopes
     if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+      trace?.set(dir === '' ? '.gitignore' : `${dir}/.gitignore`, stampOf(join(absolute, '.gitignore')))
       const patterns = readLines(join(absolute, '.gitignore'))
       if (patterns.length > 0) scopes = [...parentScopes, { base: dir, matcher: createGlobMatcher(patterns) }]
     }
@@ -123,14 +168,20 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
     try {
       info = statSync(join(root, path), { throwIfNoEntry: false })
     } catch {
+      trace?.set(path, null)
       continue // unreadable: left out, as a vanished file
     }
+    trace?.set(path, info ? stampOfStats(info) : null)
     if (info === undefined) continue // vanished since the listing
     if (info.size > maxFileBytes) skippedLarge++
     else files.push({ path, size: info.size, mtimeMs: info.mtimeMs })
   }
   files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { files: files.slice(0, maxFiles), visited, truncated, skippedLarge }
+}
+
+function stampOfStats(info: Stats): PathStamp {
+  return { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino }
 }
 
 function isIgnored(scopes: readonly IgnoreScope[], path: string, isDirectory: boolean): boolean {
