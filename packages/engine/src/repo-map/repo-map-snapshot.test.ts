@@ -311,7 +311,17 @@ describe('the repository map snapshot', () => {
   })
 
   it('is refused when corrupt or foreign, and when the outline cache was replaced', async () => {
-    for (const body of ['{"key":', '[]', '{"key":{},"cache":null,"map":{},"paths":[]}', 'null']) {
+    const stored = JSON.parse(await readFile(snapshotFile, 'utf8')) as { paths: unknown[] }
+    const badEntries = [[42], ['src/a.ts', '1', 2, 3, 4], ['src/a.ts', 1, 2], 'src/a.ts', ['src/a.ts']].map(
+      (entry) => JSON.stringify({ ...stored, paths: [...stored.paths.slice(1), entry] }),
+    )
+    for (const body of [
+      '{"key":',
+      '[]',
+      '{"key":{},"cache":null,"map":{},"paths":[]}',
+      'null',
+      ...badEntries,
+    ]) {
       await writeFile(snapshotFile, body)
       await expectRefused()
       await expectHit()

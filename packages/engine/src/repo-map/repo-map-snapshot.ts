@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, type Stats, statSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   DEFAULT_REPO_MAP_CHARS,
@@ -111,9 +111,29 @@ export function readMapSnapshot(file: string, key: SnapshotKey, cacheFile: strin
   }
   if (!isStoredSnapshot(parsed) || !sameKey(parsed.key, key)) return undefined
   if (!sameStamp(parsed.cache, stampOf(cacheFile))) return undefined
-  for (const [path, ...stamp] of parsed.paths) {
-    const recorded = stamp.length === 4 ? stamp : null
-    if (!sameStamp(recorded, stampOf(join(key.root, path)))) return undefined
+  // One pass that checks each entry's shape as it compares it (a non-number never equals a stat
+  // figure): this runs before the first request, over every path of the project.
+  const prefix = key.root.endsWith(sep) ? key.root : key.root + sep
+  for (const entry of parsed.paths as unknown[]) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string') return undefined
+    const path: string = entry[0]
+    let info: Stats | undefined
+    try {
+      info = statSync(path === '' ? key.root : prefix + path, { throwIfNoEntry: false })
+    } catch {
+      info = undefined
+    }
+    if (entry.length === 1) {
+      if (info !== undefined) return undefined
+    } else if (
+      entry.length !== 5 ||
+      info === undefined ||
+      entry[1] !== info.size ||
+      entry[2] !== info.mtimeMs ||
+      entry[3] !== info.ctimeMs ||
+      entry[4] !== info.ino
+    )
+      return undefined
   }
   return parsed.map
 }
@@ -196,6 +216,7 @@ function isStamp(value: unknown): value is StoredStamp {
   return Array.isArray(value) && value.length === 4 && value.every((part) => typeof part === 'number')
 }
 
+/** The snapshot's header; `readMapSnapshot` checks the paths' entries as it goes. */
 function isStoredSnapshot(value: unknown): value is StoredSnapshot & { key: Record<string, unknown> } {
   if (!isRecord(value) || !isRecord(value.key) || !isRecord(value.map) || !Array.isArray(value.paths))
     return false
@@ -208,10 +229,5 @@ function isStoredSnapshot(value: unknown): value is StoredSnapshot & { key: Reco
     typeof map.visited !== 'number'
   )
     return false
-  return value.paths.every(
-    (entry) =>
-      Array.isArray(entry) &&
-      typeof entry[0] === 'string' &&
-      (entry.length === 1 || (entry.length === 5 && isStamp(entry.slice(1)))),
-  )
+  return true
 }
