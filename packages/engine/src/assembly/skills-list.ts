@@ -1,3 +1,4 @@
+import { compareNames } from '../workspace/definitions/load.js'
 import type { SkillDefinition } from '../workspace/definitions/types.js'
 
 /** The skills section of the system prompt: one line per skill, loaded on demand with the Skill tool. */
@@ -6,7 +7,7 @@ export function renderSkillsList(skills: readonly SkillDefinition[]): string {
   const offered = skills.filter((skill) => skill.disableModelInvocation !== true)
   if (offered.length === 0) return ''
   const lines = [...offered]
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => compareNames(a.name, b.name))
     .map((skill) => `- ${skill.name}: ${skill.description}`)
   return [
     '<skills>',

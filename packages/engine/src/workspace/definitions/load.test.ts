@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadAgentDefinitions, loadCommandDefinitions, loadSkillDefinitions } from './load.js'
+import { compareNames, loadAgentDefinitions, loadCommandDefinitions, loadSkillDefinitions } from './load.js'
 import type { DefinitionRoots } from './types.js'
 
 let base: string
@@ -193,5 +193,37 @@ describe('loadSkillDefinitions', () => {
     })
     expect(loaded.errors).toHaveLength(1)
     expect(loaded.errors[0]!.message).toMatch(/no SKILL.md/)
+  })
+})
+
+describe('compareNames (issue 17: no ICU collator for simple names)', () => {
+  it('orders exactly as localeCompare', () => {
+    const names = [
+      'general-purpose',
+      'explore',
+      'plan',
+      'a',
+      'a-b',
+      'ab',
+      'a0',
+      'a-0',
+      '0a',
+      '9',
+      '-',
+      '',
+      'code-reviewer',
+      'code-reviewer-2',
+      'code2',
+      'plugin:agent',
+      'Plan',
+      'Zeta',
+      'zeta',
+      'é',
+      'e_x',
+      'e.x',
+    ]
+    for (const a of names)
+      for (const b of names)
+        expect(Math.sign(compareNames(a, b)), `${a} vs ${b}`).toBe(Math.sign(a.localeCompare(b)))
   })
 })
