@@ -22,9 +22,15 @@ type Module = Record<string, ValidateFunction>
 const modules: Record<string, Module> = {}
 const sources: Record<string, string> = {}
 
+/** A group's validators, a split group's (`<group>.<tag>` files) merged. */
+function groupOf(byFile: Record<string, Module>, group: string): Module {
+  const parts = Object.entries(byFile).filter(([file]) => file === group || file.startsWith(`${group}.`))
+  return Object.assign({}, ...parts.map(([, module]) => module)) as Module
+}
+
 /** What the precompiled validator `name` of `file` says about `value`, formatted like the parsers do. */
 function precompiledIssue(file: string, name: string, value: unknown, noun: string) {
-  const validate = modules[file]?.[name]
+  const validate = groupOf(modules, file)[name]
   if (validate === undefined) throw new Error(`no precompiled validator ${name} in ${file}`)
   if (validate(value)) return undefined
   const error = firstError(validate.errors as ErrorObject[])
@@ -42,8 +48,23 @@ describe('precompiled validators (the built package)', () => {
     }
   }, 30_000)
 
+  it('splits the commands one branch per file, each holding only its own validator (issue 17)', () => {
+    const files = Object.keys(sources).filter((name) => name.startsWith('commands.'))
+    expect(files.sort()).toEqual(
+      Object.keys(COMMANDS)
+        .map((t) => `commands.${t}`)
+        .sort(),
+    )
+    expect(sources.commands).toBeUndefined()
+    for (const [type] of Object.entries(COMMANDS))
+      expect(Object.keys(modules[`commands.${type}`] ?? {})).toEqual([`command_${type}`])
+    // The first command of a session unpacks a fraction of what every command's code would be.
+    const all = files.reduce((total, name) => total + (sources[name]?.length ?? 0), 0)
+    expect(sources['commands.submit']?.length ?? 0).toBeLessThan(all / 5)
+  })
+
   it('has one validator per command, event and log record type, the envelope and settings', () => {
-    expect(Object.keys(modules.commands ?? {}).sort()).toEqual(
+    expect(Object.keys(groupOf(modules, 'commands')).sort()).toEqual(
       Object.keys(COMMANDS)
         .map((t) => `command_${t}`)
         .sort(),
@@ -133,7 +154,14 @@ describe('the embedded module the build bundles (embedStandalone)', () => {
       const validators = load()
       expect(Object.keys(validators).sort()).toEqual(Object.keys(modules[group] ?? {}).sort())
     }
-    const commands = PRECOMPILED.commands?.() ?? {}
+    const commands = groupOf(
+      Object.fromEntries(
+        Object.entries(PRECOMPILED)
+          .filter(([group]) => group.startsWith('commands.'))
+          .map(([group, load]) => [group, load()]),
+      ),
+      'commands',
+    )
     for (const [type, command] of Object.entries(COMMANDS))
       expect(commands[`command_${type}`]?.(command)).toBe(true)
     const submit = commands.command_submit

@@ -84,12 +84,15 @@ export function branchesOf(union: AnySchema): Map<string, AnySchema> {
 /**
  * A validator for a tagged union that dispatches on `type` itself and prepares only the branches it
  * meets: parsing a `submit` command never compiles the other commands' schemas. Branch validators
- * are named `<prefix>_<tag>` in the precompiled `file`.
+ * are named `<prefix>_<tag>` in the precompiled `file`, or in `<file>.<tag>` when the group is split.
  */
 export function lazyUnionCheck(union: AnySchema, file: string, prefix: string): Check {
   const branches = new Map<string, Check>()
   for (const [tag, branch] of branchesOf(union)) {
-    branches.set(tag, lazyCheck(branch, { file, name: `${prefix}_${tag}` }))
+    // A split group keeps each branch's validator in its own file (see `VALIDATED`).
+    const own = `${file}.${tag}`
+    const holder = PRECOMPILED !== undefined && own in PRECOMPILED ? own : file
+    branches.set(tag, lazyCheck(branch, { file: holder, name: `${prefix}_${tag}` }))
   }
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -8,10 +8,12 @@ import { SettingsSchema } from '../settings.js'
 
 /**
  * Everything the parsers validate, grouped by the precompiled file that holds it: unions are
- * validated per branch (`<prefix>_<tag>`), single schemas under their own name.
+ * validated per branch (`<prefix>_<tag>`), single schemas under their own name. A `split` group is
+ * precompiled one branch per file (`<file>.<tag>`), so a session's first command unpacks and
+ * compiles `submit`'s validator alone, not every command's (issue 17).
  */
 export const VALIDATED = {
-  commands: { unions: [{ prefix: 'command', union: CommandSchema }], single: {} },
+  commands: { unions: [{ prefix: 'command', union: CommandSchema }], single: {}, split: true },
   events: {
     unions: [{ prefix: 'event', union: EngineEventSchema }],
     single: { envelope: EventEnvelopeSchema },
@@ -21,5 +23,9 @@ export const VALIDATED = {
   permissionCheck: { unions: [], single: { permissionCheckRequest: PermissionCheckRequestSchema } },
 } as const satisfies Record<
   string,
-  { unions: readonly { prefix: string; union: AnySchema }[]; single: Readonly<Record<string, AnySchema>> }
+  {
+    unions: readonly { prefix: string; union: AnySchema }[]
+    single: Readonly<Record<string, AnySchema>>
+    split?: boolean
+  }
 >
