@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_REPO_MAP_CHARS, type FileOutline, rankFiles, renderRepoMap } from '@z-engine/context'
 import { outlineFiles } from './outline-files.js'
-import { forEachLimited, type WalkOptions, walkSourceFiles } from './walk.js'
+import { forEachLimited, type SourceFile, type WalkOptions, walkSourceFiles } from './walk.js'
 
 /** Inputs of one repository-map build. */
 export interface RepoMapBuildInput extends WalkOptions {
@@ -31,6 +31,11 @@ export interface RepoMapBuildInput extends WalkOptions {
    * first build keeps to the worker so it never delays the first request; later rebuilds may not.
    */
   parseHere?: boolean
+  /**
+   * The walk's result when it is known without walking (the snapshot's listing, still valid): the
+   * files chosen and the paths visited.
+   */
+  listing?: { files: SourceFile[]; visited: number }
 }
 
 /** One cached outline and the file it was made from. */
@@ -68,6 +73,8 @@ export interface RepoMapBuild {
    * that build's, `reused` equals `outlined`).
    */
   fromSnapshot: boolean
+  /** True when the files came from the snapshot's still-valid listing rather than a walk. */
+  listingFromSnapshot: boolean
   /** Files or grammars that failed, with what to do; the map is built from the rest. */
   errors: string[]
 }
@@ -90,7 +97,7 @@ const PARSE_HERE_MAX_BYTES = 128 * 1024
 export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBuild> {
   const started = performance.now()
   const errors: string[] = []
-  const walk = await walkSourceFiles(input.root, input)
+  const walk = input.listing ?? (await walkSourceFiles(input.root, input))
   const cache = input.cache
   const outlines: FileOutline[] = []
   const unknown: typeof walk.files = []
@@ -176,6 +183,7 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     visited: walk.visited,
     durationMs: performance.now() - started,
     fromSnapshot: false,
+    listingFromSnapshot: input.listing !== undefined,
     errors,
   }
 }

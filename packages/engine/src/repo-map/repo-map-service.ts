@@ -1,7 +1,8 @@
 import { DEFAULT_REPO_MAP_CHARS } from '@z-engine/context'
 import { buildRepoMap, type OutlineCache, type RepoMapBuild } from './repo-map-build.js'
 import {
-  readMapSnapshot,
+  checkMapSnapshot,
+  type SnapshotCheck,
   type SnapshotKey,
   snapshotFileFor,
   snapshotKey,
@@ -89,14 +90,15 @@ export class RepoMapService {
       const maxChars = this.options.maxChars ?? DEFAULT_REPO_MAP_CHARS
       // Only the first generation with nothing touched can match a snapshot (touched files rank first).
       const snapshot = firstGeneration && touched.length === 0 ? this.snapshotPlace(maxChars) : undefined
-      if (snapshot) {
-        const reused = this.fromSnapshot(snapshot)
-        if (reused) {
-          settleQuick(reused.text)
-          this.options.onBuild?.(reused)
-          return reused.text
-        }
+      const check = snapshot && this.checkSnapshot(snapshot)
+      if (check?.kind === 'unchanged') {
+        const reused = check.build
+        settleQuick(reused.text)
+        this.options.onBuild?.(reused)
+        return reused.text
       }
+      // Some source files changed but no folder or ignore file did: the same files, no walk.
+      const listing = check?.kind === 'listing' ? check : undefined
       await this.load()
       const input = {
         root: this.options.root,
@@ -106,9 +108,13 @@ export class RepoMapService {
         signal: this.abort.signal,
         // Past the first request, a rebuild of a few changed files needs no parsing thread.
         parseHere: this.firstGiven,
+        ...(listing ? { listing: { files: listing.files, visited: listing.visited } } : {}),
       }
+      // A walk fills a new trace; a listing from the snapshot comes with its own.
+      const newTrace = (): WalkTrace | undefined =>
+        listing?.trace ?? (snapshot ? { paths: new Map() } : undefined)
       if (this.cache.size > 0) {
-        const trace: WalkTrace | undefined = snapshot ? { paths: new Map() } : undefined
+        const trace = newTrace()
         const quick = await buildRepoMap({ ...input, parse: false, trace })
         if (quick.pending === 0) {
           settleQuick(quick.text)
@@ -120,7 +126,7 @@ export class RepoMapService {
       }
       settleQuick(undefined)
       this.parsing = true
-      const trace: WalkTrace | undefined = snapshot ? { paths: new Map() } : undefined
+      const trace = newTrace()
       const build = await buildRepoMap({ ...input, trace })
       this.parsing = false
       this.options.onBuild?.(build)
@@ -211,22 +217,32 @@ export class RepoMapService {
     return key && { file: snapshotFileFor(cacheFile), key, cacheFile }
   }
 
-  /** The build a still-valid snapshot stands for (statSync only: no outline cache, no walk). */
-  private fromSnapshot(place: SnapshotPlace): RepoMapBuild | undefined {
+  /**
+   * What the snapshot says (statSync only: no outline cache, no walk): the build it stands for when
+   * nothing changed, or its still-valid listing.
+   */
+  private checkSnapshot(
+    place: SnapshotPlace,
+  ): { kind: 'unchanged'; build: RepoMapBuild } | Extract<SnapshotCheck, { kind: 'listing' }> | undefined {
     const started = performance.now()
-    const map = readMapSnapshot(place.file, place.key, place.cacheFile)
-    if (!map) return undefined
+    const check = checkMapSnapshot(place.file, place.key, place.cacheFile, place.key)
+    if (check?.kind !== 'unchanged') return check
+    const map = check.map
     return {
-      text: map.text,
-      files: map.files,
-      outlined: map.outlined,
-      reused: map.outlined,
-      pending: 0,
-      cacheUpdated: false,
-      visited: map.visited,
-      durationMs: performance.now() - started,
-      fromSnapshot: true,
-      errors: [],
+      kind: 'unchanged',
+      build: {
+        text: map.text,
+        files: map.files,
+        outlined: map.outlined,
+        reused: map.outlined,
+        pending: 0,
+        cacheUpdated: false,
+        visited: map.visited,
+        durationMs: performance.now() - started,
+        fromSnapshot: true,
+        listingFromSnapshot: false,
+        errors: [],
+      },
     }
   }
 

@@ -1,12 +1,23 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { appendFile, chmod, mkdir, mkdtemp, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises'
+import {
+  appendFile,
+  chmod,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildRepoMap, type RepoMapBuild } from './repo-map-build.js'
 import { RepoMapService } from './repo-map-service.js'
-import { snapshotFileFor } from './repo-map-snapshot.js'
+import { sealSnapshot, snapshotFileFor } from './repo-map-snapshot.js'
 import { loadOutlineCache } from './repo-map-store.js'
 import { type WalkTrace, walkSourceFiles } from './walk.js'
 
@@ -52,6 +63,12 @@ async function session(options: { maxChars?: number; touched?: string[] } = {}):
   const text = await service.built()
   await service.close()
   return { first, text, builds }
+}
+
+/** The snapshot file's body (after its digest line). */
+async function readStored(): Promise<Record<string, unknown>> {
+  const text = await readFile(snapshotFile, 'utf8')
+  return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Record<string, unknown>
 }
 
 /** The map of the tree as it is now, parsed afresh (no cache, no snapshot). */
@@ -203,13 +220,48 @@ describe('the repository map snapshot', () => {
     await expectHit()
   })
 
+  it('gives its listing when only files changed: the map is rebuilt from the outline cache without a walk', async () => {
+    await expectHit()
+    // Rewritten with the same bytes (a checkout, a reset, an editor's save): the map must be in the
+    // first request, rebuilt from the cached outlines; no folder changed, so nothing is walked.
+    const same = await readFile(join(root, 'src/b.ts'), 'utf8')
+    await writeFile(join(root, 'src/b.ts'), same)
+    await age('src/b.ts')
+    const unchanged = await session()
+    expect(unchanged.builds).toHaveLength(1)
+    expect(unchanged.builds[0]).toMatchObject({ fromSnapshot: false, listingFromSnapshot: true, pending: 0 })
+    expect(unchanged.first).toBe(unchanged.text)
+    expect(unchanged.text).toBe(await truth())
+    await expectHit()
+    // A file's content changed: the listing still holds, the changed file is parsed, the map is right.
+    await put('lib/d.py', 'def delta():\n    return 4\n\ndef kappa():\n    return 5\n')
+    await age('lib/d.py')
+    const edited = await session()
+    expect(edited.builds.length).toBeGreaterThan(0)
+    expect(edited.builds.every((build) => build.listingFromSnapshot && !build.fromSnapshot)).toBe(true)
+    expect(edited.text).toContain('def kappa()')
+    expect(edited.text).toBe(await truth())
+    await expectHit()
+    // A file added changes its folder: the listing is refused and the project walked.
+    await put('lib/f.py', 'def phi():\n    return 6\n')
+    await age('lib/f.py', 'lib')
+    const added = await session()
+    expect(added.builds.every((build) => !build.listingFromSnapshot && !build.fromSnapshot)).toBe(true)
+    expect(added.text).toBe(await truth())
+    await rm(join(root, 'lib/f.py'))
+    await age('lib')
+    await expectRefused()
+    await expectHit()
+  })
+
   it('is refused when a file is replaced by one of the same size and date', async () => {
     const before = await readFile(join(root, 'src/a.ts'), 'utf8')
+    const { mtime } = await stat(join(root, 'src/a.ts'))
     await writeFile(join(root, 'src/a.tmp'), before.replace('alpha', 'alphx'))
     await utimes(join(root, 'src/a.tmp'), clock, clock)
     await rename(join(root, 'src/a.tmp'), join(root, 'src/a.ts'))
     await age('src')
-    await utimes(join(root, 'src/a.ts'), clock - 10, clock - 10) // the date it had
+    await utimes(join(root, 'src/a.ts'), mtime, mtime) // the date it had
     // Size and mtime match the cached outline, so a cache-only build reuses it (stale, as it would
     // be without the snapshot); the snapshot refuses (inode, ctime and the folder's mtime moved) and
     // gives way to exactly that cache-only build.
@@ -302,25 +354,49 @@ describe('the repository map snapshot', () => {
   })
 
   it('is refused when written by another engine version or for another root', async () => {
-    const stored = JSON.parse(await readFile(snapshotFile, 'utf8')) as { key: Record<string, unknown> }
+    const stored = (await readStored()) as { key: Record<string, unknown> }
     for (const change of [{ version: '0.0' }, { code: '1:2' }, { root: '/elsewhere' }, { extra: 1 }]) {
-      await writeFile(snapshotFile, JSON.stringify({ ...stored, key: { ...stored.key, ...change } }))
+      await writeFile(
+        snapshotFile,
+        sealSnapshot(JSON.stringify({ ...stored, key: { ...stored.key, ...change } })),
+      )
       await expectRefused()
       await expectHit()
     }
   })
 
   it('is refused when corrupt or foreign, and when the outline cache was replaced', async () => {
-    const stored = JSON.parse(await readFile(snapshotFile, 'utf8')) as { paths: unknown[] }
-    const badEntries = [[42], ['src/a.ts', '1', 2, 3, 4], ['src/a.ts', 1, 2], 'src/a.ts', ['src/a.ts']].map(
-      (entry) => JSON.stringify({ ...stored, paths: [...stored.paths.slice(1), entry] }),
+    const stored = (await readStored()) as { paths: unknown[]; listed: number }
+    // Well sealed but malformed entries (the last one's fields of the wrong type or count; the first
+    // one, a folder, said absent): refused, or at most taken as a changed file and rebuilt.
+    const last = stored.paths.length - 1
+    const path = (stored.paths[last] as [string])[0]
+    const withEntry = (index: number, entry: unknown) =>
+      sealSnapshot(
+        JSON.stringify({ ...stored, paths: stored.paths.map((old, at) => (at === index ? entry : old)) }),
+      )
+    const badEntries = [
+      withEntry(last, [42]),
+      withEntry(last, [path, '1', 2, 3, 4]),
+      withEntry(last, [path, 1, 2]),
+      withEntry(last, path),
+      withEntry(last, [path]),
+      withEntry(0, [(stored.paths[0] as [string])[0]]),
+    ]
+    const badListed = [-1, 1.5, stored.paths.length + 1, '3'].map((listed) =>
+      sealSnapshot(JSON.stringify({ ...stored, listed })),
     )
+    const original = await readFile(snapshotFile, 'utf8')
     for (const body of [
       '{"key":',
       '[]',
-      '{"key":{},"cache":null,"map":{},"paths":[]}',
-      'null',
+      sealSnapshot('{"key":{},"cache":null,"map":{},"paths":[]}'),
+      sealSnapshot('null'),
       ...badEntries,
+      ...badListed,
+      // an entry lost, the digest not updated (damage or a hand edit)
+      original.replace(/,\["src\/a\.ts",[0-9.,]+\]/, ''),
+      JSON.stringify(stored),
     ]) {
       await writeFile(snapshotFile, body)
       await expectRefused()
@@ -334,14 +410,29 @@ describe('the repository map snapshot', () => {
     await expectHit()
   })
 
-  it('is not written while a recorded mtime is not well before the walk (racy: could change unseen)', async () => {
+  it('records a file changed just before the walk as changed, and is not written when a folder was', async () => {
+    // racy source file: the snapshot is written with it marked changed; the next session rebuilds
+    // from the listing (no walk), and once the file is old the snapshot is a hit again
     await put('src/a.ts', 'export function alpha(): number { return 2 }\n')
     const future = Date.now() / 1000 + 60
     await utimes(join(root, 'src/a.ts'), future, future)
-    await rm(snapshotFile)
     await expectRefused()
-    expect(existsSync(snapshotFile)).toBe(false)
+    expect(existsSync(snapshotFile)).toBe(true)
+    const next = await session()
+    expect(next.builds).toHaveLength(1)
+    expect(next.builds[0]).toMatchObject({ fromSnapshot: false, listingFromSnapshot: true, pending: 0 })
+    expect(next.first).toBe(await truth())
     await age('src/a.ts')
+    await expectRefused()
+    await expectHit()
+    // racy folder: no snapshot; once the folder is old, walked and written again
+    await put('src/g.ts', 'export const gamma = 7\n')
+    await age('src/g.ts')
+    await utimes(join(root, 'src'), future, future)
+    await rm(snapshotFile)
+    expect(await expectRefused()).toContain('const gamma')
+    expect(existsSync(snapshotFile)).toBe(false)
+    await age('src')
     await expectRefused()
     expect(existsSync(snapshotFile)).toBe(true)
     await expectHit()

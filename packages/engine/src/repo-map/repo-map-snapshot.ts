@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync, type Stats, statSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
@@ -10,14 +10,21 @@ import {
   REPO_MAP_MAX_PATHS,
 } from '@z-engine/context'
 import { OUTLINE_FORMAT_VERSION } from './repo-map-store.js'
-import { type PathStamp, stampOf, type WalkOptions, type WalkTrace } from './walk.js'
+import {
+  chooseSourceFiles,
+  type PathStamp,
+  type SourceFile,
+  stampOf,
+  type WalkOptions,
+  type WalkTrace,
+} from './walk.js'
 
 /**
  * Bumped when the walk, the ranking or the rendering change the text a set of files gives. The key
  * also holds the outline format and the stamp of this module's own file, so a rebuilt or upgraded
  * engine never trusts an older engine's snapshot even when nobody bumped this.
  */
-const SNAPSHOT_VERSION = 1
+const SNAPSHOT_VERSION = 2
 
 /** Everything besides the files that a first-generation map depends on. */
 export interface SnapshotKey {
@@ -92,29 +99,52 @@ interface StoredSnapshot {
   /** The outline cache file's stamp when the snapshot was written. */
   cache: StoredStamp | null
   map: MapSnapshot
+  /** The walk's listing (folders, ignore files), then its candidate source files. */
   paths: StoredPath[]
+  /** How many of `paths` are the listing. */
+  listed: number
 }
 
 /**
- * The persisted map when nothing it depended on changed: the key matches, the outline cache file is
- * the one it was written beside, and every recorded path `stat`s to the same size, mtime, ctime
- * and inode (or is still absent). Synchronous and `stat`-only, for the first request's critical path.
- * Anything else — missing, corrupt or foreign file, a different key, one changed path — gives
- * undefined, and the caller builds as if there were no snapshot.
+ * What a snapshot says of the project now:
+ * - `unchanged`: nothing the map depended on changed; its text is the map.
+ * - `listing`: no folder or ignore file changed, so a walk would find the same candidate source files
+ *   (`files` chosen from their stamps now, as the walk would); some of them changed, so the map
+ *   must be rebuilt from the outline cache, without walking. `trace` is what that walk would have
+ *   recorded, for the next snapshot.
+ * - undefined: anything else (no usable snapshot, another key, a folder or ignore file changed).
  */
-export function readMapSnapshot(file: string, key: SnapshotKey, cacheFile: string): MapSnapshot | undefined {
+export type SnapshotCheck =
+  | { kind: 'unchanged'; map: MapSnapshot }
+  | { kind: 'listing'; files: SourceFile[]; visited: number; trace: WalkTrace }
+
+/**
+ * Checks the snapshot against the project with `stat` alone (see {@link SnapshotCheck}). One pass
+ * that checks each entry's shape as it compares it (a non-number never equals a stat figure): this
+ * runs before the first request, over every path of the project.
+ */
+export function checkMapSnapshot(
+  file: string,
+  key: SnapshotKey,
+  cacheFile: string,
+  limits: { maxFiles: number; maxFileBytes: number },
+): SnapshotCheck | undefined {
+  const startedMs = Date.now()
   let parsed: unknown
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'))
+    parsed = JSON.parse(verifiedBody(readFileSync(file, 'utf8')) ?? 'null')
   } catch {
     return undefined
   }
   if (!isStoredSnapshot(parsed) || !sameKey(parsed.key, key)) return undefined
-  if (!sameStamp(parsed.cache, stampOf(cacheFile))) return undefined
-  // One pass that checks each entry's shape as it compares it (a non-number never equals a stat
-  // figure): this runs before the first request, over every path of the project.
   const prefix = key.root.endsWith(sep) ? key.root : key.root + sep
-  for (const entry of parsed.paths as unknown[]) {
+  const entries = parsed.paths as unknown[]
+  const listed = parsed.listed
+  const paths = new Map<string, PathStamp | null>()
+  const candidates: [string, PathStamp | null][] = []
+  let same = sameStamp(parsed.cache, stampOf(cacheFile))
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]
     if (!Array.isArray(entry) || typeof entry[0] !== 'string') return undefined
     const path: string = entry[0]
     let info: Stats | undefined
@@ -123,30 +153,49 @@ export function readMapSnapshot(file: string, key: SnapshotKey, cacheFile: strin
     } catch {
       info = undefined
     }
-    if (entry.length === 1) {
-      if (info !== undefined) return undefined
-    } else if (
-      entry.length !== 5 ||
-      info === undefined ||
-      entry[1] !== info.size ||
-      entry[2] !== info.mtimeMs ||
-      entry[3] !== info.ctimeMs ||
-      entry[4] !== info.ino
-    )
-      return undefined
+    const now: PathStamp | null = info
+      ? { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino }
+      : null
+    let unchanged: boolean
+    if (entry.length === 1) unchanged = now === null
+    else if (entry.length === 5)
+      unchanged =
+        now !== null &&
+        entry[1] === now.size &&
+        entry[2] === now.mtimeMs &&
+        entry[3] === now.ctimeMs &&
+        entry[4] === now.ino
+    else return undefined
+    if (index < listed) {
+      // A folder or ignore file changed: a walk could find other candidates.
+      if (!unchanged) return undefined
+      paths.set(path, now)
+    } else {
+      same &&= unchanged
+      candidates.push([path, now])
+    }
   }
-  return parsed.map
+  if (same) return { kind: 'unchanged', map: parsed.map }
+  for (const [path, stamp] of candidates) paths.set(path, stamp)
+  return {
+    kind: 'listing',
+    files: chooseSourceFiles(candidates, limits).files,
+    visited: parsed.map.visited,
+    trace: { paths, startedMs, candidates: candidates.length },
+  }
 }
 
 /**
  * Persists a complete first-generation map with what its walk saw (atomically, like the outline
- * cache), stamping the outline cache file as it is now: call it after saving the cache. Returns
- * false, writing nothing, when the snapshot would be racy: filesystem times are coarse (a clock tick
- * of a few milliseconds; 1–2 s on some filesystems), so a path modified shortly before the walk
- * `stat`ed it could change again with its mtime unmoved, which a walk would notice (a new entry, new
- * outline) and a `stat` would not. So every recorded mtime must be older than the walk's start by a
- * margin; else the next session walks and writes the snapshot. (A chmod in that window, seen only
- * in the ctime, is not guarded.)
+ * cache), stamping the outline cache file as it is now: call it after saving the cache. Stamps
+ * may be racy: filesystem times are coarse (a clock tick of a few milliseconds; 1–2 s on some
+ * filesystems), so a path modified shortly before the walk `stat`ed it could change again with its
+ * mtime unmoved, which a walk would notice (a new entry, new outline) and a `stat` would not. So a
+ * recorded mtime must be older than the walk's start by a margin. A source file that is not (one
+ * just saved or checked out) is recorded as changed, so the next session rebuilds from the listing
+ * and the outline cache; a folder or ignore file that is not means no snapshot (returns false,
+ * writing nothing) and the next session walks. (A chmod in that window, seen only in the ctime, is
+ * not guarded.)
  */
 export async function writeMapSnapshot(
   file: string,
@@ -156,19 +205,29 @@ export async function writeMapSnapshot(
   trace: WalkTrace,
 ): Promise<boolean> {
   const started = trace.startedMs
-  if (started === undefined) return false
-  for (const stamp of trace.paths.values()) if (stamp && racy(stamp, started)) return false
+  if (started === undefined || trace.candidates === undefined) return false
+  const listed = trace.paths.size - trace.candidates
+  const paths: StoredPath[] = []
+  for (const [path, stamp] of trace.paths) {
+    if (stamp === null) paths.push([path])
+    else if (!racy(stamp, started)) paths.push([path, ...storedStamp(stamp)])
+    // A racy folder or ignore file could hide another listing: no snapshot.
+    else if (paths.length < listed) return false
+    // A racy source file is recorded as changed: the next session rebuilds from the listing.
+    else paths.push([path, ...CHANGED])
+  }
   const cache = stampOf(cacheFile)
   const stored: StoredSnapshot = {
     key,
     cache: cache ? storedStamp(cache) : null,
     map: { text: map.text, files: map.files, outlined: map.outlined, visited: map.visited },
-    paths: [...trace.paths].map(([path, stamp]) => (stamp ? [path, ...storedStamp(stamp)] : [path])),
+    paths,
+    listed,
   }
   await mkdir(dirname(file), { recursive: true })
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
   try {
-    await writeFile(temporary, JSON.stringify(stored))
+    await writeFile(temporary, sealSnapshot(JSON.stringify(stored)))
     await rename(temporary, file)
     return true
   } catch (error) {
@@ -184,9 +243,32 @@ export async function writeMapSnapshot(
 const RACY_MS = 1000
 const RACY_WHOLE_SECONDS_MS = 3000
 
+/** A stamp no `stat` gives (a size of -1): the file counts as changed at the next check. */
+const CHANGED: StoredStamp = [-1, -1, -1, -1]
+
 function racy(stamp: PathStamp, walkStartedMs: number): boolean {
   const margin = stamp.mtimeMs % 1000 === 0 ? RACY_WHOLE_SECONDS_MS : RACY_MS
   return stamp.mtimeMs > walkStartedMs - margin
+}
+
+/**
+ * The file's text: a digest of the body on the first line, then the body. A listing read from the
+ * snapshot stands in for a walk, so an entry lost or moved by damage or a hand edit must not pass as
+ * a smaller listing: the digest refuses any body this module did not write.
+ */
+export function sealSnapshot(body: string): string {
+  return `${digestOf(body)}\n${body}`
+}
+
+function verifiedBody(text: string): string | undefined {
+  const newline = text.indexOf('\n')
+  if (newline < 0) return undefined
+  const body = text.slice(newline + 1)
+  return text.slice(0, newline) === digestOf(body) ? body : undefined
+}
+
+function digestOf(body: string): string {
+  return createHash('sha256').update(body).digest('hex')
 }
 
 function storedStamp(stamp: PathStamp): StoredStamp {
@@ -221,6 +303,13 @@ function isStoredSnapshot(value: unknown): value is StoredSnapshot & { key: Reco
   if (!isRecord(value) || !isRecord(value.key) || !isRecord(value.map) || !Array.isArray(value.paths))
     return false
   if (value.cache !== null && !isStamp(value.cache)) return false
+  if (
+    typeof value.listed !== 'number' ||
+    !Number.isInteger(value.listed) ||
+    value.listed < 0 ||
+    value.listed > value.paths.length
+  )
+    return false
   const map = value.map
   if (
     typeof map.text !== 'string' ||

@@ -64,6 +64,11 @@ export interface WalkTrace {
   paths: Map<string, PathStamp | null>
   /** Wall-clock time (ms since the epoch) before the walk's first `stat`; set by the walk. */
   startedMs?: number
+  /**
+   * How many of `paths`, at its end, are candidate source files (set by a finished walk); the ones
+   * before them are its listing: folders listed and ignore files read.
+   */
+  candidates?: number
 }
 
 /** The stamp of `path` now, or null when it is absent or cannot be stat-ed. */
@@ -159,25 +164,36 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
     }
   }
 
-  const files: SourceFile[] = []
-  let skippedLarge = 0
+  const stamped: [string, PathStamp | null][] = []
   for (const path of candidates) {
     await pause()
     options.signal?.throwIfAborted()
-    let info: Stats | undefined
-    try {
-      info = statSync(join(root, path), { throwIfNoEntry: false })
-    } catch {
-      trace?.set(path, null)
-      continue // unreadable: left out, as a vanished file
-    }
-    trace?.set(path, info ? stampOfStats(info) : null)
-    if (info === undefined) continue // vanished since the listing
-    if (info.size > maxFileBytes) skippedLarge++
-    else files.push({ path, size: info.size, mtimeMs: info.mtimeMs })
+    const stamp = stampOf(join(root, path)) // null: unreadable or vanished since the listing
+    trace?.set(path, stamp)
+    stamped.push([path, stamp])
+  }
+  if (options.trace) options.trace.candidates = candidates.length
+  return { ...chooseSourceFiles(stamped, { maxFiles, maxFileBytes }), visited, truncated }
+}
+
+/**
+ * The map's files among the candidate source files a listing found, from their stamps: vanished or
+ * unreadable ones (null) left out, those over `maxFileBytes` skipped, the rest newest first (ties by
+ * path) and cut to `maxFiles`.
+ */
+export function chooseSourceFiles(
+  stamped: readonly (readonly [string, PathStamp | null])[],
+  limits: { maxFiles: number; maxFileBytes: number },
+): { files: SourceFile[]; skippedLarge: number } {
+  const files: SourceFile[] = []
+  let skippedLarge = 0
+  for (const [path, stamp] of stamped) {
+    if (stamp === null) continue
+    if (stamp.size > limits.maxFileBytes) skippedLarge++
+    else files.push({ path, size: stamp.size, mtimeMs: stamp.mtimeMs })
   }
   files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { files: files.slice(0, maxFiles), visited, truncated, skippedLarge }
+  return { files: files.slice(0, limits.maxFiles), skippedLarge }
 }
 
 function stampOfStats(info: Stats): PathStamp {
