@@ -242,6 +242,16 @@ describe('the repository map snapshot', () => {
     expect(edited.text).toContain('def kappa()')
     expect(edited.text).toBe(await truth())
     await expectHit()
+    // An atomic save (a temp file written beside it, renamed over it) moves the folder's mtime with
+    // the same entries: the folder is listed again and the listing holds.
+    await writeFile(join(root, 'src/b.ts.tmp'), same)
+    await rename(join(root, 'src/b.ts.tmp'), join(root, 'src/b.ts'))
+    await age('src/b.ts', 'src')
+    const saved = await session()
+    expect(saved.builds).toHaveLength(1)
+    expect(saved.builds[0]).toMatchObject({ fromSnapshot: false, listingFromSnapshot: true, pending: 0 })
+    expect(saved.first).toBe(await truth())
+    await expectHit()
     // A file added changes its folder: the listing is refused and the project walked.
     await put('lib/f.py', 'def phi():\n    return 6\n')
     await age('lib/f.py', 'lib')

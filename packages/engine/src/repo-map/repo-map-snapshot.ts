@@ -13,6 +13,7 @@ import { OUTLINE_FORMAT_VERSION } from './repo-map-store.js'
 import {
   chooseSourceFiles,
   type PathStamp,
+  relistedDigest,
   type SourceFile,
   stampOf,
   type WalkOptions,
@@ -24,7 +25,7 @@ import {
  * also holds the outline format and the stamp of this module's own file, so a rebuilt or upgraded
  * engine never trusts an older engine's snapshot even when nobody bumped this.
  */
-const SNAPSHOT_VERSION = 2
+const SNAPSHOT_VERSION = 3
 
 /** Everything besides the files that a first-generation map depends on. */
 export interface SnapshotKey {
@@ -103,12 +104,17 @@ interface StoredSnapshot {
   paths: StoredPath[]
   /** How many of `paths` are the listing. */
   listed: number
+  /** Each folder's digest of the entries the walk took (`WalkTrace.folders`). */
+  folders: Record<string, string>
+  /** Whether the walk stopped at its path limit (then no folder is listed again). */
+  truncated: boolean
 }
 
 /**
  * What a snapshot says of the project now:
  * - `unchanged`: nothing the map depended on changed; its text is the map.
- * - `listing`: no folder or ignore file changed, so a walk would find the same candidate source files
+ * - `listing`: no ignore file changed and every folder whose mtime moved still lists the same
+ *   entries (listed again), so a walk would find the same candidate source files
  *   (`files` chosen from their stamps now, as the walk would); some of them changed, so the map
  *   must be rebuilt from the outline cache, without walking. `trace` is what that walk would have
  *   recorded, for the next snapshot.
@@ -142,6 +148,14 @@ export function checkMapSnapshot(
   const listed = parsed.listed
   const paths = new Map<string, PathStamp | null>()
   const candidates: [string, PathStamp | null][] = []
+  const folders = new Map(Object.entries(parsed.folders))
+  // The ignore files the walk read (listing entries present then): a folder listed again uses them.
+  const ignoreFiles = new Set<string>()
+  for (let index = 0; index < listed; index++) {
+    const entry = entries[index]
+    if (Array.isArray(entry) && entry.length === 5 && typeof entry[0] === 'string' && isIgnoreFile(entry[0]))
+      ignoreFiles.add(entry[0])
+  }
   let same = sameStamp(parsed.cache, stampOf(cacheFile))
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index]
@@ -167,8 +181,14 @@ export function checkMapSnapshot(
         entry[4] === now.ino
     else return undefined
     if (index < listed) {
-      // A folder or ignore file changed: a walk could find other candidates.
-      if (!unchanged) return undefined
+      // A folder's mtime moved: listed again, it must give the entries the walk took. An ignore file
+      // changed, or a folder now different: a walk could find other candidates.
+      if (!unchanged) {
+        same = false
+        const digest = folders.get(path)
+        if (digest === undefined || now === null || parsed.truncated !== false) return undefined
+        if (relistedDigest(key.root, path, (file) => ignoreFiles.has(file)) !== digest) return undefined
+      }
       paths.set(path, now)
     } else {
       same &&= unchanged
@@ -181,7 +201,7 @@ export function checkMapSnapshot(
     kind: 'listing',
     files: chooseSourceFiles(candidates, limits).files,
     visited: parsed.map.visited,
-    trace: { paths, startedMs, candidates: candidates.length },
+    trace: { paths, startedMs, candidates: candidates.length, folders, truncated: false },
   }
 }
 
@@ -205,7 +225,7 @@ export async function writeMapSnapshot(
   trace: WalkTrace,
 ): Promise<boolean> {
   const started = trace.startedMs
-  if (started === undefined || trace.candidates === undefined) return false
+  if (started === undefined || trace.candidates === undefined || trace.truncated === undefined) return false
   const listed = trace.paths.size - trace.candidates
   const paths: StoredPath[] = []
   for (const [path, stamp] of trace.paths) {
@@ -223,6 +243,8 @@ export async function writeMapSnapshot(
     map: { text: map.text, files: map.files, outlined: map.outlined, visited: map.visited },
     paths,
     listed,
+    folders: Object.fromEntries(trace.folders ?? []),
+    truncated: trace.truncated,
   }
   await mkdir(dirname(file), { recursive: true })
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
@@ -271,6 +293,10 @@ function digestOf(body: string): string {
   return createHash('sha256').update(body).digest('hex')
 }
 
+function isIgnoreFile(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore')
+}
+
 function storedStamp(stamp: PathStamp): StoredStamp {
   return [stamp.size, stamp.mtimeMs, stamp.ctimeMs, stamp.ino]
 }
@@ -303,6 +329,8 @@ function isStoredSnapshot(value: unknown): value is StoredSnapshot & { key: Reco
   if (!isRecord(value) || !isRecord(value.key) || !isRecord(value.map) || !Array.isArray(value.paths))
     return false
   if (value.cache !== null && !isStamp(value.cache)) return false
+  if (typeof value.truncated !== 'boolean' || !isRecord(value.folders)) return false
+  if (!Object.values(value.folders).every((digest) => typeof digest === 'string')) return false
   if (
     typeof value.listed !== 'number' ||
     !Number.isInteger(value.listed) ||

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { type Dirent, readdirSync, readFileSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
 import {
@@ -69,6 +70,14 @@ export interface WalkTrace {
    * before them are its listing: folders listed and ignore files read.
    */
   candidates?: number
+  /**
+   * For each folder listed in full, a digest of the entries the walk took from it (kind and name):
+   * a folder whose mtime moved with the same entries (a temp file come and gone, as an atomic save
+   * leaves) lists the same (see {@link relistedDigest}).
+   */
+  folders?: Map<string, string>
+  /** Set by the walk when it stopped at `maxPaths`. */
+  truncated?: boolean
 }
 
 /** The stamp of `path` now, or null when it is absent or cannot be stat-ed. */
@@ -120,6 +129,8 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
   const pause = slicer()
   if (options.trace) options.trace.startedMs = Date.now()
   const trace = options.trace?.paths
+  const folders = new Map<string, string>()
+  if (options.trace) options.trace.folders = folders
   const excludePath = '.git/info/exclude'
   trace?.set(excludePath, stampOf(join(root, excludePath)))
   const exclude = readLines(join(root, excludePath))
@@ -143,26 +154,27 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     let scopes = parentScopes
-    if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
-      trace?.set(dir === '' ? '.gitignore' : `${dir}/.gitignore`, stampOf(join(absolute, '.gitignore')))
-      const patterns = readLines(join(absolute, '.gitignore'))
-      if (patterns.length > 0) scopes = [...parentScopes, { base: dir, matcher: createGlobMatcher(patterns) }]
+    if (hasIgnoreFile(entries)) {
+      trace?.set(ignoreFileOf(dir), stampOf(join(absolute, '.gitignore')))
+      scopes = withIgnoreFile(parentScopes, root, dir)
     }
+    const taken: string[] = []
     for (const entry of entries) {
       if (visited >= maxPaths) {
         truncated = true
         break
       }
-      if (entry.isSymbolicLink() || ALWAYS_SKIPPED.has(entry.name)) continue
+      const kind = visibleKind(entry, dir, scopes)
+      if (kind === undefined) continue
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`
-      const isDirectory = entry.isDirectory()
-      if (!isDirectory && !entry.isFile()) continue
-      if (isIgnored(scopes, path, isDirectory)) continue
       visited++
-      if (isDirectory) queue.push({ dir: path, scopes })
+      taken.push(kind + entry.name)
+      if (kind === 'd') queue.push({ dir: path, scopes })
       else if (languageForPath(path)) candidates.push(path)
     }
+    if (options.trace && !truncated) folders.set(dir, digestOf(taken))
   }
+  if (options.trace) options.trace.truncated = truncated
 
   const stamped: [string, PathStamp | null][] = []
   for (const path of candidates) {
@@ -198,6 +210,69 @@ export function chooseSourceFiles(
 
 function stampOfStats(info: Stats): PathStamp {
   return { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino }
+}
+
+/**
+ * Lists `dir` again as a walk would, knowing which ignore files it found (`hadIgnoreFile(path)`, a
+ * path like `a/.gitignore`; they must be unchanged, their contents are read again), and gives the
+ * digest of the entries it would take, or undefined when the folder cannot be listed or its own
+ * ignore file came or went. Equal to the walk's digest for the folder: the same entries.
+ */
+export function relistedDigest(
+  root: string,
+  dir: string,
+  hadIgnoreFile: (path: string) => boolean,
+): string | undefined {
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(dir === '' ? root : join(root, dir), { withFileTypes: true })
+  } catch {
+    return undefined
+  }
+  if (hasIgnoreFile(entries) !== hadIgnoreFile(ignoreFileOf(dir))) return undefined
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  let scopes: IgnoreScope[] = []
+  const exclude = readLines(join(root, '.git', 'info', 'exclude'))
+  if (exclude.length > 0) scopes.push({ base: '', matcher: createGlobMatcher(exclude) })
+  const parts = dir === '' ? [] : dir.split('/')
+  for (let depth = 0; depth <= parts.length; depth++) {
+    const base = parts.slice(0, depth).join('/')
+    if (hadIgnoreFile(ignoreFileOf(base))) scopes = withIgnoreFile(scopes, root, base)
+  }
+  const taken: string[] = []
+  for (const entry of entries) {
+    const kind = visibleKind(entry, dir, scopes)
+    if (kind !== undefined) taken.push(kind + entry.name)
+  }
+  return digestOf(taken)
+}
+
+/** 'd' or 'f' for an entry the walk takes (a folder to list, a file to count), else undefined. */
+function visibleKind(entry: Dirent, dir: string, scopes: readonly IgnoreScope[]): 'd' | 'f' | undefined {
+  if (entry.isSymbolicLink() || ALWAYS_SKIPPED.has(entry.name)) return undefined
+  const isDirectory = entry.isDirectory()
+  if (!isDirectory && !entry.isFile()) return undefined
+  const path = dir === '' ? entry.name : `${dir}/${entry.name}`
+  if (isIgnored(scopes, path, isDirectory)) return undefined
+  return isDirectory ? 'd' : 'f'
+}
+
+function hasIgnoreFile(entries: readonly Dirent[]): boolean {
+  return entries.some((entry) => entry.name === '.gitignore' && entry.isFile())
+}
+
+function ignoreFileOf(dir: string): string {
+  return dir === '' ? '.gitignore' : `${dir}/.gitignore`
+}
+
+/** `scopes` with the patterns of `dir`'s ignore file, when it has any. */
+function withIgnoreFile(scopes: IgnoreScope[], root: string, dir: string): IgnoreScope[] {
+  const patterns = readLines(join(root, ignoreFileOf(dir)))
+  return patterns.length > 0 ? [...scopes, { base: dir, matcher: createGlobMatcher(patterns) }] : scopes
+}
+
+function digestOf(taken: readonly string[]): string {
+  return createHash('sha1').update(taken.join('\n')).digest('base64')
 }
 
 function isIgnored(scopes: readonly IgnoreScope[], path: string, isDirectory: boolean): boolean {
