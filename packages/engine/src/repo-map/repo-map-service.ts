@@ -257,7 +257,12 @@ export class RepoMapService {
     trace: WalkTrace | undefined,
   ): Promise<void> {
     if (!place || !trace || build.pending !== 0 || build.errors.length > 0) return
-    await writeMapSnapshot(place.file, place.key, place.cacheFile, build, trace).catch(() => undefined)
+    // Each file in the map has its cached outline, with the hash of the bytes it was made from.
+    const hashes = new Map<string, string>()
+    for (const [path, cached] of this.cache) hashes.set(path, cached.hash)
+    await writeMapSnapshot(place.file, place.key, place.cacheFile, build, trace, hashes).catch(
+      () => undefined,
+    )
   }
 
   private load(): Promise<void> {

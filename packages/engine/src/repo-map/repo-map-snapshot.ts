@@ -25,7 +25,7 @@ import {
  * also holds the outline format and the stamp of this module's own file, so a rebuilt or upgraded
  * engine never trusts an older engine's snapshot even when nobody bumped this.
  */
-const SNAPSHOT_VERSION = 3
+const SNAPSHOT_VERSION = 4
 
 /** Everything besides the files that a first-generation map depends on. */
 export interface SnapshotKey {
@@ -108,6 +108,8 @@ interface StoredSnapshot {
   folders: Record<string, string>
   /** Whether the walk stopped at its path limit (then no folder is listed again). */
   truncated: boolean
+  /** The files in the map, with the sha1 of their bytes then. */
+  hashes: Record<string, string>
 }
 
 /**
@@ -149,6 +151,7 @@ export function checkMapSnapshot(
   const paths = new Map<string, PathStamp | null>()
   const candidates: [string, PathStamp | null][] = []
   const folders = new Map(Object.entries(parsed.folders))
+  const changed: string[] = []
   // The ignore files the walk read (listing entries present then): a folder listed again uses them.
   const ignoreFiles = new Set<string>()
   for (let index = 0; index < listed; index++) {
@@ -180,6 +183,7 @@ export function checkMapSnapshot(
         entry[3] === now.ctimeMs &&
         entry[4] === now.ino
     else return undefined
+    if (!unchanged && index >= listed) changed.push(path)
     if (index < listed) {
       // A folder's mtime moved: listed again, it must give the entries the walk took. An ignore file
       // changed, or a folder now different: a walk could find other candidates.
@@ -196,10 +200,18 @@ export function checkMapSnapshot(
     }
   }
   if (same) return { kind: 'unchanged', map: parsed.map }
+  const files = chooseSourceFiles(candidates, limits).files
+  // The same files in the map with the same bytes (saved again, checked out, an edit undone): the
+  // same outlines, so the same text (outlines are ranked in path order, whatever the dates).
+  if (
+    sameFiles(files, parsed.hashes) &&
+    changed.every((path) => sameBytes(prefix + path, parsed.hashes[path]))
+  )
+    return { kind: 'unchanged', map: parsed.map }
   for (const [path, stamp] of candidates) paths.set(path, stamp)
   return {
     kind: 'listing',
-    files: chooseSourceFiles(candidates, limits).files,
+    files,
     visited: parsed.map.visited,
     trace: { paths, startedMs, candidates: candidates.length, folders, truncated: false },
   }
@@ -223,6 +235,7 @@ export async function writeMapSnapshot(
   cacheFile: string,
   map: MapSnapshot,
   trace: WalkTrace,
+  hashes: ReadonlyMap<string, string>,
 ): Promise<boolean> {
   const started = trace.startedMs
   if (started === undefined || trace.candidates === undefined || trace.truncated === undefined) return false
@@ -244,6 +257,7 @@ export async function writeMapSnapshot(
     paths,
     listed,
     folders: Object.fromEntries(trace.folders ?? []),
+    hashes: Object.fromEntries(hashes),
     truncated: trace.truncated,
   }
   await mkdir(dirname(file), { recursive: true })
@@ -293,6 +307,22 @@ function digestOf(body: string): string {
   return createHash('sha256').update(body).digest('hex')
 }
 
+function sameFiles(files: readonly SourceFile[], hashes: Record<string, string>): boolean {
+  return (
+    files.length === Object.keys(hashes).length && files.every((file) => Object.hasOwn(hashes, file.path))
+  )
+}
+
+/** Whether the file's bytes have this sha1 (not in the map, `hash` undefined: no need to read it). */
+function sameBytes(path: string, hash: string | undefined): boolean {
+  if (hash === undefined) return true
+  try {
+    return createHash('sha1').update(readFileSync(path)).digest('hex') === hash
+  } catch {
+    return false
+  }
+}
+
 function isIgnoreFile(path: string): boolean {
   return path === '.gitignore' || path.endsWith('/.gitignore')
 }
@@ -329,7 +359,9 @@ function isStoredSnapshot(value: unknown): value is StoredSnapshot & { key: Reco
   if (!isRecord(value) || !isRecord(value.key) || !isRecord(value.map) || !Array.isArray(value.paths))
     return false
   if (value.cache !== null && !isStamp(value.cache)) return false
-  if (typeof value.truncated !== 'boolean' || !isRecord(value.folders)) return false
+  if (typeof value.truncated !== 'boolean' || !isRecord(value.folders) || !isRecord(value.hashes))
+    return false
+  if (!Object.values(value.hashes).every((hash) => typeof hash === 'string')) return false
   if (!Object.values(value.folders).every((digest) => typeof digest === 'string')) return false
   if (
     typeof value.listed !== 'number' ||
