@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { readFileSync, type Stats, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -164,24 +164,10 @@ export function checkMapSnapshot(
     const entry = entries[index]
     if (!Array.isArray(entry) || typeof entry[0] !== 'string') return undefined
     const path: string = entry[0]
-    let info: Stats | undefined
-    try {
-      info = statSync(path === '' ? key.root : prefix + path, { throwIfNoEntry: false })
-    } catch {
-      info = undefined
-    }
-    const now: PathStamp | null = info
-      ? { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino }
-      : null
+    const now = stampOf(path === '' ? key.root : prefix + path)
     let unchanged: boolean
     if (entry.length === 1) unchanged = now === null
-    else if (entry.length === 5)
-      unchanged =
-        now !== null &&
-        entry[1] === now.size &&
-        entry[2] === now.mtimeMs &&
-        entry[3] === now.ctimeMs &&
-        entry[4] === now.ino
+    else if (entry.length === 5) unchanged = sameStamp(entry.slice(1), now)
     else return undefined
     if (!unchanged && index >= listed) changed.push(path)
     if (index < listed) {

@@ -125,16 +125,13 @@ export async function walkSourceFiles(root: string, options: WalkOptions = {}): 
   const maxPaths = options.maxPaths ?? REPO_MAP_MAX_PATHS
   const maxFiles = options.maxFiles ?? REPO_MAP_MAX_FILES
   const maxFileBytes = options.maxFileBytes ?? REPO_MAP_MAX_FILE_BYTES
-  const rootScopes: IgnoreScope[] = []
   const pause = slicer()
   if (options.trace) options.trace.startedMs = Date.now()
   const trace = options.trace?.paths
   const folders = new Map<string, string>()
   if (options.trace) options.trace.folders = folders
-  const excludePath = '.git/info/exclude'
-  trace?.set(excludePath, stampOf(join(root, excludePath)))
-  const exclude = readLines(join(root, excludePath))
-  if (exclude.length > 0) rootScopes.push({ base: '', matcher: createGlobMatcher(exclude) })
+  trace?.set(EXCLUDE_FILE, stampOf(join(root, EXCLUDE_FILE)))
+  const rootScopes = excludeScopes(root)
 
   const candidates: string[] = []
   let visited = 0
@@ -231,9 +228,7 @@ export function relistedDigest(
   }
   if (hasIgnoreFile(entries) !== hadIgnoreFile(ignoreFileOf(dir))) return undefined
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  let scopes: IgnoreScope[] = []
-  const exclude = readLines(join(root, '.git', 'info', 'exclude'))
-  if (exclude.length > 0) scopes.push({ base: '', matcher: createGlobMatcher(exclude) })
+  let scopes = excludeScopes(root)
   const parts = dir === '' ? [] : dir.split('/')
   for (let depth = 0; depth <= parts.length; depth++) {
     const base = parts.slice(0, depth).join('/')
@@ -255,6 +250,15 @@ function visibleKind(entry: Dirent, dir: string, scopes: readonly IgnoreScope[])
   const path = dir === '' ? entry.name : `${dir}/${entry.name}`
   if (isIgnored(scopes, path, isDirectory)) return undefined
   return isDirectory ? 'd' : 'f'
+}
+
+/** The repository's own excludes (not shared through .gitignore), relative to the root. */
+const EXCLUDE_FILE = '.git/info/exclude'
+
+/** The scopes every folder starts from: `.git/info/exclude`, when it has patterns. */
+function excludeScopes(root: string): IgnoreScope[] {
+  const exclude = readLines(join(root, EXCLUDE_FILE))
+  return exclude.length > 0 ? [{ base: '', matcher: createGlobMatcher(exclude) }] : []
 }
 
 function hasIgnoreFile(entries: readonly Dirent[]): boolean {
