@@ -26,6 +26,20 @@ function replay(records: readonly unknown[]) {
 
 const ids = (messages: readonly Message[]) => messages.map((message) => message.id)
 
+const SUMMARY: Message = { id: 'summary', role: 'user', content: [{ type: 'text', text: 'earlier: ...' }] }
+
+/** An automatic compaction (`c1`) into {@link SUMMARY}, keeping from `firstKeptMessageId` on. */
+function compactionRecord(firstKeptMessageId: string, messagesSummarized: number): LogRecord {
+  return {
+    type: 'compacted',
+    id: 'c1',
+    at: AT,
+    marker: { id: 'k1', trigger: 'auto', tokensBefore: 1000, tokensAfter: 200, messagesSummarized },
+    summary: SUMMARY,
+    firstKeptMessageId,
+  }
+}
+
 describe('replay', () => {
   it('applies a compaction to the working set but keeps the display transcript whole', () => {
     const factory = new RecordFactory()
@@ -33,22 +47,10 @@ describe('replay', () => {
     const second = factory.turn('two', 1, 1)
     const firstKept = second.find((record) => record.type === 'messageRecorded')
     if (firstKept?.type !== 'messageRecorded') throw new Error('fixture')
-    const summary: Message = {
-      id: 'summary',
-      role: 'user',
-      content: [{ type: 'text', text: 'earlier: ...' }],
-    }
-    const compaction: LogRecord = {
-      type: 'compacted',
-      id: 'c1',
-      at: AT,
-      marker: { id: 'k1', trigger: 'auto', tokensBefore: 1000, tokensAfter: 200, messagesSummarized: 4 },
-      summary,
-      firstKeptMessageId: firstKept.message.id,
-    }
+    const compaction = compactionRecord(firstKept.message.id, 4)
     const { snapshot, problems } = replay([header(), ...first, ...second, compaction])
     expect(problems).toEqual([])
-    expect(snapshot.workingSet[0]).toEqual(summary)
+    expect(snapshot.workingSet[0]).toEqual(SUMMARY)
     expect(ids(snapshot.workingSet.slice(1))).toEqual(
       second.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : [])),
     )
@@ -116,20 +118,8 @@ describe('replay', () => {
         indexMessage: index,
       },
     }
-    const summary: Message = {
-      id: 'summary',
-      role: 'user',
-      content: [{ type: 'text', text: 'earlier: ...' }],
-    }
     // The engine summarized [index, ...first] and kept `third` word for word: `second` stays out.
-    const compaction: LogRecord = {
-      type: 'compacted',
-      id: 'c1',
-      at: AT,
-      marker: { id: 'k1', trigger: 'auto', tokensBefore: 1000, tokensAfter: 200, messagesSummarized: 5 },
-      summary,
-      firstKeptMessageId: idsOf(first)[0]!,
-    }
+    const compaction = compactionRecord(idsOf(first)[0]!, 5)
     const { snapshot, problems } = replay([header(), ...first, ...second, ...third, view, compaction])
     expect(problems).toEqual([])
     expect(ids(snapshot.workingSet)).toEqual(['summary', ...idsOf(first), ...idsOf(third)])
