@@ -56,7 +56,7 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedSettings {
   const result = structuredClone(DEFAULT_SETTINGS) as unknown as Json
   // Who set what is only read by `settings explain` and a few notices, so the writes are noted here
   // and the explanation (sorted key paths, ≈10 ms per session start) built on first read (issue 17).
-  const writes: Array<{ path: string; layer: LoadedLayer; value: unknown; replace: boolean }> = []
+  const writes: SettingWrite[] = []
   const record = (path: string, layer: LoadedLayer, value: unknown, replace: boolean) => {
     writes.push({ path, layer, value, replace })
   }
@@ -95,11 +95,16 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedSettings {
   }
 }
 
+/** One value a layer set during a merge (`replace`: an object that replaced the one below). */
+interface SettingWrite {
+  path: string
+  layer: LoadedLayer
+  value: unknown
+  replace: boolean
+}
+
 /** The explanation of a merge: the defaults, then each layer's writes in order, by key path. */
-function explainWrites(
-  result: Json,
-  writes: ReadonlyArray<{ path: string; layer: LoadedLayer; value: unknown; replace: boolean }>,
-): SettingExplanation[] {
+function explainWrites(result: Json, writes: readonly SettingWrite[]): SettingExplanation[] {
   const sources = new Map<string, SettingSource[]>()
   recordDefaults(DEFAULT_SETTINGS as unknown as Json, '', sources)
   for (const { path, layer, value, replace } of writes) {
