@@ -28,6 +28,21 @@ const ids = (messages: readonly Message[]) => messages.map((message) => message.
 
 const SUMMARY: Message = { id: 'summary', role: 'user', content: [{ type: 'text', text: 'earlier: ...' }] }
 
+/** The ids of the messages among `records`. */
+const idsOf = (records: readonly LogRecord[]) =>
+  records.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : []))
+
+/** A task view (`v1`) keeping `keptMessageIds` behind an index message (id `index`) saying `indexText`. */
+function viewRecord(keptMessageIds: string[], indexText: string): LogRecord {
+  const indexMessage: Message = { id: 'index', role: 'user', content: [{ type: 'text', text: indexText }] }
+  return {
+    type: 'taskViewApplied',
+    id: 'v1',
+    at: AT,
+    view: { id: 'view-1', keptMessageIds, restored: false, indexMessage },
+  }
+}
+
 /** An automatic compaction (`c1`) into {@link SUMMARY}, keeping from `firstKeptMessageId` on. */
 function compactionRecord(firstKeptMessageId: string, messagesSummarized: number): LogRecord {
   return {
@@ -63,25 +78,10 @@ describe('replay', () => {
     const factory = new RecordFactory()
     const records = factory.turn('one', 1, 1)
     const messages = records.flatMap((record) => (record.type === 'messageRecorded' ? [record.message] : []))
-    const index: Message = {
-      id: 'index',
-      role: 'user',
-      content: [{ type: 'text', text: 'index of history' }],
-    }
-    const view: LogRecord = {
-      type: 'taskViewApplied',
-      id: 'v1',
-      at: AT,
-      view: {
-        id: 'view-1',
-        keptMessageIds: [messages[0]!.id, messages.at(-1)!.id],
-        restored: false,
-        indexMessage: index,
-      },
-    }
+    const view = viewRecord([messages[0]!.id, messages.at(-1)!.id], 'index of history')
     const later = factory.turn('two', 0)
     const applied = replay([header(), ...records, view, ...later])
-    const laterIds = later.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : []))
+    const laterIds = idsOf(later)
     expect(ids(applied.snapshot.workingSet)).toEqual([
       'index',
       messages[0]!.id,
@@ -104,20 +104,7 @@ describe('replay', () => {
     const first = factory.turn('one', 1, 1)
     const second = factory.turn('two', 1, 1)
     const third = factory.turn('three', 1, 1)
-    const idsOf = (records: readonly LogRecord[]) =>
-      records.flatMap((record) => (record.type === 'messageRecorded' ? [record.message.id] : []))
-    const index: Message = { id: 'index', role: 'user', content: [{ type: 'text', text: 'left out: two' }] }
-    const view: LogRecord = {
-      type: 'taskViewApplied',
-      id: 'v1',
-      at: AT,
-      view: {
-        id: 'view-1',
-        keptMessageIds: [...idsOf(first), ...idsOf(third)],
-        restored: false,
-        indexMessage: index,
-      },
-    }
+    const view = viewRecord([...idsOf(first), ...idsOf(third)], 'left out: two')
     // The engine summarized [index, ...first] and kept `third` word for word: `second` stays out.
     const compaction = compactionRecord(idsOf(first)[0]!, 5)
     const { snapshot, problems } = replay([header(), ...first, ...second, ...third, view, compaction])
