@@ -64,6 +64,10 @@ export type { McpServerInfo, McpServerStatus } from './mcp/server-connection.js'
 export type { McpSpecProblem, McpSpecProblemCode } from './mcp/server-spec.js'
 /** Resolves `[mcp.servers]` into launchable specs (transport, `${VAR}` expansion) and their problems. */
 export { resolveServerSpecs } from './mcp/server-spec.js'
+/** One of Claude Code's model aliases. */
+export type { ModelAlias } from './model/aliases.js'
+/** Claude Code's model aliases (`opus`, `sonnet`, `haiku`, `opusplan`, `default`) and their resolution. */
+export { canonicalModelId, MODEL_ALIASES, modelAliasNames, resolveModelAlias } from './model/aliases.js'
 /** Options of the Anthropic client. */
 export type { AnthropicClientOptions } from './model/anthropic/client.js'
 /** The Anthropic Messages client. */

@@ -192,6 +192,28 @@ describe('the Claude Agent SDK query() over the engine', () => {
     }
   }, 60_000)
 
+  it('resolves a model alias through the catalog: the API gets the model id and the cost is priced', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    const server = await startScriptedServer([{ blocks: [{ type: 'text', text: 'Done.' }] }])
+    try {
+      const env = {
+        ANTHROPIC_API_KEY: 'x',
+        ANTHROPIC_BASE_URL: server.url,
+        PATH: process.env.PATH,
+        HOME: home,
+      }
+      const messages = await collect(query({ prompt: 'hi', options: { cwd: project, env, model: 'opus' } }))
+      expect(server.requests[0]?.body.model).toBe('claude-opus-4-6')
+      expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init', model: 'claude-opus-4-6' })
+      const result = messages.at(-1) as SDKResultMessage
+      expect(result.total_cost_usd).toBeGreaterThan(0)
+      expect(Object.keys(result.modelUsage)).toEqual(['claude-opus-4-6'])
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+
   it('denies what would ask when no canUseTool is given, and ends with error_max_turns at maxTurns', async () => {
     const project = tempDir('ze-cas-project-')
     const home = tempDir('ze-cas-home-')

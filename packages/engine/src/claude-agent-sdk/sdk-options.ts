@@ -1,6 +1,7 @@
 import { HOOK_EVENTS, type SettingsLayer } from '@z-engine/protocol'
 import type { CanUseTool as EngineCanUseTool } from '../batch/can-use-tool.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
+import { resolveModelAlias } from '../model/aliases.js'
 import type { HookCallbackMatcher, HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { memoryTransportPair } from './memory-transport.js'
 import type { HookInput, Options, PermissionMode } from './sdk-types.js'
@@ -14,9 +15,9 @@ const MIN_THINKING_BUDGET = 1024
 
 const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions', 'plan']
 
-/** A model name as the engine reads it: a bare Claude model id is an Anthropic one. */
+/** A model name as the engine reads it: a bare Claude model id or alias (`opus`) is an Anthropic one. */
 export function modelRef(model: string): string {
-  return model.includes('/') ? model : `anthropic/${model}`
+  return model.includes('/') ? model : `anthropic/${resolveModelAlias(model) ?? model}`
 }
 
 /** The permission mode, or an error naming the modes there are. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { modelAliasNames, resolveModelAlias } from './aliases.js'
 import { findModel, resolveModelInfo, UNKNOWN_CONTEXT_WINDOW } from './catalog.js'
 import { costOf, promptTokensOf } from './cost.js'
 import { formatModelRef, parseModelRef } from './model-ref.js'
@@ -97,11 +98,33 @@ describe('model refs', () => {
     ['opus', 'anthropic', 'claude-opus-4-6'],
     ['haiku', 'anthropic', 'claude-haiku-4-5'],
     ['Sonnet', 'anthropic', 'claude-sonnet-4-6'],
+    ['opusplan', 'anthropic', 'claude-sonnet-4-6'],
+    ['default', 'anthropic', 'claude-sonnet-4-6'],
   ])('%s → %s / %s', (text, provider, model) => {
     const parsed = parseModelRef(text)
     expect(parsed).toEqual({ ok: true, ref: { provider, model } })
     if (parsed.ok && provider !== 'scripted' && text.includes('/'))
       expect(formatModelRef(parsed.ref)).toBe(text)
+  })
+
+  it('resolves an alias behind the anthropic/ prefix and prices aliases as their models', () => {
+    expect(parseModelRef('anthropic/opus')).toEqual({
+      ok: true,
+      ref: { provider: 'anthropic', model: 'claude-opus-4-6' },
+    })
+    // Other providers' ids are theirs: an alias is only Anthropic's.
+    expect(parseModelRef('openai-chat/opus')).toEqual({
+      ok: true,
+      ref: { provider: 'openai-chat', model: 'opus' },
+    })
+    expect(resolveModelAlias('Haiku')).toBe('claude-haiku-4-5')
+    expect(resolveModelAlias('claude-haiku-4-5')).toBeUndefined()
+    for (const alias of modelAliasNames()) {
+      const info = resolveModelInfo(alias)
+      expect(info.known, alias).toBe(true)
+      expect(info.prices.inputPerMillion, alias).toBeGreaterThan(0)
+    }
+    expect(resolveModelInfo('opus').id).toBe('claude-opus-4-6')
   })
 
   it('says how to fix an unknown or malformed ref', () => {

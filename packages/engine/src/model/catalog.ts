@@ -3,6 +3,7 @@
  * models we know. Unknown models get a 128,000-token window and no price; settings override any
  * field (`model.context_window`, prices). Prices are list prices in USD at the time of writing.
  */
+import { resolveModelAlias } from './aliases.js'
 import type { ProviderName } from './types.js'
 
 /** USD per million tokens. Providers without a cache-write surcharge list the input price. */
@@ -209,9 +210,9 @@ function candidates(id: string): string[] {
   return [...new Set([lower, base, untagged, undated, dashed, withoutVendor])]
 }
 
-/** The catalog entry for an id, or undefined when unknown. */
+/** The catalog entry for an id or a Claude Code alias (`opus`), or undefined when unknown. */
 export function findModel(id: string): ModelInfo | undefined {
-  for (const key of candidates(id)) {
+  for (const key of candidates(resolveModelAlias(id) ?? id)) {
     const entry = CATALOG[key]
     if (entry) return { id: key, ...entry, prices: { ...entry.prices }, known: true }
   }

@@ -2,10 +2,11 @@
  * Model references: `<provider>/<model-id>` (`anthropic/claude-sonnet-4-5`, `openai/gpt-5` for the
  * Responses API, `openai-chat/qwen3-coder` for any Chat Completions server, `openrouter/qwen/qwen3-coder`,
  * `gemini/gemini-2.5-pro`),
- * a bare id the catalog knows (`claude-sonnet-4-5` → anthropic), or `scripted:<file>` for the
+ * a bare id the catalog knows (`claude-sonnet-4-5` → anthropic), a Claude Code alias (`opus`, model/aliases.ts), or `scripted:<file>` for the
  * scripted client.
  */
 import { closeMatches } from '../util/close-matches.js'
+import { modelAliasNames, resolveModelAlias } from './aliases.js'
 import { catalogModelIds, findModel } from './catalog.js'
 import type { ProviderName } from './types.js'
 
@@ -19,13 +20,6 @@ export interface ModelRef {
 export type ParseModelRefResult = { ok: true; ref: ModelRef } | { ok: false; error: string }
 
 const PROVIDERS: readonly ProviderName[] = ['anthropic', 'openai', 'openai-chat', 'openrouter', 'gemini']
-
-/** Claude Code's model aliases (`--model sonnet`): the newest model of each family in the catalog. */
-export const MODEL_ALIASES: Readonly<Record<string, ModelRef>> = {
-  sonnet: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
-  opus: { provider: 'anthropic', model: 'claude-opus-4-6' },
-  haiku: { provider: 'anthropic', model: 'claude-haiku-4-5' },
-}
 
 /** Parses a model reference. Never throws. */
 export function parseModelRef(text: string): ParseModelRefResult {
@@ -42,16 +36,18 @@ export function parseModelRef(text: string): ParseModelRefResult {
       ? { ok: false, error: 'scripted: needs a script file, e.g. scripted:./responses.jsonl.' }
       : { ok: true, ref: { provider: 'scripted', model: file } }
   }
-  const alias = MODEL_ALIASES[ref.toLowerCase()]
-  if (alias) return { ok: true, ref: { ...alias } }
+  const alias = resolveModelAlias(ref)
+  if (alias !== undefined) return { ok: true, ref: { provider: 'anthropic', model: alias } }
   const slash = ref.indexOf('/')
   if (slash > 0) {
     const provider = ref.slice(0, slash) as ProviderName
     const model = ref.slice(slash + 1)
     if (PROVIDERS.includes(provider)) {
-      return model === ''
-        ? { ok: false, error: `The model ref "${ref}" has no model id after "${provider}/".` }
-        : { ok: true, ref: { provider, model } }
+      if (model === '')
+        return { ok: false, error: `The model ref "${ref}" has no model id after "${provider}/".` }
+      // `anthropic/opus` (the SDK entry prefixes bare names) is the alias's model too.
+      const aliased = provider === 'anthropic' ? resolveModelAlias(model) : undefined
+      return { ok: true, ref: { provider, model: aliased ?? model } }
     }
   }
   const known = findModel(ref)
@@ -61,7 +57,7 @@ export function parseModelRef(text: string): ParseModelRefResult {
       ok: false,
       error: `Unknown model "${ref.slice(0, slash)}" is not a provider (use anthropic, openai, openai-chat, openrouter or gemini); for an OpenRouter model write openrouter/${ref}.`,
     }
-  const [closest] = closeMatches(ref, [...catalogModelIds(), ...Object.keys(MODEL_ALIASES)], 1)
+  const [closest] = closeMatches(ref, [...catalogModelIds(), ...modelAliasNames()], 1)
   const guess = closest !== undefined ? ` Did you mean '${closest}'?` : ''
   return {
     ok: false,

@@ -1,5 +1,6 @@
 import type { Settings } from '@z-engine/protocol'
-import { MODEL_ALIASES, parseModelRef } from '../model/model-ref.js'
+import { resolveModelAlias } from '../model/aliases.js'
+import { parseModelRef } from '../model/model-ref.js'
 
 /**
  * The model reference a subagent runs with: `inherit` is the caller's, a role (`main`, `fast`,
@@ -25,8 +26,8 @@ export function agentModelRef(
     case 'review':
       return context.settings.model.review ?? context.callerModel
     default: {
-      const alias = MODEL_ALIASES[choice.toLowerCase()]
-      return alias === undefined ? choice : aliasOnProvider(alias.model, context.callerModel)
+      const alias = resolveModelAlias(choice)
+      return alias === undefined ? choice : aliasOnProvider(alias, context.callerModel)
     }
   }
 }
