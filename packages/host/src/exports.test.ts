@@ -37,6 +37,7 @@ describe('public surface', () => {
         "existingToolCaches",
         "findProjectRepository",
         "findShell",
+        "gitConfigEntries",
         "gitEnvironment",
         "gitHooksFolder",
         "isProcessAlive",
@@ -62,6 +63,7 @@ describe('public surface', () => {
         "spawnSupervised",
         "startProcess",
         "watchdogPid",
+        "withNeutralGit",
       ]
     `)
   })

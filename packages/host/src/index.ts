@@ -3,6 +3,8 @@ export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
 export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
 export type { HooksFolderOptions } from './git/hooks-folder.js'
 export { gitHooksFolder, prefetchGitHooksFolder } from './git/hooks-folder.js'
+export type { GitConfigListing } from './git/neutral-git.js'
+export { gitConfigEntries, withNeutralGit } from './git/neutral-git.js'
 export type {
   CheckpointDiff,
   CheckpointFileChange,

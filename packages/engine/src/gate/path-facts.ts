@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { gitHooksFolder, prefetchGitHooksFolder } from '@z-engine/host'
-import type { PathFacts } from '@z-engine/policy'
+import { gitConfigEntries, gitHooksFolder, prefetchGitHooksFolder } from '@z-engine/host'
+import type { GitConfigEntry, PathFacts } from '@z-engine/policy'
 import { realPathOnDisk } from '@z-engine/tools'
 
 /** The top folder of the git repository holding `dir` (a work tree with `.git`, or a bare repository). */
@@ -29,6 +29,41 @@ function looksBare(dir: string): boolean {
   }
 }
 
+/** Per repository: the stamp of its config files and the entries git listed then. */
+const GIT_CONFIG = new Map<string, { stamp: string; entries: readonly GitConfigEntry[] | undefined }>()
+
+/** The stamp of the files a repository's own configuration lives in (changes when any does). */
+function configStamp(top: string): string | undefined {
+  const parts: string[] = []
+  for (const file of ['.git', '.git/config', '.git/config.worktree']) {
+    try {
+      const info = statSync(join(top, file))
+      // `.git` as a file (a linked worktree, a submodule) keeps its config elsewhere: not cached.
+      if (file === '.git' && !info.isDirectory()) return undefined
+      parts.push(`${info.mtimeMs}:${info.size}`)
+    } catch {
+      parts.push('-')
+    }
+  }
+  return parts.join('|')
+}
+
+/**
+ * The git configuration git would use in `dir` (every scope, includes followed), cached per
+ * repository until one of its config files changes. An include's target is not watched: a
+ * repository whose config includes anything is not proven read-only at all.
+ */
+export function gitConfigOnDisk(dir: string): readonly GitConfigEntry[] | undefined {
+  const top = repositoryOnDisk(dir)
+  const stamp = top === undefined ? undefined : configStamp(top)
+  const key = top ?? dir
+  const cached = stamp === undefined ? undefined : GIT_CONFIG.get(key)
+  if (cached !== undefined && cached.stamp === stamp) return cached.entries
+  const entries = gitConfigEntries(dir)
+  if (stamp !== undefined) GIT_CONFIG.set(key, { stamp, entries })
+  return entries
+}
+
 /**
  * Path facts for one permission decision, read from disk now (spec 001 permissions; issue 12):
  * real paths with symlinks resolved, the git hooks folder and repository lookups. Results are
@@ -54,6 +89,8 @@ export function pathFactsOnDisk(projectRoot: string): DiskPathFacts {
       return hooks.folder
     },
     repositoryOf: repositoryOnDisk,
+    // Asked only when a line has a git command the table proves read-only.
+    gitConfig: gitConfigOnDisk,
     resolved(): Record<string, string> {
       const out: Record<string, string> = {}
       for (const [path, resolved] of real) if (resolved !== undefined) out[path] = resolved

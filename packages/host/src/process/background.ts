@@ -74,7 +74,14 @@ export class BackgroundProcesses {
   /** Starts `command` through the shell in `cwd`; returns at once. */
   start(
     command: string,
-    options: { cwd: string; description?: string; id?: string; wrap?: CommandWrapper },
+    options: {
+      cwd: string
+      description?: string
+      id?: string
+      wrap?: CommandWrapper
+      /** This command's environment, when it differs from the manager's. */
+      env?: Record<string, string>
+    },
   ): BackgroundInfo {
     this.counter += 1
     const id = options.id ?? `bash_${this.counter}`
@@ -87,7 +94,7 @@ export class BackgroundProcesses {
       file: argv[0]!,
       args: argv.slice(1),
       cwd: options.cwd,
-      env: this.options.env,
+      env: options.env ?? this.options.env,
       onOutput: (chunk) => {
         buffer.append(chunk)
         info.outputBytes = buffer.end

@@ -1,3 +1,4 @@
+import { withNeutralGit } from '../git/neutral-git.js'
 import { runShellCommand, type ShellRunOptions, type ShellRunResult } from '../process/shell.js'
 import type { SandboxMode } from './profile.js'
 import type { PreparedSandbox, SandboxRequest } from './sandbox.js'
@@ -14,13 +15,16 @@ export interface ConfinedShellResult extends ShellRunResult {
 
 /**
  * Runs one shell command through the sandbox when it confines this request (and unconfined when
- * it does not, or when there is no sandbox), releasing the sandbox's placeholders afterwards.
+ * it does not, or when there is no sandbox), releasing the sandbox's placeholders afterwards. A
+ * request with a granted confinement runs with {@link withNeutralGit}'s environment.
  */
 export async function runConfinedShell(
   command: string,
   options: Omit<ShellRunOptions, 'wrap'> & { sandbox?: CommandSandbox; request: SandboxRequest },
 ): Promise<ConfinedShellResult> {
-  const { sandbox, request, ...shell } = options
+  const { sandbox, request, ...rest } = options
+  // A line the policy auto-allowed runs git with the repository's program-running keys overridden.
+  const shell = request.granted !== undefined ? { ...rest, env: withNeutralGit(rest.env) } : rest
   const prepared = await sandbox?.prepare(request)
   if (!prepared) return runShellCommand(command, shell)
   try {

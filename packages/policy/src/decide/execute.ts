@@ -5,6 +5,7 @@ import type { Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
 import type { Confinement, Decision, PolicyContext } from './context.js'
 import { isInScope, protectedIn } from './files.js'
+import { withGitConfig } from './shell-git-config.js'
 import { withRealPaths } from './shell-real-paths.js'
 import type { Trace } from './trace.js'
 
@@ -200,7 +201,8 @@ function targetInBounds(target: Target, roots: readonly string[]): boolean {
 
 /** Decides a shell line (spec 001; steps in docs/permissions.md). */
 export function decideExecute(command: string, cwd: string, context: PolicyContext, trace: Trace): Decision {
-  const facts = withRealPaths(analyzeLine(command, normalizePath(cwd), context.home), context)
+  const at = normalizePath(cwd)
+  const facts = withGitConfig(withRealPaths(analyzeLine(command, at, context.home), context), at, context)
   trace.step(
     () =>
       `lexed ${facts.commands.length} command(s): ${facts.commands.map((c) => JSON.stringify(c.text)).join(', ')}${facts.complete ? '' : ` (incomplete: ${facts.problems.join('; ')})`}`,

@@ -1,3 +1,4 @@
+import type { GitConfigEntry } from '../shell/git-config.js'
 import { normalizePath } from './normalize.js'
 
 /**
@@ -21,6 +22,13 @@ export interface PathFacts {
    * repository from another one whose config git would run.
    */
   repositoryOf?(dir: string): string | undefined
+  /**
+   * The git configuration git would use in `dir` (every scope, includes followed; read without
+   * running anything), or undefined when it cannot be told. When the engine gives this, git is
+   * proven read-only only in a repository whose own configuration names no program the engine
+   * cannot neutralise (see `repositoryGitProgram`).
+   */
+  gitConfig?(dir: string): readonly GitConfigEntry[] | undefined
 }
 
 /** How many links one resolution follows before it gives up (Linux's MAXSYMLINKS). */

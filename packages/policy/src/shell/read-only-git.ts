@@ -164,8 +164,10 @@ const VERBS: Readonly<Record<string, Readonly<Record<string, Subcommand>>>> = {
   worktree: { list: { options: table('--porcelain -v/--verbose -z --expire:text'), reads: 'none' } },
 }
 
+// Not `--help`: `git --help log` starts the viewer `man.viewer`/`man.<tool>.cmd` names, which a
+// repository's config chooses.
 const GLOBAL = options(
-  '--no-pager --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --version --help',
+  '--no-pager --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --version',
   { abbreviations: false, permute: false, clusters: false },
 )
 
@@ -261,7 +263,7 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
 /** The git entry of the read-only table. */
 export const GIT: ReadOnlyEntry = {
   names: ['git'],
-  summary: `global options --no-pager, --no-optional-locks, --*-pathspecs only; subcommands ${Object.keys(SUBCOMMANDS).join(', ')}, stash list/show, worktree list, each with its own option allowlist (branch/tag list only, config get/list only; \`--output\` is a write); show, diff, blame, grep, cat-file and log -p read their paths (or the whole folder) as far as Read deny rules are concerned; in a folder other than the session's cwd git asks (another repository's config could run programs)`,
+  summary: `global options --no-pager, --no-optional-locks, --*-pathspecs only; subcommands ${Object.keys(SUBCOMMANDS).join(', ')}, stash list/show, worktree list, each with its own option allowlist (branch/tag list only, config get/list only; \`--output\` is a write); show, diff, blame, grep, cat-file and log -p read their paths (or the whole folder) as far as Read deny rules are concerned; in a folder other than the session's cwd git asks (another repository's config could run programs); in a repository whose own config names a diff, filter or merge driver, an include, another work tree or submodules, git asks; every proven git runs with the program-running keys overridden (docs/permissions.md)`,
   match: [
     'git status',
     'git log --oneline -n 5',
@@ -292,6 +294,7 @@ export const GIT: ReadOnlyEntry = {
     'git config --add a.b c',
     'git stash',
     'git log --show-signature',
+    'git --help log',
   ],
   check: checkGit,
 }

@@ -1,7 +1,7 @@
 // Generates lines, keeps those the policy allows in default mode (proven read-only inside the
 // project), runs them in the sandbox and returns every line that wrote or ran the canary.
 import fc from 'fast-check'
-import { buildRuleSet, decide, type PolicyContext } from '../../src/index.js'
+import { buildRuleSet, decide, type PolicyContext, READ_ONLY_COMMANDS } from '../../src/index.js'
 import { fuzzLine } from './grammar.js'
 import { type Observed, runInSandbox, SANDBOX_HOME, SANDBOX_PROJECT } from './sandbox.js'
 
@@ -11,6 +11,71 @@ const context: PolicyContext = {
   projectRoot: SANDBOX_PROJECT,
   additionalDirectories: [],
   home: SANDBOX_HOME,
+}
+
+/**
+ * A repository whose own config names the canary through every key git runs a program from that
+ * the engine neutralises (issue 34), and the environment the engine runs confined lines with
+ * (host's `NEUTRAL_GIT_ENV`; kept equal by hand: the policy's tests cannot import host).
+ */
+const HOSTILE_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['core.fsmonitor', 'canary'],
+  ['diff.external', 'canary'],
+  ['core.pager', 'canary'],
+  ['pager.log', 'canary'],
+  ['pager.diff', 'canary'],
+  ['core.sshCommand', 'canary'],
+  ['gpg.program', 'canary'],
+  ['log.showSignature', 'true'],
+  ['man.viewer', 'evil'],
+  ['man.evil.cmd', 'canary'],
+  ['alias.status', '!canary'],
+  ['alias.log', '!canary'],
+]
+/** The hostile config alone: what a plain run of git meets. */
+export const HOSTILE_CONFIG = HOSTILE_KEYS.map(([key, value]) => `git config ${key} '${value}'`).join('\n')
+const HOSTILE_SETUP = [
+  HOSTILE_CONFIG,
+  `export GIT_CONFIG_PARAMETERS="'core.fsmonitor'='false' 'core.hooksPath'='/dev/null' 'core.pager'='cat' 'core.sshCommand'='false' 'diff.external'='' 'log.showSignature'='false' 'gpg.program'='false' 'gpg.openpgp.program'='false' 'gpg.x509.program'='false' 'gpg.ssh.program'='false'"`,
+  'export GIT_PAGER=cat GIT_CONFIG_NOSYSTEM=1',
+].join('\n')
+const HOSTILE_CONTEXT: PolicyContext = {
+  ...context,
+  pathFacts: {
+    realPath: (path) => path,
+    gitConfig: () => HOSTILE_KEYS.map(([key]) => ({ scope: 'local', key })),
+  },
+}
+
+/**
+ * The generated lines that run git and that the policy allows in a repository whose own config
+ * names a driver, an include or submodules (it must allow none: git is not proven there).
+ */
+export function gitAllowedWithDriver(options: { seed: number; generate: number }): {
+  /** How many of them a plain repository allows (so an empty list means something). */
+  plain: number
+  allowed: string[]
+} {
+  const withDriver: PolicyContext = {
+    ...context,
+    pathFacts: {
+      realPath: (path) => path,
+      gitConfig: () => [
+        { scope: 'global', key: 'user.name' },
+        { scope: 'local', key: 'diff.evil.textconv' },
+      ],
+    },
+  }
+  const lines = fc.sample(fuzzLine, { seed: options.seed, numRuns: options.generate })
+  // With the table's own proven git examples, so the plain count is never a handful.
+  const examples = READ_ONLY_COMMANDS.find((entry) => entry.names.includes('git'))?.match ?? []
+  const git = [...new Set([...examples, ...lines])].filter((line) => /\bgit\b/.test(line))
+  const allows = (line: string, judged: PolicyContext) =>
+    decide({ type: 'execute', command: line, cwd: SANDBOX_PROJECT }, judged).decision === 'allow'
+  return {
+    plain: git.filter((line) => allows(line, context)).length,
+    allowed: git.filter((line) => allows(line, withDriver)),
+  }
 }
 
 /** What one fuzz run did. */
@@ -31,11 +96,14 @@ export function fuzzProof(options: {
   generate: number
   budgetMs: number
   chunk?: number
+  /** Run in a repository whose `.git/config` names programs (issue 34), as the engine runs it. */
+  hostileRepository?: boolean
 }): FuzzReport {
   const started = Date.now()
   const lines = fc.sample(fuzzLine, { seed: options.seed, numRuns: options.generate })
+  const judged = options.hostileRepository ? HOSTILE_CONTEXT : context
   const allowed = [...new Set(lines)].filter(
-    (line) => decide({ type: 'execute', command: line, cwd: SANDBOX_PROJECT }, context).decision === 'allow',
+    (line) => decide({ type: 'execute', command: line, cwd: SANDBOX_PROJECT }, judged).decision === 'allow',
   )
   const failures: Observed[] = []
   let executed = 0
@@ -44,7 +112,7 @@ export function fuzzProof(options: {
     if (at > 0 && Date.now() - started > options.budgetMs) break
     const batch = allowed.slice(at, at + chunk)
     executed += batch.length
-    for (const observed of runInSandbox(batch))
+    for (const observed of runInSandbox(batch, 120_000, options.hostileRepository ? HOSTILE_SETUP : ''))
       if (observed.executed || observed.wrote) failures.push(observed)
   }
   return {

@@ -36,6 +36,8 @@ printf 'a.txt\0b.txt\0' > list0
 printf 'secret=1\n' > .env
 export HOME=/tmp/home GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=f GIT_AUTHOR_EMAIL=f@x GIT_COMMITTER_NAME=f GIT_COMMITTER_EMAIL=f@x
 git init -q . && git add -A && git commit -qm init && printf 'u\n' > untracked.txt
+printf 'more\n' >> a.txt
+__SETUP__
 export PATH=/tmp/bin:$PATH
 snapshot() {
   find /tmp -mindepth 1 \( -path /tmp/marks -o -path /tmp/template -o -path /tmp/bin -o -path /tmp/proj/.git/index \) -prune -o -printf '%p %s %T@ %m %l\n' | grep -v '^/tmp/proj/.git ' | sort
@@ -72,8 +74,12 @@ export function sandboxAvailable(): boolean {
   return probe.status === 0
 }
 
-/** Runs every line in one sandbox (a fresh project copy per line) and reports what each did. */
-export function runInSandbox(lines: readonly string[], timeoutMs = 120_000): Observed[] {
+/**
+ * Runs every line in one sandbox (a fresh project copy per line) and reports what each did.
+ * `setup` runs in the template project after its first commit (a hostile `.git/config`, the
+ * environment the engine gives confined lines).
+ */
+export function runInSandbox(lines: readonly string[], timeoutMs = 120_000, setup = ''): Observed[] {
   if (lines.length === 0) return []
   const run = spawnSync(
     'bwrap',
@@ -94,7 +100,7 @@ export function runInSandbox(lines: readonly string[], timeoutMs = 120_000): Obs
       '/tmp',
       'bash',
       '-c',
-      DRIVER,
+      DRIVER.replace('__SETUP__', setup),
     ],
     { input: `${lines.join('\0')}\0`, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
   )

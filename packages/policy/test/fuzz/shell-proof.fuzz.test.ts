@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fuzzProof } from './run-fuzz.js'
+import { fuzzProof, gitAllowedWithDriver, HOSTILE_CONFIG } from './run-fuzz.js'
 import { runInSandbox, sandboxAvailable } from './sandbox.js'
 
 // The proof fuzzer (issue 12): lines the policy allows as read-only must neither write a file nor
@@ -11,6 +11,14 @@ if (!available)
     'bubblewrap cannot create a sandbox here (scripts/setup.sh installs it); the proof fuzzer is skipped',
   )
 
+describe('git in a repository whose config names a driver (issue 34)', () => {
+  it('no generated git line is allowed', () => {
+    const { plain, allowed } = gitAllowedWithDriver({ seed: 34, generate: 3000 })
+    expect(plain).toBeGreaterThan(10)
+    expect(allowed).toEqual([])
+  })
+})
+
 describe.skipIf(!available)('the read-only proof against real bash', () => {
   it('the sandbox sees writes and the canary (so a silent pass means something)', () => {
     const [write, run, read] = runInSandbox(['echo x > out', 'echo $(canary)', 'cat a.txt'])
@@ -21,6 +29,23 @@ describe.skipIf(!available)('the read-only proof against real bash', () => {
 
   it('no allowed line writes or executes (fixed seed, bounded budget)', () => {
     const report = fuzzProof({ seed: 12, generate: 4000, budgetMs: 4000, chunk: 10 })
+    expect(report.executed).toBeGreaterThan(0)
+    expect(
+      report.failures.map(
+        (failure) =>
+          `${JSON.stringify(failure.line)}: ${failure.executed ? 'ran the canary' : failure.changes.join(' ')}`,
+      ),
+    ).toEqual([])
+  }, 120_000)
+
+  it('the hostile repository does run the canary for plain git (so the next test means something)', () => {
+    const [status, diff] = runInSandbox(['git status', 'git diff'], 60_000, HOSTILE_CONFIG)
+    expect(status?.executed).toBe(true)
+    expect(diff?.executed).toBe(true)
+  })
+
+  it('in a repository whose config names the canary, no allowed line runs it (issue 34)', () => {
+    const report = fuzzProof({ seed: 34, generate: 3000, budgetMs: 4000, chunk: 10, hostileRepository: true })
     expect(report.executed).toBeGreaterThan(0)
     expect(
       report.failures.map(
