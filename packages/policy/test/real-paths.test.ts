@@ -163,7 +163,7 @@ describe('protected paths (issue 12 trust: definitions, hooks and engine folders
     expect(decision.suggestion).toBeUndefined()
   })
 
-  it.each([`${ROOT}/.claude/notes.md`, `${ROOT}/docs/agents/x.md`, `${ROOT}/husky/x`, `${ROOT}/.githooks/x`])(
+  it.each([`${ROOT}/claude/notes.md`, `${ROOT}/docs/agents/x.md`, `${ROOT}/husky/x`, `${ROOT}/.githooks/x`])(
     '%s is an ordinary file',
     (path) => {
       expect(write(path, withFacts('acceptEdits'))).toBe('allow')

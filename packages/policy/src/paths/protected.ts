@@ -5,9 +5,33 @@ const PROTECTED_FOLDERS: ReadonlyArray<readonly [segment: string, reason: string
   ['.git', 'it is inside a .git folder'],
   ['.z-engine', 'it is inside a .z-engine folder (engine settings, agents, commands, skills)'],
   ['.husky', 'it is inside a .husky folder (git hooks that run on commit)'],
+  [
+    '.claude',
+    'it is inside a .claude folder (harness settings, hooks, agents, commands and skills the next session runs)',
+  ],
 ]
-/** `.claude/<folder>`: definitions that become agents, commands and skills of the next session. */
-const CLAUDE_FOLDERS = new Set(['agents', 'commands', 'skills'])
+
+/**
+ * Files (by name, at any depth) that choose which program a toolchain proxy, an environment
+ * loader or an editor runs: `rust-analyzer` obeys `rust-toolchain.toml`, asdf/mise shims obey
+ * `.tool-versions`, direnv runs `.envrc`, an editor runs `.vscode/tasks.json` (issue 34).
+ */
+const TOOLCHAIN_FILES = new Set([
+  'rust-toolchain',
+  'rust-toolchain.toml',
+  '.tool-versions',
+  '.mise.toml',
+  'mise.toml',
+  '.mise.local.toml',
+  'mise.local.toml',
+  '.envrc',
+  '.nvmrc',
+  '.node-version',
+  '.python-version',
+  '.ruby-version',
+  '.java-version',
+  '.go-version',
+])
 
 /**
  * Why a path is protected (a change always asks, even with an allow rule or in acceptEdits; only
@@ -16,6 +40,8 @@ const CLAUDE_FOLDERS = new Set(['agents', 'commands', 'skills'])
  * repository run code or loosen permissions next session: any `.z-engine/`, `.claude/agents`,
  * `.claude/commands`, `.claude/skills`, `.husky/` and the folder `core.hooksPath` names. We also
  * protect the user's `~/.config/z-engine/` settings, which could otherwise loosen this very policy.
+ * Issue 34 protects `.claude/` whole (its hooks folder holds scripts trusted hooks run), toolchain
+ * and environment files, and editor task files: each names a program something runs unasked.
  */
 export function protectedReason(
   path: string,
@@ -37,15 +63,19 @@ export function protectedReason(
     return 'it is part of the Z Engine user settings'
   if (hooksPath !== undefined && isWithin(lower, normalizePath(hooksPath).toLowerCase()))
     return `it is inside the git hooks folder (core.hooksPath ${hooksPath})`
-  const claude = segments.lastIndexOf('.claude')
-  if (claude >= 0 && claude < segments.length - 1 && CLAUDE_FOLDERS.has(segments[claude + 1] as string)) {
-    return `it is inside .claude/${segments[claude + 1]} (definitions the agent loads)`
-  }
-  const name = segments[segments.length - 1]
+  const name = segments[segments.length - 1] as string
   const parent = segments[segments.length - 2]
-  if (parent === '.claude' && (name === 'settings.json' || name === 'settings.local.json')) {
-    return `it is a harness settings file (.claude/${name})`
-  }
   if (name === '.mcp.json') return 'it configures MCP servers (.mcp.json)'
+  if (TOOLCHAIN_FILES.has(name)) return `it chooses the toolchain or environment programs run with (${name})`
+  if (parent === '.cargo' && (name === 'config' || name.startsWith('config.')))
+    return `it configures cargo, which runs the programs it names (.cargo/${name})`
+  if (segments.includes('.mise')) return 'it is inside a .mise folder (toolchain configuration)'
+  if (parent === '.vscode' && (name === 'tasks.json' || name === 'launch.json'))
+    return `it is an editor task file (.vscode/${name}: commands the editor runs)`
+  const idea = segments.lastIndexOf('.idea')
+  if (idea >= 0 && (segments[idea + 1] === 'runconfigurations' || name === 'workspace.xml'))
+    return 'it holds editor run configurations (.idea: commands the editor runs)'
+  if (parent === '.run' && name.endsWith('.run.xml'))
+    return `it is an editor run configuration (.run/${name})`
   return undefined
 }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { act, bash, context } from './helpers.js'
+
+// Issue 34 class 5: protected places as folders. Each of these names a program something runs
+// without asking (trusted hooks, a toolchain proxy, direnv, an editor), so a write asks even in
+// acceptEdits and under an Edit allow rule; only bypass allows.
+const PLACES = [
+  '/proj/.claude/hooks/pre-tool.sh',
+  '/proj/.claude/hooks',
+  '/proj/.claude/anything/new.md',
+  '/proj/.claude/CLAUDE.md',
+  '/proj/pkg/.claude/settings.json',
+  '/proj/.husky/pre-commit',
+  '/proj/.git/commondir',
+  '/proj/.git/config.worktree',
+  '/proj/.git/modules/lib/hooks/post-checkout',
+  '/proj/rust-toolchain.toml',
+  '/proj/rust-toolchain',
+  '/proj/crates/x/rust-toolchain.toml',
+  '/proj/.cargo/config.toml',
+  '/proj/.cargo/config',
+  '/proj/.tool-versions',
+  '/proj/.mise.toml',
+  '/proj/mise.toml',
+  '/proj/.mise/config.toml',
+  '/proj/.envrc',
+  '/proj/.nvmrc',
+  '/proj/.node-version',
+  '/proj/.python-version',
+  '/proj/.vscode/tasks.json',
+  '/proj/.vscode/launch.json',
+  '/proj/.idea/runConfigurations/Evil.xml',
+  '/proj/.idea/workspace.xml',
+  '/proj/.run/Evil.run.xml',
+]
+
+describe('protected places (issue 34)', () => {
+  it.each(PLACES)('acceptEdits with an Edit allow rule: writing %s asks', (path) => {
+    const ctx = context('acceptEdits', { allow: ['Edit', 'Edit(/**)'] })
+    const verdict = act({ type: 'write', paths: [path] }, ctx, 'Write')
+    expect(verdict.decision).toBe('ask')
+    expect(verdict.reason).toContain('protected')
+    expect(verdict.suggestion).toBeUndefined()
+    expect(act({ type: 'write', paths: [path] }, context('bypass'), 'Write').decision).toBe('allow')
+  })
+
+  it.each([
+    'echo x > .claude/hooks/pre-tool.sh',
+    'cp evil.sh .claude/hooks/stop.sh',
+    'touch rust-toolchain.toml',
+    'mkdir -p .cargo && touch .cargo/config.toml',
+    'echo nodejs 20 > .tool-versions',
+    'echo "use nix" > .envrc',
+    'cp t.json .vscode/tasks.json',
+    'mv x.xml .idea/runConfigurations/x.xml',
+  ])('acceptEdits: %j asks', (line) => {
+    expect(bash(line, context('acceptEdits')).decision).toBe('ask')
+  })
+
+  it.each([
+    '/proj/src/tasks.json',
+    '/proj/.vscode/extensions.json',
+    '/proj/docs/rust-toolchain.md',
+    '/proj/claude/notes.md',
+    '/proj/.idea-notes.txt',
+    '/proj/src/config.toml',
+  ])('acceptEdits: ordinary files such as %s stay allowed', (path) => {
+    expect(act({ type: 'write', paths: [path] }, context('acceptEdits'), 'Write').decision).toBe('allow')
+  })
+
+  it('reading them needs no approval', () => {
+    expect(act({ type: 'read', paths: ['/proj/.claude/hooks/pre-tool.sh'] }).decision).toBe('allow')
+    expect(bash('cat rust-toolchain.toml .tool-versions').decision).toBe('allow')
+  })
+})
