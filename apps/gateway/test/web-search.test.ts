@@ -138,12 +138,12 @@ describe('gateway-owned web search', () => {
     expect(outputs[1]).toContain('the search failed')
   })
 
-  it('is refused, naming --search-backend, when the gateway has no search backend', async () => {
-    stack = await startStack([text('unused')])
-    await expect(
-      stack.client.responses.create({ model: 'm', input: 'x', tools: [{ type: 'web_search' }] }),
-    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('--search-backend') })
-    expect(stack.upstream.requests).toHaveLength(0)
+  it('belongs to the upstream when the gateway has no search backend: declared to it as sent', async () => {
+    stack = await startStack([text('From the upstream.')])
+    const tool = { type: 'web_search' as const, search_context_size: 'low' as const }
+    const response = await stack.client.responses.create({ model: 'm', input: 'x', tools: [tool] })
+    expect(response.output_text).toBe('From the upstream.')
+    expect(stack.upstream.requests[0]?.body.tools).toEqual([tool])
   })
 
   it('the CLI builds the backend from flags and says what is missing', async () => {

@@ -149,9 +149,15 @@ describe('WebSocket sessions', () => {
     expect((await client.until((event) => event.type === 'response.inject.failed')).at(-1)).toMatchObject({
       code: 'response_already_completed',
     })
-    client.send({ type: 'response.create', model: 'm', input: 'x', tools: [{ type: 'file_search' }] })
+    const mcp = {
+      type: 'mcp',
+      server_label: 'x',
+      server_url: 'http://127.0.0.1:1/mcp',
+      require_approval: 'never',
+    }
+    client.send({ type: 'response.create', model: 'm', input: 'x', tools: [mcp] })
     expect((await client.until((event) => event.type === 'error')).at(-1)).toMatchObject({
-      error: { code: 'unsupported_tool' },
+      error: { code: 'mcp_server_not_allowed' },
     })
     expect(client.socket.readyState).toBe(WebSocket.OPEN)
   })

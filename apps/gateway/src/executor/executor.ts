@@ -5,6 +5,7 @@
 import type { GatewayConfig } from '../config.js'
 import type { NewItem, Storage, StoredConversation, StoredItem, TurnRecord } from '../storage/types.js'
 import type { GatewayToolset } from '../tools/gateway-tools.js'
+import { gatewayRuns } from '../tools/ownership.js'
 import type { Upstream } from '../upstream/upstream.js'
 import { type GatewayError, invalidRequest, notFound } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
@@ -105,8 +106,9 @@ export class Executor {
   }
 
   /**
-   * True when a request needs the executor (stored, continued, in a conversation, using a gateway
-   * tool, or the upstream speaks only Chat); anything else is passed through to upstream unchanged.
+   * True when a request needs the executor (stored, continued, in a conversation, using a tool the
+   * gateway runs, or the upstream speaks only Chat); anything else — client tools of any type
+   * included — is passed through to upstream unchanged.
    */
   isStateful(request: CreateResponseRequest): boolean {
     // A Chat-only upstream has no /responses to pass through to: every request is translated here.
@@ -115,7 +117,7 @@ export class Executor {
       request.store ||
       request.previousResponseId !== null ||
       request.conversationId !== null ||
-      request.tools.some((tool) => tool.type !== 'function') ||
+      request.tools.some((tool) => gatewayRuns(tool, this.#config)) ||
       request.input.some((item) => item.type === 'compaction')
     )
   }

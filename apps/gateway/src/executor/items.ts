@@ -13,6 +13,8 @@ export function prefixFor(type: string): IdPrefix {
       return 'msg'
     case 'function_call':
       return 'fc'
+    case 'custom_tool_call':
+      return 'ctc'
     case 'reasoning':
       return 'rs'
     case 'mcp_call':
@@ -46,7 +48,14 @@ export function toInputItem(item: JsonObject): JsonObject | undefined {
       const { id: _id, status: _status, ...rest } = item
       return rest
     }
-    case 'function_call': {
+    case 'function_call':
+    case 'custom_tool_call':
+    case 'local_shell_call':
+    case 'computer_call':
+    case 'tool_search_call':
+    case 'tool_search_output':
+    case 'shell_call':
+    case 'apply_patch_call': {
       const { id: _id, status: _status, ...rest } = item
       return rest
     }
@@ -111,30 +120,45 @@ export function modelInput(items: JsonObject[]): JsonObject[] | GatewayError {
 }
 
 /**
+ * The call/output pairs a continuation must keep: a function call is answered by a
+ * `function_call_output`, a custom tool call by a `custom_tool_call_output`. Other client calls
+ * (local shell, computer, tool search) pass unchecked: their outputs do not all carry a `call_id`.
+ */
+const ANSWERED_BY: Readonly<Record<string, string>> = {
+  function_call: 'function_call_output',
+  custom_tool_call: 'custom_tool_call_output',
+}
+const OUTPUTS = new Set(Object.values(ANSWERED_BY))
+
+/**
  * A continuation's calls and outputs must pair up: every output resolves exactly one pending call, and
- * no call is left without its output (the client must answer every function call it was given).
+ * no call is left without its output (the client must answer every call it was given).
  */
 export function checkPendingCalls(history: JsonObject[], input: JsonObject[]): GatewayError | undefined {
-  const pending = new Map<string, boolean>()
+  const pending = new Map<string, string>()
+  const track = (item: JsonObject): void => {
+    const answer = ANSWERED_BY[String(item.type)]
+    if (answer !== undefined && typeof item.call_id === 'string') pending.set(item.call_id, answer)
+  }
   for (const item of history) {
-    if (item.type === 'function_call' && typeof item.call_id === 'string') pending.set(item.call_id, true)
-    if (item.type === 'function_call_output' && typeof item.call_id === 'string') pending.delete(item.call_id)
+    track(item)
+    if (OUTPUTS.has(String(item.type)) && typeof item.call_id === 'string') pending.delete(item.call_id)
   }
   for (const [index, item] of input.entries()) {
-    if (item.type === 'function_call' && typeof item.call_id === 'string') pending.set(item.call_id, true)
-    if (item.type !== 'function_call_output') continue
+    track(item)
+    if (!OUTPUTS.has(String(item.type))) continue
     const callId = String(item.call_id)
-    if (!pending.has(callId))
+    if (pending.get(callId) !== item.type)
       return invalidRequest(
-        `input[${index}] answers call_id '${callId}', which is not a pending function call of this conversation.`,
+        `input[${index}] answers call_id '${callId}', which is not a pending ${item.type === 'function_call_output' ? 'function call' : 'custom tool call'} of this conversation.`,
         `input[${index}].call_id`,
       )
     pending.delete(callId)
   }
-  const [missing] = pending.keys()
+  const [missing] = pending.entries()
   if (missing !== undefined)
     return invalidRequest(
-      `No tool output found for function call ${missing}: send a function_call_output with that call_id.`,
+      `No tool output found for ${missing[1] === 'function_call_output' ? 'function' : 'custom tool'} call ${missing[0]}: send a ${missing[1]} with that call_id.`,
       'input',
     )
   return undefined

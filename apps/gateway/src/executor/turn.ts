@@ -13,6 +13,7 @@ import {
   type RoundOutcome,
 } from '../sse/round-accumulator.js'
 import type { GatewayToolCall, GatewayToolset } from '../tools/gateway-tools.js'
+import { gatewayRuns, isClientCall } from '../tools/ownership.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { GatewayError } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
@@ -193,7 +194,8 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     body.input = history
     body.store = false
     body.stream = sink !== undefined
-    const clientTools = request.tools.filter((tool) => tool.type === 'function')
+    // Every tool the gateway does not run is forwarded as the client declared it.
+    const clientTools = request.tools.filter((tool) => !gatewayRuns(tool, config))
     const upstreamTools = [...clientTools, ...(gatewayToolsWithheld ? [] : (tools?.upstreamTools ?? []))]
     if (upstreamTools.length > 0) body.tools = upstreamTools
     if (round > 0) body.tool_choice = 'auto'
@@ -300,7 +302,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       const publicItem = { ...item, id: target.id }
       publicItems.push({ index: target.publicIndex, item: publicItem })
       turnItems.push({ item: publicItem, visibility: 'both' })
-      if (item.type === 'function_call') clientCalls += 1
+      if (isClientCall(item)) clientCalls += 1
     }
 
     if (outcome.status === 'failed')

@@ -258,6 +258,12 @@ function fold(item: JsonObject, type: string, payload: JsonObject): number {
     case 'response.function_call_arguments.done':
       item.arguments = textOf(payload.arguments)
       return 0
+    case 'response.custom_tool_call_input.delta':
+      item.input = textOf(item.input) + textOf(payload.delta)
+      return Buffer.byteLength(textOf(payload.delta))
+    case 'response.custom_tool_call_input.done':
+      item.input = textOf(payload.input)
+      return 0
     case 'response.reasoning_summary_part.added':
       if (isObject(payload.part)) parts('summary')[at('summary_index')] = { ...payload.part }
       return jsonBytes(payload.part)
@@ -286,8 +292,8 @@ function mergeDone(folded: JsonObject, done: JsonObject): JsonObject {
     if ((!Array.isArray(given) || given.length === 0) && Array.isArray(kept) && kept.length > 0)
       merged[key] = kept
   }
-  if (typeof done.arguments !== 'string' && typeof folded.arguments === 'string')
-    merged.arguments = folded.arguments
+  for (const key of ['arguments', 'input'] as const)
+    if (typeof done[key] !== 'string' && typeof folded[key] === 'string') merged[key] = folded[key]
   return merged
 }
 

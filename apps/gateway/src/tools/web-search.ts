@@ -36,6 +36,8 @@ export function checkWebSearchDeclarations(
   tools: JsonObject[],
   backend: WebSearchBackend | undefined,
 ): GatewayError | undefined {
+  // Without a backend, web search is not the gateway's: the declaration goes to the upstream.
+  if (!backend) return undefined
   let declared = 0
   for (const [index, tool] of tools.entries()) {
     const at = `tools[${index}]`
@@ -50,12 +52,6 @@ export function checkWebSearchDeclarations(
       )
     if (!WEB_SEARCH_TYPES.has(String(tool.type))) continue
     if (++declared > 1) return invalidRequest('Declare the web search tool once.', at)
-    if (!backend)
-      return invalidRequest(
-        `${at} has type '${String(tool.type)}', but this gateway has no search backend; its operator sets one with --search-backend.`,
-        `${at}.type`,
-        'unsupported_tool',
-      )
     const filters = tool.filters
     if (
       filters !== undefined &&

@@ -1,10 +1,20 @@
 /**
  * Responses → Chat Completions, for inference servers that only serve `/v1/chat/completions`: input
- * items become messages (function calls become assistant `tool_calls`, outputs become `tool`
- * messages), function tools keep their schemas, and Responses-only fields are translated or dropped.
+ * items become messages (client calls become assistant `tool_calls`, outputs become `tool`
+ * messages), client tools become functions (chat-tools.ts), and Responses-only fields are translated or dropped.
  * Fields this table does not know are passed through unchanged (provider extensions).
  */
 import { isObject, type JsonObject } from '../wire/json.js'
+import {
+  addLoadedTools,
+  type ChatToolKind,
+  type ChatTools,
+  chatCallOf,
+  chatName,
+  chatOutputOf,
+  chatToolsOf,
+  itemOfChatCall,
+} from './chat-tools.js'
 
 /** Responses fields that have no Chat meaning (translated below, or dropped). */
 const RESPONSES_ONLY = new Set([
@@ -65,32 +75,41 @@ export function chatMessages(instructions: unknown, input: JsonObject[]): JsonOb
         })
         break
       }
-      case 'function_call': {
-        const call = {
-          id: String(item.call_id),
-          type: 'function',
-          function: { name: String(item.name), arguments: String(item.arguments ?? '') },
+      default: {
+        const call = chatCallOf(item)
+        if (call) {
+          const entry = {
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          }
+          const last = messages.at(-1)
+          // Parallel calls of one turn are one assistant message with several tool_calls.
+          if (last?.role === 'assistant' && Array.isArray(last.tool_calls)) last.tool_calls.push(entry)
+          else if (last?.role === 'assistant' && !last.tool_calls) last.tool_calls = [entry]
+          else messages.push({ role: 'assistant', content: null, tool_calls: [entry] })
+          break
         }
-        const last = messages.at(-1)
-        // Parallel calls of one turn are one assistant message with several tool_calls.
-        if (last?.role === 'assistant' && Array.isArray(last.tool_calls)) last.tool_calls.push(call)
-        else if (last?.role === 'assistant' && !last.tool_calls) last.tool_calls = [call]
-        else messages.push({ role: 'assistant', content: null, tool_calls: [call] })
-        break
-      }
-      case 'function_call_output':
-        messages.push({
-          role: 'tool',
-          tool_call_id: String(item.call_id),
-          content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
-        })
-        break
-      default:
+        const output = chatOutputOf(item)
+        if (output) messages.push({ role: 'tool', tool_call_id: output.callId, content: output.content })
         // Reasoning and other item types have no Chat input form.
         break
+      }
     }
   }
   return messages
+}
+
+/**
+ * The Chat functions of a Responses upstream body: its declared tools (already checked by
+ * `checkChatTools`; what cannot be expressed is left out) and those its input's tool searches loaded.
+ */
+export function chatToolsFor(body: Record<string, unknown>): ChatTools {
+  const declared = Array.isArray(body.tools) ? (body.tools as JsonObject[]) : []
+  const result = chatToolsOf(declared.filter((tool) => !('refused' in chatToolsOf([tool]))))
+  const tools = 'refused' in result ? { functions: [], kinds: new Map() } : result
+  addLoadedTools(tools, Array.isArray(body.input) ? (body.input as JsonObject[]) : [])
+  return tools
 }
 
 /** A Responses upstream body as a Chat Completions body. */
@@ -101,22 +120,15 @@ export function toChatBody(body: Record<string, unknown>): Record<string, unknow
     body.instructions,
     Array.isArray(body.input) ? (body.input as JsonObject[]) : [],
   )
-  if (Array.isArray(body.tools) && body.tools.length > 0)
-    chat.tools = (body.tools as JsonObject[])
-      .filter((tool) => tool.type === 'function')
-      .map((tool) => ({
-        type: 'function',
-        function: {
-          name: tool.name,
-          ...(tool.description !== undefined ? { description: tool.description } : {}),
-          parameters: tool.parameters ?? { type: 'object', properties: {} },
-          ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}),
-        },
-      }))
+  const tools = chatToolsFor(body)
+  if (tools.functions.length > 0) chat.tools = tools.functions
   const choice = body.tool_choice
   if (typeof choice === 'string') chat.tool_choice = choice
-  else if (isObject(choice) && choice.type === 'function')
-    chat.tool_choice = { type: 'function', function: { name: choice.name } }
+  else if (isObject(choice) && (choice.type === 'function' || choice.type === 'custom'))
+    chat.tool_choice = {
+      type: 'function',
+      function: { name: chatName(String(choice.name), choice.namespace) },
+    }
   if (typeof body.max_output_tokens === 'number') chat.max_tokens = body.max_output_tokens
   if (isObject(body.reasoning) && typeof body.reasoning.effort === 'string')
     chat.reasoning_effort = body.reasoning.effort
@@ -162,8 +174,8 @@ export function statusOfFinish(reason: unknown): {
   return { status: 'completed', reason: null }
 }
 
-/** A non-streamed Chat body as a Responses body (reasoning, message, then function calls). */
-export function responsesOfChatJson(body: unknown): unknown {
+/** A non-streamed Chat body as a Responses body (reasoning, message, then the tool calls as their items). */
+export function responsesOfChatJson(body: unknown, kinds: ReadonlyMap<string, ChatToolKind>): unknown {
   if (!isObject(body) || !Array.isArray(body.choices)) return body
   const choice = body.choices[0]
   const message = isObject(choice) && isObject(choice.message) ? choice.message : {}
@@ -187,14 +199,14 @@ export function responsesOfChatJson(body: unknown): unknown {
   if (Array.isArray(message.tool_calls))
     for (const [index, call] of message.tool_calls.entries()) {
       if (!isObject(call) || !isObject(call.function)) continue
-      output.push({
-        id: `fc_chat_${index}`,
-        type: 'function_call',
-        status: 'completed',
-        call_id: String(call.id ?? `call_${index}`),
-        name: String(call.function.name),
-        arguments: String(call.function.arguments ?? ''),
-      })
+      output.push(
+        itemOfChatCall(kinds, {
+          id: `fc_chat_${index}`,
+          callId: String(call.id ?? `call_${index}`),
+          name: String(call.function.name),
+          arguments: String(call.function.arguments ?? ''),
+        }),
+      )
     }
   const finish = statusOfFinish(isObject(choice) ? choice.finish_reason : undefined)
   return {

@@ -1,7 +1,7 @@
 /**
  * Chat Completions chunks → Responses stream events, so one accumulator validates both: content,
- * reasoning (`reasoning_content` or `reasoning`) and tool calls (by their `index`, interleaved or not)
- * open items with `output_item.added`, deltas fold into them, and `[DONE]` closes every item and ends
+ * reasoning (`reasoning_content` or `reasoning`) and tool calls (by their `index`, interleaved or not;
+ * each as the item its tool was declared as, chat-tools.ts) open items with `output_item.added`, deltas fold into them, and `[DONE]` closes every item and ends
  * with `response.completed` or `response.incomplete` (finish reason `length` / `content_filter`).
  * A stream that stops before a finish reason gets no terminal event, so the accumulator fails it.
  */
@@ -9,18 +9,22 @@ import { SseDecoder } from '../sse/parse-sse.js'
 import { sseFrame } from '../sse/write-sse.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import { statusOfFinish, usageOfChat } from './chat-request.js'
+import { type ChatToolKind, itemOfChatCall } from './chat-tools.js'
 
 interface Open {
   index: number
   id: string
   item: JsonObject
   text: string
+  /** For a tool call: its id and Chat function name. */
+  call?: { callId: string; name: string }
 }
 
 /** Translates one Chat SSE byte stream into Responses SSE bytes. */
 export async function* responsesOfChatStream(
   chunks: AsyncIterable<Uint8Array>,
   maxLineBytes: number,
+  kinds: ReadonlyMap<string, ChatToolKind> = new Map(),
 ): AsyncGenerator<Uint8Array> {
   const decoder = new SseDecoder(maxLineBytes)
   const out: string[] = []
@@ -140,24 +144,26 @@ export async function* responsesOfChatStream(
         let entry = tools.get(key)
         if (!entry) {
           closeCurrent()
-          entry = open({
-            id: `fc_chat_${next}`,
-            type: 'function_call',
-            status: 'in_progress',
-            call_id: String(call.id ?? `call_${key}`),
-            name: String(fn.name ?? ''),
-            arguments: '',
-          })
+          const id = `fc_chat_${next}`
+          const callId = String(call.id ?? `call_${key}`)
+          const name = String(fn.name ?? '')
+          // Opened as the item its tool was declared as (a custom tool's call is a custom_tool_call).
+          const { status: _status, ...item } = itemOfChatCall(kinds, { id, callId, name, arguments: '' })
+          if (item.type === 'custom_tool_call') item.input = ''
+          entry = open({ ...item, ...(item.type === 'custom_tool_call' ? {} : { status: 'in_progress' }) })
+          entry.call = { callId, name }
           tools.set(key, entry)
         }
         const piece = typeof fn.arguments === 'string' ? fn.arguments : ''
         if (piece !== '') {
           entry.text += piece
-          emit('response.function_call_arguments.delta', {
-            output_index: entry.index,
-            item_id: entry.id,
-            delta: piece,
-          })
+          // Only a function's arguments stream as they are; other items are decoded whole at the end.
+          if (entry.item.type === 'function_call')
+            emit('response.function_call_arguments.delta', {
+              output_index: entry.index,
+              item_id: entry.id,
+              delta: piece,
+            })
         }
       }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
@@ -166,15 +172,28 @@ export async function* responsesOfChatStream(
     if (ended || !started || finish === undefined) return
     closeCurrent()
     for (const entry of [...tools.values()].sort((a, b) => a.index - b.index)) {
-      emit('response.function_call_arguments.done', {
-        output_index: entry.index,
-        item_id: entry.id,
-        arguments: entry.text,
-      })
-      emit('response.output_item.done', {
-        output_index: entry.index,
-        item: { ...entry.item, status: 'completed', arguments: entry.text },
-      })
+      const call = entry.call ?? { callId: '', name: '' }
+      const item = itemOfChatCall(kinds, { id: entry.id, ...call, arguments: entry.text })
+      if (item.type === 'function_call')
+        emit('response.function_call_arguments.done', {
+          output_index: entry.index,
+          item_id: entry.id,
+          arguments: entry.text,
+        })
+      if (item.type === 'custom_tool_call') {
+        // The input is known only once the arguments are whole: one delta carries all of it.
+        emit('response.custom_tool_call_input.delta', {
+          output_index: entry.index,
+          item_id: entry.id,
+          delta: item.input ?? '',
+        })
+        emit('response.custom_tool_call_input.done', {
+          output_index: entry.index,
+          item_id: entry.id,
+          input: item.input ?? '',
+        })
+      }
+      emit('response.output_item.done', { output_index: entry.index, item })
     }
     const status = statusOfFinish(finish)
     const response = {

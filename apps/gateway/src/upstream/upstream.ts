@@ -6,7 +6,7 @@
 import type { GatewayConfig } from '../config.js'
 import type { GatewayError } from '../wire/errors.js'
 import { isObject } from '../wire/json.js'
-import { responsesOfChatJson, toChatBody } from './chat-request.js'
+import { chatToolsFor, responsesOfChatJson, toChatBody } from './chat-request.js'
 import { responsesOfChatStream } from './chat-stream.js'
 
 /** A reply that started: an SSE byte stream, or a parsed JSON body. */
@@ -127,6 +127,7 @@ export class Upstream {
   /** One round: `POST /responses`, or `POST /chat/completions` translated both ways. */
   async createResponse(body: Record<string, unknown>, signal?: AbortSignal): Promise<UpstreamReply> {
     const chat = this.#config.upstreamApi === 'chat'
+    const kinds = chat ? chatToolsFor(body).kinds : new Map()
     const response = await this.fetchWithRetry(
       chat ? '/chat/completions' : '/responses',
       {
@@ -150,7 +151,7 @@ export class Upstream {
       return {
         kind: 'stream',
         body: chat
-          ? responsesOfChatStream(response.body, this.#config.limits.maxSseLineBytes)
+          ? responsesOfChatStream(response.body, this.#config.limits.maxSseLineBytes, kinds)
           : response.body,
       }
     const raw = await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
@@ -166,7 +167,7 @@ export class Upstream {
       }
     try {
       const parsed: unknown = JSON.parse(raw.toString('utf8'))
-      return { kind: 'json', body: chat ? responsesOfChatJson(parsed) : parsed }
+      return { kind: 'json', body: chat ? responsesOfChatJson(parsed, kinds) : parsed }
     } catch {
       return {
         kind: 'error',

@@ -6,6 +6,7 @@ export type IdPrefix =
   | 'conv'
   | 'msg'
   | 'fc'
+  | 'ctc'
   | 'rs'
   | 'mcp'
   | 'mcpl'

@@ -76,17 +76,17 @@ export function checkItems(items: JsonObject[], param: string): GatewayError | u
         `Each input item needs a 'type' (or a 'role' for a message); ${at} has neither.`,
         at,
       )
-    if (entry.type === 'function_call_output') {
+    if (entry.type === 'function_call_output' || entry.type === 'custom_tool_call_output') {
       if (typeof entry.call_id !== 'string' || entry.call_id === '')
-        return invalidRequest(`${at} (function_call_output) needs a non-empty 'call_id'.`, `${at}.call_id`)
+        return invalidRequest(`${at} (${entry.type}) needs a non-empty 'call_id'.`, `${at}.call_id`)
       if (entry.output === undefined)
-        return invalidRequest(`${at} (function_call_output) needs an 'output'.`, `${at}.output`)
+        return invalidRequest(`${at} (${entry.type}) needs an 'output'.`, `${at}.output`)
     }
     if (
-      entry.type === 'function_call' &&
+      (entry.type === 'function_call' || entry.type === 'custom_tool_call') &&
       (typeof entry.call_id !== 'string' || typeof entry.name !== 'string')
     )
-      return invalidRequest(`${at} (function_call) needs 'call_id' and 'name'.`, at)
+      return invalidRequest(`${at} (${entry.type}) needs 'call_id' and 'name'.`, at)
     if (entry.type === 'message' && typeof entry.role !== 'string')
       return invalidRequest(`${at} (message) needs a 'role'.`, `${at}.role`)
   }
