@@ -295,6 +295,7 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   const needed: Needed[] = []
   let unknownWrite = false
   let fileCommand = false
+  let ruleWrites = false
   const sandbox = context.sandbox
   // A confined command may write the sandbox's writable roots (temp, caches) without asking.
   const sandboxRoots =
@@ -331,6 +332,10 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
     )
     if (rule && !unpermittedWrite) {
       usedRule ??= rule
+      // Its writes are allowed by the mode or the sandbox's bounds, not by the rule: it runs
+      // confined so they cannot leave them (issue 34: `Bash(find:*)` and `find . -delete`).
+      if (c.writeThrough.some((target) => target.kind !== 'unknown' && !allowPathRule(target, 'edit')))
+        ruleWrites = true
       continue
     }
     if (rule && unpermittedWrite) {
@@ -389,7 +394,10 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
     return trace.done('ask', 'the command writes to a file the line does not name')
   }
   if (!uncovered) {
-    if (usedRule) return trace.done('allow', 'allow rules cover every command of the line', usedRule)
+    if (usedRule) {
+      const allowed = trace.done('allow', 'allow rules cover every command of the line', usedRule)
+      return ruleWrites ? confined(allowed, 'write') : allowed
+    }
     return confined(
       trace.done(
         'allow',

@@ -4,6 +4,7 @@ import { options, parseOptions } from './options.js'
 import { readOnlyEntry } from './read-only-table.js'
 import type { ShellRedirect, ShellWord } from './types.js'
 import { type EffectiveCommand, unwrapLine } from './unwrap.js'
+import { writeOptionTargets } from './write-options.js'
 
 /** A file a command touches: a known path, a glob below a known folder, or unknown. */
 export type Target =
@@ -67,6 +68,8 @@ export const SAFE_ASSIGNMENT = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLO
 /** Paths that alias other files (a process's cwd, root, descriptors) or print another process's memory. */
 const ALIASING = /^\/proc\/(?:self|thread-self|\d+)(?:\/|$)|^\/dev\/fd\/(?:[3-9]|\d\d)/
 const CD_OPTIONS = options('-L -P -e -@', { permute: false, abbreviations: false })
+/** Commands whose scripts can write files or run programs. */
+const SCRIPTED = new Set(['sed', 'awk', 'gawk', 'mawk', 'nawk'])
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
 
 /** Lexes, unwraps and classifies a line run in `cwd`. Never throws. */
@@ -235,6 +238,25 @@ function analyzeCommand(
   // Options that write whatever rule allowed the command (`git log --output=F`, `sed 's/a/b/w F'`).
   const entry = name?.literal && !fileCommand ? readOnlyEntry(name.value) : undefined
   const verdict = entry ? entry.check(command.words.slice(1)) : undefined
+  // The write-through table: write options the proof refuses but an allow rule would cover
+  // (`find -fprint F`, `find -delete`, `gawk --dump-variables=F`).
+  const optionWrites =
+    name?.literal && !fileCommand
+      ? writeOptionTargets(name.value, command.words.slice(1), verdict?.refusal !== undefined)
+      : undefined
+  for (const file of optionWrites?.files ?? []) {
+    const target = targetOf(file, cwd, home)
+    facts.writes.push(target)
+    facts.writeThrough.push(target)
+  }
+  // A sed or awk script the proof refused (`sed -f F`, `sed 1e…`, `awk '{print > F}'`, `system()`)
+  // may write any file.
+  const scripted = name?.literal === true && SCRIPTED.has(name.value) && verdict?.refusal !== undefined
+  if (optionWrites?.unknown || scripted) {
+    const target: Target = { kind: 'unknown', text: `(a file ${name?.value} writes through an option)` }
+    facts.writes.push(target)
+    facts.writeThrough.push(target)
+  }
   if (verdict) {
     for (const file of verdict.writes) {
       const target = targetOf(file, cwd, home)

@@ -98,10 +98,25 @@ export function fuzzProof(options: {
   chunk?: number
   /** Run in a repository whose `.git/config` names programs (issue 34), as the engine runs it. */
   hostileRepository?: boolean
+  /**
+   * Judge with an allow rule `Bash(<name>:*)` for each of these commands (issue 34: a rule covers
+   * the tool, not the files its write options name). Only writes count then: the rule allows what
+   * the tool runs.
+   */
+  allowRules?: readonly string[]
 }): FuzzReport {
   const started = Date.now()
   const lines = fc.sample(fuzzLine, { seed: options.seed, numRuns: options.generate })
-  const judged = options.hostileRepository ? HOSTILE_CONTEXT : context
+  const judged = options.hostileRepository
+    ? HOSTILE_CONTEXT
+    : options.allowRules
+      ? {
+          ...context,
+          rules: buildRuleSet([
+            { source: 'fuzz', allow: options.allowRules.map((name) => `Bash(${name}:*)`) },
+          ]),
+        }
+      : context
   const allowed = [...new Set(lines)].filter(
     (line) => decide({ type: 'execute', command: line, cwd: SANDBOX_PROJECT }, judged).decision === 'allow',
   )
@@ -113,7 +128,7 @@ export function fuzzProof(options: {
     const batch = allowed.slice(at, at + chunk)
     executed += batch.length
     for (const observed of runInSandbox(batch, 120_000, options.hostileRepository ? HOSTILE_SETUP : ''))
-      if (observed.executed || observed.wrote) failures.push(observed)
+      if ((observed.executed && !options.allowRules) || observed.wrote) failures.push(observed)
   }
   return {
     generated: lines.length,

@@ -38,6 +38,35 @@ describe.skipIf(!available)('the read-only proof against real bash', () => {
     ).toEqual([])
   }, 120_000)
 
+  it('under allow rules for the read tools, no allowed line writes a file (issue 34)', () => {
+    const report = fuzzProof({
+      seed: 341,
+      generate: 3000,
+      budgetMs: 4000,
+      chunk: 10,
+      allowRules: [
+        'find',
+        'awk',
+        'gawk',
+        'sed',
+        'sort',
+        'uniq',
+        'xxd',
+        'tree',
+        'rg',
+        'grep',
+        'jq',
+        'cat',
+        'head',
+        'ls',
+      ],
+    })
+    expect(report.executed).toBeGreaterThan(0)
+    expect(
+      report.failures.map((failure) => `${JSON.stringify(failure.line)}: ${failure.changes.join(' ')}`),
+    ).toEqual([])
+  }, 120_000)
+
   it('the hostile repository does run the canary for plain git (so the next test means something)', () => {
     const [status, diff] = runInSandbox(['git status', 'git diff'], 60_000, HOSTILE_CONFIG)
     expect(status?.executed).toBe(true)
