@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup'
-import { embedGenerated, packageBuild } from '../../scripts/build/tsup-base.js'
+import { embedGenerated, packageBuild, yamlAsEsm } from '../../scripts/build/tsup-base.js'
 
 export default defineConfig(
   packageBuild(
@@ -15,8 +15,10 @@ export default defineConfig(
     },
     {
       // ESM-only; bundled so the CommonJS build needs no require(esm) (see BUNDLED in test/boundary).
-      noExternal: ['p-limit', 'yocto-queue'],
+      // yaml: inlined from its ES module build, so embedders' ESM bundles need no require shim.
+      noExternal: ['p-limit', 'yocto-queue', 'yaml'],
       esbuildPlugins: [
+        yamlAsEsm(),
         embedGenerated('src/batch/precompiled-tool-validators.ts', 'generated/tool-validators.js'),
       ],
     },

@@ -1,4 +1,7 @@
 import { defineConfig } from 'tsup'
-import { packageBuild } from '../../scripts/build/tsup-base.js'
+import { packageBuild, yamlAsEsm } from '../../scripts/build/tsup-base.js'
 
-export default defineConfig(packageBuild(['src/index.ts']))
+// yaml is inlined from its ES module build, so embedders' ESM bundles need no require shim.
+export default defineConfig(
+  packageBuild(['src/index.ts'], { noExternal: ['yaml'], esbuildPlugins: [yamlAsEsm()] }),
+)

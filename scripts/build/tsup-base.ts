@@ -4,7 +4,8 @@
  * `import.meta.url` computed from `__filename`, so no output has a bare `import.meta` in CommonJS.
  */
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
 import type { Options } from 'tsup'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
@@ -43,6 +44,24 @@ export function embedGenerated(placeholder: string, generated: string): Plugin {
           throw new Error(`${file} is missing: the package's build generates it before tsup runs`)
         }
         return { contents, loader: 'js' }
+      })
+    },
+  }
+}
+
+/**
+ * Bundles `yaml` from its ES module build (`browser/`, plain ESM that reads `process` only when it
+ * exists). Its `node` entry is CommonJS that calls `require('process')`, which an embedder's ESM
+ * bundle (esbuild, `--platform=node`) turns into "Dynamic require of "process" is not supported"
+ * (issue 36). Inlined, the package bundles with no banner or shim on the embedder's side.
+ */
+export function yamlAsEsm(): Plugin {
+  return {
+    name: 'yaml-as-esm',
+    setup(build) {
+      build.onResolve({ filter: /^yaml$/ }, (args) => {
+        const manifest = createRequire(join(args.resolveDir, 'noop.js')).resolve('yaml/package.json')
+        return { path: join(dirname(manifest), 'browser', 'index.js') }
       })
     },
   }

@@ -35,6 +35,10 @@ export const BUNDLED: Readonly<Record<string, Readonly<Record<string, string>>>>
   engine: {
     'p-limit':
       'ESM-only: bundled (with its yocto-queue) so the CommonJS build needs no require(esm), absent before Node 20.19',
+    yaml: "bundled from its ES module build: its CommonJS entry's require('process') breaks embedders' ESM bundles",
+  },
+  prompts: {
+    yaml: "bundled from its ES module build: its CommonJS entry's require('process') breaks embedders' ESM bundles",
   },
 }
 

@@ -18,9 +18,10 @@ import { describe, expect, it } from 'vitest'
 /**
  * The 8 libraries as an embedder gets them: packed with `pnpm pack`, unpacked into a fresh app's
  * node_modules, type-checked (strict) and run as ESM and as CommonJS, and bundled by esbuild into one
- * CommonJS file that runs from a folder with no node_modules at all — with no provider SDK installed
- * (they are optional peers). Then a Claude Agent SDK program, with the Anthropic SDK and zod installed
- * as the app's own dependencies, runs through `@z-engine/engine/claude-agent-sdk`.
+ * ES module file and one CommonJS file that run from a folder with no node_modules at all — with no
+ * provider SDK installed (they are optional peers). Then a Claude Agent SDK program, with the
+ * Anthropic SDK and zod installed as the app's own dependencies, runs through
+ * `@z-engine/engine/claude-agent-sdk`, unbundled and bundled both ways.
  *
  * Offline by design: each tarball is unpacked where npm would put it, and each third-party
  * dependency it declares is linked to the copy this repository already installed (the same
@@ -63,8 +64,25 @@ async function install(tarballs: string, app: string): Promise<Manifest[]> {
   return manifests
 }
 
+/** Bundles `entry` of the app into one file of `format` (esbuild, `--platform=node`) in `dir`, and runs it there. */
+async function bundleAndRun(app: string, entry: string, dir: string, format: 'esm' | 'cjs') {
+  const { build } = requireHere(esbuild) as { build(options: Record<string, unknown>): Promise<unknown> }
+  const outfile = join(dir, format === 'esm' ? 'app.mjs' : 'app.cjs')
+  await build({
+    entryPoints: [join(app, entry)],
+    absWorkingDir: app,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format,
+    outfile,
+    logLevel: 'silent',
+  })
+  return run(process.execPath, [outfile], { cwd: dir })
+}
+
 describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', () => {
-  it('type-check strictly, run as ESM and CommonJS, bundle into one CommonJS file with no provider SDK installed, and run a Claude Agent SDK program', async () => {
+  it('type-check strictly, run as ESM and CommonJS, bundle into one ESM and one CommonJS file with no provider SDK installed, and run a Claude Agent SDK program, unbundled and bundled', async () => {
     const work = await mkdtemp(join(tmpdir(), 'z-pack-libs-'))
     const tarballs = join(work, 'tarballs')
     const app = join(work, 'app')
@@ -122,21 +140,13 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
     const commonjs = await run(process.execPath, [join(cjs, 'dist', 'main.js')], { cwd: cjs })
     expect(JSON.parse(commonjs.stdout)).toEqual(expected)
 
-    // One CommonJS file by esbuild, run from a folder where nothing else can be resolved.
+    // One file by esbuild, ES module and CommonJS, each run from a folder where nothing else can be
+    // resolved: the custom tool's schema compiles (ajv is in the bundle), yaml needs no require shim.
     const alone = join(work, 'alone')
-    const { build } = requireHere(esbuild) as { build(options: Record<string, unknown>): Promise<unknown> }
-    await build({
-      entryPoints: [join(app, 'main.ts')],
-      absWorkingDir: app,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      outfile: join(alone, 'app.cjs'),
-      logLevel: 'silent',
-    })
-    const bundled = await run(process.execPath, [join(alone, 'app.cjs')], { cwd: alone })
-    expect(JSON.parse(bundled.stdout)).toEqual(expected)
+    for (const format of ['esm', 'cjs'] as const) {
+      const bundled = await bundleAndRun(app, 'main.ts', alone, format)
+      expect(JSON.parse(bundled.stdout), format).toEqual(expected)
+    }
 
     // A Claude Agent SDK program: the app installs the Anthropic SDK (the engine's optional peer) and
     // zod, and not OpenAI's SDK.
@@ -164,5 +174,18 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
     expect(outcome.missing.text).toContain(
       'The OpenAI SDK is not installed. The engine loads provider SDKs as optional peer dependencies: run `npm install openai@6.49.0` in your app.',
     )
+
+    // The same program bundled (ES module and CommonJS) with the Anthropic SDK and zod inside: the
+    // SDK MCP server's tool is offered and called, canUseTool denies, the session resumes.
+    for (const format of ['esm', 'cjs'] as const) {
+      const bundled = await bundleAndRun(app, 'sdk-main.ts', join(work, `alone-sdk-${format}`), format)
+      expect(JSON.parse(bundled.stdout), format).toMatchObject({
+        first: 'Sunny in Bergen.',
+        denied: ['Bash'],
+        cities: ['Bergen'],
+        resumed: 'Still sunny.',
+        missing: { is_error: true },
+      })
+    }
   }, 300_000)
 })

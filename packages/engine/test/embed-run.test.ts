@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EventEnvelope, ToolResultBlock } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
-import { run } from '../src/index.js'
+import { defineTool, run } from '../src/index.js'
 import { NO_APPROVER_FEEDBACK } from '../src/internal.js'
 import { ScriptedClient, type ScriptSource } from '../src/testing.js'
 import { buggyProject, cleanupTempDirs, engineWith, fixTheBugResponses } from './engine-harness.js'
@@ -44,6 +44,52 @@ describe('run()', () => {
     expect(JSON.stringify(lastResult(client, 2))).toContain('run() was called without onApproval')
     expect(NO_APPROVER_FEEDBACK).toContain('onApproval')
     expect(readFileSync(join(project, 'math.js'), 'utf8')).toContain('a - b')
+  })
+
+  it('offers tools given to run() once, with its hooks firing once, and calls them', async () => {
+    const project = buggyProject()
+    const { client, clientFactory } = scripted([
+      { blocks: [{ type: 'tool_use', name: 'weather', input: { city: 'Oslo' } }] },
+      { blocks: [{ type: 'text', text: 'Sunny.' }] },
+    ])
+    const cities: string[] = []
+    const hooked: string[] = []
+    const weather = defineTool({
+      name: 'weather',
+      description: 'The weather in a city.',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      readOnly: true,
+      execute: (input) => {
+        cities.push(String(input.city))
+        return `sunny in ${String(input.city)}`
+      },
+    })
+    const result = await run({
+      prompt: 'weather?',
+      cwd: project,
+      isolated: true,
+      clientFactory,
+      tools: [weather],
+      hooks: { PreToolUse: [{ matcher: '^weather$', hook: (input) => void hooked.push(input.toolName) }] },
+    })
+    expect(result.outcome).toEqual({ type: 'done' })
+    expect(cities).toEqual(['Oslo'])
+    expect(hooked).toEqual(['weather'])
+    expect(client.requests[0]?.tools.filter((tool) => tool.name === 'weather')).toHaveLength(1)
+  })
+
+  it('a run that fails throws from iteration as from await', async () => {
+    const project = buggyProject()
+    const { clientFactory } = scripted([{ blocks: [{ type: 'text', text: 'never' }] }])
+    const attempt = () =>
+      run({ prompt: 'hi', cwd: project, isolated: true, clientFactory, resume: 'no-such-session' })
+    await expect(attempt()).rejects.toThrow(/no-such-session/)
+    const events: EventEnvelope[] = []
+    const iterate = async () => {
+      for await (const envelope of attempt()) events.push(envelope)
+    }
+    await expect(iterate()).rejects.toThrow(/no-such-session/)
+    expect(events).toEqual([])
   })
 
   it('answers approvals with onApproval and plans with onPlan; iterating yields every event to turnFinished', async () => {

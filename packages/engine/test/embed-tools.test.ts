@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type { ToolResultBlock } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { defineTool, EngineError, ToolDefinitionError } from '../src/index.js'
+import { defineTool, Engine, EngineError, ToolDefinitionError } from '../src/index.js'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 cleanupTempDirs()
@@ -41,7 +41,7 @@ function resultsOf(requestMessages: { content: unknown[] }[]): ToolResultBlock[]
 }
 
 describe('defineTool', () => {
-  it('converts a Zod schema to JSON Schema and refuses bad names and schemas with what to change', () => {
+  it('converts a Zod schema to JSON Schema and refuses bad names and schemas with what to change', async () => {
     expect(weather.inputSchema).toMatchObject({
       type: 'object',
       properties: { city: { type: 'string', description: 'The city' } },
@@ -61,8 +61,18 @@ describe('defineTool', () => {
     expect(bad({ name: 'mcp__x__y' })).toThrow(/belong to MCP servers/)
     expect(bad({ description: '' })).toThrow(/needs a description/)
     expect(bad({ inputSchema: { type: 'string' } })).toThrow(/type "object"/)
-    expect(bad({ inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } })).toThrow(
-      /does not compile/,
+    // A schema that does not compile is refused where the tool is given (ajv loads there, not at import).
+    const uncompilable = defineTool({
+      name: 'uncompilable',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { a: { type: 'nope' } } },
+      execute: () => '',
+    })
+    await expect(Engine.create({ isolated: true, tools: [uncompilable] })).rejects.toThrow(
+      /Tool 'uncompilable': its input schema does not compile/,
+    )
+    await expect(Engine.create({ isolated: true, tools: [uncompilable] })).rejects.toBeInstanceOf(
+      ToolDefinitionError,
     )
   })
 })

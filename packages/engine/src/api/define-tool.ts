@@ -1,5 +1,6 @@
 import type { JsonSchema, ToolResultContent } from '@z-engine/protocol'
-import { toolInputSchema } from '../mcp/input-schema.js'
+import { toolInputSchema, toolSchemaShape } from '../mcp/input-schema.js'
+import { loadAjv } from '../util/load-ajv.js'
 
 /**
  * The part of the Standard JSON Schema interface (standardschema.dev, v1.1) the engine uses: a
@@ -118,7 +119,8 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
  * Defines a tool in code. The input schema is JSON Schema, or any Standard JSON Schema (a Zod 4
- * object, say), converted once here. Throws `ToolDefinitionError` for a bad name or schema.
+ * object, say), converted once here. Throws `ToolDefinitionError` for a bad name or schema shape; a
+ * schema that does not compile is refused when the engine or a session is given the tool.
  */
 export function defineTool<S extends ToolInputSchema>(spec: ToolSpec<S>): DefinedTool {
   if (typeof spec.name !== 'string' || !NAME.test(spec.name))
@@ -177,12 +179,30 @@ function jsonSchemaOf(name: string, schema: StandardJsonSchema): JsonSchema {
 }
 
 function plainSchema(name: string, schema: unknown): JsonSchema {
-  const checked = toolInputSchema(schema)
-  if (!checked.ok)
-    throw new ToolDefinitionError(
-      `Tool '${name}': ${checked.message}. Pass a JSON Schema object with type "object", or a Standard Schema such as a Zod object.`,
-    )
+  const checked = toolSchemaShape(schema)
+  if (!checked.ok) throw schemaError(name, checked.message)
   return checked.schema
+}
+
+function schemaError(name: string, message: string): ToolDefinitionError {
+  return new ToolDefinitionError(
+    `Tool '${name}': ${message}. Pass a JSON Schema object with type "object", or a Standard Schema such as a Zod object.`,
+  )
+}
+
+/**
+ * Throws `ToolDefinitionError` for the first tool whose schema does not compile. Run where the tools
+ * are given (`Engine.create`, `openSession`): compiling needs ajv, which is loaded then rather than
+ * at `defineTool` (a sync call at a program's top level) so that nobody pays for it at import.
+ */
+export async function checkToolSchemas(tools: readonly DefinedTool[] | undefined): Promise<void> {
+  if (tools === undefined || tools.length === 0) return
+  await loadAjv()
+  for (const tool of tools) {
+    if (tool?.kind !== 'definedTool') continue
+    const checked = toolInputSchema(tool.inputSchema)
+    if (!checked.ok) throw schemaError(tool.name, checked.message)
+  }
 }
 
 async function parseWith(

@@ -30,7 +30,7 @@ import { codeSettingsLayer } from '../workspace/settings/code-layer.js'
 import type { LoadedLayer } from '../workspace/settings/layers.js'
 import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../workspace/settings/trust-store.js'
-import type { DefinedTool } from './define-tool.js'
+import { checkToolSchemas, type DefinedTool } from './define-tool.js'
 import { type EnginePaths, isolatedEnginePaths, resolveEnginePaths } from './engine-paths.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
@@ -198,9 +198,11 @@ export class Engine {
 
   /**
    * Creates an engine. Nothing is read or started until a session opens. Throws `EngineError`
-   * (`invalidOption`) when `settings` does not fit the settings schema.
+   * (`invalidOption`) when `settings` does not fit the settings schema, `ToolDefinitionError` when a
+   * tool's schema does not compile.
    */
   static async create(options: EngineOptions = {}): Promise<Engine> {
+    await checkToolSchemas(options.tools)
     const codeSettings =
       options.settings === undefined ? undefined : checkedSettings(options.settings, 'settings')
     const tempDataDir =
@@ -277,6 +279,7 @@ export class Engine {
   async openSession(options: OpenSessionOptions): Promise<Session> {
     const tools = collectDefinedTools(this.#tools, options.tools)
     if (!tools.ok) throw new EngineError('invalidOption', tools.message)
+    await checkToolSchemas(options.tools)
     const canUseTool = options.canUseTool ?? this.#canUseTool
     const sessionSettings =
       options.settings === undefined ? undefined : checkedSettings(options.settings, 'openSession settings')

@@ -58,8 +58,17 @@ export function run(options: RunOptions): TurnHandle {
   const out = new AsyncQueue<EventEnvelope>()
   let session: Session | undefined
   let cancelled = false
+  // What the session takes is given to the session alone: given to the engine too, tools would be
+  // offered twice (`Two tools are named …`), hooks would fire twice and settings apply twice.
+  const {
+    tools: _tools,
+    hooks: _hooks,
+    canUseTool: _canUseTool,
+    settings: _settings,
+    ...engineOptions
+  } = options
   const result = (async (): Promise<TurnResult> => {
-    const engine = await Engine.create(options)
+    const engine = await Engine.create(engineOptions)
     try {
       session = await engine.openSession({
         projectRoot: options.cwd,
@@ -98,7 +107,12 @@ export function run(options: RunOptions): TurnHandle {
     // biome-ignore lint/suspicious/noThenProperty: the run is awaited for its result by design.
     then: (onFulfilled, onRejected) => result.then(onFulfilled, onRejected),
     [Symbol.asyncIterator]: () => ({
-      next: () => out.next(),
+      // A run that fails (before or during its turn) throws from iteration as it does from await.
+      next: async () => {
+        const item = await out.next()
+        if (item.done) await result
+        return item
+      },
       return: async () => {
         cancelled = true
         session?.send({ type: 'cancel' })

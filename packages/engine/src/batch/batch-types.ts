@@ -41,7 +41,11 @@ export interface BatchDeps {
   actionCtx(): ActionCtx
   /** Builds the per-call capability bundle; `progress` is already throttled. */
   toolCtx(toolUseId: string, progress: ToolCtx['progress']): ToolCtx
-  validate(toolName: string, schema: Tool['inputSchema'], input: unknown): string | undefined
+  validate(
+    toolName: string,
+    schema: Tool['inputSchema'],
+    input: unknown,
+  ): string | undefined | Promise<string | undefined>
   preToolUse(toolName: string, input: Record<string, unknown>, toolUseId: string): Promise<PreToolUseVerdict>
   decide(toolName: string, action: Action): Decision
   /** Resolves once `decide` has every fact it uses (the session's sandbox probe); absent: it has. */

@@ -15,17 +15,21 @@ const schema = {
 
 describe('InputValidator', () => {
   const validator = new InputValidator()
-  it('accepts valid input', () => {
-    expect(validator.check('Read', schema, { file_path: '/a' })).toBeUndefined()
+  it('accepts valid input', async () => {
+    expect(await validator.check('Read', schema, { file_path: '/a' })).toBeUndefined()
   })
-  it('names a missing field', () => {
-    expect(validator.check('Read', schema, {})).toContain("missing required field 'file_path'")
+  it('names a missing field', async () => {
+    expect(await validator.check('Read', schema, {})).toContain("missing required field 'file_path'")
   })
-  it('names a wrong type with its path', () => {
-    expect(validator.check('Read', schema, { file_path: '/a', limit: 'x' })).toContain('limit must be number')
+  it('names a wrong type with its path', async () => {
+    expect(await validator.check('Read', schema, { file_path: '/a', limit: 'x' })).toContain(
+      'limit must be number',
+    )
   })
-  it('names an unexpected field', () => {
-    expect(validator.check('Read', schema, { file_path: '/a', nope: 1 })).toContain("unexpected field 'nope'")
+  it('names an unexpected field', async () => {
+    expect(await validator.check('Read', schema, { file_path: '/a', nope: 1 })).toContain(
+      "unexpected field 'nope'",
+    )
   })
 })
 
@@ -54,7 +58,7 @@ describe('precompiled tool validators', () => {
       for (const { name, schema } of schemas) {
         expect(precompiled[schemaFingerprint(schema)], name).toBeTypeOf('function')
         for (const input of inputs)
-          expect(fast.check(name, schema, input)).toBe(compiled.check(name, schema, input))
+          expect(await fast.check(name, schema, input)).toBe(await compiled.check(name, schema, input))
       }
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@z-engine/protocol'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
-import { newAjv } from '../util/load-ajv.js'
+import { loadAjv } from '../util/load-ajv.js'
 import {
   type PrecompiledValidators,
   precompiledToolValidators,
@@ -32,13 +32,14 @@ export class InputValidator {
     return this.#given ?? precompiledToolValidators()
   }
 
-  /** `undefined` when valid, else a message the model can act on. */
-  check(toolName: string, schema: JsonSchema, input: unknown): string | undefined {
+  /** `undefined` when valid, else a message the model can act on. Loads ajv for a schema the build did not precompile. */
+  async check(toolName: string, schema: JsonSchema, input: unknown): Promise<string | undefined> {
     let validate = this.#compiled.get(schema)
     if (!validate) {
       validate = this.#precompiled?.[schemaFingerprint(schema)]
       if (!validate) {
-        this.#ajv ??= newAjv(TOOL_AJV_OPTIONS)
+        const Ajv = await loadAjv()
+        this.#ajv ??= new Ajv(TOOL_AJV_OPTIONS)
         validate = this.#ajv.compile(schema)
       }
       this.#compiled.set(schema, validate)

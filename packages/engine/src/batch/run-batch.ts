@@ -118,7 +118,7 @@ async function prepare(
       text: `Error: the arguments for ${block.name} were not a valid JSON object (${call.parseError}). Send the call again with a JSON object that matches the tool's schema.`,
     }
   }
-  const invalid = deps.validate(tool.name, tool.inputSchema, block.input)
+  const invalid = await deps.validate(tool.name, tool.inputSchema, block.input)
   if (invalid) return { kind: 'settled', status: 'error', text: `Error: ${invalid}` }
 
   const hook = await deps.preToolUse(tool.name, block.input, block.id)
@@ -135,7 +135,7 @@ async function prepare(
   }
   let input = block.input
   if (hook.updatedInput) {
-    const invalidRewrite = deps.validate(tool.name, tool.inputSchema, hook.updatedInput)
+    const invalidRewrite = await deps.validate(tool.name, tool.inputSchema, hook.updatedInput)
     if (invalidRewrite) {
       return {
         kind: 'settled',
@@ -183,7 +183,7 @@ async function prepare(
         break
       case 'allow': {
         if (host.updatedInput !== undefined) {
-          const invalid = deps.validate(tool.name, tool.inputSchema, host.updatedInput)
+          const invalid = await deps.validate(tool.name, tool.inputSchema, host.updatedInput)
           if (invalid)
             return {
               kind: 'settled',

@@ -1,4 +1,5 @@
 import type { CallToolResult, Client, Prompt, Tool as SdkTool, Transport } from '@modelcontextprotocol/client'
+import { loadAjv } from '../util/load-ajv.js'
 import type { McpServerSpec } from './server-spec.js'
 import type { SupervisedStdioTransport } from './stdio-transport.js'
 
@@ -152,6 +153,8 @@ export class McpConnection {
     let sdk: SdkRuntime
     try {
       sdk = await loadSdk()
+      // The manager checks each listed tool's schema synchronously when it builds the offered list.
+      await loadAjv()
     } catch (error) {
       this.status = 'failed'
       this.lastError = `the MCP SDK could not be loaded: ${(error as Error).message}`
