@@ -24,4 +24,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 
+# Native modules (better-sqlite3) compile against Node's C headers; node-gyp would download them from
+# the web, which a machine that reaches only the package registries cannot do. Use local ones (or the
+# same version's official build from the npm registry); a clear error names what is missing otherwise.
+if [ -z "${npm_config_nodedir:-}" ]; then
+  npm_config_nodedir="$(node scripts/node-headers.mjs)" || exit 1
+  export npm_config_nodedir
+fi
+
 pnpm install --frozen-lockfile --reporter=silent

@@ -3,11 +3,11 @@
  * `postgres://…` / `postgresql://…` for Postgres. Opening migrates the schema.
  */
 import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import { KyselyStorage } from './kysely-store.js'
 import { type Database, migrate } from './schema.js'
+import { openSqliteDatabase, type SqliteDriverName } from './sqlite-database.js'
 import type { BackendName, Storage } from './types.js'
 
 /** A parsed storage URL. */
@@ -17,6 +17,8 @@ export type StorageTarget = { backend: 'sqlite'; path: string } | { backend: 'po
 export interface StorageOptions {
   /** SQLite: how long a writer waits for the lock (ms). Default 5000. */
   busyTimeoutMs?: number
+  /** SQLite: use this implementation only. Default: better-sqlite3 when it loads, else Node's node:sqlite. */
+  sqliteDriver?: SqliteDriverName
   /** Postgres: per-statement ceiling (ms). Default 30000. */
   statementTimeoutMs?: number
   /** Postgres: how long a statement waits for a row lock (ms). Default 5000. */
@@ -68,13 +70,10 @@ export async function openStorage(target: StorageTarget, options: StorageOptions
 async function connect(target: StorageTarget, options: StorageOptions): Promise<Kysely<Database>> {
   switch (target.backend) {
     case 'sqlite': {
-      // Loaded lazily (a Postgres deployment never loads the native module); it is CommonJS.
-      const BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3')
       mkdirSync(dirname(target.path), { recursive: true })
-      const database = new BetterSqlite(target.path, { timeout: options.busyTimeoutMs ?? 5000 })
-      database.pragma('journal_mode = WAL')
-      database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
-      database.pragma('synchronous = NORMAL')
+      const { database } = await openSqliteDatabase(target.path, {
+        busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      })
       return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
     }
     case 'postgres': {
