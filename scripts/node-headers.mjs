@@ -6,14 +6,11 @@
 // system's `/usr/include/node` (Debian's nodejs), and a copy kept from an earlier run. When none
 // matches, the headers are taken from the npm registry's official build of the same version
 // (`node-<platform>-<arch>`); when that fails too, the error names what is missing and how to get it.
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { cacheDir, fetchOfficialNode } from './official-node.mjs'
 
 const version = process.versions.node
-const cacheRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.cache', 'node-headers')
 
 /** The version a headers folder declares (`include/node/node_version.h`), or undefined. */
 function headersVersion(nodedir) {
@@ -29,32 +26,7 @@ function headersVersion(nodedir) {
 
 function localCandidates() {
   const prefix = resolve(dirname(process.execPath), '..')
-  return [prefix, '/usr', '/usr/local', join(cacheRoot, version)]
-}
-
-/** Fetches `include/` of the official build of this version from the npm registry. */
-function fromRegistry() {
-  const name = `node-${process.platform}-${process.arch}`
-  const work = mkdtempSync(join(tmpdir(), 'z-engine-node-headers-'))
-  try {
-    execFileSync('npm', ['pack', `${name}@${version}`, '--loglevel', 'error', '--pack-destination', work], {
-      cwd: work,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'))
-    if (tarball === undefined) throw new Error(`npm pack ${name}@${version} wrote no tarball`)
-    execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/include'], { stdio: 'ignore' })
-    const target = join(cacheRoot, version)
-    mkdirSync(cacheRoot, { recursive: true })
-    rmSync(target, { recursive: true, force: true })
-    renameSync(join(work, 'package'), target)
-    return target
-  } catch (error) {
-    const reason = error instanceof Error ? error.stderr?.toString().trim() || error.message : String(error)
-    throw new Error(`${name}@${version} from the npm registry: ${reason.split('\n')[0]}`)
-  } finally {
-    rmSync(work, { recursive: true, force: true })
-  }
+  return [prefix, '/usr', '/usr/local', cacheDir('node-headers', version)]
 }
 
 const found = localCandidates().find((dir) => headersVersion(dir) === version)
@@ -62,7 +34,7 @@ if (found !== undefined) {
   console.log(found)
 } else {
   try {
-    console.log(fromRegistry())
+    console.log(fetchOfficialNode('node-headers', version, ['include']))
   } catch (error) {
     const looked = localCandidates()
       .map((dir) => join(dir, 'include', 'node'))
