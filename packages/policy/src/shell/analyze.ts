@@ -1,5 +1,6 @@
 import { normalizePath, resolvePath } from '../paths/normalize.js'
 import { readArgs } from './command-args.js'
+import { createdInto, namesContents, treeInto } from './created-names.js'
 import { options, parseOptions } from './options.js'
 import { readOnlyEntry } from './read-only-table.js'
 import type { ShellRedirect, ShellWord } from './types.js'
@@ -427,17 +428,33 @@ function simpleFileCommand(command: EffectiveCommand, cwd: string | undefined, h
   const destination = isCopyOrMove ? (targetDir ?? operands[operands.length - 1]) : undefined
   const sources = isCopyOrMove && !targetDir ? operands.slice(0, -1) : operands
   if (isCopyOrMove && (!destination || sources.length === 0)) return undefined
+  const sourceTargets: Array<readonly [ShellWord, Target]> = []
   for (const operand of sources) {
     const target = targetOf(operand, cwd, home)
     if (target.kind === 'unknown') return undefined
     if (name.value === 'cp') reads.push(target)
     else if (target.kind === 'glob') return undefined
     else writes.push(target)
+    sourceTargets.push([operand, target])
   }
   if (destination) {
     const target = targetOf(destination, cwd, home)
     if (target.kind !== 'path') return undefined
     writes.push(target)
+    // What the copy creates, not only the operand it names (issue 34): `cp -r X/Y dir` creates
+    // `dir/Y` when dir is a folder; `cp -r X/. dir` creates whatever X holds.
+    // With -T the destination becomes the copy: a folder's contents land in it directly.
+    const recursive =
+      name.value === 'mv' ||
+      ['-r', '-R', '--recursive', '-a', '--archive'].some((flag) => read.flags.includes(flag))
+    const noTargetDir =
+      recursive && (read.flags.includes('-T') || read.flags.includes('--no-target-directory'))
+    for (const [word, source] of sourceTargets) {
+      const created = noTargetDir ? treeInto(target.path) : createdInto(word, source, target.path)
+      for (const name of created) {
+        writes.push(name)
+      }
+    }
   }
   return { reads, writes }
 }
@@ -465,6 +482,68 @@ const WRITING_COMMANDS: Readonly<Record<string, { skip: number; values: readonly
 }
 
 const COPYING = new Set(['cp', 'mv', 'ln', 'install'])
+
+/** What an archive tool or rsync creates: the folder it writes and the names it may create there. */
+type Extractor = (args: readonly ShellWord[], cwd: string | undefined, home: string) => Target[]
+
+/** The folder a word names (or the cwd), with every protected name a tree of unknown names may bring. */
+function extractedInto(dir: ShellWord | undefined, cwd: string | undefined, home: string): Target[] {
+  const target = dir
+    ? targetOf(dir, cwd, home)
+    : cwd === undefined
+      ? undefined
+      : ({ kind: 'path', path: cwd } as Target)
+  if (target === undefined || target.kind !== 'path')
+    return [
+      target ?? { kind: 'unknown', text: '(the folder it extracts into)' },
+      { kind: 'unknown', text: '(the names it extracts)' },
+    ]
+  return [target, ...treeInto(target.path)]
+}
+
+/**
+ * rsync, tar and unzip by what they create (issue 34): `rsync -a X dir` creates `dir/X`, `X/`
+ * the tree; `tar -x` and `unzip` extract names the line does not show into `-C`/`-d` or the cwd.
+ * tar without `-x` writes the archive `-f` names (and reads the rest).
+ */
+const EXTRACTORS: Readonly<Record<string, Extractor>> = {
+  rsync: (args, cwd, home) => {
+    const operands = args.filter((word) => !word.value.startsWith('-'))
+    const destination = operands[operands.length - 1]
+    if (operands.length < 2 || !destination) return [{ kind: 'unknown', text: '(what rsync writes)' }]
+    const into = targetOf(destination, cwd, home)
+    // `host:path` is another machine; options with values (`-e ssh`) are not told apart: unknown.
+    if (into.kind !== 'path' || destination.value.includes(':'))
+      return [{ kind: 'unknown', text: '(what rsync writes)' }]
+    const created: Target[] = [into]
+    for (const source of operands.slice(0, -1)) {
+      const contents = source.value.endsWith('/') || namesContents(source)
+      created.push(
+        ...(contents ? treeInto(into.path) : createdInto(source, targetOf(source, cwd, home), into.path)),
+      )
+    }
+    return created
+  },
+  tar: (args, cwd, home) => {
+    const first = args[0]?.value ?? ''
+    const cluster = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--') ? first.replace(/^-/, '') : ''
+    const extracting =
+      cluster.includes('x') || args.some((word) => /^--(extract|get)$|^-[A-Za-z]*x/.test(word.value))
+    const at = args.findIndex((word) => word.value === '-C' || word.value === '--directory')
+    const inline = args.find((word) => word.value.startsWith('--directory='))
+    const dir = at >= 0 ? args[at + 1] : inline ? { ...inline, value: inline.value.slice(12) } : undefined
+    if (extracting) return extractedInto(dir, cwd, home)
+    // Creating: the archive is the file `-f`/`--file` names (or the value after a cluster holding f).
+    const fileAt = args.findIndex((word) => word.value === '-f' || word.value === '--file')
+    const archive = fileAt >= 0 ? args[fileAt + 1] : cluster.includes('f') ? args[1] : undefined
+    return archive ? [targetOf(archive, cwd, home)] : [{ kind: 'unknown', text: '(the archive tar writes)' }]
+  },
+  unzip: (args, cwd, home) => {
+    const at = args.findIndex((word) => word.value === '-d')
+    if (args.some((word) => /^-[A-Za-z]*[lvtZ]/.test(word.value) && word.value !== '-d')) return []
+    return extractedInto(at >= 0 ? args[at + 1] : undefined, cwd, home)
+  },
+}
 
 /** Download tools' options that name files they write; `unknown` ones write a file named by the server. */
 const DOWNLOADERS: Readonly<
@@ -585,6 +664,12 @@ function downloadTargets(command: EffectiveCommand, cwd: string | undefined, hom
 function otherTargets(command: EffectiveCommand, cwd: string | undefined, home: string) {
   const name = command.words[0]
   const spec = name?.literal ? WRITING_COMMANDS[name.value] : undefined
+  const extractor =
+    name?.literal && Object.hasOwn(EXTRACTORS, name.value) ? EXTRACTORS[name.value] : undefined
+  if (extractor) {
+    const writes = extractor(command.words.slice(1), cwd, home)
+    return { reads: [] as Target[], writes, through: [] as Target[] }
+  }
   if (!spec || !name) {
     const downloads = downloadTargets(command, cwd, home)
     return { reads: [], writes: downloads, through: downloads }
@@ -595,7 +680,20 @@ function otherTargets(command: EffectiveCommand, cwd: string | undefined, home: 
     for (const word of read.values.get(flag) ?? []) targets.push(targetOf(word, cwd, home))
   }
   if (command.unknownArgs || read.refusal) targets.push({ kind: 'unknown', text: '(arguments not shown)' })
-  return { reads: COPYING.has(name.value) ? targets : [], writes: targets, through: [] as Target[] }
+  const writes = [...targets]
+  // A copy or move creates names inside its destination folder (`cp -r vendor/. .` → the tree).
+  if ((name.value === 'cp' || name.value === 'mv') && read.positionals.length >= 2) {
+    const dir = read.values.get('-t')?.[0] ?? read.values.get('--target-directory')?.[0]
+    const destination = dir ?? (read.positionals[read.positionals.length - 1] as ShellWord)
+    const into = targetOf(destination, cwd, home)
+    const sources = dir ? read.positionals : read.positionals.slice(0, -1)
+    for (const source of sources)
+      writes.push(
+        ...(into.kind === 'path' ? createdInto(source, targetOf(source, cwd, home), into.path) : []),
+      )
+    if (into.kind !== 'path') writes.push({ kind: 'unknown', text: '(the names the copy creates)' })
+  }
+  return { reads: COPYING.has(name.value) ? targets : [], writes, through: [] as Target[] }
 }
 
 /** Literal operands read as paths, for a command whose use of them is unknown. */

@@ -180,7 +180,7 @@ export function writeOptionTargets(
   args: readonly ShellWord[],
   proofRefused: boolean,
 ): WriteOptionTargets {
-  return WRITE_OPTIONS[name]?.(args, proofRefused) ?? NONE
+  return Object.hasOwn(WRITE_OPTIONS, name) ? (WRITE_OPTIONS[name]?.(args, proofRefused) ?? NONE) : NONE
 }
 
 /** The commands with write options in the table, for docs/permissions.md. */

@@ -138,3 +138,69 @@ export function fuzzProof(options: {
     seconds: (Date.now() - started) / 1000,
   }
 }
+
+/** Sources a copy can name in the fuzz project's `vendor/` (a hostile tree holding protected places). */
+const COPY_SOURCES = [
+  'vendor/.husky',
+  'vendor/.',
+  'vendor/',
+  'vendor',
+  'vendor/*',
+  'vendor/.*',
+  'vendor/lib',
+  'vendor/lib/.',
+  'vendor/.envrc',
+  'vendor/rust-toolchain.toml',
+  'vendor/*.ts',
+  'vendor/.claude',
+]
+const COPY_DESTINATIONS = ['.', './', 'out', 'lib', 'dir', '.git', 'dir/.']
+const COPY_COMMANDS = ['cp -r', 'cp -a', 'cp -rT', 'mv', 'rsync -a', 'cp -r -t']
+/** Sets up `vendor/` with protected places inside (run in the template project). */
+export const VENDOR_SETUP = [
+  'mkdir -p vendor/.husky vendor/lib vendor/.claude/hooks out lib',
+  "printf 'canary\\n' > vendor/.husky/pre-commit",
+  "printf 'x\\n' > vendor/lib/a.ts",
+  "printf 'use canary\\n' > vendor/.envrc",
+  "printf '[toolchain]\\n' > vendor/rust-toolchain.toml",
+  "printf 'canary\\n' > vendor/.claude/hooks/x.sh",
+  "printf 'x\\n' > vendor/b.ts",
+].join('\n')
+/**
+ * What a copy must never create without asking: a protected place at the project's top or directly
+ * in a destination folder. (The contents of a named folder copied whole are not inspected: a
+ * `.claude` nested in `vendor/` lands at `out/vendor/.claude`; see docs/permissions.md.)
+ */
+const PROTECTED_CHANGE =
+  /^> \/tmp\/proj\/(?:(?:out|lib|dir)\/)?(\.husky|\.claude|\.envrc|rust-toolchain\.toml|\.git\/(?!index))/
+
+/**
+ * Copies, moves and syncs of a hostile `vendor/` tree: every line the policy allows in acceptEdits
+ * runs in the sandbox, and none may create a protected place (issue 34).
+ */
+export function fuzzCopies(options: { seed: number; generate: number }): {
+  allowed: number
+  failures: string[]
+} {
+  const line = fc
+    .tuple(
+      fc.constantFrom(...COPY_COMMANDS),
+      fc.constantFrom(...COPY_SOURCES),
+      fc.constantFrom(...COPY_DESTINATIONS),
+    )
+    .map(([command, source, destination]) =>
+      command.endsWith('-t') ? `${command} ${destination} ${source}` : `${command} ${source} ${destination}`,
+    )
+  const accept: PolicyContext = { ...context, mode: 'acceptEdits' }
+  const lines = [...new Set(fc.sample(line, { seed: options.seed, numRuns: options.generate }))]
+  const allowed = lines.filter(
+    (candidate) =>
+      decide({ type: 'execute', command: candidate, cwd: SANDBOX_PROJECT }, accept).decision === 'allow',
+  )
+  const failures: string[] = []
+  for (const observed of runInSandbox(allowed, 120_000, VENDOR_SETUP)) {
+    const bad = observed.changes.filter((change) => PROTECTED_CHANGE.test(change))
+    if (bad.length > 0) failures.push(`${JSON.stringify(observed.line)}: ${bad.join(' ')}`)
+  }
+  return { allowed: allowed.length, failures }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fuzzProof, gitAllowedWithDriver, HOSTILE_CONFIG } from './run-fuzz.js'
+import { fuzzCopies, fuzzProof, gitAllowedWithDriver, HOSTILE_CONFIG } from './run-fuzz.js'
 import { runInSandbox, sandboxAvailable } from './sandbox.js'
 
 // The proof fuzzer (issue 12): lines the policy allows as read-only must neither write a file nor
@@ -65,6 +65,12 @@ describe.skipIf(!available)('the read-only proof against real bash', () => {
     expect(
       report.failures.map((failure) => `${JSON.stringify(failure.line)}: ${failure.changes.join(' ')}`),
     ).toEqual([])
+  }, 120_000)
+
+  it('copies of a hostile vendor/ tree allowed in acceptEdits create no protected place (issue 34)', () => {
+    const report = fuzzCopies({ seed: 342, generate: 400 })
+    expect(report.allowed).toBeGreaterThan(5)
+    expect(report.failures).toEqual([])
   }, 120_000)
 
   it('the hostile repository does run the canary for plain git (so the next test means something)', () => {
