@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything beyond Node 20 and npm: pnpm, and the system tools the tests use for real
-# (git, ripgrep, bubblewrap, tmux, and Debian's postgresql, whose binaries the gateway's tests use to
+# (git, ripgrep, bubblewrap, tmux, jq (the sandbox precision test), and Debian's postgresql, whose binaries the gateway's tests use to
 # start a private cluster in a temp dir; nothing here starts or configures a server). Safe to run again; every step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version | cut -d. -f1)" != "
 fi
 
 missing=()
-for tool in git rg bwrap tmux; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+for tool in git rg bwrap tmux jq; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 # better-sqlite3 (the gateway's SQLite) has no prebuilt binary offline: pnpm install compiles it.
 for tool in make g++ python3; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done

@@ -75,6 +75,29 @@ describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
     await t.engine.shutdown()
   })
 
+  it('the confined view masks Read deny-ruled files and the engine\'s folders, even under read_paths = ["~"] (issue 34)', async () => {
+    const project = buggyProject()
+    writeFileSync(join(project, '.env'), 'API_KEY=ENV-SECRET\n')
+    const home = homeWithSettings(
+      '# CONFIG-MARKER\n[shell.sandbox]\nenabled = true\nread_paths = ["~"]\n[permissions]\ndeny = ["Read(./.env)"]\n',
+    )
+    writeFileSync(join(home, 'notes.txt'), 'visible notes\n')
+    const script = `for (const f of ["."+"env", process.env.HOME+"/config/settings.toml", process.env.HOME+"/notes.txt"]) { try { console.log(require("fs").readFileSync(f, "utf8")) } catch (e) { console.log(e.code) } }`
+    const t = await engineWith(
+      [bash(`node -e '${script}'; echo end`), { blocks: [{ type: 'text', text: 'done' }] }],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'go' })
+    await t.waitFor(session, 'turnFinished')
+    const output = textOf(t.client.requests[1]!.messages.at(-1))
+    expect(output).toContain('end')
+    expect(output).toContain('visible notes')
+    expect(output).not.toContain('ENV-SECRET')
+    expect(output).not.toContain('CONFIG-MARKER')
+    await t.engine.shutdown()
+  })
+
   it('auto_allow (enabled off): an in-bounds build runs confined without asking', async () => {
     const project = buggyProject()
     const home = homeWithSettings('[shell.sandbox]\nauto_allow = true\n')

@@ -77,13 +77,20 @@ export { killSupervisedGroups, watchdogPid } from './process/supervisor.js'
 export { planBubblewrap } from './sandbox/bwrap-plan.js'
 export type { DetectOptions, SandboxBackend } from './sandbox/detect.js'
 export { detectSandboxBackend } from './sandbox/detect.js'
-export type { ProfilePath, SandboxMode, SandboxProfile } from './sandbox/profile.js'
+export type { BoundFile, ProfilePath, SandboxMode, SandboxProfile, SystemEntry } from './sandbox/profile.js'
 export type { ProfileRequest } from './sandbox/resolve-profile.js'
-export { existingToolCaches, resolveProfile } from './sandbox/resolve-profile.js'
+export { resolveProfile } from './sandbox/resolve-profile.js'
 export type { CommandSandbox, ConfinedShellResult } from './sandbox/run-confined.js'
 export { runConfinedShell } from './sandbox/run-confined.js'
 export type { PreparedSandbox, SandboxRequest, SandboxSettings } from './sandbox/sandbox.js'
 export { Sandbox, sandboxModeFor } from './sandbox/sandbox.js'
 export { planSeatbelt, SANDBOX_EXEC, seatbeltProfileText } from './sandbox/seatbelt-plan.js'
 export type { ToolCache } from './sandbox/tables.js'
-export { PROTECTED_IN_ROOT, SECRET_PATHS, TOOL_CACHES } from './sandbox/tables.js'
+export {
+  ETC_ENTRIES,
+  PROTECTED_IN_ROOT,
+  SECRET_PATHS,
+  SYSTEM_DIRS,
+  TOOL_CACHES,
+  TOOLCHAIN_FILES,
+} from './sandbox/tables.js'

@@ -294,6 +294,12 @@ const ShellSection = obj(
             }),
             false,
           ),
+          read_paths: strings(
+            'Folders or files shown read-only inside the confined view (`~/` is the home), e.g. `~/.rustup`, `~/.pyenv`; the view otherwise holds the system folders, the project and an empty home.',
+          ),
+          write_paths: strings(
+            'Folders confined commands may write (read-only for read-only commands), e.g. tool caches `~/.npm`, `~/.cargo/registry`, `~/.cache/pip`, `~/go/pkg/mod`.',
+          ),
         },
       ),
       {},

@@ -35,6 +35,8 @@ describe('settings', () => {
       enabled: false,
       allow_network: false,
       auto_allow: false,
+      read_paths: [],
+      write_paths: [],
     })
     expect(DEFAULT_SETTINGS.compat.claude).toBe(true)
     expect(DEFAULT_SETTINGS.verification.mode).toBe('report')

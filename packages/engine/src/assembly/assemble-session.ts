@@ -161,12 +161,15 @@ export async function assembleSession(
   // Shell commands the policy auto-allows run confined whenever a backend exists (spec 000 "Sandbox").
   // The backend probe is not awaited here (issue 17): it starts once the first request is out, or
   // when a command or a shell decision needs it first, and says so once when there is none.
-  const sandbox = new DeferredSessionSandbox(
+  const sandbox: DeferredSessionSandbox = new DeferredSessionSandbox(
     {
       settings,
       home: paths.home,
       env,
       ...(input.sandboxBackend ? { backend: input.sandboxBackend } : {}),
+      // The engine's own folders and what Read deny rules name are masked in every confined view.
+      engineDirs: [paths.configDir, paths.dataDir],
+      deniedReadPaths: (roots): Promise<string[]> => gate.deniedReadPaths(roots),
     },
     (opened) => {
       if (opened.warning !== undefined) notice('warning', opened.warning, 'sandbox_unavailable')
@@ -174,7 +177,7 @@ export async function assembleSession(
   )
   // Every process the session starts (Bash, jobs, hooks, `!` lines) is killed when it closes.
   const processes = new ProcessScope()
-  const gate = new SessionGate({
+  const gate: SessionGate = new SessionGate({
     projectRoot,
     home: paths.home,
     configDir: paths.configDir,

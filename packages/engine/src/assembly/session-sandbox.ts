@@ -23,6 +23,13 @@ export interface SessionSandboxInput {
   home: string
   env: Readonly<Record<string, string | undefined>>
   backend?: SandboxBackend
+  /** The engine's config and data folders: masked wherever a confined view would show them. */
+  engineDirs?: readonly string[]
+  /**
+   * The paths `Read(...)` deny rules name inside a request's folders: masked in its view. Asked
+   * for each confined command (files come and go).
+   */
+  deniedReadPaths?: (roots: readonly string[]) => Promise<string[]>
 }
 
 /**
@@ -36,9 +43,15 @@ export async function openSessionSandbox(input: SessionSandboxInput): Promise<Se
   const config = input.settings.shell.sandbox
   const sandbox = await Sandbox.create({
     backend,
-    settings: { enabled: config.enabled, allowNetwork: config.allow_network },
+    settings: {
+      enabled: config.enabled,
+      allowNetwork: config.allow_network,
+      readPaths: config.read_paths,
+      writePaths: config.write_paths,
+    },
     home: input.home,
     env: input.env,
+    ...(input.engineDirs ? { engineDirs: input.engineDirs } : {}),
   })
   const facts: SandboxFacts = {
     active: sandbox.available,
@@ -83,9 +96,15 @@ export class DeferredSessionSandbox implements CommandSandbox {
     return (await this.opened()).facts
   }
 
-  /** Plans one command's confinement (waits for the probe). */
+  /** Plans one command's confinement (waits for the probe), masking what deny rules name. */
   async prepare(request: SandboxRequest): Promise<PreparedSandbox | undefined> {
-    return (await this.opened()).sandbox.prepare(request)
+    const { sandbox } = await this.opened()
+    if (!sandbox.available) return sandbox.prepare(request)
+    const denied = this.#input.deniedReadPaths
+    const masked = denied ? await denied([request.root, ...request.additionalDirectories]) : []
+    return sandbox.prepare(
+      masked.length > 0 ? { ...request, masked: [...(request.masked ?? []), ...masked] } : request,
+    )
   }
 
   /** Removes the private temp folder, if the sandbox was opened (session close). */

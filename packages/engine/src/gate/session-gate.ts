@@ -10,6 +10,7 @@ import {
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import type { GatePort } from '../session/services.js'
 import { persistAllowRule, persistUserProjectAllowRule } from '../workspace/settings/persist.js'
+import { deniedReadPaths } from './denied-read-paths.js'
 import { decideAction, gateFactsOf, policyContextOf } from './policy-gate.js'
 
 /** What the session gate is built from. */
@@ -131,6 +132,27 @@ export class SessionGate implements GatePort {
       additionalDirectories: this.#additionalDirectories,
     })
     return readDenied(path, policyContextOf(facts, this.#rules))
+  }
+
+  /**
+   * The existing paths `Read(...)` deny rules name inside `roots` (and literal ones anywhere): a
+   * confined view masks them (issue 34).
+   */
+  deniedReadPaths(roots: readonly string[]): Promise<string[]> {
+    const facts = gateFactsOf(this.#options.settings, {
+      mode: this.#options.settings.permissions.mode,
+      projectRoot: this.#options.projectRoot,
+      home: this.#options.home,
+      additionalDirectories: this.#additionalDirectories,
+    })
+    const context = policyContextOf(facts, this.#rules)
+    return deniedReadPaths({
+      deny: this.#rules.deny,
+      projectRoot: this.#options.projectRoot,
+      home: this.#options.home,
+      roots,
+      readDenied: (path) => readDenied(path, context),
+    })
   }
 
   async grant(rule: string, scope: 'session' | 'project'): Promise<void> {

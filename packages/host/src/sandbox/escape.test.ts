@@ -33,8 +33,11 @@ let home: string
 let project: string
 let outside: string
 let env: Record<string, string>
+let engineData: string
 let sandbox: Sandbox
 let networked: Sandbox
+/** A sandbox whose settings bind the whole home read-only (`read_paths = ["~"]`). */
+let homeBound: Sandbox
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env, stdio: 'pipe' }).toString()
@@ -44,11 +47,36 @@ beforeAll(async () => {
   home = join(base, 'home')
   project = join(base, 'project')
   outside = join(base, 'outside')
-  for (const dir of [home, project, outside, join(home, '.ssh'), join(home, '.aws'), join(home, '.npm')])
+  engineData = join(base, 'engine-data')
+  for (const dir of [
+    home,
+    project,
+    outside,
+    join(home, '.ssh'),
+    join(home, '.aws'),
+    join(home, '.npm'),
+    join(home, '.cargo'),
+    join(home, '.config', 'z-engine'),
+    join(home, '.local', 'share', 'z-engine', 'sessions', 'other'),
+    join(engineData, 'sessions', 'other'),
+  ])
     mkdirSync(dir, { recursive: true })
   writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE-KEY-SECRET\n')
   writeFileSync(join(home, '.aws', 'credentials'), 'aws_secret_access_key=AWS-SECRET\n')
   writeFileSync(join(home, '.netrc'), 'machine example.com password NETRC-SECRET\n')
+  // The red team's reads (issue 34, class 2): registry tokens, a token in the git config, shell
+  // history, the engine's own config and other projects' session logs.
+  writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
+  writeFileSync(join(home, '.pypirc'), '[pypi]\npassword = PYPIRC-SECRET\n')
+  writeFileSync(join(home, '.cargo', 'credentials.toml'), '[registry]\ntoken = "CARGO-SECRET"\n')
+  writeFileSync(
+    join(home, '.gitconfig'),
+    '[user]\n\tname = Confined Tester\n\temail = t@example.com\n[http]\n\textraHeader = Authorization: GITCONFIG-SECRET\n',
+  )
+  writeFileSync(join(home, '.bash_history'), 'export TOKEN=HISTORY-SECRET\n')
+  writeFileSync(join(home, '.config', 'z-engine', 'settings.toml'), '# CONFIG-SECRET\n')
+  writeFileSync(join(home, '.local', 'share', 'z-engine', 'sessions', 'other', 'log.jsonl'), 'LOG-SECRET\n')
+  writeFileSync(join(engineData, 'sessions', 'other', 'log.jsonl'), 'DATA-SECRET\n')
   writeFileSync(join(outside, 'target.txt'), 'original\n')
   env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -70,26 +98,42 @@ beforeAll(async () => {
   if (!run) return
   const backend = await detectSandboxBackend()
   if (backend.kind === 'none') throw new Error(`bwrap is installed but cannot start: ${backend.reason}`)
-  sandbox = await Sandbox.create({ backend, settings: { enabled: true, allowNetwork: false }, home, env })
+  const engineDirs = [join(home, '.config', 'z-engine'), engineData]
+  sandbox = await Sandbox.create({
+    backend,
+    settings: { enabled: true, allowNetwork: false, writePaths: ['~/.npm'] },
+    home,
+    env,
+    engineDirs,
+  })
   networked = await Sandbox.create({ backend, settings: { enabled: true, allowNetwork: true }, home, env })
+  homeBound = await Sandbox.create({
+    backend,
+    settings: { enabled: true, allowNetwork: false, readPaths: ['~', engineData] },
+    home,
+    env,
+    engineDirs,
+  })
 })
 
 afterAll(async () => {
   await sandbox?.dispose()
   await networked?.dispose()
+  await homeBound?.dispose()
   rmSync(base, { recursive: true, force: true })
 })
 
 /** Runs `command` confined in `mode` with the project as root; returns exit code and output. */
 async function confined(
   command: string,
-  options: { mode?: SandboxMode; root?: string; cwd?: string; box?: Sandbox } = {},
+  options: { mode?: SandboxMode; root?: string; cwd?: string; box?: Sandbox; masked?: string[] } = {},
 ) {
   const root = options.root ?? project
   const prepared = await (options.box ?? sandbox).prepare({
     root,
     additionalDirectories: [],
     granted: options.mode ?? 'write',
+    ...(options.masked ? { masked: options.masked } : {}),
   })
   if (!prepared) throw new Error('expected a confined run')
   try {
@@ -119,7 +163,7 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
         `touch ${home}/new-home`,
       ].join('; '),
     )
-    expect(result.output).toMatch(/Read-only file system/)
+    expect(result.output).toMatch(/Read-only file system|No such file or directory/)
     expect(readdirSync(outside)).toEqual(['target.txt'])
     expect(read(join(outside, 'target.txt'))).toBe('original\n')
     expect(existsSync(join(home, 'new-home'))).toBe(false)
@@ -246,6 +290,178 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
         mode: 'read-only',
       })
       expect(result.output).not.toContain('pong')
+    })
+  })
+
+  describe('the view starts from nothing (issue 34)', () => {
+    const secrets = () =>
+      [
+        'cat ~/.npmrc ~/.pypirc ~/.cargo/credentials.toml ~/.gitconfig ~/.bash_history',
+        'cat ~/.config/z-engine/settings.toml ~/.local/share/z-engine/sessions/other/log.jsonl',
+        `cat ${engineData}/sessions/other/log.jsonl`,
+        'grep -rs SECRET ~ /etc /tmp',
+        'echo done',
+      ].join('; ')
+
+    it.each(['write', 'read-only'] as const)(
+      '%s: registry tokens, the git config, shell history, the engine config and session logs are not there',
+      async (mode) => {
+        const result = await confined(secrets(), { mode })
+        expect(result.output).toContain('done')
+        expect(result.output).not.toMatch(/SECRET/)
+        expect(existsSync(join(home, '.npmrc'))).toBe(true)
+      },
+    )
+
+    it('the home is empty but for a git identity (commits still work) and write_paths', async () => {
+      const result = await confined('ls -A ~; echo ---; cat ~/.gitconfig; git config user.name', {
+        mode: 'read-only',
+      })
+      expect(result.output.split('---')[0]?.trim().split('\n')).toEqual(['.gitconfig', '.npm'])
+      expect(result.output).toContain('Confined Tester')
+      expect(result.output).not.toMatch(/SECRET|extraHeader/)
+    })
+
+    it('read_paths = ["~"] shows the home but still masks secrets and the engine\'s folders', async () => {
+      writeFileSync(join(home, 'notes.txt'), 'visible notes\n')
+      const result = await confined(`cat ~/notes.txt; ${secrets()}`, { box: homeBound, mode: 'read-only' })
+      expect(result.output).toContain('visible notes')
+      expect(result.output).toContain('done')
+      expect(result.output).not.toMatch(/SECRET/)
+    })
+
+    it('the system view: no /etc/shadow, /etc/gshadow or sudoers, no /run, /var, /home or /root', async () => {
+      const result = await confined(
+        'cat /etc/shadow /etc/gshadow /etc/sudoers; ls /run /var/run /var /home /root /mnt 2>&1; ls /; cat /etc/passwd | head -1',
+        { mode: 'read-only' },
+      )
+      expect(result.output).not.toMatch(/^root:[^x]/m)
+      expect(result.output).toMatch(/root:x:0:0/)
+      for (const gone of ['/etc/shadow', '/etc/gshadow', '/run', '/var', '/mnt'])
+        expect(result.output).toMatch(new RegExp(`${gone}'?: No such file or directory`))
+    })
+
+    describe('unix sockets outside the project', () => {
+      const servers: Server[] = []
+      let accepted = 0
+      const listen = async (path: string) => {
+        const server = createServer((socket) => {
+          accepted += 1
+          socket.end('hello from outside\n')
+        })
+        await new Promise<void>((resolve) => server.listen(path, resolve))
+        servers.push(server)
+      }
+      beforeAll(async () => {
+        mkdirSync(join(base, 'run'), { recursive: true })
+        await listen(join(base, 'run', 'agent.sock'))
+        await listen(join(home, 'docker.sock'))
+        await listen(join(project, 'control.sock'))
+      })
+      afterAll(async () => {
+        for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()))
+        rmSync(join(project, 'control.sock'), { force: true })
+      })
+      const connect = (path: string) =>
+        `node -e 'const s=require("net").connect(process.argv[1]);s.on("data",d=>process.stdout.write("GOT "+d));s.on("error",e=>console.log("ERR "+e.code))' ${path}`
+
+      it.each(['write', 'read-only'] as const)(
+        '%s: cannot connect() to a socket in a run folder or the home',
+        async (mode) => {
+          const before = accepted
+          const result = await confined(
+            [
+              connect(join(base, 'run', 'agent.sock')),
+              connect(join(home, 'docker.sock')),
+              connect('control.sock'),
+            ].join('; '),
+            { mode },
+          )
+          // The control: the same client reaches a socket inside the project (which is in the view).
+          expect(result.output).toContain('GOT hello from outside')
+          expect(result.output.match(/GOT/g)).toHaveLength(1)
+          expect(result.output.match(/ERR ENOENT/g)).toHaveLength(2)
+          expect(accepted).toBe(before + 1)
+        },
+      )
+    })
+
+    it.each(['write', 'read-only'] as const)(
+      '%s: a Read(...) deny-ruled file or folder is masked',
+      async (mode) => {
+        writeFileSync(join(project, '.env'), 'API_KEY=ENV-SECRET\n')
+        mkdirSync(join(project, 'private'), { recursive: true })
+        writeFileSync(join(project, 'private', 'key.pem'), 'PEM-SECRET\n')
+        try {
+          const result = await confined(
+            'cat .env; cat private/key.pem; grep -r SECRET .; echo x >> .env; echo done',
+            { mode, masked: [join(project, '.env'), join(project, 'private')] },
+          )
+          expect(result.output).toContain('done')
+          expect(result.output).not.toMatch(/SECRET/)
+          expect(read(join(project, '.env'))).toBe('API_KEY=ENV-SECRET\n')
+        } finally {
+          rmSync(join(project, '.env'), { force: true })
+          rmSync(join(project, 'private'), { recursive: true, force: true })
+        }
+      },
+    )
+
+    it('cannot write toolchain files: existing ones stay, missing ones are gone after the command', async () => {
+      writeFileSync(join(project, '.envrc'), 'use nix\n')
+      try {
+        const result = await confined(
+          [
+            'echo "export EVIL=1" >> .envrc',
+            'printf "[toolchain]\\npath = \\"/tmp/evil\\"\\n" > rust-toolchain.toml',
+            'mkdir -p .cargo && echo "[build]" > .cargo/config.toml',
+            'echo "nodejs 0.1" > .tool-versions',
+            'echo 0.1 > .nvmrc',
+            'echo written',
+          ].join('; '),
+        )
+        expect(result.output).toMatch(/Read-only file system/)
+        expect(read(join(project, '.envrc'))).toBe('use nix\n')
+        for (const name of ['rust-toolchain.toml', '.cargo', '.tool-versions', '.nvmrc'])
+          expect(existsSync(join(project, name))).toBe(false)
+      } finally {
+        rmSync(join(project, '.envrc'), { force: true })
+      }
+    })
+
+    it('precision: everyday read-only lines run confined as they do outside', async () => {
+      const lines = [
+        'ls -la',
+        'git log -n 5 --oneline',
+        'git status --short',
+        'grep -rn hello --exclude-dir=.git .',
+        'rg -n hello',
+        "find . -name '*.md' -not -path './.git/*'",
+        'jq -r .name <<< \'{"name":"jq works"}\'',
+        'node -e "console.log(process.version)"',
+        'cat README.md | wc -l',
+      ]
+      for (const line of lines) {
+        const result = await confined(line, { mode: 'read-only' })
+        expect({ line, exitCode: result.exitCode, output: result.output }).toMatchObject({ exitCode: 0 })
+      }
+    })
+
+    it('precision: npm test runs confined in write mode', async () => {
+      const pkg = join(base, 'pkg')
+      mkdirSync(pkg, { recursive: true })
+      writeFileSync(
+        join(pkg, 'package.json'),
+        JSON.stringify({ name: 'pkg', version: '1.0.0', scripts: { test: 'node test.js' } }),
+      )
+      writeFileSync(
+        join(pkg, 'test.js'),
+        "require('fs').writeFileSync('out.txt', 'ok'); console.log('tests passed')\n",
+      )
+      const result = await confined('npm test', { root: pkg })
+      expect(result.output).toContain('tests passed')
+      expect(result.exitCode).toBe(0)
+      expect(read(join(pkg, 'out.txt'))).toBe('ok')
     })
   })
 

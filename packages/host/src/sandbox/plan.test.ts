@@ -10,6 +10,17 @@ import { planSeatbelt, seatbeltProfileText } from './seatbelt-plan.js'
 
 const profile: SandboxProfile = {
   mode: 'write',
+  system: [
+    { kind: 'dir', path: '/usr' },
+    { kind: 'symlink', path: '/bin', target: 'usr/bin' },
+  ],
+  etc: [
+    { kind: 'dir', path: '/etc/passwd' },
+    { kind: 'symlink', path: '/etc/localtime', target: '/usr/share/zoneinfo/UTC' },
+  ],
+  home: '/home/u',
+  files: [{ source: '/tmp/view/gitconfig', path: '/home/u/.gitconfig' }],
+  readable: ['/home/u/.rustup', '/opt/node'],
   writable: ['/work/p', '/home/u/.npm', '/tmp/sbx'],
   readOnly: [
     { path: '/work/p/.git/hooks', kind: 'dir' },
@@ -21,6 +32,7 @@ const profile: SandboxProfile = {
     { path: '/home/u/.ssh', kind: 'dir' },
     { path: '/home/u/.netrc', kind: 'file' },
   ],
+  removeAfter: ['/work/p/rust-toolchain.toml'],
   tmpDir: '/tmp/sbx',
   network: false,
 }
@@ -36,16 +48,21 @@ describe('sandboxModeFor', () => {
 })
 
 describe('planBubblewrap', () => {
-  it('mounts / read-only, binds writable folders parents first, then protected, placeholders and secrets', () => {
+  it('builds the view from nothing: system folders, /etc entries, empty /tmp and home, then binds parents first, masks last', () => {
     const argv = planBubblewrap(profile, ['bash', '-c', 'make'], '/work/p/src', '/usr/bin/bwrap')
     expect(argv.join(' ')).toBe(
       [
-        '/usr/bin/bwrap --ro-bind / / --dev /dev --proc /proc',
-        '--unshare-pid --unshare-ipc --unshare-uts --unshare-net --die-with-parent --new-session --cap-drop ALL',
-        '--bind /work/p /work/p --bind /tmp/sbx /tmp/sbx --bind /home/u/.npm /home/u/.npm --bind /work/p/.git /work/p/.git',
-        '--ro-bind /work/p/.git/hooks /work/p/.git/hooks --ro-bind /work/p/.git/config /work/p/.git/config',
+        '/usr/bin/bwrap --unshare-pid --unshare-ipc --unshare-uts --unshare-net --die-with-parent --new-session --cap-drop ALL',
+        '--tmpfs / --ro-bind /usr /usr --symlink usr/bin /bin',
+        '--ro-bind /etc/passwd /etc/passwd --symlink /usr/share/zoneinfo/UTC /etc/localtime',
+        '--dev /dev --proc /proc',
+        '--tmpfs /tmp --tmpfs /home/u --ro-bind /opt/node /opt/node --bind /work/p /work/p --bind /tmp/sbx /tmp/sbx',
+        '--ro-bind /home/u/.rustup /home/u/.rustup --ro-bind /tmp/view/gitconfig /home/u/.gitconfig',
+        '--bind /home/u/.npm /home/u/.npm --bind /work/p/.git /work/p/.git',
         '--ro-bind /dev/null /work/p/.mcp.json',
         '--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh --ro-bind /dev/null /home/u/.netrc',
+        '--ro-bind /work/p/.git/hooks /work/p/.git/hooks --ro-bind /work/p/.git/config /work/p/.git/config',
+        '--remount-ro /',
         '--setenv TMPDIR /tmp/sbx --chdir /work/p/src -- bash -c make',
       ].join(' '),
     )
@@ -56,34 +73,47 @@ describe('planBubblewrap', () => {
 })
 
 describe('seatbeltProfileText', () => {
-  it('denies writes but for the writable folders, re-denies protected paths, hides secrets, localhost only', () => {
+  it('takes reads of homes and run folders away and gives back the view; writes only to writable folders; masks; no unix sockets; localhost only', () => {
     expect(seatbeltProfileText(profile)).toBe(
       [
         '(version 1)',
         '(allow default)',
+        '(deny file-read* (subpath "/Users") (subpath "/home/u") (subpath "/private/var/run") (subpath "/var/run") (subpath "/Volumes"))',
+        '(allow file-read* (subpath "/home/u/.rustup") (subpath "/opt/node") (subpath "/work/p") (subpath "/home/u/.npm") (subpath "/tmp/sbx"))',
+        '(allow file-read* (literal "/home/u"))',
+        '(allow file-read* (literal "/tmp/view/gitconfig"))',
         '(deny file-write*)',
         '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper")',
         '  (regex #"^/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ptmx$") (regex #"^/dev/ttys"))',
         '(allow file-write* (subpath "/work/p") (subpath "/home/u/.npm") (subpath "/tmp/sbx"))',
-        '(deny file-write* (literal "/work/p/.git/hooks") (subpath "/work/p/.git/hooks") (literal "/work/p/.git/config") (subpath "/work/p/.git/config") (literal "/work/p/.mcp.json") (subpath "/work/p/.mcp.json"))',
+        '(deny file-write* (literal "/work/p/.git/hooks") (subpath "/work/p/.git/hooks") (literal "/work/p/.git/config") (subpath "/work/p/.git/config") (literal "/work/p/.mcp.json") (subpath "/work/p/.mcp.json") (literal "/work/p/rust-toolchain.toml") (subpath "/work/p/rust-toolchain.toml"))',
         '(deny file-write-unlink (literal "/work/p/.git"))',
         '(deny file-read* file-write* (subpath "/home/u/.ssh") (literal "/home/u/.netrc"))',
+        '(deny network-outbound (remote unix-socket))',
         '(deny network-outbound)',
-        '(allow network-outbound (remote ip "localhost:*") (remote unix-socket))',
+        '(allow network-outbound (remote ip "localhost:*"))',
         '',
       ].join('\n'),
     )
   })
-  it('quotes paths and leaves the network alone when allowed', () => {
+  it('quotes paths; with the network allowed only unix sockets stay denied', () => {
     const text = seatbeltProfileText({ ...profile, writable: ['/a "b"\\c'], network: true })
     expect(text).toContain('(subpath "/a \\"b\\"\\\\c")')
-    expect(text).not.toContain('network-outbound')
+    expect(text).toContain('(deny network-outbound (remote unix-socket))')
+    expect(text).not.toContain('(deny network-outbound)\n')
   })
-  it('runs the command through sandbox-exec with TMPDIR set', () => {
+  it('runs the command through sandbox-exec with TMPDIR and the prepared git identity set', () => {
     const argv = planSeatbelt(profile, ['/bin/bash', '-c', 'ls'])
     expect(argv[0]).toBe('/usr/bin/sandbox-exec')
     expect(argv[1]).toBe('-p')
-    expect(argv.slice(3)).toEqual(['/usr/bin/env', 'TMPDIR=/tmp/sbx', '/bin/bash', '-c', 'ls'])
+    expect(argv.slice(3)).toEqual([
+      '/usr/bin/env',
+      'TMPDIR=/tmp/sbx',
+      'GIT_CONFIG_GLOBAL=/tmp/view/gitconfig',
+      '/bin/bash',
+      '-c',
+      'ls',
+    ])
   })
 })
 
@@ -95,28 +125,53 @@ describe('resolveProfile', () => {
   for (const dir of [
     join(home, '.ssh'),
     join(home, '.cache', 'go-build'),
+    join(home, '.rustup'),
+    join(home, '.cargo', 'bin'),
+    join(home, '.nvm', 'versions', 'node', 'v20', 'bin'),
     join(root, '.git', 'hooks'),
     join(root, '.claude'),
+    join(root, 'secrets'),
   ])
     mkdirSync(dir, { recursive: true })
   writeFileSync(join(root, '.git', 'config'), '[core]\n\thooksPath = .husky\n')
+  writeFileSync(join(root, '.env'), 'TOKEN=1\n')
+  writeFileSync(join(root, '.nvmrc'), '20\n')
   const request = {
     root,
     additionalDirectories: [],
     home,
     tmpDir: join(base, 'tmp'),
     allowNetwork: true,
-    env: {},
+    env: {
+      PATH: [
+        join(home, '.cargo', 'bin'),
+        join(home, '.nvm', 'versions', 'node', 'v20', 'bin'),
+        '/usr/bin',
+        home,
+      ].join(':'),
+    },
+    execPath: '/usr/bin/node',
+    writePaths: ['~/.cache/go-build', '~/.missing'],
+    readPaths: ['~/.rustup'],
+    masked: [join(root, '.env'), join(root, 'secrets'), join(root, 'absent')],
   }
   mkdirSync(join(base, 'tmp'))
 
-  it('write: root, existing caches and temp writable; git and harness paths protected or held by placeholders', async () => {
+  it('write: root, write_paths and temp writable; git, harness and toolchain paths protected; masks inside the view', async () => {
     const resolved = await resolveProfile({ ...request, mode: 'write' })
+    expect(resolved.home).toBe(home)
     expect(resolved.writable).toEqual([root, join(home, '.cache', 'go-build'), join(base, 'tmp')])
+    // PATH folders: directly in the home only the bin folder; deeper the install prefix; never the home.
+    expect(resolved.readable).toEqual([
+      join(home, '.rustup'),
+      join(home, '.cargo', 'bin'),
+      join(home, '.nvm', 'versions', 'node', 'v20'),
+    ])
     expect(resolved.readOnly).toEqual([
       { path: join(root, '.claude'), kind: 'dir' },
       { path: join(root, '.git', 'hooks'), kind: 'dir' },
       { path: join(root, '.git', 'config'), kind: 'file' },
+      { path: join(root, '.nvmrc'), kind: 'file' },
     ])
     expect(resolved.placeholders).toEqual([
       { path: join(root, '.z-engine'), kind: 'dir' },
@@ -124,21 +179,34 @@ describe('resolveProfile', () => {
       { path: join(root, '.git', 'info'), kind: 'dir' },
       { path: join(root, '.husky'), kind: 'dir' },
     ])
+    expect(resolved.removeAfter).toContain(join(root, 'rust-toolchain.toml'))
+    expect(resolved.removeAfter).toContain(join(root, '.cargo'))
+    expect(resolved.removeAfter).not.toContain(join(root, '.nvmrc'))
     expect(resolved.pinned).toEqual([join(root, '.git')])
-    expect(resolved.hidden).toEqual([{ path: join(home, '.ssh'), kind: 'dir' }])
+    // ~/.ssh is outside the view (the home is empty); the deny-ruled paths inside it are masked.
+    expect(resolved.hidden).toEqual([
+      { path: join(root, '.env'), kind: 'file' },
+      { path: join(root, 'secrets'), kind: 'dir' },
+    ])
+    expect(resolved.system.map((entry) => entry.path)).toContain('/usr')
+    expect(resolved.etc.map((entry) => entry.path)).toContain('/etc/passwd')
+    expect(resolved.etc.map((entry) => entry.path)).not.toContain('/etc/shadow')
     expect(resolved.network).toBe(true)
   })
-  it('read-only: only temp is writable and the network is off', async () => {
+  it('read-only: the project, read and write paths readable; only temp is writable and the network is off', async () => {
     const resolved = await resolveProfile({ ...request, mode: 'read-only' })
     expect(resolved.writable).toEqual([join(base, 'tmp')])
+    expect(resolved.readable.slice(0, 3)).toEqual([
+      root,
+      join(home, '.rustup'),
+      join(home, '.cache', 'go-build'),
+    ])
     expect(resolved.network).toBe(false)
-    expect(resolved.hidden).toHaveLength(1)
+    expect(resolved.hidden).toHaveLength(2)
   })
-  it('moved caches follow their variable', async () => {
-    const moved = join(base, 'gocache')
-    mkdirSync(moved)
-    const resolved = await resolveProfile({ ...request, mode: 'write', env: { GOCACHE: moved } })
-    expect(resolved.writable).toContain(moved)
-    expect(resolved.writable).not.toContain(join(home, '.cache', 'go-build'))
+  it('a bound home keeps its secrets masked', async () => {
+    const resolved = await resolveProfile({ ...request, mode: 'read-only', readPaths: ['~'] })
+    expect(resolved.readable).toContain(home)
+    expect(resolved.hidden).toContainEqual({ path: join(home, '.ssh'), kind: 'dir' })
   })
 })

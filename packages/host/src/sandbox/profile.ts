@@ -1,6 +1,7 @@
 /**
- * A sandbox profile as data: what a confined command may write, what stays read-only inside that,
- * what is hidden, and whether it reaches the network. Both backends plan from the same profile
+ * A sandbox profile as data: what a confined command sees (an allowlist: system folders, the
+ * project, the folders the settings name), what it may write, what stays read-only inside that,
+ * what is masked, and whether it reaches the network. Both backends plan from the same profile
  * (bubblewrap argv, seatbelt profile text), so they cannot drift apart.
  */
 
@@ -17,9 +18,31 @@ export interface ProfilePath {
   kind: 'dir' | 'file'
 }
 
+/** A system folder of the view: bound read-only, or (merged /usr) a symlink recreated as one. */
+export type SystemEntry = { kind: 'dir'; path: string } | { kind: 'symlink'; path: string; target: string }
+
+/** A file the engine prepared, bound read-only at `path` in the view. */
+export interface BoundFile {
+  source: string
+  path: string
+}
+
 /** Everything a backend needs to confine one command. */
 export interface SandboxProfile {
   mode: SandboxMode
+  /** The system part of the view (`/usr`, `/bin`, `/lib*`, `/opt`), as found on this machine. */
+  system: SystemEntry[]
+  /** The `/etc` entries of the view (existing paths from the allowlist). */
+  etc: SystemEntry[]
+  /** The user's home: an empty folder in the view (only what the settings name is bound into it). */
+  home: string
+  /** Files the engine prepared for the view (`~/.gitconfig` holding only the git identity). */
+  files: BoundFile[]
+  /**
+   * Folders and files shown read-only: the project in read-only mode, `read_paths`, and the
+   * install prefixes of the shell's tools and of Node outside the system folders.
+   */
+  readable: string[]
   /** Folders the command may write (real paths, the temp folder included). */
   writable: string[]
   /**
@@ -34,8 +57,16 @@ export interface SandboxProfile {
   placeholders: ProfilePath[]
   /** Folders inside `writable` kept as their own mount (`.git`), so they cannot be renamed away. */
   pinned: string[]
-  /** Existing secret paths, covered by an empty folder or file. */
+  /**
+   * Existing paths covered by an empty folder or file inside the view: secrets under a bound folder,
+   * the engine's own folders, and what `Read(...)` deny rules name.
+   */
   hidden: ProfilePath[]
+  /**
+   * Toolchain files (`rust-toolchain.toml`, `.envrc`…) missing when the command started: removed
+   * again once it has ended, so a confined command cannot leave one for the next build.
+   */
+  removeAfter: string[]
   /** The private temp folder (`TMPDIR` inside the sandbox). */
   tmpDir: string
   /** Outbound network: false unshares it (Linux) or denies all but localhost (macOS). */

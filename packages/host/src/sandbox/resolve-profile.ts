@@ -1,8 +1,8 @@
-import { lstat, readFile, realpath, stat } from 'node:fs/promises'
-import { isAbsolute, join, resolve, sep } from 'node:path'
+import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises'
+import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { gitHooksFolder } from '../git/hooks-folder.js'
-import type { ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
-import { PROTECTED_IN_ROOT, SECRET_PATHS, TOOL_CACHES } from './tables.js'
+import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile, SystemEntry } from './profile.js'
+import { ETC_ENTRIES, PROTECTED_IN_ROOT, SECRET_PATHS, SYSTEM_DIRS, TOOLCHAIN_FILES } from './tables.js'
 
 /** What one confined command needs resolved against the disk. */
 export interface ProfileRequest {
@@ -15,39 +15,64 @@ export interface ProfileRequest {
   tmpDir: string
   /** `[shell.sandbox] allow_network` (read-only commands never get the network). */
   allowNetwork: boolean
-  /** Where tool caches were moved (`GOCACHE`, `npm_config_cache`…). */
+  /** `[shell.sandbox] read_paths`: shown read-only (`~/` is the home). */
+  readPaths?: readonly string[]
+  /** `[shell.sandbox] write_paths`: writable in write mode, read-only in read-only mode. */
+  writePaths?: readonly string[]
+  /** Paths masked inside the view: the engine's own folders, `Read(...)` deny rules' paths. */
+  masked?: readonly string[]
+  /** The environment the command gets: its PATH decides which tool folders are shown. */
   env: Readonly<Record<string, string | undefined>>
+  /** Files the engine prepared, shown read-only at a path of the view (a `~/.gitconfig` with only the identity). */
+  files?: readonly BoundFile[]
+  /** The Node binary the engine runs on (its install prefix is shown; default: this process's). */
+  execPath?: string
 }
 
 /**
- * Resolves a profile: real paths (a symlinked root or `/tmp` on macOS), which protected and secret
+ * Resolves a profile: real paths (a symlinked root or `/tmp` on macOS), the system folders and
+ * `/etc` entries this machine has, the tool folders on PATH, which protected, toolchain and masked
  * paths exist, and where a worktree's git folder lives. Only reads the disk.
  */
 export async function resolveProfile(request: ProfileRequest): Promise<SandboxProfile> {
   const tmpDir = await realOr(request.tmpDir)
-  const hidden = await existing(SECRET_PATHS.map((path) => expandHome(path, request.home)))
+  const home = await realOr(request.home)
+  const system = await systemEntries()
+  const etc = await etcEntries()
+  const root = await realOr(request.root)
+  const additional = await existingDirs(request.additionalDirectories)
+  const readPaths = (await existing((request.readPaths ?? []).map((path) => expandHome(path, home)))).map(
+    (entry) => entry.path,
+  )
+  const writePaths = await existingDirs((request.writePaths ?? []).map((path) => expandHome(path, home)))
+  const tools = await toolFolders(request.env.PATH ?? '', request.execPath ?? process.execPath, home, [
+    ...systemFolders(system),
+    root,
+    ...additional,
+  ])
+  const base = { system, etc, home, tmpDir, files: [...(request.files ?? [])] }
   if (request.mode === 'read-only') {
+    // A worktree's git folders live outside it: read-only git needs them.
+    const gitDirs = await worktreeGitDirs(root)
+    const readable = unique([root, ...additional, ...readPaths, ...writePaths, ...tools, ...gitDirs])
+    const hidden = await hiddenWithin(request, home, [...readable, tmpDir], [root, ...additional])
     return {
       mode: 'read-only',
+      ...base,
+      readable: outside(readable, hidden),
       writable: [tmpDir],
       readOnly: [],
       placeholders: [],
       pinned: [],
       hidden,
-      tmpDir,
+      removeAfter: [],
       network: false,
     }
   }
-  const root = await realOr(request.root)
-  const caches = await existingToolCaches(request.home, request.env)
   const git = await gitProtection(root, request.home, request.env)
-  const writable = unique([
-    root,
-    ...(await existingDirs(request.additionalDirectories)),
-    ...caches,
-    ...git.writable,
-    tmpDir,
-  ])
+  const writable = unique([root, ...additional, ...writePaths, ...git.writable, tmpDir])
+  const readable = unique([...readPaths, ...tools]).filter((path) => !within(path, writable))
+  const hidden = await hiddenWithin(request, home, [...readable, ...writable], [root, ...additional])
   const candidates = [
     ...PROTECTED_IN_ROOT.filter((name) => !name.startsWith('.git/')).map((name) => join(root, name)),
     ...git.protect,
@@ -63,28 +88,120 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
       placeholders.push({ path, kind: placeholderKind(path) })
     }
   }
+  const removeAfter: string[] = []
+  for (const path of TOOLCHAIN_FILES.map((name) => join(root, name))) {
+    const found = await kindOf(path)
+    if (found === undefined) removeAfter.push(path)
+    else {
+      const real = await realOr(path)
+      if (within(real, writable)) readOnly.push({ path: real, kind: found })
+    }
+  }
   return {
     mode: 'write',
-    writable,
+    ...base,
+    readable: outside(readable, hidden),
+    writable: outside(writable, hidden),
     readOnly,
     placeholders,
     pinned: git.pinned,
     hidden,
-    tmpDir,
+    removeAfter,
     network: request.allowNetwork,
   }
 }
 
-/** The tool caches of {@link TOOL_CACHES} that exist (real paths; moved ones where their variable says). */
-export async function existingToolCaches(
+/** The system folders of {@link SYSTEM_DIRS} this machine has (symlinks kept as symlinks). */
+async function systemEntries(): Promise<SystemEntry[]> {
+  const entries: SystemEntry[] = []
+  for (const path of SYSTEM_DIRS) {
+    const info = await lstat(path).catch(() => undefined)
+    if (info?.isSymbolicLink()) entries.push({ kind: 'symlink', path, target: await readlink(path) })
+    else if (info?.isDirectory()) entries.push({ kind: 'dir', path })
+  }
+  return entries
+}
+
+/** The folders the system entries bind (symlinks point into them). */
+function systemFolders(entries: readonly SystemEntry[]): string[] {
+  return entries.filter((entry) => entry.kind === 'dir').map((entry) => entry.path)
+}
+
+/** The existing `/etc` entries of {@link ETC_ENTRIES} (symlinks kept as symlinks). */
+async function etcEntries(): Promise<SystemEntry[]> {
+  const names = await readdir('/etc').catch(() => [] as string[])
+  const wanted = new Set<string>()
+  for (const entry of ETC_ENTRIES) {
+    if (entry.endsWith('*')) {
+      const prefix = entry.slice(0, -1)
+      for (const name of names) if (name.startsWith(prefix)) wanted.add(name)
+    } else wanted.add(entry)
+  }
+  const entries: SystemEntry[] = []
+  for (const name of [...wanted].sort()) {
+    const path = `/etc/${name}`
+    const info = await lstat(path).catch(() => undefined)
+    if (info?.isSymbolicLink()) entries.push({ kind: 'symlink', path, target: await readlink(path) })
+    else if (info) entries.push({ kind: 'dir', path })
+  }
+  return entries
+}
+
+/**
+ * The folders on PATH (and the Node binary's) that are not already in the view, as install
+ * prefixes: `/opt/node/bin` shows `/opt/node` (its `lib/node_modules` holds what `npm` links to),
+ * `~/.nvm/versions/node/v20/bin` that version's folder. A folder directly in the home
+ * (`~/.cargo/bin`, `~/.local/bin`) shows only itself: its parent holds credentials and history.
+ * The home itself, its parents and `/` are never shown this way.
+ */
+async function toolFolders(
+  path: string,
+  execPath: string,
   home: string,
-  env: Readonly<Record<string, string | undefined>>,
+  visible: readonly string[],
 ): Promise<string[]> {
-  const caches = TOOL_CACHES.map((cache) => {
-    const moved = cache.env !== undefined ? env[cache.env] : undefined
-    return moved !== undefined && isAbsolute(moved) ? moved : expandHome(cache.path, home)
-  })
-  return existingDirs(caches)
+  const folders: string[] = []
+  const candidates = [...path.split(delimiter).filter((dir) => isAbsolute(dir)), dirname(execPath)]
+  for (const candidate of candidates) {
+    const info = await stat(candidate).catch(() => undefined)
+    if (!info?.isDirectory()) continue
+    const real = await realOr(candidate)
+    if (within(real, visible) || within(home, [real])) continue
+    const prefix = basename(real) === 'bin' ? dirname(real) : real
+    const shown =
+      within(home, [prefix]) || dirname(prefix) === home || prefix === dirname(prefix) ? real : prefix
+    if (!folders.some((folder) => within(shown, [folder]))) folders.push(shown)
+  }
+  return folders
+}
+
+/**
+ * What to mask: the secrets of {@link SECRET_PATHS} and the requested paths that exist and lie
+ * inside a folder of the view (elsewhere they are not in the view at all). A mask that would cover
+ * the agent's own folders (a project kept inside the engine's data folder) is left out.
+ */
+async function hiddenWithin(
+  request: ProfileRequest,
+  home: string,
+  visible: readonly string[],
+  own: readonly string[],
+): Promise<ProfilePath[]> {
+  const found = await existing([
+    ...SECRET_PATHS.map((path) => expandHome(path, home)),
+    ...(request.masked ?? []),
+  ])
+  return found.filter(
+    (entry, index) =>
+      within(entry.path, visible) &&
+      !own.some((folder) => within(folder, [entry.path])) &&
+      found.findIndex((other) => other.path === entry.path) === index,
+  )
+}
+
+/** The folders not inside a masked one (a mask wins over a bind below it). */
+function outside(folders: readonly string[], hidden: readonly ProfilePath[]): string[] {
+  const masked = hidden.map((entry) => entry.path)
+  return folders.filter((folder) => !within(folder, masked))
 }
 
 /** Paths named for files (`config`, `.mcp.json`) get an empty file; the rest an empty folder. */
@@ -126,6 +243,19 @@ async function gitProtection(
   if (hooksPath !== undefined && (await realOr(hooksPath)) !== (await realOr(join(common, 'hooks'))))
     protect.push(hooksPath)
   return { protect, writable, pinned: [common] }
+}
+
+/** A worktree's own git folder and the common one (its `.git` is a file naming them); else none. */
+async function worktreeGitDirs(root: string): Promise<string[]> {
+  const dotGit = join(root, '.git')
+  if ((await kindOf(dotGit)) !== 'file') return []
+  const gitDir = await readGitDir(dotGit, root)
+  if (gitDir === undefined) return []
+  const common = await readFile(join(gitDir, 'commondir'), 'utf8').then(
+    (text) => realOr(resolve(gitDir, text.trim())),
+    () => gitDir,
+  )
+  return unique([gitDir, common])
 }
 
 async function readGitDir(dotGit: string, root: string): Promise<string | undefined> {

@@ -1,18 +1,24 @@
-import { lstat, mkdtemp, realpath, rm, rmdir, unlink } from 'node:fs/promises'
+import { lstat, mkdtemp, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CommandWrapper } from '../process/shell.js'
 import { planBubblewrap } from './bwrap-plan.js'
 import type { SandboxBackend } from './detect.js'
-import type { ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
-import { existingToolCaches, resolveProfile } from './resolve-profile.js'
+import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
+import { resolveProfile } from './resolve-profile.js'
 import { planSeatbelt } from './seatbelt-plan.js'
+import { prepareViewFiles } from './view-files.js'
 
 /** One command to confine: the agent's root and folders, and the mode its permission relied on. */
 export interface SandboxRequest {
   /** The agent's root: the project, or a worktree agent's worktree. */
   root: string
   additionalDirectories: readonly string[]
+  /**
+   * Paths masked inside the view (an empty folder or file over them): what `Read(...)` deny rules
+   * name, resolved by the caller. Masks of the engine's own folders come from the sandbox itself.
+   */
+  masked?: readonly string[]
   /**
    * The confinement the permission decision relied on (the policy auto-allowed the command because
    * it will run confined). Absent: the user approved it, and `[shell.sandbox] enabled` decides.
@@ -32,6 +38,10 @@ export interface PreparedSandbox {
 export interface SandboxSettings {
   enabled: boolean
   allowNetwork: boolean
+  /** `read_paths`: shown read-only in every confined view (`~/` is the home). */
+  readPaths?: readonly string[]
+  /** `write_paths`: writable in write mode (tool caches), read-only in read-only mode. */
+  writePaths?: readonly string[]
 }
 
 /**
@@ -63,6 +73,8 @@ export class Sandbox {
     private readonly env: Readonly<Record<string, string | undefined>>,
     /** The private temp folder (TMPDIR of confined commands). */
     readonly tmpDir: string,
+    /** The engine's own folders (config, sessions), masked wherever a bound folder holds them. */
+    private readonly engineDirs: readonly string[],
   ) {}
 
   /** Creates the session's sandbox and its private temp folder. */
@@ -71,12 +83,21 @@ export class Sandbox {
     settings: SandboxSettings
     home: string
     env: Readonly<Record<string, string | undefined>>
+    /** The engine's config and data folders: never readable from inside, even under a bound folder. */
+    engineDirs?: readonly string[]
   }): Promise<Sandbox> {
     const tmpDir =
       options.backend.kind === 'none'
         ? ''
         : await realpath(await mkdtemp(join(tmpdir(), 'z-engine-sandbox-')))
-    return new Sandbox(options.backend, options.settings, options.home, options.env, tmpDir)
+    return new Sandbox(
+      options.backend,
+      options.settings,
+      options.home,
+      options.env,
+      tmpDir,
+      options.engineDirs ?? [],
+    )
   }
 
   /** Whether commands can be confined on this machine. */
@@ -89,11 +110,21 @@ export class Sandbox {
     return this.available && this.settings.enabled
   }
 
-  /** Folders confined commands may write beyond the agent's root and folders: temp and tool caches. */
+  /** Folders confined commands may write beyond the agent's root and folders: temp and `write_paths`. */
   async writableRoots(): Promise<string[]> {
     if (!this.available) return []
-    return [this.tmpDir, ...(await existingToolCaches(this.home, this.env))]
+    const named = (this.settings.writePaths ?? []).map((path) =>
+      path === '~' ? this.home : path.startsWith('~/') ? join(this.home, path.slice(2)) : path,
+    )
+    const existing: string[] = []
+    for (const path of named) {
+      const info = await stat(path).catch(() => undefined)
+      if (info?.isDirectory()) existing.push(await realpath(path))
+    }
+    return [this.tmpDir, ...existing]
   }
+
+  #viewFiles: Promise<{ dir: string; files: BoundFile[] }> | undefined
 
   /** Plans one command's confinement; undefined when it runs unconfined. */
   async prepare(request: SandboxRequest): Promise<PreparedSandbox | undefined> {
@@ -103,13 +134,19 @@ export class Sandbox {
       ...(request.granted !== undefined ? { granted: request.granted } : {}),
     })
     if (mode === undefined) return undefined
+    this.#viewFiles ??= prepareViewFiles(this.home, this.env)
+    const { files } = await this.#viewFiles
     const profile = await resolveProfile({
+      files,
       mode,
       root: request.root,
       additionalDirectories: request.additionalDirectories,
       home: this.home,
       tmpDir: this.tmpDir,
       allowNetwork: this.settings.allowNetwork,
+      readPaths: this.settings.readPaths ?? [],
+      writePaths: this.settings.writePaths ?? [],
+      masked: [...this.engineDirs, ...(request.masked ?? [])],
       env: this.env,
     })
     const backend = this.backend
@@ -139,6 +176,7 @@ export class Sandbox {
         if (released) return
         released = true
         await removePlaceholders(placeholders)
+        await removeCreated(profile.removeAfter)
       },
     }
   }
@@ -146,7 +184,17 @@ export class Sandbox {
   /** Removes the private temp folder (session close). */
   async dispose(): Promise<void> {
     if (this.tmpDir !== '') await rm(this.tmpDir, { recursive: true, force: true })
+    const view = await this.#viewFiles?.catch(() => undefined)
+    if (view) await rm(view.dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * Removes the toolchain files a confined command created (they were missing when it started).
+ * Its pid namespace is gone by now, so nothing of it can write them again.
+ */
+async function removeCreated(paths: readonly string[]): Promise<void> {
+  for (const path of paths) await rm(path, { recursive: true, force: true }).catch(() => {})
 }
 
 /** Removes the empty mount points bubblewrap left for placeholders once no command uses them. */

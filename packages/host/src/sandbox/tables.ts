@@ -12,7 +12,12 @@ export interface ToolCache {
   env?: string
 }
 
-/** Tool caches confined commands may write: npm, pnpm, yarn, pip, cargo, go, gradle, maven. */
+/**
+ * The usual tool caches (npm, pnpm, yarn, pip, cargo, go, gradle, maven). Nothing of them is in the
+ * confined view unless `[shell.sandbox] write_paths` (or `read_paths`) names it: a cache writable by
+ * confined code could be poisoned for the next unconfined build. `z-engine doctor` and the docs list
+ * them as recipes.
+ */
 export const TOOL_CACHES: readonly ToolCache[] = [
   { tool: 'npm', path: '~/.npm', env: 'npm_config_cache' },
   { tool: 'pnpm', path: '~/.local/share/pnpm', env: 'PNPM_HOME' },
@@ -34,8 +39,8 @@ export const TOOL_CACHES: readonly ToolCache[] = [
 ]
 
 /**
- * The user's secrets, hidden from every confined command (an empty folder or an empty file over
- * them when they exist): keys, cloud and cluster credentials, registry and VCS tokens, keychains.
+ * The user's secrets. The confined view's home is empty, so these matter only when a setting binds
+ * a folder holding one (`read_paths = ["~"]`): then they are covered by an empty folder or file.
  */
 export const SECRET_PATHS: readonly string[] = [
   '~/.ssh',
@@ -50,6 +55,133 @@ export const SECRET_PATHS: readonly string[] = [
   '~/.config/gh',
   '~/.local/share/keyrings',
   '~/Library/Keychains',
+  '~/.npmrc',
+  '~/.pypirc',
+  '~/.cargo/credentials',
+  '~/.cargo/credentials.toml',
+  '~/.gitconfig',
+  '~/.config/git/credentials',
+  '~/.bash_history',
+  '~/.zsh_history',
+  '~/.python_history',
+  '~/.node_repl_history',
+  '~/.psql_history',
+  '~/.mysql_history',
+  '~/.lesshst',
+  '~/.viminfo',
+  '~/.local/share/fish/fish_history',
+  '~/.config/z-engine',
+  '~/.local/share/z-engine',
+  '~/.claude',
+  '~/.claude.json',
+  '~/.codex',
+]
+
+/**
+ * The system folders every confined view shows read-only (what a shell, git and the usual
+ * toolchains need). A merged-/usr machine's `/bin` or `/lib` symlink is recreated as a symlink.
+ * Nothing else of `/` is there: no `/home`, `/root`, `/run`, `/var`, `/mnt`, `/media`, `/srv`.
+ */
+export const SYSTEM_DIRS: readonly string[] = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/opt',
+  '/nix/store',
+]
+
+/**
+ * The entries of `/etc` a confined view shows (an allowlist: users and groups without their
+ * password hashes, name resolution, certificates, the dynamic linker, locale and time, shell start
+ * files, language runtimes' own folders). `shadow`, `gshadow`, `sudoers`, `ssh` (host keys),
+ * `ssl/private`, `npmrc`/`pip.conf` (may hold registry tokens) and the rest are not in it.
+ * A name ending in `*` is a prefix.
+ */
+export const ETC_ENTRIES: readonly string[] = [
+  'passwd',
+  'group',
+  'hosts',
+  'hostname',
+  'resolv.conf',
+  'nsswitch.conf',
+  'host.conf',
+  'gai.conf',
+  'services',
+  'protocols',
+  'networks',
+  'ssl/certs',
+  'ssl/openssl.cnf',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'pki/tls/certs',
+  'pki/ca-trust',
+  'crypto-policies',
+  'alternatives',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'localtime',
+  'timezone',
+  'locale.alias',
+  'locale.conf',
+  'locale.gen',
+  'default/locale',
+  'os-release',
+  'lsb-release',
+  'debian_version',
+  'issue',
+  'mime.types',
+  'magic',
+  'magic.mime',
+  'shells',
+  'profile',
+  'profile.d',
+  'bash.bashrc',
+  'inputrc',
+  'environment',
+  'terminfo',
+  'gitconfig',
+  'gitattributes',
+  'manpath.config',
+  'xml',
+  'sgml',
+  'fonts',
+  'java*',
+  '.java',
+  'maven',
+  'python*',
+  'perl',
+  'ruby*',
+  'gdb',
+  'vim',
+  'mtab',
+]
+
+/**
+ * A project's toolchain files: they choose which compiler, runtime or environment the next build
+ * runs (a `rust-toolchain.toml` naming a path toolchain runs that path). Confined commands cannot
+ * write them: existing ones are bound read-only, missing ones are removed again when the command
+ * ends (an empty placeholder would show up in `git status`).
+ */
+export const TOOLCHAIN_FILES: readonly string[] = [
+  'rust-toolchain',
+  'rust-toolchain.toml',
+  '.cargo',
+  '.tool-versions',
+  '.mise.toml',
+  'mise.toml',
+  '.mise',
+  '.envrc',
+  '.nvmrc',
+  '.node-version',
+  '.python-version',
+  '.ruby-version',
+  '.go-version',
+  '.sdkmanrc',
 ]
 
 /**
