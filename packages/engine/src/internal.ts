@@ -161,6 +161,13 @@ export type {
   PluginDefinitionSource,
   SkillDefinition,
 } from './workspace/definitions/types.js'
+/** Claude Code's hook events and what a session does with each (matcher field, when it fires). */
+export {
+  HOOK_EVENT_TABLE,
+  type HookEventFiring,
+  type HookEventSpec,
+  neverFiredReason,
+} from './workspace/hooks/events.js'
 /** How a hook matcher is read (exact, list, regex), for `hooks list`. */
 export { type MatcherKind, matcherKind } from './workspace/hooks/matcher.js'
 /** The JSON a hook reads on stdin, for `hooks test`. */

@@ -193,18 +193,45 @@ const CheckpointsSection = obj(
   },
 )
 
-/** Hook events a settings file may configure (`[[hooks.<Event>]]`). */
+/**
+ * Hook events a settings file may configure (`[[hooks.<Event>]]`): Claude Code's whole set (2.1.332),
+ * in its order. Which of them a session fires, and when, is the engine's hook event table.
+ */
 export const HOOK_EVENTS = [
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'PermissionDenied',
+  'Notification',
   'UserPromptSubmit',
+  'UserPromptExpansion',
   'SessionStart',
   'SessionEnd',
   'Stop',
+  'StopFailure',
   'SubagentStart',
   'SubagentStop',
   'PreCompact',
-  'Notification',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'PermissionRequest',
+  'Setup',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'MessageDisplay',
+  'PreSkillShellCommand',
 ] as const
 
 /** The timeout of a hook command when `timeout_secs` is absent (Claude Code's: ten minutes). */
@@ -219,7 +246,7 @@ export const HookEntrySchema = obj(
   {
     matcher: str({
       description:
-        'Tool name, agent type, trigger or source: `*` or absent matches all; letters, digits, `_` and `|` an exact name or list; anything else a regular expression.',
+        'What the event is matched on (tool name, agent type, trigger, source…): `*` or absent matches all; names joined by `|` (and, on most events, names with `-`, spaces or `,` lists) exact; anything else a regular expression. Ignored on events with nothing to match (UserPromptSubmit, Stop…).',
     }),
     if: str({
       minLength: 1,

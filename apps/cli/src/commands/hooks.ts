@@ -5,6 +5,7 @@ import {
   childEnvironmentFor,
   claudePermissionMode,
   defaultHookTimeoutSecs,
+  HOOK_EVENT_TABLE,
   type HookCommand,
   hookPayload,
   matcherKind,
@@ -20,7 +21,7 @@ const HELP = `Usage: z-engine hooks list [--json] [--cwd DIR]
        z-engine hooks test <Event> --input <file> [--json] [--cwd DIR]
 
 list: the command hooks a session in DIR would run, by event, with matcher (and how it is read:
-all, exact, list or regex), \`if\` condition, timeout (the event's default when none is set) and the
+all, exact, list, regex, or ignored on events with nothing to match), \`if\` condition, timeout (the event's default when none is set) and the
 settings file that configured each (project hooks are withheld until the workspace is trusted).
 
 test: runs the hooks of <Event> that match the input, exactly as a session would, and prints the
@@ -49,6 +50,13 @@ export async function main(io: CommandIo): Promise<number> {
           (list ?? []).map((hook) => describeHook(event as HookEvent, hook)),
         ]),
       ),
+      // Events whose hooks a session never runs, with why (HOOK_EVENT_TABLE).
+      neverFired: Object.fromEntries(
+        Object.keys(hooks).flatMap((event) => {
+          const firing = HOOK_EVENT_TABLE[event as HookEvent].firing
+          return firing.fired ? [] : [[event, firing.why]]
+        }),
+      ),
       withheld: context.loaded.trustRequired,
       notices,
     })
@@ -58,7 +66,7 @@ export async function main(io: CommandIo): Promise<number> {
   for (const event of HOOK_EVENTS) {
     for (const hook of hooks[event as HookEvent] ?? [])
       lines.push(
-        `${event.padEnd(16)} ${(hook.matcher ?? '*').padEnd(12)} ${hook.if ? `if ${hook.if}  ` : ''}${hook.command}  (timeout ${hook.timeoutSecs ?? defaultHookTimeoutSecs(event as HookEvent)}s, ${hook.source ?? 'settings'})`,
+        `${event.padEnd(18)} ${(hook.matcher ?? '*').padEnd(12)} ${hook.if ? `if ${hook.if}  ` : ''}${hook.command}  (timeout ${hook.timeoutSecs ?? defaultHookTimeoutSecs(event as HookEvent)}s, ${hook.source ?? 'settings'})`,
       )
   }
   if (lines.length === 0) lines.push(`No hooks configured for ${context.projectRoot}.`)
@@ -74,7 +82,7 @@ function describeHook(event: HookEvent, hook: HookCommand) {
   return {
     command: hook.command,
     matcher: hook.matcher ?? '',
-    matcherKind: matcherKind(hook.matcher),
+    matcherKind: matcherKind(hook.matcher, event),
     if: hook.if ?? null,
     timeoutSecs: hook.timeoutSecs ?? defaultHookTimeoutSecs(event),
     timeoutIsDefault: hook.timeoutSecs === undefined,
@@ -83,19 +91,7 @@ function describeHook(event: HookEvent, hook: HookCommand) {
   }
 }
 
-/** The fields each event's input needs (snake_case), and defaults for the others. */
-const REQUIRED: Record<HookEvent, readonly string[]> = {
-  PreToolUse: ['tool_name', 'tool_input'],
-  PostToolUse: ['tool_name', 'tool_input'],
-  UserPromptSubmit: ['prompt'],
-  SessionStart: [],
-  SessionEnd: [],
-  Stop: [],
-  SubagentStart: ['agent_type'],
-  SubagentStop: ['agent_type'],
-  PreCompact: ['trigger'],
-  Notification: ['message'],
-}
+/** Defaults for the fields a session would give an event's hooks (the table's `required` ones are not defaulted). */
 const DEFAULTS: Partial<Record<HookEvent, Record<string, unknown>>> = {
   PostToolUse: { toolResponse: {} },
   SessionStart: { source: 'startup' },
@@ -135,7 +131,7 @@ async function test(context: InspectContext): Promise<number> {
     ...DEFAULTS[event],
   }
   for (const [key, value] of Object.entries(raw)) if (key !== 'hook_event_name') fields[camel(key)] = value
-  const missing = REQUIRED[event].filter((key) => fields[camel(key)] === undefined)
+  const missing = HOOK_EVENT_TABLE[event].required.filter((key) => fields[camel(key)] === undefined)
   if (missing.length > 0)
     throw new UsageError(
       `--input ${file}: a ${event} hook gets ${missing.map((key) => `"${key}"`).join(' and ')} from a session; add ${missing.length > 1 ? 'them' : 'it'}.`,

@@ -95,9 +95,9 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
       state.sessionRules.push(rule)
       await services.gate.grant(rule, ruleScope)
     },
-    postToolUse: (name, value, result) => {
+    postToolUse: (name, value, result, toolUseId) => {
       if (result.ok && changesTree(deps.tools.get(name), value, result)) services.verification?.noteChange()
-      return services.hooks.postToolUse(name, value, result, site())
+      return services.hooks.postToolUse(name, value, result, site(), toolUseId)
     },
     emit: (event) => core.commit(event, scope),
     ...(services.decisions?.joins('toolGate')

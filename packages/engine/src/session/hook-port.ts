@@ -82,12 +82,12 @@ export function createHookPort(options: HookPortOptions): HookPort {
   const joined = (parts: string[]) => (parts.length > 0 ? parts.join('\n') : undefined)
 
   return {
-    async preToolUse(toolName, toolInput, _toolUseId, site) {
+    async preToolUse(toolName, toolInput, toolUseId, site) {
       if (!hasHooks('PreToolUse')) return {}
       const outcome = report(
         await runHooks(
           'PreToolUse',
-          { ...common(site), toolName, toolInput },
+          { ...common(site), toolName, toolInput, toolUseId },
           options.config(),
           callOptions(site),
         ),
@@ -113,24 +113,38 @@ export function createHookPort(options: HookPortOptions): HookPort {
         ...(context !== undefined ? { additionalContext: context } : {}),
       }
     },
-    async postToolUse(toolName, toolInput, result, site) {
-      if (!hasHooks('PostToolUse')) return {}
-      const toolResponse = result.ok ? { content: result.output.content } : { error: result.error }
+    async postToolUse(toolName, toolInput, result, site, toolUseId) {
+      // Claude Code runs PostToolUse after a success and PostToolUseFailure after a failure.
+      const event = result.ok ? 'PostToolUse' : 'PostToolUseFailure'
+      if (!hasHooks(event)) return {}
+      const call = {
+        ...common(site),
+        toolName,
+        toolInput,
+        ...(toolUseId !== undefined ? { toolUseId } : {}),
+      }
       const outcome = report(
-        await runHooks(
-          'PostToolUse',
-          { ...common(site), toolName, toolInput, toolResponse },
-          options.config(),
-          callOptions(site),
-        ),
+        result.ok
+          ? await runHooks(
+              'PostToolUse',
+              { ...call, toolResponse: { content: result.output.content } },
+              options.config(),
+              callOptions(site),
+            )
+          : await runHooks(
+              'PostToolUseFailure',
+              { ...call, error: result.error.message, isInterrupt: false },
+              options.config(),
+              callOptions(site),
+            ),
       )
       const parts = [...outcome.additionalContext]
       if (outcome.blocked && outcome.blockReason)
-        parts.unshift(`PostToolUse hook feedback: ${outcome.blockReason}`)
+        parts.unshift(`${event} hook feedback: ${outcome.blockReason}`)
       const context = joined(parts)
       return {
         ...(context !== undefined ? { additionalContext: context } : {}),
-        ...(outcome.continue ? {} : { stop: stopText(outcome, 'PostToolUse') }),
+        ...(outcome.continue ? {} : { stop: stopText(outcome, event) }),
       }
     },
     async userPromptSubmit(prompt) {

@@ -85,11 +85,13 @@ export interface HookPort {
     toolUseId: string,
     site?: HookCallSite,
   ): Promise<PreToolUseVerdict>
+  /** PostToolUse after a success, PostToolUseFailure after a failure (Claude Code's split). */
   postToolUse(
     toolName: string,
     input: Record<string, unknown>,
     result: ToolResult,
     site?: HookCallSite,
+    toolUseId?: string,
   ): Promise<{ additionalContext?: string; stop?: string }>
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>

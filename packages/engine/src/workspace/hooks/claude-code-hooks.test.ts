@@ -38,20 +38,49 @@ describe('Claude Code hooks', () => {
   })
 
   it('matchers of letters, digits, _ and | are exact names or lists; anything else is a regex', () => {
-    expect(matcherKind(undefined)).toBe('all')
-    expect(matcherKind('*')).toBe('all')
-    expect(matcherKind('Edit')).toBe('exact')
-    expect(matcherKind('Edit|Write')).toBe('list')
-    expect(matcherKind('mcp__memory__.*')).toBe('regex')
-    const exact = compileMatcher('Edit')
-    const list = compileMatcher('Edit|Write')
-    const regex = compileMatcher('^Notebook')
+    expect(matcherKind(undefined, 'PreToolUse')).toBe('all')
+    expect(matcherKind('*', 'PreToolUse')).toBe('all')
+    expect(matcherKind('Edit', 'PreToolUse')).toBe('exact')
+    expect(matcherKind('Edit|Write', 'PreToolUse')).toBe('list')
+    expect(matcherKind('mcp__memory__.*', 'PreToolUse')).toBe('regex')
+    const exact = compileMatcher('Edit', 'PreToolUse')
+    const list = compileMatcher('Edit|Write', 'PreToolUse')
+    const regex = compileMatcher('^Notebook', 'PreToolUse')
     if (!exact.ok || !list.ok || !regex.ok) throw new Error('valid matchers')
     expect([exact.test('Edit'), exact.test('NotebookEdit')]).toEqual([true, false])
     expect([list.test('Write'), list.test('WriteFile')]).toEqual([true, false])
     // A regex is searched in the value, as JavaScript's RegExp.test does.
     expect([regex.test('NotebookEdit'), regex.test('Edit')]).toEqual([true, false])
-    expect(compileMatcher('mcp__(').ok).toBe(false)
+    expect(compileMatcher('mcp__(', 'PreToolUse').ok).toBe(false)
+  })
+
+  it('hyphens, spaces and commas make names, not regular expressions, where Claude Code reads them so', () => {
+    // `code-reviewer` is one agent type: as a regex it would also match `my-code-reviewer-2`.
+    const agent = compileMatcher('code-reviewer', 'SubagentStop')
+    if (!agent.ok) throw new Error('valid matcher')
+    expect(agent.kind).toBe('exact')
+    expect([agent.test('code-reviewer'), agent.test('my-code-reviewer-2')]).toEqual([true, false])
+    const commas = compileMatcher('Edit, Write | MultiEdit', 'PostToolUse')
+    if (!commas.ok) throw new Error('valid matcher')
+    expect(commas.kind).toBe('list')
+    expect(['Edit', 'Write', 'MultiEdit', 'Edit, Write'].map(commas.test)).toEqual([true, true, true, false])
+    // StopFailure matches its error code with the strict rule: a hyphen makes a regex there.
+    expect(matcherKind('rate-limit', 'StopFailure')).toBe('regex')
+    expect(matcherKind('rate_limit|overloaded', 'StopFailure')).toBe('list')
+  })
+
+  it('a matcher on an event with nothing to match (UserPromptSubmit, Stop) is ignored', async () => {
+    expect(matcherKind('Bash', 'UserPromptSubmit')).toBe('ignored')
+    // Not even an invalid regular expression keeps it from running.
+    const hook = script('prompt-any', `echo ran >> "${dir}/prompt-any.log"`, { matcher: 'Bash(' })
+    const outcome = await runHooks(
+      'UserPromptSubmit',
+      { ...common, prompt: 'hi' },
+      { UserPromptSubmit: [hook] },
+      options(),
+    )
+    expect(outcome.results.map((result) => result.status)).toEqual(['success'])
+    expect(readFileSync(join(dir, 'prompt-any.log'), 'utf8')).toBe('ran\n')
   })
 
   it('the if field runs a hook only for tool calls matching its permission rule, per subcommand', async () => {

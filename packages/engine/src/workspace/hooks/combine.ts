@@ -9,6 +9,7 @@ const STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', '
 const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'UserPromptSubmit',
   'Stop',
   'SubagentStop',
@@ -19,6 +20,7 @@ const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
 const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set([
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'UserPromptSubmit',
   'SessionStart',
   'SubagentStart',

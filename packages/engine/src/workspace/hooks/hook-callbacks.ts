@@ -43,7 +43,7 @@ export type HookCallback<E extends HookEvent = HookEvent> = (
 
 /** One function hook: which subjects it matches (as a shell hook's `matcher`) and how long it may take. */
 export interface HookCallbackMatcher<E extends HookEvent = HookEvent> {
-  /** A regular expression matched against the tool name, trigger or source; absent or `*`: all. */
+  /** Read as a shell hook's `matcher` on the same event (names or a regular expression); absent or `*`: all. */
   matcher?: string
   hook: HookCallback<E>
   /** Seconds before the hook counts as timed out (default `defaultHookTimeoutSecs(event)`). */
@@ -82,9 +82,11 @@ export function runHookCallbacks<E extends HookEvent>(
       ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
       ...(entry.timeoutSecs !== undefined ? { timeoutSecs: entry.timeoutSecs } : {}),
     }
-    const matcher = compileMatcher(entry.matcher)
-    if (!matcher.ok) return [Promise.resolve(skippedHook(hook, matcher.error))]
-    if (subject !== undefined && !matcher.test(subject)) return []
+    if (subject !== undefined) {
+      const matcher = compileMatcher(entry.matcher, event)
+      if (!matcher.ok) return [Promise.resolve(skippedHook(hook, matcher.error))]
+      if (!matcher.test(subject)) return []
+    }
     return [runOne(event, entry, hook, input, signal)]
   })
 }

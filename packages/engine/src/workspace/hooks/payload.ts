@@ -1,8 +1,26 @@
 import type { HookEvent, HookInput } from './types.js'
 
-/** The JSON a hook reads on stdin: Claude Code's snake_case field names. */
+/** The fields every event carries; the rest of an input is the event's own. */
+const COMMON_FIELDS = new Set([
+  'sessionId',
+  'transcriptPath',
+  'cwd',
+  'permissionMode',
+  'agentId',
+  'agentType',
+])
+
+/** `toolInput` → `tool_input`, as Claude Code names every stdin field. */
+function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+}
+
+/**
+ * The JSON a hook reads on stdin: Claude Code's snake_case field names, the common fields first,
+ * then `hook_event_name`, then the event's own fields (absent ones left out).
+ */
 export function hookPayload<E extends HookEvent>(event: E, input: HookInput<E>): Record<string, unknown> {
-  const common: Record<string, unknown> = {
+  const payload: Record<string, unknown> = {
     session_id: input.sessionId,
     transcript_path: input.transcriptPath,
     cwd: input.cwd,
@@ -12,56 +30,15 @@ export function hookPayload<E extends HookEvent>(event: E, input: HookInput<E>):
     ...(input.agentId !== undefined ? { agent_id: input.agentId } : {}),
     ...(input.agentType !== undefined ? { agent_type: input.agentType } : {}),
   }
-  switch (event) {
-    case 'PreToolUse': {
-      const fields = input as HookInput<'PreToolUse'>
-      return { ...common, tool_name: fields.toolName, tool_input: fields.toolInput }
-    }
-    case 'PostToolUse': {
-      const fields = input as HookInput<'PostToolUse'>
-      return {
-        ...common,
-        tool_name: fields.toolName,
-        tool_input: fields.toolInput,
-        tool_response: fields.toolResponse,
-      }
-    }
-    case 'UserPromptSubmit':
-      return { ...common, prompt: (input as HookInput<'UserPromptSubmit'>).prompt }
-    case 'SessionStart':
-      return { ...common, source: (input as HookInput<'SessionStart'>).source }
-    case 'SessionEnd':
-      return { ...common, reason: (input as HookInput<'SessionEnd'>).reason }
-    case 'Stop':
-      return { ...common, stop_hook_active: (input as HookInput<'Stop'>).stopHookActive }
-    case 'SubagentStart': {
-      const fields = input as HookInput<'SubagentStart'>
-      return { ...common, agent_id: fields.agentId, agent_type: fields.agentType }
-    }
-    case 'SubagentStop': {
-      const fields = input as HookInput<'SubagentStop'>
-      return {
-        ...common,
-        stop_hook_active: fields.stopHookActive,
-        agent_id: fields.agentId,
-        agent_type: fields.agentType,
-        ...(fields.agentTranscriptPath !== undefined
-          ? { agent_transcript_path: fields.agentTranscriptPath }
-          : {}),
-        ...(fields.lastAssistantMessage !== undefined
-          ? { last_assistant_message: fields.lastAssistantMessage }
-          : {}),
-      }
-    }
-    case 'PreCompact': {
-      const fields = input as HookInput<'PreCompact'>
-      return { ...common, trigger: fields.trigger, custom_instructions: fields.customInstructions }
-    }
-    case 'Notification':
-      return { ...common, message: (input as HookInput<'Notification'>).message }
-    default: {
-      const unknownEvent: never = event
-      return unknownEvent
-    }
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || (COMMON_FIELDS.has(key) && !EVENT_OWNS[key]?.has(event))) continue
+    payload[snakeCase(key)] = value
   }
+  return payload
+}
+
+/** Common-looking fields that are an event's own (the subagent's id and type on SubagentStart/Stop). */
+const EVENT_OWNS: Partial<Record<string, ReadonlySet<HookEvent>>> = {
+  agentId: new Set(['SubagentStart', 'SubagentStop']),
+  agentType: new Set(['SubagentStart', 'SubagentStop']),
 }

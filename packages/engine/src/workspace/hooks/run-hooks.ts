@@ -46,8 +46,9 @@ export async function runHooks<E extends HookEvent>(
   config: HooksConfig,
   options: RunHooksOptions,
 ): Promise<HookOutcome> {
-  const subject = matcherSubject(event, input)
-  const stdinJson = JSON.stringify(hookPayload(event, input))
+  const payload = hookPayload(event, input)
+  const subject = matcherSubject(event, payload)
+  const stdinJson = JSON.stringify(payload)
   const env = {
     ...options.env,
     Z_ENGINE_PROJECT_DIR: options.projectDir,
@@ -56,12 +57,15 @@ export async function runHooks<E extends HookEvent>(
   const seen = new Set<string>()
   const runs: Array<Promise<HookRunResult>> = []
   for (const hook of config[event] ?? []) {
-    const matcher = compileMatcher(hook.matcher)
-    if (!matcher.ok) {
-      runs.push(Promise.resolve(skippedHook(hook, matcher.error)))
-      continue
+    // An event with nothing to match (UserPromptSubmit, Stop…) ignores the matcher, as Claude Code does.
+    if (subject !== undefined) {
+      const matcher = compileMatcher(hook.matcher, event)
+      if (!matcher.ok) {
+        runs.push(Promise.resolve(skippedHook(hook, matcher.error)))
+        continue
+      }
+      if (!matcher.test(subject)) continue
     }
-    if (subject !== undefined && !matcher.test(subject)) continue
     const condition = conditionFor(event, input, hook, options)
     if (condition === false) continue
     // The same command configured twice (say in .claude and .z-engine settings) runs once.
@@ -146,7 +150,8 @@ export function matchingHooks(
   config: HooksConfig,
 ): HookCommand[] {
   return (config[event] ?? []).filter((hook) => {
-    const matcher = compileMatcher(hook.matcher)
-    return matcher.ok && (subject === undefined || matcher.test(subject))
+    if (subject === undefined) return true
+    const matcher = compileMatcher(hook.matcher, event)
+    return matcher.ok && matcher.test(subject)
   })
 }

@@ -11,15 +11,19 @@ export function defaultHookTimeoutSecs(event: HookEvent): number {
 }
 
 /** Events whose hooks see a tool call: the only ones where a hook's `if` condition applies. */
-export const TOOL_HOOK_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse'])
+export const TOOL_HOOK_EVENTS: ReadonlySet<HookEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+])
 
 /** One configured command hook (`[[hooks.<Event>]]` in settings, or a `.claude/settings.json` entry). */
 export interface HookCommand {
   /**
-   * Matched against the tool name (PreToolUse/PostToolUse), the agent type (SubagentStart/Stop),
-   * the trigger (PreCompact) or the source (SessionStart), as Claude Code does: empty, absent or
-   * `*` matches everything; only letters, digits, `_` and `|` is an exact name or a `|` list;
-   * anything else is a regular expression searched in the value.
+   * Matched against the event's field in HOOK_EVENT_TABLE (the tool name, agent type, trigger,
+   * source…) as Claude Code does: empty, absent or `*` matches everything; names (letters, digits,
+   * `_`, joined by `|`; on most events also `-`, spaces and `,` lists) match exactly; anything else
+   * is a regular expression searched in the value. Events with no such field ignore it.
    */
   matcher?: string
   /** Tool events: a permission rule (`Bash(git *)`) the call must match, else the hook does not run. */
@@ -49,14 +53,29 @@ export interface HookCommonInput {
   agentType?: string
 }
 
-/** The event-specific fields each event's hooks receive on stdin. */
+/** A tool call's identity on the tool events (Claude Code sends `tool_use_id`). */
+interface ToolCallFields {
+  toolName: string
+  toolInput: unknown
+  toolUseId?: string
+}
+
+/** The fields of an event Z Engine never fires (see HOOK_EVENT_TABLE): whatever `hooks test` is given. */
+type OpenFields = Record<string, unknown>
+
+/** The event-specific fields each event's hooks receive on stdin (camelCase; snake_case on stdin). */
 export interface HookEventInputs {
-  PreToolUse: { toolName: string; toolInput: unknown }
-  PostToolUse: { toolName: string; toolInput: unknown; toolResponse: unknown }
+  PreToolUse: ToolCallFields
+  PostToolUse: ToolCallFields & { toolResponse: unknown }
+  PostToolUseFailure: ToolCallFields & { error: string; isInterrupt?: boolean }
+  PostToolBatch: OpenFields
+  PermissionDenied: OpenFields
   UserPromptSubmit: { prompt: string }
+  UserPromptExpansion: OpenFields
   SessionStart: { source: 'startup' | 'resume' | 'clear' | 'compact' }
   SessionEnd: { reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other' }
   Stop: { stopHookActive: boolean }
+  StopFailure: OpenFields
   SubagentStart: { agentId: string; agentType: string }
   SubagentStop: {
     stopHookActive: boolean
@@ -66,7 +85,27 @@ export interface HookEventInputs {
     lastAssistantMessage?: string
   }
   PreCompact: { trigger: 'manual' | 'auto'; customInstructions: string }
-  Notification: { message: string }
+  PostCompact: OpenFields
+  PreModelSwitch: OpenFields
+  PostModelSwitch: OpenFields
+  /** `notificationType` is Claude Code's (`permission_prompt`, `idle_prompt`, `elicitation_dialog`…). */
+  Notification: { message: string; notificationType?: string; title?: string }
+  PermissionRequest: OpenFields
+  Setup: OpenFields
+  TeammateIdle: OpenFields
+  TaskCreated: OpenFields
+  TaskCompleted: OpenFields
+  Elicitation: OpenFields
+  ElicitationResult: OpenFields
+  ConfigChange: OpenFields
+  WorktreeCreate: OpenFields
+  WorktreeRemove: OpenFields
+  InstructionsLoaded: OpenFields
+  CwdChanged: OpenFields
+  FileChanged: OpenFields
+  DirectoryAdded: OpenFields
+  MessageDisplay: OpenFields
+  PreSkillShellCommand: OpenFields
 }
 
 /** What a hook of event `E` receives (camelCase here; snake_case JSON on its stdin). */
@@ -132,7 +171,7 @@ export interface HookOutcome {
   results: HookRunResult[]
   /**
    * Any hook blocked (exit 2, `decision: "block"`, or a PreToolUse `deny`). What that means is the
-   * event's: PreToolUse denies the call, PostToolUse feeds the reason to the model, UserPromptSubmit
+   * event's: PreToolUse denies the call, PostToolUse(Failure) feeds the reason to the model, UserPromptSubmit
    * drops the prompt, Stop/SubagentStop continue the run with it, PreCompact stops the compaction;
    * other events only show it.
    */

@@ -320,6 +320,38 @@ describe('Claude Code compatibility', () => {
     ])
   })
 
+  it('loads every Claude Code hook event, and names the ones a session never fires', async () => {
+    const group = (command: string, matcher?: string) => [
+      { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] },
+    ]
+    const file = write(
+      join(projectRoot, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PostToolUseFailure: group('./on-failure.sh', 'Bash'),
+          SubagentStart: group('./on-start.sh', 'code-reviewer'),
+          TeammateIdle: group('./on-idle.sh'),
+        },
+      }),
+    )
+    const loaded = await load()
+    expect(loaded.hooks.PostToolUseFailure).toEqual([
+      { command: './on-failure.sh', matcher: 'Bash', source: file },
+    ])
+    expect(loaded.hooks.SubagentStart).toEqual([
+      { command: './on-start.sh', matcher: 'code-reviewer', source: file },
+    ])
+    expect(loaded.hooks.TeammateIdle).toEqual([{ command: './on-idle.sh', source: file }])
+    expect(loaded.notices).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        key: 'hooks.TeammateIdle',
+        code: 'hook_event_not_fired',
+        message: expect.stringContaining('never run: Z Engine has no agent teams'),
+      }),
+    ])
+  })
+
   it('skips broken JSON with a line number, and ignores .claude when compat.claude is off', async () => {
     write(join(projectRoot, '.claude', 'settings.json'), '{\n  "permissions": {\n    "allow": [,]\n  }\n}\n')
     const broken = await load()

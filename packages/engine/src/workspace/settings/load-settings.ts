@@ -9,6 +9,7 @@ import { mergeLayers } from './merge.js'
 import { type SettingsFiles, type SettingsLocations, settingsFiles } from './paths.js'
 import { readTomlLayer } from './read-toml-layer.js'
 import { resolveAdditionalDirectories } from './resolve-directories.js'
+import { unfiredHookNotices } from './unfired-hooks.js'
 import { unknownDecisionFeatureNotices, unsupportedSettingsNotices } from './unsupported.js'
 
 /** What `loadSettings` needs: locations, the environment, and whether the workspace is trusted. */
@@ -122,6 +123,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       ...readLayers.flatMap((layer) => layer.notices),
       ...plugins.notices,
       ...unsupportedSettingsNotices(readLayers),
+      ...unfiredHookNotices(effective.layers),
       ...unknownDecisionFeatureNotices(readLayers),
     ],
     files,

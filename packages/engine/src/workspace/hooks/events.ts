@@ -1,0 +1,231 @@
+import type { HookEvent } from './types.js'
+
+/** When a session fires an event, or why it never does (Z Engine has no such moment). */
+export type HookEventFiring = { fired: true; when: string } | { fired: false; why: string }
+
+/** What one hook event is in Claude Code and in Z Engine: the one table both the settings and the Agent SDK read. */
+export interface HookEventSpec {
+  /** The stdin field a matcher is tested against; absent: matchers are ignored (they match every call). */
+  matchOn?: string
+  /**
+   * Claude Code reads a matcher of names with `-`, spaces and `,` (a comma list) on this event as
+   * names, not as a regular expression (`code-reviewer`, `Edit, Write`); elsewhere only letters,
+   * digits, `_` and `|` are names.
+   */
+  punctuatedNames: boolean
+  /** The stdin fields `hooks test` needs in its input (the others default). */
+  required: readonly string[]
+  /** When the engine fires it. */
+  firing: HookEventFiring
+}
+
+const never = (why: string): HookEventFiring => ({ fired: false, why })
+const at = (when: string): HookEventFiring => ({ fired: true, when })
+
+/**
+ * Claude Code's hook events (2.1.332) and what Z Engine does with each: the field a matcher tests,
+ * how a matcher of names is read, and the moment it fires (or why it never does). Hooks configured
+ * for an event that never fires are kept, listed, and reported by name when settings load.
+ */
+export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
+  PreToolUse: {
+    matchOn: 'tool_name',
+    punctuatedNames: true,
+    required: ['tool_name', 'tool_input'],
+    firing: at('before each tool call, after its input is validated and before the permission decision'),
+  },
+  PostToolUse: {
+    matchOn: 'tool_name',
+    punctuatedNames: true,
+    required: ['tool_name', 'tool_input'],
+    firing: at('after a tool call succeeded'),
+  },
+  PostToolUseFailure: {
+    matchOn: 'tool_name',
+    punctuatedNames: true,
+    required: ['tool_name', 'tool_input', 'error'],
+    firing: at('after a tool call failed (its result is an error)'),
+  },
+  PostToolBatch: {
+    punctuatedNames: false,
+    required: ['tool_calls'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  PermissionDenied: {
+    matchOn: 'tool_name',
+    punctuatedNames: true,
+    required: ['tool_name', 'tool_input'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  Notification: {
+    matchOn: 'notification_type',
+    punctuatedNames: true,
+    required: ['message'],
+    firing: at('when the engine waits on the user: an approval, a question or a plan to review'),
+  },
+  UserPromptSubmit: {
+    punctuatedNames: false,
+    required: ['prompt'],
+    firing: at('when a user prompt is submitted, before the turn starts'),
+  },
+  UserPromptExpansion: {
+    matchOn: 'command_name',
+    punctuatedNames: true,
+    required: ['command_name'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  SessionStart: {
+    matchOn: 'source',
+    punctuatedNames: true,
+    required: [],
+    firing: at('when a session starts (`startup`) or is resumed (`resume`)'),
+  },
+  SessionEnd: {
+    matchOn: 'reason',
+    punctuatedNames: true,
+    required: [],
+    firing: at('once, when the session closes'),
+  },
+  Stop: {
+    punctuatedNames: false,
+    required: [],
+    firing: at('when the main agent ends its turn without a tool call'),
+  },
+  StopFailure: {
+    matchOn: 'error',
+    punctuatedNames: false,
+    required: ['error'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  SubagentStart: {
+    matchOn: 'agent_type',
+    punctuatedNames: true,
+    required: ['agent_type'],
+    firing: at('when a subagent is started, before its first request'),
+  },
+  SubagentStop: {
+    matchOn: 'agent_type',
+    punctuatedNames: true,
+    required: ['agent_type'],
+    firing: at('when a subagent ends its run without a tool call'),
+  },
+  PreCompact: {
+    matchOn: 'trigger',
+    punctuatedNames: true,
+    required: ['trigger'],
+    firing: at('before a summary compaction (`auto` under pressure, `manual` for /compact)'),
+  },
+  PostCompact: {
+    matchOn: 'trigger',
+    punctuatedNames: true,
+    required: ['trigger'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  PreModelSwitch: {
+    matchOn: 'to_model',
+    punctuatedNames: true,
+    required: ['to_model'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  PostModelSwitch: {
+    matchOn: 'to_model',
+    punctuatedNames: true,
+    required: ['to_model'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  PermissionRequest: {
+    matchOn: 'tool_name',
+    punctuatedNames: true,
+    required: ['tool_name', 'tool_input'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  Setup: {
+    matchOn: 'trigger',
+    punctuatedNames: true,
+    required: ['trigger'],
+    firing: never('Z Engine has no `--init`/`--maintenance` setup run'),
+  },
+  TeammateIdle: {
+    punctuatedNames: false,
+    required: [],
+    firing: never('Z Engine has no agent teams'),
+  },
+  TaskCreated: {
+    punctuatedNames: false,
+    required: [],
+    firing: never('Z Engine has no agent teams and their shared task list'),
+  },
+  TaskCompleted: {
+    punctuatedNames: false,
+    required: [],
+    firing: never('Z Engine has no agent teams and their shared task list'),
+  },
+  Elicitation: {
+    matchOn: 'mcp_server_name',
+    punctuatedNames: true,
+    required: ['mcp_server_name'],
+    firing: never('Z Engine does not answer MCP elicitation requests'),
+  },
+  ElicitationResult: {
+    matchOn: 'mcp_server_name',
+    punctuatedNames: true,
+    required: ['mcp_server_name'],
+    firing: never('Z Engine does not answer MCP elicitation requests'),
+  },
+  ConfigChange: {
+    matchOn: 'source',
+    punctuatedNames: true,
+    required: ['source'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  WorktreeCreate: {
+    punctuatedNames: false,
+    required: ['name'],
+    firing: never('Z Engine creates its worktrees with git itself; a hook cannot replace that'),
+  },
+  WorktreeRemove: {
+    punctuatedNames: false,
+    required: ['worktree_path'],
+    firing: never('Z Engine removes its worktrees with git itself; a hook cannot replace that'),
+  },
+  InstructionsLoaded: {
+    matchOn: 'load_reason',
+    punctuatedNames: true,
+    required: ['file_path'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  CwdChanged: {
+    punctuatedNames: false,
+    required: ['new_cwd'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  FileChanged: {
+    matchOn: 'file_path',
+    punctuatedNames: false,
+    required: ['file_path'],
+    firing: never('Z Engine has no watched-file list for hooks'),
+  },
+  DirectoryAdded: {
+    matchOn: 'source',
+    punctuatedNames: true,
+    required: ['directory'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+  MessageDisplay: {
+    punctuatedNames: false,
+    required: [],
+    firing: never('Z Engine renders no messages itself (its front ends do)'),
+  },
+  PreSkillShellCommand: {
+    matchOn: 'tool_name',
+    punctuatedNames: true,
+    required: ['tool_input'],
+    firing: never('Z Engine does not fire it yet'),
+  },
+}
+
+/** The reason hooks configured for `event` never run, or undefined when a session fires it. */
+export function neverFiredReason(event: HookEvent): string | undefined {
+  const firing = HOOK_EVENT_TABLE[event].firing
+  return firing.fired ? undefined : firing.why
+}
