@@ -69,3 +69,65 @@ describe('Claude Code hook events', { timeout: 60_000 }, () => {
     await t.engine.shutdown()
   })
 })
+
+describe("an agent's frontmatter hooks", { timeout: 60_000 }, () => {
+  it('run on its own tool calls only, and its Stop hooks as SubagentStop', async () => {
+    const project = buggyProject()
+    const home = tempDir('ze-home-')
+    const log = join(home, 'agent-hooks.jsonl')
+    const record = `sh -c 'cat >> "${log}"; echo >> "${log}"'`
+    mkdirSync(join(home, '.claude', 'agents'), { recursive: true })
+    writeFileSync(
+      join(home, '.claude', 'agents', 'checker.md'),
+      [
+        '---',
+        'name: checker',
+        'description: Checks things',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: Read',
+        '      hooks:',
+        '        - type: command',
+        `          command: ${JSON.stringify(record)}`,
+        '  Stop:',
+        '    - hooks:',
+        '        - type: command',
+        `          command: ${JSON.stringify(record)}`,
+        '---',
+        'You check things.',
+      ].join('\n'),
+    )
+    const read = { type: 'tool_use' as const, name: 'Read', input: { file_path: join(project, 'math.js') } }
+    const t = await engineWith(
+      [
+        {
+          blocks: [
+            {
+              type: 'tool_use',
+              name: 'Agent',
+              input: { subagent_type: 'checker', description: 'check', prompt: 'Read math.js.' },
+            },
+          ],
+        },
+        { blocks: [read] },
+        { blocks: [{ type: 'text', text: 'Checked.' }] },
+        // The main agent's own Read runs no agent hook.
+        { blocks: [read] },
+        { blocks: [{ type: 'text', text: 'Done.' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
+    session.send({ type: 'submit', text: 'Check.' })
+    await t.waitFor(session, 'turnFinished')
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines.map((line) => [line.hook_event_name, line.agent_type])).toEqual([
+      ['PreToolUse', 'checker'],
+      ['SubagentStop', 'checker'],
+    ])
+    await t.engine.shutdown()
+  })
+})

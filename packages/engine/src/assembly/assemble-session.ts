@@ -353,6 +353,14 @@ export async function assembleSession(
 
   const hooks = createHookPort({
     config: () => loaded.hooks,
+    // An agent's frontmatter hooks run while it works; a project's agents' only once it is trusted,
+    // as the project's settings hooks.
+    agentHooks: (agentType) => {
+      const definition = agents.definitions.find((agent) => agent.name === agentType)
+      if (definition?.hookConfig === undefined) return undefined
+      const fromProject = definition.source.layer === 'project' || definition.source.layer === 'projectClaude'
+      return fromProject && !trusted ? undefined : definition.hookConfig
+    },
     ...(input.hookCallbacks ? { callbacks: input.hookCallbacks } : {}),
     sessionId: input.sessionId,
     transcriptPath: sessionPaths(paths.dataDir, input.sessionId).log,

@@ -8,6 +8,11 @@ import type { HookCallSite, HookPort } from './services.js'
 /** Where a session's hooks run. */
 export interface HookPortOptions {
   config: () => HooksConfig
+  /**
+   * The hooks an agent type's definition brings (its frontmatter `hooks`), run beside the session's
+   * while that agent works: on its tool calls and its SubagentStop. Undefined: none (or withheld).
+   */
+  agentHooks?: (agentType: string) => HooksConfig | undefined
   sessionId: string
   transcriptPath: string
   projectDir: string
@@ -65,13 +70,22 @@ export function createHookPort(options: HookPortOptions): HookPort {
       ? hookOptions
       : { ...hookOptions, call: { projectRoot: site.root, cwd: site.cwd, home: options.home ?? '/' } }
   const run = options
+  /** The session's hooks, plus the agent's own when the event happens inside a subagent. */
+  const configFor = (agentType: string | undefined): HooksConfig => {
+    const own = agentType === undefined ? undefined : options.agentHooks?.(agentType)
+    if (own === undefined) return options.config()
+    const merged: Record<string, HookCommand[]> = { ...options.config() } as Record<string, HookCommand[]>
+    for (const [event, list] of Object.entries(own))
+      merged[event] = [...(merged[event] ?? []), ...(list ?? [])]
+    return merged as HooksConfig
+  }
   const report = (outcome: HookOutcome) => {
     for (const warning of outcome.warnings) run.onNotice('warning', warning)
     for (const message of outcome.systemMessages) run.onNotice('info', message)
     return outcome
   }
-  const hasHooks = (event: keyof HooksConfig) =>
-    (options.config()[event] ?? []).length > 0 || (options.callbacks?.[event] ?? []).length > 0
+  const hasHooks = (event: keyof HooksConfig, agentType?: string) =>
+    (configFor(agentType)[event] ?? []).length > 0 || (options.callbacks?.[event] ?? []).length > 0
   const hookOptions = {
     projectDir: options.projectDir,
     env: options.env,
@@ -83,12 +97,12 @@ export function createHookPort(options: HookPortOptions): HookPort {
 
   return {
     async preToolUse(toolName, toolInput, toolUseId, site) {
-      if (!hasHooks('PreToolUse')) return {}
+      if (!hasHooks('PreToolUse', site?.agentType)) return {}
       const outcome = report(
         await runHooks(
           'PreToolUse',
           { ...common(site), toolName, toolInput, toolUseId },
-          options.config(),
+          configFor(site?.agentType),
           callOptions(site),
         ),
       )
@@ -116,7 +130,7 @@ export function createHookPort(options: HookPortOptions): HookPort {
     async postToolUse(toolName, toolInput, result, site, toolUseId) {
       // Claude Code runs PostToolUse after a success and PostToolUseFailure after a failure.
       const event = result.ok ? 'PostToolUse' : 'PostToolUseFailure'
-      if (!hasHooks(event)) return {}
+      if (!hasHooks(event, site?.agentType)) return {}
       const call = {
         ...common(site),
         toolName,
@@ -128,13 +142,13 @@ export function createHookPort(options: HookPortOptions): HookPort {
           ? await runHooks(
               'PostToolUse',
               { ...call, toolResponse: { content: result.output.content } },
-              options.config(),
+              configFor(site?.agentType),
               callOptions(site),
             )
           : await runHooks(
               'PostToolUseFailure',
               { ...call, error: result.error.message, isInterrupt: false },
-              options.config(),
+              configFor(site?.agentType),
               callOptions(site),
             ),
       )
@@ -181,7 +195,7 @@ export function createHookPort(options: HookPortOptions): HookPort {
       return context !== undefined ? { additionalContext: context } : {}
     },
     async subagentStop(stopHookActive, agent) {
-      if (!hasHooks('SubagentStop')) return {}
+      if (!hasHooks('SubagentStop', agent.type)) return {}
       const outcome = report(
         await runHooks(
           'SubagentStop',
@@ -195,7 +209,7 @@ export function createHookPort(options: HookPortOptions): HookPort {
               ? { lastAssistantMessage: agent.lastAssistantMessage }
               : {}),
           },
-          options.config(),
+          configFor(agent.type),
           hookOptions,
         ),
       )

@@ -1,6 +1,7 @@
 import type { McpServerSettings } from '@z-engine/protocol'
 import { parseMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import { parseModelRef } from '../../model/model-ref.js'
+import { agentHooksConfig } from './agent-hooks.js'
 import { FieldReader } from './fields.js'
 import { readDefinitionText } from './frontmatter.js'
 import type { AgentDefinition, AgentMcpServer, DefinitionIssueCode, DefinitionSource } from './types.js'
@@ -32,7 +33,7 @@ const AGENT_FIELDS = [
 ] as const
 
 /** Fields kept and shown as written, which z-engine does not act on yet: said, never silently dropped. */
-const KEPT_NOT_APPLIED = ['skills', 'hooks', 'memory', 'background', 'effort', 'initialPrompt'] as const
+const KEPT_NOT_APPLIED = ['skills', 'memory', 'background', 'effort', 'initialPrompt'] as const
 
 /** Agent names as Claude Code accepts them: letters, digits, `-` and `_`, starting with a letter or digit. */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
@@ -99,6 +100,8 @@ export function parseAgentDefinition(text: string, source: DefinitionSource): Pa
   const skills = fields.list('skills')
   if (skills !== undefined) definition.skills = skills
   if (fields.has('hooks')) definition.hooks = fields.raw('hooks')
+  const hooks = agentHooksConfig(fields, source.path)
+  if (hooks !== undefined) definition.hookConfig = hooks
   const memory = fields.oneOf('memory', ['user', 'project', 'local'] as const)
   if (memory !== undefined) definition.memory = memory
   const background = fields.boolean('background')

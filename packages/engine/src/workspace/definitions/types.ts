@@ -1,4 +1,5 @@
 import type { McpServerSettings, PermissionMode } from '@z-engine/protocol'
+import type { HooksConfig } from '../hooks/types.js'
 
 /**
  * Where a definition came from, lowest precedence first: shipped with the engine, an enabled plugin
@@ -84,7 +85,10 @@ export interface AgentDefinition extends DefinitionBase {
   color?: string
   /** Claude Code fields kept as written (a `field_not_applied` warning says z-engine ignores them). */
   skills?: string[]
+  /** Claude Code's `hooks` as written. */
   hooks?: unknown
+  /** The same hooks as a session runs them while this agent works (`Stop` read as SubagentStop). */
+  hookConfig?: HooksConfig
   memory?: 'user' | 'project' | 'local'
   background?: boolean
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max'
