@@ -233,9 +233,11 @@ describe('Claude Code compatibility: agents', () => {
       color: 'purple',
       initialPrompt: 'Start with the failing test',
       permissionMode: 'plan',
+      // The hooks as a session runs them while the agent works.
+      hookConfig: { PreToolUse: [{ command: './check.sh', matcher: 'Bash' }] },
     })
-    // Kept is not applied: each such field says so instead of pretending.
-    expect(codes(agents.find('full')).filter((code) => code === 'field_not_applied')).toHaveLength(6)
+    // Kept is not applied: each such field says so instead of pretending (hooks are applied).
+    expect(codes(agents.find('full')).filter((code) => code === 'field_not_applied')).toHaveLength(5)
   })
 })
 
