@@ -1,6 +1,7 @@
 import { normalizePath, resolvePath } from '../paths/normalize.js'
 import { readArgs } from './command-args.js'
 import { createdInto, namesContents, treeInto } from './created-names.js'
+import { followsLinks } from './follows-links.js'
 import { options, parseOptions } from './options.js'
 import { readOnlyEntry } from './read-only-table.js'
 import type { ShellRedirect, ShellWord } from './types.js'
@@ -226,11 +227,14 @@ function analyzeCommand(
   const fileCommand = simpleFileCommand(command, cwd, home)
   if (fileCommand) {
     facts.fileCommand = true
+    // `cp -r dir /tmp/x` reads every file below dir (deny rules must see it, even in bypass).
+    facts.recursive = fileCommand.recursive
     facts.reads.push(...fileCommand.reads)
     facts.writes.push(...fileCommand.writes)
   } else {
     // Not simple enough for acceptEdits, but its targets still matter (protected paths, deny rules, scope).
     const other = otherTargets(command, cwd, home)
+    if (other.recursive) facts.recursive = true
     facts.reads.push(...other.reads)
     facts.writes.push(...other.writes)
     facts.writeThrough.push(...other.through)
@@ -264,8 +268,11 @@ function analyzeCommand(
       facts.writes.push(target)
       facts.writeThrough.push(target)
     }
-    if (verdict.refusal !== undefined || verdict.writes.length > 0)
+    if (verdict.refusal !== undefined || verdict.writes.length > 0) {
       for (const file of verdict.reads) if (file.value !== '-') facts.reads.push(targetOf(file, cwd, home))
+      // A refused folder-wide read (`git archive`) still reaches every file below, for deny rules.
+      if (verdict.recursive) facts.recursive = true
+    }
     if (verdict.unknownReads && (verdict.refusal !== undefined || verdict.writes.length > 0))
       facts.reads.push({ kind: 'unknown', text: '(files the line does not name)' })
   }
@@ -301,6 +308,17 @@ function analyzeCommand(
   if (verdict.refusal !== undefined) return notReadOnly(verdict.refusal)
   if (name.value === 'git' && movedCwd) {
     return notReadOnly('git in a folder other than the session cwd may use another repository and its config')
+  }
+  if (verdict.recursive && followsLinks(name.value, command.words.slice(1))) {
+    // What it walks still counts for deny rules (in every mode), and a link may lead anywhere.
+    for (const file of verdict.reads) if (file.value !== '-') facts.reads.push(targetOf(file, cwd, home))
+    if (verdict.reads.length === 0)
+      facts.reads.push(cwd === undefined ? { kind: 'unknown', text: '.' } : { kind: 'path', path: cwd })
+    facts.reads.push({ kind: 'unknown', text: '(wherever a symbolic link below leads)' })
+    facts.recursive = true
+    return notReadOnly(
+      `${name.value} follows symbolic links while it walks folders (a link may lead anywhere)`,
+    )
   }
   facts.readOnly = true
   facts.recursive = verdict.recursive
@@ -456,7 +474,12 @@ function simpleFileCommand(command: EffectiveCommand, cwd: string | undefined, h
       }
     }
   }
-  return { reads, writes }
+  const recursive =
+    name.value === 'mv' ||
+    ['-r', '-R', '--recursive', '-a', '--archive'].some((flag) => read.flags.includes(flag))
+  // A move takes its sources' contents along: they count as read too.
+  if (name.value === 'mv') for (const [, source] of sourceTargets) reads.push(source)
+  return { reads, writes, recursive }
 }
 
 /** Commands whose operands name files they change; `skip` operands come first (chmod's mode). */
@@ -484,7 +507,11 @@ const WRITING_COMMANDS: Readonly<Record<string, { skip: number; values: readonly
 const COPYING = new Set(['cp', 'mv', 'ln', 'install'])
 
 /** What an archive tool or rsync creates: the folder it writes and the names it may create there. */
-type Extractor = (args: readonly ShellWord[], cwd: string | undefined, home: string) => Target[]
+type Extractor = (
+  args: readonly ShellWord[],
+  cwd: string | undefined,
+  home: string,
+) => { writes: Target[]; reads?: Target[] }
 
 /** The folder a word names (or the cwd), with every protected name a tree of unknown names may bring. */
 function extractedInto(dir: ShellWord | undefined, cwd: string | undefined, home: string): Target[] {
@@ -510,11 +537,13 @@ const EXTRACTORS: Readonly<Record<string, Extractor>> = {
   rsync: (args, cwd, home) => {
     const operands = args.filter((word) => !word.value.startsWith('-'))
     const destination = operands[operands.length - 1]
-    if (operands.length < 2 || !destination) return [{ kind: 'unknown', text: '(what rsync writes)' }]
+    if (operands.length < 2 || !destination)
+      return { writes: [{ kind: 'unknown', text: '(what rsync writes)' }] }
+    const reads = operands.slice(0, -1).map((word) => targetOf(word, cwd, home))
     const into = targetOf(destination, cwd, home)
     // `host:path` is another machine; options with values (`-e ssh`) are not told apart: unknown.
     if (into.kind !== 'path' || destination.value.includes(':'))
-      return [{ kind: 'unknown', text: '(what rsync writes)' }]
+      return { writes: [{ kind: 'unknown', text: '(what rsync writes)' }], reads }
     const created: Target[] = [into]
     for (const source of operands.slice(0, -1)) {
       const contents = source.value.endsWith('/') || namesContents(source)
@@ -522,7 +551,7 @@ const EXTRACTORS: Readonly<Record<string, Extractor>> = {
         ...(contents ? treeInto(into.path) : createdInto(source, targetOf(source, cwd, home), into.path)),
       )
     }
-    return created
+    return { writes: created, reads }
   },
   tar: (args, cwd, home) => {
     const first = args[0]?.value ?? ''
@@ -532,16 +561,34 @@ const EXTRACTORS: Readonly<Record<string, Extractor>> = {
     const at = args.findIndex((word) => word.value === '-C' || word.value === '--directory')
     const inline = args.find((word) => word.value.startsWith('--directory='))
     const dir = at >= 0 ? args[at + 1] : inline ? { ...inline, value: inline.value.slice(12) } : undefined
-    if (extracting) return extractedInto(dir, cwd, home)
+    if (extracting) return { writes: extractedInto(dir, cwd, home) }
     // Creating: the archive is the file `-f`/`--file` names (or the value after a cluster holding f).
     const fileAt = args.findIndex((word) => word.value === '-f' || word.value === '--file')
     const archive = fileAt >= 0 ? args[fileAt + 1] : cluster.includes('f') ? args[1] : undefined
-    return archive ? [targetOf(archive, cwd, home)] : [{ kind: 'unknown', text: '(the archive tar writes)' }]
+    // What it archives: every other operand (and the folders below them, for deny rules).
+    const sources = args.slice(1).filter((word) => !word.value.startsWith('-') && word !== archive)
+    return {
+      writes: archive
+        ? [targetOf(archive, cwd, home)]
+        : [{ kind: 'unknown', text: '(the archive tar writes)' }],
+      reads: sources.map((word) => targetOf(word, cwd, home)),
+    }
+  },
+  zip: (args, cwd, home) => {
+    const operands = args.filter((word) => !word.value.startsWith('-'))
+    const [archive, ...sources] = operands
+    return {
+      writes: archive
+        ? [targetOf(archive, cwd, home)]
+        : [{ kind: 'unknown', text: '(the archive zip writes)' }],
+      reads: sources.map((word) => targetOf(word, cwd, home)),
+    }
   },
   unzip: (args, cwd, home) => {
     const at = args.findIndex((word) => word.value === '-d')
-    if (args.some((word) => /^-[A-Za-z]*[lvtZ]/.test(word.value) && word.value !== '-d')) return []
-    return extractedInto(at >= 0 ? args[at + 1] : undefined, cwd, home)
+    if (args.some((word) => /^-[A-Za-z]*[lvtZ]/.test(word.value) && word.value !== '-d'))
+      return { writes: [] }
+    return { writes: extractedInto(at >= 0 ? args[at + 1] : undefined, cwd, home) }
   },
 }
 
@@ -667,8 +714,9 @@ function otherTargets(command: EffectiveCommand, cwd: string | undefined, home: 
   const extractor =
     name?.literal && Object.hasOwn(EXTRACTORS, name.value) ? EXTRACTORS[name.value] : undefined
   if (extractor) {
-    const writes = extractor(command.words.slice(1), cwd, home)
-    return { reads: [] as Target[], writes, through: [] as Target[] }
+    const { writes, reads = [] } = extractor(command.words.slice(1), cwd, home)
+    // Archiving or syncing a folder reads every file below it.
+    return { reads, writes, through: [] as Target[], recursive: reads.length > 0 }
   }
   if (!spec || !name) {
     const downloads = downloadTargets(command, cwd, home)
@@ -693,7 +741,10 @@ function otherTargets(command: EffectiveCommand, cwd: string | undefined, home: 
       )
     if (into.kind !== 'path') writes.push({ kind: 'unknown', text: '(the names the copy creates)' })
   }
-  return { reads: COPYING.has(name.value) ? targets : [], writes, through: [] as Target[] }
+  const recursive =
+    COPYING.has(name.value) &&
+    read.flags.some((flag) => /^-[A-Za-z]*[rRa]|^--(recursive|archive)$/.test(flag))
+  return { reads: COPYING.has(name.value) ? targets : [], writes, through: [] as Target[], recursive }
 }
 
 /** Literal operands read as paths, for a command whose use of them is unknown. */

@@ -198,8 +198,13 @@ function configWrite(args: readonly ShellWord[]): TableVerdict {
   return verdict
 }
 
-/** A revision:path operand (`HEAD:README.md`) reads that path. */
+/**
+ * A revision:path operand (`HEAD:README.md`) reads that path; so do the index forms `:path` and
+ * `:<stage>:path` (`git show :0:.env`, issue 34).
+ */
 function pathOf(word: ShellWord): ShellWord {
+  const index = /^:[0-3]:(.*)$/s.exec(word.value)
+  if (index) return { ...word, value: index[1] || '.' }
   const colon = word.value.indexOf(':')
   return colon >= 0 ? { ...word, value: word.value.slice(colon + 1) || '.' } : word
 }
@@ -225,6 +230,13 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
     sub = verbs[verb]
     args2 = rest.slice(1)
     if (!sub) return refused(`git ${name.value} ${verb} is not in the read-only list`)
+  }
+  if (name.value === 'archive') {
+    // Not read-only (it writes an archive), but it reads the whole tree: deny rules must see that.
+    const verdict = refused('git archive is not in the read-only list')
+    verdict.reads.push(dot())
+    verdict.recursive = true
+    return verdict
   }
   if (!sub) return refused(`git ${name.value} is not in the read-only list`)
   if (name.value === 'config' && !configReads(args2)) return configWrite(args2)
@@ -252,6 +264,8 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
       : operands.slice(Math.max(0, parsed.dashDashAt - (operands === parsed.operands ? 0 : 1)))
   const revPaths = operands.filter((word) => word.value.includes(':')).map(pathOf)
   verdict.reads.push(...operands.map(pathOf))
+  // A pathspec names folders as well as files (`git diff HEAD -- .` prints every file below).
+  verdict.recursive = true
   // Without a named path it may print any tracked (with --untracked/--no-index, any) file below the cwd.
   if (name.value !== 'blame' && afterDashDash.length === 0 && revPaths.length === 0) {
     verdict.reads.push(dot())
