@@ -84,7 +84,9 @@ describe('Claude Code through the gateway', () => {
     const model = stack.upstream.requests.filter((request) => Array.isArray(request.body.tools))
     expect(model).toHaveLength(3)
     // Claude Code's own tools reached the model as functions.
-    const names = (model[0]?.body.tools as Array<{ name: string }>).map((tool) => tool.name)
+    const names = ((model[0] as RecordedRequest).body.tools as Array<{ name: string }>).map(
+      (tool) => tool.name,
+    )
     expect(names).toEqual(expect.arrayContaining(['Read', 'Edit', 'Bash']))
   }, 120_000)
 })

@@ -10,7 +10,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RecordedRequest, ServerStep } from '@z-engine/engine/testing'
-import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { customCallStep } from './custom-call-step.js'
 import { type Stack, startStack, text } from './harness.js'
@@ -97,15 +96,6 @@ async function codexFixes(upstreamApi: 'responses' | 'chat'): Promise<RecordedRe
   return stack.upstream.requests.filter((request) => Array.isArray(request.body.tools))
 }
 
-function storedResponses(stack: Stack): number {
-  const db = new Database(stack.db.replace(/^sqlite:/, ''), { readonly: true })
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM gw_responses').get() as { n: number }).n
-  } finally {
-    db.close()
-  }
-}
-
 describe('the Codex CLI through the gateway', () => {
   it('fixes a bug with its apply_patch custom tool on a Responses upstream (store: false, pass-through)', async () => {
     const requests = await codexFixes('responses')
@@ -122,7 +112,8 @@ describe('the Codex CLI through the gateway', () => {
       call_id: 'call_patch',
     })
     expect(requests.every((request) => request.body.store === false)).toBe(true)
-    expect(storedResponses(stack as Stack)).toBe(0)
+    // Pass-through: the gateway's stateful path would have replaced the upstream's item ids with its own.
+    expect(answer.find((item) => item.type === 'custom_tool_call')?.id).not.toMatch(/^ctc_[0-9a-f]{48}$/)
   }, 120_000)
 
   it('fixes a bug with apply_patch on a Chat upstream (the executor maps it to a function and back)', async () => {
@@ -143,6 +134,5 @@ describe('the Codex CLI through the gateway', () => {
       ],
     })
     expect(messages.find((message) => message.role === 'tool')).toMatchObject({ tool_call_id: 'call_patch' })
-    expect(storedResponses(stack as Stack)).toBe(0)
   }, 120_000)
 })
