@@ -9,6 +9,7 @@ import { parseModeFlag } from '../mode-flag.js'
 import { listSessionRows, resumeWithoutIdMessage, type SessionRow } from '../sessions/session-listing.js'
 import { ChatController, loadSlashCommands } from '../tui/chat-controller.js'
 import { EventFeed } from '../tui/event-feed.js'
+import { chatGate } from '../tui/test-chat-gate.js'
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from '../tui/use-terminal-input.js'
 import { cliVersion } from '../version.js'
 
@@ -195,6 +196,8 @@ export async function main(io: CommandIo): Promise<number> {
   // Bracketed paste: the terminal marks a paste, so a multi-line one is kept whole instead of
   // sending its first line.
   stdout.write(ENABLE_BRACKETED_PASTE)
+  // Tests hold the chat here to type into the early box while it is certainly not mounted.
+  await chatGate(io.env)
   // What was typed in the early prompt box: the composer starts with it and replays the rest.
   const typed = io.early?.stop()
   if (typed?.quit) {

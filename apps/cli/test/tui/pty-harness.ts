@@ -1,5 +1,6 @@
 /** Drives the built CLI in a real pseudo-terminal (node-pty) for the chat's end-to-end tests. */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type IPty, spawn } from '@lydell/node-pty'
@@ -110,6 +111,29 @@ export function journals(dataDir: string): string {
     .filter((path) => path.endsWith('.jsonl') && !path.endsWith('prompt-history.jsonl'))
     .map((path) => readFileSync(path, 'utf8'))
     .join('\n')
+}
+
+const gates: number[] = []
+afterEach(() => {
+  for (const fd of gates.splice(0)) closeSync(fd)
+})
+
+/**
+ * A held gate for the chat (the CLI's `Z_ENGINE_TEST_CHAT_GATE` seam): put `variables` in the chat's
+ * environment and it stops just before it takes over from the early prompt box, until `open()`.
+ * The gate is a FIFO this side keeps open read-write until the test ends (on Linux that never
+ * blocks), so a byte written before the chat reaches the gate waits there for it.
+ */
+export function chatGate(dir: string) {
+  const path = join(dir, 'chat-gate')
+  const made = spawnSync('mkfifo', [path], { encoding: 'utf8' })
+  if (made.status !== 0) throw new Error(`mkfifo ${path} failed: ${made.stderr}`)
+  const fd = openSync(path, 'r+')
+  gates.push(fd)
+  return {
+    variables: { Z_ENGINE_TEST_CHAT_GATE: path },
+    open: () => writeSync(fd, 'open\n'),
+  }
 }
 
 /** The environment of a chat in a temp home: its own data and config folders, a colour terminal. */
