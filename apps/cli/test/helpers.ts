@@ -112,7 +112,7 @@ export async function runChild(
 }
 
 /** Waits until `check` holds, polling. */
-export async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+export async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out waiting')

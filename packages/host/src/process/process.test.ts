@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -231,10 +231,11 @@ describe('runProcess', () => {
       args: ['-c', script],
       cwd: dir,
       env,
-      timeoutMs: 500,
+      // Long enough for bash to start its four processes on a loaded machine, far below their 100 s.
+      timeoutMs: 2_000,
     })
     expect(result.timedOut).toBe(true)
-    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(Date.now() - started).toBeLessThan(60_000)
     const pids = pidsIn(pidFile)
     expect(pids.length).toBe(4)
     for (const pid of pids) expect(isProcessAlive(pid), `pid ${pid}`).toBe(false)
@@ -247,7 +248,8 @@ describe('runProcess', () => {
       args: ['-c', script],
       cwd: dir,
       env,
-      timeoutMs: 700,
+      // Long enough for the escaped child to start and write its pid on a loaded machine.
+      timeoutMs: 2_000,
       killGraceMs: 300,
     })
     expect(result.timedOut).toBe(true)
@@ -273,12 +275,13 @@ describe('runProcess', () => {
     const started = Date.now()
     const result = await runProcess({
       file: '/bin/sh',
-      args: ['-c', `sleep 30 & echo $! > ${pidFile}; echo done`],
+      args: ['-c', `sleep 300 & echo $! > ${pidFile}; echo done`],
       cwd: dir,
       env,
     })
     expect(result.output).toBe('done\n')
-    expect(Date.now() - started).toBeLessThan(3_000)
+    // Not when the grandchild ends (300 s): this bound leaves a loaded machine a minute.
+    expect(Date.now() - started).toBeLessThan(60_000)
     process.kill(pidsIn(pidFile)[0]!, 'SIGKILL')
   })
 })
@@ -340,15 +343,18 @@ describe('BackgroundProcesses', () => {
   it('reads output incrementally and reports the exit', async () => {
     const changes: string[] = []
     const manager = new BackgroundProcesses({ env, onChange: (info) => changes.push(info.status) })
-    const info = manager.start('echo first; sleep 0.4; echo second; exit 7', {
+    // The second line waits for the test's go-ahead, so what each read sees is certain.
+    const go = join(dir, 'go')
+    const info = manager.start(`echo first; while [ ! -e ${go} ]; do sleep 0.05; done; echo second; exit 7`, {
       cwd: dir,
       description: 'demo',
     })
     expect(info.status).toBe('running')
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(manager.read(info.id)?.output).toBe('first\n')
+    let first = ''
+    await expect.poll(() => (first += manager.read(info.id)?.output ?? ''), { timeout: 30_000 }).toBe('first\n')
     expect(manager.read(info.id)?.output).toBe('')
-    const done = await manager.waitForExit(info.id, 5_000)
+    writeFileSync(go, '')
+    const done = await manager.waitForExit(info.id, 60_000)
     expect(done).toMatchObject({ status: 'exited', exitCode: 7 })
     expect(manager.read(info.id)?.output).toBe('second\n')
     expect(changes).toEqual(['running', 'exited'])
@@ -359,14 +365,15 @@ describe('BackgroundProcesses', () => {
     const started = Date.now()
     const snapshot = await manager.waitForExit(info.id, 200)
     expect(snapshot?.status).toBe('running')
-    expect(Date.now() - started).toBeLessThan(2_000)
+    // At the timeout, not when the job ends (100 s): this bound leaves a loaded machine a minute.
+    expect(Date.now() - started).toBeLessThan(60_000)
     await manager.killAll()
   })
   it('kill stops the whole tree', async () => {
     const pidFile = join(dir, 'pids')
     const manager = new BackgroundProcesses({ env, killGraceMs: 500 })
     const info = manager.start(`echo $$ > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`, { cwd: dir })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await expect.poll(() => existsSync(pidFile) && pidsIn(pidFile).length, { timeout: 30_000 }).toBe(2)
     const killed = await manager.kill(info.id)
     expect(killed?.status).toBe('killed')
     const pids = pidsIn(pidFile)
@@ -377,7 +384,7 @@ describe('BackgroundProcesses', () => {
     const pidFile = join(dir, 'pids')
     const manager = new BackgroundProcesses({ env, killGraceMs: 500 })
     const info = manager.start(`sleep 100 & echo $! > ${pidFile}`, { cwd: dir })
-    const exited = await manager.waitForExit(info.id, 5_000)
+    const exited = await manager.waitForExit(info.id, 60_000)
     expect(exited?.status).toBe('exited')
     const [orphan] = pidsIn(pidFile)
     expect(isProcessAlive(orphan!)).toBe(true)
