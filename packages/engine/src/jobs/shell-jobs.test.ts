@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { childEnvironment, isProcessAlive } from '@z-engine/host'
@@ -27,14 +27,19 @@ afterEach(async () => {
 
 describe('ShellJobs', () => {
   it('reads output incrementally, waits for the exit, and reports updates', async () => {
-    const job = await jobs.spawnShell('echo a; sleep 0.3; echo b; echo skip; exit 2', {
-      cwd: dir,
-      description: 'demo',
-    })
+    // The rest waits for the test's go-ahead, so what each read sees is certain.
+    const go = join(dir, 'go')
+    const job = await jobs.spawnShell(
+      `echo a; while [ ! -e ${go} ]; do sleep 0.05; done; echo b; echo skip; exit 2`,
+      { cwd: dir, description: 'demo' },
+    )
     expect(job).toMatchObject({ kind: 'shell', status: 'running', description: 'demo' })
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    expect((await jobs.read(job.id, {}, signal))?.output).toBe('a\n')
-    const done = await jobs.read(job.id, { waitMs: 5_000, filter: '^b' }, signal)
+    let first = ''
+    await expect
+      .poll(async () => (first += (await jobs.read(job.id, {}, signal))?.output ?? ''), { timeout: 30_000 })
+      .toBe('a\n')
+    writeFileSync(go, '')
+    const done = await jobs.read(job.id, { waitMs: 60_000, filter: '^b' }, signal)
     expect(done?.output).toBe('b')
     expect(done?.info).toMatchObject({ status: 'exited', exitCode: 2 })
     expect((await jobs.read(job.id, {}, signal))?.output).toBe('')
@@ -45,7 +50,11 @@ describe('ShellJobs', () => {
     const job = await jobs.spawnShell(`echo $$ > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`, {
       cwd: dir,
     })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await expect
+      .poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().split('\n').length, {
+        timeout: 30_000,
+      })
+      .toBe(2)
     const killed = await jobs.kill(job.id)
     expect(killed?.status).toBe('killed')
     const pids = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number)

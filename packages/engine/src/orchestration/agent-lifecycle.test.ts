@@ -25,7 +25,7 @@ describe('agent lifecycle', () => {
         call('Agent', { description: 'Wait', prompt: 'Sleep.', subagent_type: 'general' }),
         text('unreached'),
       ],
-      general: [call('Bash', { command: 'sleep 20', description: 'Sleep' }), text('unreached')],
+      general: [call('Bash', { command: 'sleep 300', description: 'Sleep' }), text('unreached')],
     })
     const { engine, envelopes, events, waitFor } = await engineWith(script)
     const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
@@ -34,7 +34,8 @@ describe('agent lifecycle', () => {
     const started = Date.now()
     session.send({ type: 'cancel' })
     await untilIdle(session, envelopes)
-    expect(Date.now() - started).toBeLessThan(10_000)
+    // Not when the command ends (300 s): this bound leaves a loaded machine a minute.
+    expect(Date.now() - started).toBeLessThan(60_000)
     expect(agentInfos(events(session)).at(-1)).toMatchObject({ status: 'cancelled' })
     const finished = events(session, 'turnFinished').at(-1)
     expect(finished).toMatchObject({ outcome: { type: 'cancelled' } })
@@ -62,7 +63,7 @@ describe('agent lifecycle', () => {
           return text('It was stopped.')
         },
       ],
-      general: [call('Bash', { command: 'sleep 20', description: 'Sleep' }), text('unreached')],
+      general: [call('Bash', { command: 'sleep 300', description: 'Sleep' }), text('unreached')],
     })
     const { engine, envelopes, events, waitFor } = await engineWith(script)
     const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
@@ -163,7 +164,7 @@ describe('agent lifecycle', () => {
         }),
         text('started'),
       ],
-      general: [call('Bash', { command: 'sleep 20', description: 'Sleep' }), text('unreached')],
+      general: [call('Bash', { command: 'sleep 300', description: 'Sleep' }), text('unreached')],
     })
     const { engine, envelopes, events, waitFor } = await engineWith(script)
     const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
@@ -172,7 +173,8 @@ describe('agent lifecycle', () => {
     await waitFor(session, 'toolStarted', 2)
     const started = Date.now()
     await session.close()
-    expect(Date.now() - started).toBeLessThan(10_000)
+    // Not when the command ends (300 s): this bound leaves a loaded machine a minute.
+    expect(Date.now() - started).toBeLessThan(60_000)
     expect(
       events(session).some((event) => event.type === 'jobUpdated' && event.job.status === 'killed'),
     ).toBe(true)

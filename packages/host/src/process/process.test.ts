@@ -351,7 +351,9 @@ describe('BackgroundProcesses', () => {
     })
     expect(info.status).toBe('running')
     let first = ''
-    await expect.poll(() => (first += manager.read(info.id)?.output ?? ''), { timeout: 30_000 }).toBe('first\n')
+    await expect
+      .poll(() => (first += manager.read(info.id)?.output ?? ''), { timeout: 30_000 })
+      .toBe('first\n')
     expect(manager.read(info.id)?.output).toBe('')
     writeFileSync(go, '')
     const done = await manager.waitForExit(info.id, 60_000)
