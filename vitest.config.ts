@@ -27,8 +27,12 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**', '**/fixtures/**'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Ceilings, not waits: a test returns as soon as what it waits for happens. CI's machine is
+    // loaded (two cores, several suites), where a start that takes 1 s idle can take twenty.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // expect.poll's own default (1 s) is a race on a loaded machine.
+    expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
   },
 })

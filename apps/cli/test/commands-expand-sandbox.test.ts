@@ -50,5 +50,5 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('commands expand under 
     expect(result.stdout).not.toContain('sk-ant-api03')
     expect(existsSync(join(box.root, 'outside.txt'))).toBe(false)
     expect(existsSync(join(box.project, '.git', 'hooks', 'pre-commit'))).toBe(false)
-  }, 60_000)
+  })
 })

@@ -79,7 +79,7 @@ describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
     await child.exited
     await until(() => !pids.some(alive), 60_000)
     expect(pids.filter(alive)).toEqual([])
-  }, 90_000)
+  })
 
   it('a full disk ends the run with a clear error, a final and a run_end line, and no torn journal', async (context) => {
     // A real full disk: a 256 KiB tmpfs as the data dir (needs root with CAP_SYS_ADMIN; else skipped).
@@ -134,7 +134,7 @@ describe.runIf(HAVE_DIST)('exec in a child process (built dist)', () => {
       execFileSync('umount', [disk])
       rmSync(disk, { recursive: true, force: true })
     }
-  }, 90_000)
+  })
 
   it('--version and a text exec from the built binary', async () => {
     const box = await sandbox()

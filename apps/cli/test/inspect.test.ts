@@ -246,7 +246,7 @@ describe('inspection commands', () => {
       stderr: expect.stringContaining('Starting'),
     })
     expect((servers.find((server) => server.name === 'everything')!.toolCount as number) > 5).toBe(true)
-  }, 60_000)
+  })
 
   it('instructions lists files in order with imports resolved, and rules', async () => {
     const box = await fixture(true)

@@ -118,5 +118,5 @@ describe.runIf(HAVE_DIST)('modules an exec session loads (needs pnpm build)', ()
       'react',
     ])
       expect(loaded, absent).not.toContain(absent)
-  }, 60_000)
+  })
 })

@@ -41,7 +41,7 @@ beforeAll(async () => {
     })
   })
   mcpUrl = `http://127.0.0.1:${port}/mcp`
-}, 30_000)
+})
 afterAll(() => {
   mcp?.kill()
 })

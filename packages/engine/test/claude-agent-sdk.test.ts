@@ -190,7 +190,7 @@ describe('the Claude Agent SDK query() over the engine', () => {
     } finally {
       await server.close()
     }
-  }, 60_000)
+  })
 
   it('resolves a model alias through the catalog: the API gets the model id and the cost is priced', async () => {
     const project = tempDir('ze-cas-project-')
@@ -245,7 +245,7 @@ describe('the Claude Agent SDK query() over the engine', () => {
     } finally {
       await server.close()
     }
-  }, 60_000)
+  })
 
   it('continues the latest session with continue, turns thinking on with maxThinkingTokens, and reports options it cannot honour', async () => {
     const project = tempDir('ze-cas-project-')
@@ -295,5 +295,5 @@ describe('the Claude Agent SDK query() over the engine', () => {
     } finally {
       await server.close()
     }
-  }, 60_000)
+  })
 })

@@ -77,7 +77,7 @@ describe("an agent definition's own MCP servers", () => {
     expect(pid).toBeGreaterThan(0)
     await expect.poll(() => isProcessAlive(pid), { timeout: 10_000 }).toBe(false)
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it("withholds a project agent's inline servers until the workspace is trusted", async () => {
     const { root, pidFile } = projectWithAgent()
@@ -96,5 +96,5 @@ describe("an agent definition's own MCP servers", () => {
     ).toBe(true)
     expect(() => readFileSync(pidFile)).toThrow()
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })

@@ -86,5 +86,5 @@ describe('agent definitions name models as Claude Code collections do', () => {
       ),
     ).toBe(true)
     await engine.shutdown()
-  }, 60_000)
+  })
 })

@@ -78,5 +78,5 @@ describe('checkpoints and Read deny rules', () => {
     expect(readFileSync(join(project, '.env'), 'utf8')).toBe('API_TOKEN=checkpoint-deny-second\n')
     expect(readFileSync(join(project, 'secrets', 'deploy.key'), 'utf8')).toBe('KEY=checkpoint-deny-key\n')
     expect(readFileSync(join(project, 'secrets', 'new.key'), 'utf8')).toBe('KEY=checkpoint-deny-new\n')
-  }, 60_000)
+  })
 })

@@ -175,7 +175,7 @@ describe('crash and resume (spec 000 "Persistence")', () => {
       ['done', false],
     ])
     expectPairedToolResults(after.value.snapshot.workingSet)
-  }, 60_000)
+  })
   it('SIGKILL while an approval card waits: resume shows the turn interrupted, the call answered, and no card left open', async () => {
     const home = tempDir('ze-crash-home-')
     const project = tempDir('ze-crash-proj-')
@@ -213,5 +213,5 @@ describe('crash and resume (spec 000 "Persistence")', () => {
     expectPairedToolResults(t.client.requests[0]!.messages)
     expect(existsSync(join(project, 'should-not-exist'))).toBe(false)
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })

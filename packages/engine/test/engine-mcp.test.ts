@@ -111,7 +111,7 @@ describe('MCP servers in a session (issue 15)', () => {
     expect(pids.every(isProcessAlive)).toBe(true)
     await t.engine.shutdown()
     expect(pids.some(isProcessAlive)).toBe(false)
-  }, 90_000)
+  })
 
   it('a mcp__* deny rule stops every MCP call, resource tools included, without asking', async () => {
     const root = project()
@@ -134,7 +134,7 @@ describe('MCP servers in a session (issue 15)', () => {
       ['ListMcpResources', 'denied'],
     ])
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it('@server:uri mentions in a prompt attach the resource; an unknown server or a failed read is a notice and the prompt still goes', async () => {
     const root = project()
@@ -166,7 +166,7 @@ describe('MCP servers in a session (issue 15)', () => {
       ),
     )
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it(".mcp.json servers are withheld in an untrusted workspace (a notice names them); the user's still start", async () => {
     const root = project(fsServer)
@@ -187,7 +187,7 @@ describe('MCP servers in a session (issue 15)', () => {
     expect(output.markdown).toContain('**everything**')
     expect(output.markdown).not.toContain('**fs**')
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it('the first model request does not wait for a slow server; its tools join between rounds', async () => {
     const root = project({
@@ -209,7 +209,7 @@ describe('MCP servers in a session (issue 15)', () => {
     const first = names(t.client.requests[0]!)
     expect(names(t.client.requests.at(-1)!).slice(0, first.length)).toEqual(first)
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it('60 tools defer: LoadMcpTools loads two by name from the next request on, and every request extends the previous one (prefix stability 1.0)', async () => {
     const root = project()
@@ -260,5 +260,5 @@ describe('MCP servers in a session (issue 15)', () => {
     }
     expect(stable / (requests.length - 1)).toBe(1)
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })

@@ -63,5 +63,5 @@ describe('# notes and /remember (spec 003 "A # note or /remember appends a bulle
     const warning = t.events(session, 'notice').at(-1)
     expect(warning).toMatchObject({ message: expect.stringContaining('unknown option --team') })
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })

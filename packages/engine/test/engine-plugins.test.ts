@@ -102,7 +102,7 @@ describe('plugins in a session', () => {
       '**tidy@acme** 0.1.0 (enabled, loaded in this session): /tidy:sweep; agents tidy:broom; skills tidy:shine; 1 hooks; MCP plugin_tidy_dust',
     )
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it("a project's enabledPlugins load only once the workspace is trusted, and trusting the running session loads them", async () => {
     const market = acmeMarketplace(join(tempDir('ze-marker-'), 'hook.txt'))
@@ -129,7 +129,7 @@ describe('plugins in a session', () => {
     await t.waitFor(session, 'turnFinished')
     expect(JSON.stringify(t.client.requests[0]!.messages[0]!.content)).toContain('Sweep math.js clean.')
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it('/plugin marketplace add, then /plugin install asks once showing what it adds and makes its command, agent, skill, hook and MCP server live; disable, uninstall and marketplace remove take them away', async () => {
     const marker = join(tempDir('ze-marker-'), 'hook.txt')
@@ -218,5 +218,5 @@ describe('plugins in a session', () => {
     await session.idle()
     expect(notices(t, session).at(-1)).toMatch(/^\/plugin install: .*acme/)
     await t.engine.shutdown()
-  }, 90_000)
+  })
 })

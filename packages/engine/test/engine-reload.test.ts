@@ -93,7 +93,7 @@ describe('settings reload (spec 003 "The registry is rebuilt on settings reload"
     await t.waitFor(session, 'turnFinished', 3)
     expect(agentDescription(t.client.requests[4]!)).toContain('tester: Runs only the fast tests')
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })
 
 describe('trustWorkspace in a running session (spec 000 "Workspace trust")', () => {
@@ -185,5 +185,5 @@ describe('trustWorkspace in a running session (spec 000 "Workspace trust")', () 
     await t.engine.shutdown()
     expect(isProcessAlive(pid!)).toBe(false)
     expect(existsSync(marker)).toBe(true)
-  }, 60_000)
+  })
 })

@@ -68,7 +68,7 @@ describe('safe rewind', () => {
     expect(notices.join('\n')).toContain(
       'left 3 file(s) the agent did not change as they are: mine.txt, notes.md, test.js',
     )
-  }, 60_000)
+  })
 
   it('keeps a file the agent wrote and the user then edited; a dry run changes nothing; undo puts the files back', async () => {
     const project = buggyProject()
@@ -140,5 +140,5 @@ describe('safe rewind', () => {
     expect(forced).toMatchObject({ restoredFiles: ['a.txt', 'b.txt'], skippedFiles: [] })
     expect(existsSync(join(project, 'b.txt'))).toBe(false)
     expect(readFileSync(join(project, 'c.txt'), 'utf8')).toBe('mine\n')
-  }, 60_000)
+  })
 })

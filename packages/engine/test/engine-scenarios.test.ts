@@ -432,16 +432,16 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
       ['cancel', 'dropped: look at package.json', 3],
     ] as const) {
       session.send({ type: 'submit', text: `Run the slow job (${stop}).` })
-      await waitFor(session, 'toolStarted', turn === 1 ? 1 : 2, 10_000)
+      await waitFor(session, 'toolStarted', turn === 1 ? 1 : 2)
       session.send({ type: 'steer', text: steering })
       await waitFor(session, 'steeringQueued', turn === 1 ? 1 : 2)
       session.send({ type: stop })
-      const finished = await waitFor(session, 'turnFinished', turn, 10_000)
+      const finished = await waitFor(session, 'turnFinished', turn)
       expect(finished).toMatchObject({
         outcome: { type: stop === 'interrupt' ? 'interrupted' : 'cancelled' },
       })
       session.send({ type: 'submit', text: 'Go on.' })
-      await waitFor(session, 'turnFinished', turn + 1, 10_000)
+      await waitFor(session, 'turnFinished', turn + 1)
     }
     const afterInterrupt = JSON.stringify(t.client.requests[1]!.messages.at(-1))
     expect(afterInterrupt).toContain('kept: look at test.js')

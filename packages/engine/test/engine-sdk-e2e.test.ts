@@ -77,6 +77,6 @@ describe.each(Object.entries(WIRE_MODELS))(
       } finally {
         await server.close()
       }
-    }, 60_000)
+    })
   },
 )

@@ -68,7 +68,8 @@ export function eventHelpers(envelopes: EventEnvelope[]) {
     session: Session,
     type: EngineEvent['type'],
     count = 1,
-    timeoutMs = 20_000,
+    // A ceiling for a loaded machine, not a wait: it returns as soon as the event is there.
+    timeoutMs = 90_000,
   ): Promise<EngineEvent> => {
     const deadline = Date.now() + timeoutMs
     for (;;) {

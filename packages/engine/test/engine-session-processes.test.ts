@@ -51,5 +51,5 @@ describe.runIf(process.platform === 'linux')('a closing session', () => {
     expect(await until(() => alive().length === 0, 5_000)).toBe(true)
     expect(alive()).toEqual([])
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })

@@ -132,7 +132,7 @@ describe('verification on a real engine (spec 000 "Verification")', () => {
     )
     await resumed.close()
     await t.engine.shutdown()
-  }, 60_000)
+  })
 
   it('strict mode runs the test at the stop boundary and continues with the failure until the model fixes it', async () => {
     const project = npmProject()
@@ -168,5 +168,5 @@ describe('verification on a real engine (spec 000 "Verification")', () => {
     expect(fed).toContain('test (npm test) failed: exit code 1')
     expect(t.client.requests).toHaveLength(5)
     await t.engine.shutdown()
-  }, 60_000)
+  })
 })

@@ -46,7 +46,7 @@ describe('precompiled validators (the built package)', () => {
       sources[name.replace(/^validators-|\.cjs$/g, '')] = source
       modules[name.replace(/^validators-|\.cjs$/g, '')] = require(join(directory, name)) as Module
     }
-  }, 30_000)
+  })
 
   it('splits the commands one branch per file, each holding only its own validator (issue 17)', () => {
     const files = Object.keys(sources).filter((name) => name.startsWith('commands.'))

@@ -100,5 +100,5 @@ describe('z-engine acp over stdio', () => {
       else child.once('exit', resolve)
     })
     expect(code).toBe(0)
-  }, 60_000)
+  })
 })

@@ -71,5 +71,5 @@ describe('the approval card in an 80×24 pseudo-terminal', () => {
     await cli.type('y')
     // (The engine refuses to overwrite a file the agent never read; the card's answer still went through.)
     await cli.waitFor((out) => out.includes('Rewrote it.'), 'the answer')
-  }, 60_000)
+  })
 })

@@ -92,7 +92,7 @@ describe('the early prompt box in a pseudo-terminal', () => {
     await quitChat(cli, '\u0003')
     expect(cli.all()).not.toMatch(MOUNTED)
     expect(cli.exitCode()).toBe(0)
-  }, 60_000)
+  })
 
   it('draws no early box where the trust prompt comes first', async () => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm build' before the pty tests.`)
@@ -108,5 +108,5 @@ describe('the early prompt box in a pseudo-terminal', () => {
     await cli.type('n')
     await cli.waitFor((out) => out.includes('Ask anything'), 'the composer')
     await quitChat(cli, '\u0004')
-  }, 60_000)
+  })
 })

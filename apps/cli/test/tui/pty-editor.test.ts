@@ -199,5 +199,5 @@ describe('the prompt editor in an 80×24 pseudo-terminal', () => {
     await cli.type(CTRL('c'))
     await cli.waitFor((out) => out.includes('Resume it with'), 'the exit line')
     expect(await exited(cli)).toBe(0)
-  }, 60_000)
+  })
 })

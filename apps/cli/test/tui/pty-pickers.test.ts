@@ -84,5 +84,5 @@ describe('pickers in an 80×24 pseudo-terminal', () => {
     expect(resumed).toContain('Wrote one.')
     expect(resumed).not.toContain('Wrote two.')
     await quit(again)
-  }, 90_000)
+  })
 })

@@ -43,5 +43,5 @@ describe('tool output in an 80×24 pseudo-terminal', () => {
     await cli.type('\u000f')
     const expanded = await cli.waitFor((out) => out.includes('output of'), 'the expanded output')
     for (const line of ['101', '105', '108', '112']) expect(expanded).toContain(line)
-  }, 60_000)
+  })
 })

@@ -103,5 +103,5 @@ describe('workspace trust in an 80×24 pseudo-terminal', () => {
     const trust = readFileSync(join(env.XDG_CONFIG_HOME, 'z-engine', 'trust.json'), 'utf8')
     expect(trust).toContain(project)
     await quit(again)
-  }, 90_000)
+  })
 })

@@ -134,5 +134,5 @@ describe('z-engine in a pseudo-terminal', () => {
     while (resumed.exitCode() === undefined && Date.now() - stopped < 10_000)
       await new Promise((resolve) => setTimeout(resolve, 25))
     expect(resumed.exitCode()).toBe(0)
-  }, 90_000)
+  })
 })

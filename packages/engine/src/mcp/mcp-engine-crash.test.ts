@@ -55,5 +55,5 @@ describe.runIf(process.platform === 'linux')('stdio MCP servers when the engine 
     engine.kill('SIGKILL')
     // The watchdog sends SIGTERM at once and SIGKILL a second later.
     await expect.poll(() => pids.filter(isProcessAlive), { timeout: 30_000, interval: 50 }).toEqual([])
-  }, 90_000)
+  })
 })

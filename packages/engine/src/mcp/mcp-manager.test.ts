@@ -91,7 +91,7 @@ describe('McpManager with server-everything over stdio', () => {
     await mcp.close()
     expect(isProcessAlive(pid)).toBe(false)
     expect(mcp.tools()).toEqual([])
-  }, 60_000)
+  })
 })
 
 describe('McpManager over HTTP', () => {
@@ -143,7 +143,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     // Not read-only without the hint: concurrency-unsafe and an ask in default mode.
     expect(tool('crash').isConcurrencySafe({})).toBe(false)
     expect(tool('echo').isConcurrencySafe({})).toBe(true)
-  }, 30_000)
+  })
 
   it('a server that crashes mid-call yields one error result and a notice; its tools disappear; reconnect brings them back', async () => {
     const mcp = manager([stdio('fault', [FAULT_SERVER])])
@@ -159,7 +159,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     const info = await mcp.reconnect('fault')
     expect(info).toMatchObject({ status: 'ready' })
     expect(mcp.tools().map((tool) => tool.name)).toContain('mcp__fault__echo')
-  }, 30_000)
+  })
 
   it('cancelling a hanging call sends notifications/cancelled and returns at once', async () => {
     const mcp = manager([stdio('fault', [FAULT_SERVER])])
@@ -171,7 +171,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     setTimeout(() => controller.abort(), 100)
     expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } })
     await expect.poll(() => mcp.servers()[0]!.stderr, { timeout: 30_000 }).toContain('cancelled')
-  }, 30_000)
+  })
 
   it('a server that does not start within timeout_ms fails with a clear error and is killed; a slow one within it works', async () => {
     const mcp = manager([
@@ -194,7 +194,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     expect(missing).toMatchObject({ status: 'failed' })
     expect(missing!.lastError).toMatch(/Cannot find module|Connection closed/)
     expect(mcp.notices.filter((notice) => notice.includes('unavailable'))).toHaveLength(2)
-  }, 90_000)
+  })
 
   it('leaves out a tool whose schema does not compile, with a notice', async () => {
     const mcp = manager([stdio('fault', [FAULT_SERVER, '--bad-schema'])])
@@ -204,7 +204,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     expect(mcp.notices.join('\n')).toContain(
       'MCP tool mcp__fault__broken is left out: its input schema does not compile',
     )
-  }, 30_000)
+  })
 
   it('tools/list_changed appends the new tool and keeps the others in place', async () => {
     const mcp = manager([stdio('fault', [FAULT_SERVER])])
@@ -218,7 +218,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     const after = mcp.tools().map((tool) => tool.name)
     expect(after.slice(0, before.length)).toEqual(before.map((tool) => tool.name))
     expect(after.at(-1)).toBe('mcp__fault__extra')
-  }, 30_000)
+  })
 
   it('above 40 tools the schemas are deferred: a reminder lists them and LoadMcpTools loads two by name', async () => {
     const mcp = manager([stdio('bulk', [FAULT_SERVER, '--tools=60'])])
@@ -242,7 +242,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     expect(await load.call({ names: ['mcp__bulk__nope'] }, mcpTestCtx(), signal())).toMatchObject({
       ok: false,
     })
-  }, 30_000)
+  })
 
   it('kills the whole process tree of a stdio server on close', async () => {
     const mcp = manager([stdio('tree', [FAULT_SERVER, '--child'])])
@@ -253,7 +253,7 @@ describe('McpManager faults (our SDK fault server)', () => {
     expect(isProcessAlive(grandchild)).toBe(true)
     await mcp.close()
     expect(isProcessAlive(grandchild)).toBe(false)
-  }, 30_000)
+  })
 })
 
 describe('McpManager with an in-process server (embedders)', () => {
@@ -297,5 +297,5 @@ describe('McpManager with an in-process server (embedders)', () => {
       ok: true,
       output: { content: [{ type: 'text', text: 'found it' }] },
     })
-  }, 20_000)
+  })
 })

@@ -81,7 +81,7 @@ it('never copies denied files into any checkpoint object, nested repositories in
     encoding: 'utf8',
   })
   expect(indexed).not.toMatch(/\.env|secrets\//)
-}, 60_000)
+})
 
 it('restores around denied files: neither deleted, reverted nor created', async () => {
   await writeFiles(project, { 'src/app.ts': 'one\n', '.env': 'TOKEN=old\n' })
@@ -95,7 +95,7 @@ it('restores around denied files: neither deleted, reverted nor created', async 
   expect(await readFile(join(project, 'src/app.ts'), 'utf8')).toBe('one\n')
   expect(await readFile(join(project, '.env'), 'utf8')).toBe('TOKEN=new\n')
   expect(await readFile(join(project, 'secrets/added.pem'), 'utf8')).toBe('added later\n')
-}, 60_000)
+})
 
 it('drops a file captured before its rule existed and never restores or previews it', async () => {
   await writeFiles(project, { 'src/app.ts': 'one\n', '.env': 'TOKEN=captured-before-the-rule\n' })
@@ -118,7 +118,7 @@ it('drops a file captured before its rule existed and never restores or previews
   // The next checkpoint after that restore still leaves it out.
   await writeFile(join(project, 'src/app.ts'), 'three\n')
   expect(filesOf(value(await checkpoints.snapshot()).commit)).toEqual(['src/app.ts'])
-}, 60_000)
+})
 
 it('lists the index once per instance, yet drops a file whose rule appears mid-session', async () => {
   await writeFiles(project, { 'src/app.ts': 'one\n', 'notes/plan.md': 'plan\n' })
@@ -154,4 +154,4 @@ it('lists the index once per instance, yet drops a file whose rule appears mid-s
   await writeFile(join(project, 'src/app.ts'), 'three\n')
   value(await checkpoints.snapshot())
   expect(await lsFiles()).toBe(6)
-}, 60_000)
+})

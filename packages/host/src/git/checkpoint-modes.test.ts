@@ -16,4 +16,4 @@ it('creates the shadow repository 0700, parents included (checkpoints hold the p
   expect(opened.ok).toBe(true)
   for (const dir of [join(root, 'data'), join(root, 'data', 'checkpoints'), gitDir])
     expect(statSync(dir).mode & 0o777, dir).toBe(0o700)
-}, 60_000)
+})

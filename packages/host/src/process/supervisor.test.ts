@@ -70,7 +70,7 @@ describe.runIf(process.platform === 'linux')('the watchdog', () => {
     // The watchdog sends SIGTERM at once (SIGKILL a second later to what ignores it).
     expect(await until(() => !isProcessAlive(leader) && !isProcessAlive(child), 30_000)).toBe(true)
     expect(groupHasMembers(leader)).toBe(false)
-  }, 90_000)
+  })
 
   it('kills what a finished command left in its group on request (shutdown)', async () => {
     const result = await runProcess({ file: '/bin/sh', args: ['-c', 'sleep 300 & echo $!'], cwd: dir, env })

@@ -258,7 +258,7 @@ describe('runHooks', () => {
       options(),
     )
     expect(outcome.results.map((result) => result.status)).toEqual(['success', 'success', 'success'])
-  }, 90_000)
+  })
 
   it('runs an identical command once', async () => {
     const hook = script('count', `echo x >> "${dir}/count.txt"`)
