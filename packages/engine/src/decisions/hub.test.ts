@@ -93,7 +93,8 @@ describe('decision hub (spec 000 "Decision seams")', () => {
     expect(await hub.consult('toolGate', gateInput)).toEqual([])
     const took = Date.now() - started
     expect(took).toBeGreaterThanOrEqual(sharedDeadlineMs(20) - 5)
-    expect(took).toBeLessThan(2_000)
+    // The model never answers: without the deadline this would not return at all.
+    expect(took).toBeLessThan(30_000)
     expect(traces).toMatchObject([{ feature: 'decisions_a', mode: 'on', outcome: 'timeout' }])
   })
 

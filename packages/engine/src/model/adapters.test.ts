@@ -409,7 +409,8 @@ describe.each(FORMATS)('%s wire format', (format) => {
       events.push(event)
       if (event.type === 'retrying') setTimeout(() => controller.abort(), 10)
     }
-    expect(performance.now() - started).toBeLessThan(2000)
+    // Not after the 30 s the server asked to wait: this bound leaves a loaded machine room.
+    expect(performance.now() - started).toBeLessThan(20_000)
     expect(events.map((event) => event.type)).toEqual(['retrying', 'error'])
     expect(events[1]).toMatchObject({ error: { kind: 'aborted' } })
     expect(server?.requests).toHaveLength(1)
@@ -418,7 +419,8 @@ describe.each(FORMATS)('%s wire format', (format) => {
   it('aborting mid-stream closes the HTTP stream promptly and yields aborted', async () => {
     const client = await setup(
       format,
-      [{ blocks: [{ type: 'text', text: 'slow '.repeat(200) }] }],
+      // Long enough (tens of seconds at 20 ms a chunk) that "promptly" has room on a loaded machine.
+      [{ blocks: [{ type: 'text', text: 'slow '.repeat(2_000) }] }],
       undefined,
       { chunkDelayMs: 20 },
     )
@@ -434,8 +436,7 @@ describe.each(FORMATS)('%s wire format', (format) => {
     }
     const elapsed = performance.now() - abortedAt
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'aborted' } })
-    expect(elapsed).toBeLessThan(500)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(server?.requests[0]?.closedEarly).toBe(true)
+    expect(elapsed).toBeLessThan(10_000)
+    await expect.poll(() => server?.requests[0]?.closedEarly).toBe(true)
   })
 })
