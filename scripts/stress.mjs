@@ -7,7 +7,7 @@
 // (`packages/host`, `pty-early`) or a glob (`apps/cli/test/tui/pty-*.test.ts`) matched against the
 // files vitest would run. Needs `pnpm build` first when CLI end-to-end tests are among the files.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -62,34 +62,33 @@ const env = {
 }
 const work = mkdtempSync(join(tmpdir(), 'z-engine-stress-'))
 
-/** Runs a command to its end; resolves with its exit code (a signal counts as 1). */
+/** Runs a command to its end, its output written to `logFile` as it comes; resolves with its exit code. */
 function run(args, logFile) {
   return new Promise((resolve) => {
     // Its own process group, so a run past the deadline is stopped with everything it started.
     const child = spawn('pnpm', ['exec', ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    let log = ''
-    child.stdout.on('data', (data) => {
-      log += data
-    })
-    child.stderr.on('data', (data) => {
-      log += data
-    })
-    const left = deadline - Date.now()
+    const log = createWriteStream(logFile)
+    let tail = ''
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (data) => {
+        log.write(data)
+        tail = (tail + data).slice(-3000)
+      })
+    }
     const timer = setTimeout(
       () => {
-        console.error(`stress: past --max-minutes; stopping the run in progress.`)
+        console.error('stress: past --max-minutes; stopping the run in progress.')
         try {
           process.kill(-child.pid, 'SIGKILL')
         } catch {
           // Already gone.
         }
       },
-      Math.max(left, 0),
+      Math.max(deadline - Date.now(), 0),
     )
     child.on('close', (code) => {
       clearTimeout(timer)
-      if (logFile) writeFileSync(logFile, log)
-      resolve({ code: code ?? 1, log })
+      log.end(() => resolve({ code: code ?? 1, tail }))
     })
   })
 }
@@ -114,9 +113,9 @@ const deadline = startedAt + maxMs
 
 // The files vitest would run, narrowed by the arguments.
 const listFile = join(work, 'files.json')
-const listed = await run(['vitest', 'list', '--filesOnly', `--json=${listFile}`])
+const listed = await run(['vitest', 'list', '--filesOnly', `--json=${listFile}`], join(work, 'list.log'))
 if (listed.code !== 0) {
-  console.error(`stress: vitest could not list the test files:\n${listed.log.slice(-3000)}`)
+  console.error(`stress: vitest could not list the test files:\n${listed.tail}`)
   process.exit(1)
 }
 const all = JSON.parse(readFileSync(listFile, 'utf8')).map((entry) => relative(root, entry.file))
