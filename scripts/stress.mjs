@@ -150,6 +150,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 console.log(`stress: ${files.length} file(s), ${runs} run(s), ${load} busy thread(s); logs in ${work}`)
 const passes = new Map(files.map((file) => [file, 0]))
+/** Each file's summed duration over the runs (vitest's own per-file start and end), for the slowest list. */
+const durations = new Map(files.map((file) => [file, 0]))
 const failures = new Map(files.map((file) => [file, []]))
 const runTimes = []
 let stopped = false
@@ -177,6 +179,8 @@ for (let index = 1; index <= runs; index++) {
   let failedFiles = 0
   for (const file of files) {
     const suite = byFile.get(file)
+    if (suite?.startTime && suite?.endTime)
+      durations.set(file, durations.get(file) + (suite.endTime - suite.startTime) / 1000)
     if (suite?.status === 'passed') {
       passes.set(file, passes.get(file) + 1)
       continue
@@ -207,6 +211,11 @@ for (const file of files) {
   if (passed < done) failedAny = true
   console.log(`${file.padEnd(width)}  ${passed}/${done}${passed < done ? '  FAILED' : ''}`)
   for (const line of failures.get(file)) console.log(`    ${line}`)
+}
+const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, 10)
+if (done > 0 && files.length > 1) {
+  console.log('slowest files (mean seconds a run, under the load):')
+  for (const [file, total] of slowest) console.log(`  ${(total / done).toFixed(1).padStart(6)}  ${file}`)
 }
 const fileRuns = files.length * done
 const passedRuns = [...passes.values()].reduce((sum, value) => sum + value, 0)

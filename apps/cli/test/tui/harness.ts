@@ -86,7 +86,7 @@ export async function renderChat(
   )
   cleanups.push(() => app.unmount())
   const frame = () => app.lastFrame() ?? ''
-  const waitFor = async (predicate: (text: string) => boolean, what: string, timeoutMs = 10_000) => {
+  const waitFor = async (predicate: (text: string) => boolean, what: string, timeoutMs = 60_000) => {
     const started = Date.now()
     while (!predicate(frame())) {
       if (Date.now() - started > timeoutMs)

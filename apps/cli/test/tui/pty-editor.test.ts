@@ -38,7 +38,7 @@ const shows = (value: string) => (out: string) =>
 
 async function exited(cli: { exitCode: () => number | undefined }): Promise<number | undefined> {
   const started = Date.now()
-  while (cli.exitCode() === undefined && Date.now() - started < 10_000)
+  while (cli.exitCode() === undefined && Date.now() - started < 60_000)
     await new Promise((resolve) => setTimeout(resolve, 25))
   return cli.exitCode()
 }

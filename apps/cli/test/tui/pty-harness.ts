@@ -63,7 +63,8 @@ export function startCli(
     resize: (cols: number, rows: number) => pty.resize(cols, rows),
     /** Writes bytes as one chunk (a paste, an escape sequence). */
     write: (data: string) => pty.write(data),
-    async waitFor(predicate: (text: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
+    // A ceiling for a loaded machine, not a wait: it returns as soon as the text is there.
+    async waitFor(predicate: (text: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
       const started = Date.now()
       while (!predicate(since())) {
         if (Date.now() - started > timeoutMs)
@@ -147,11 +148,11 @@ export function ptyEnv(home: string) {
   }
 }
 
-/** Types the keys that end the chat, waits for its exit line, then (up to 10 s) for the process to end. */
+/** Types the keys that end the chat, waits for its exit line, then (up to 60 s) for the process to end. */
 export async function quitChat(cli: ReturnType<typeof startCli>, ...keys: string[]): Promise<void> {
   await cli.type(...keys)
   await cli.waitFor((out) => out.includes('Resume it with'), 'the exit line')
   const started = Date.now()
-  while (cli.exitCode() === undefined && Date.now() - started < 10_000)
+  while (cli.exitCode() === undefined && Date.now() - started < 60_000)
     await new Promise((resolve) => setTimeout(resolve, 25))
 }
