@@ -452,6 +452,38 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
     await t.engine.shutdown()
   })
 
+  it('a message sent while a cancel or interrupt is still ending the turn starts the next turn', async () => {
+    // The actor takes the submit before the stopped turn has settled (the stop only aborts it):
+    // the message is the user's next one, not steering to hold for later.
+    const project = buggyProject()
+    const slow = {
+      type: 'tool_use' as const,
+      name: 'Bash',
+      input: { command: 'sleep 300', description: 'Slow' },
+    }
+    const t = await engineWith([
+      { blocks: [slow] },
+      { blocks: [{ type: 'text', text: 'After the cancel.' }] },
+      { blocks: [slow] },
+      { blocks: [{ type: 'text', text: 'After the interrupt.' }] },
+    ])
+    const { waitFor } = eventHelpers(t.envelopes)
+    const session = await t.engine.openSession({ projectRoot: project, mode: 'bypass', model: 'scripted:x' })
+    for (const [stop, turn] of [
+      ['cancel', 1],
+      ['interrupt', 3],
+    ] as const) {
+      session.send({ type: 'submit', text: `Run the slow job (${stop}).` })
+      await waitFor(session, 'toolStarted', turn === 1 ? 1 : 2)
+      session.send({ type: stop })
+      session.send({ type: 'submit', text: `Next, after the ${stop}.` })
+      expect(await waitFor(session, 'turnFinished', turn + 1)).toMatchObject({ outcome: { type: 'done' } })
+    }
+    expect(JSON.stringify(t.client.requests[1]!.messages.at(-1))).toContain('Next, after the cancel.')
+    expect(JSON.stringify(t.client.requests[3]!.messages.at(-1))).toContain('Next, after the interrupt.')
+    await t.engine.shutdown()
+  })
+
   it('cancel mid-stream leaves a valid transcript on disk: replay pairs every call, keeps no partial message, and a new turn works', async () => {
     const project = buggyProject()
     const long = 'I am explaining at length. '.repeat(400)

@@ -50,6 +50,11 @@ export class SessionActor implements Session {
   readonly #submitWaiters = new WeakMap<Command, (turnId: string) => void>()
   /** Turn handles whose text is queued as steering: resolved when it is delivered. */
   #steeringWaiters: Array<(turnId: string) => void> = []
+  /**
+   * A message was submitted after the user stopped the active turn (cancel, interrupt) but before
+   * it settled: it is the user's next message, so it starts the next turn once this one ends.
+   */
+  #submittedAfterStop = false
 
   constructor(init: SessionInit) {
     this.#core = init.core
@@ -252,8 +257,11 @@ export class SessionActor implements Session {
       .finally(() => {
         if (this.#state.activeTurn === turn) this.#state.activeTurn = undefined
         // A message typed after the stop boundary looked for steering starts the next turn; after
-        // an interrupt it waits for the user's next message instead (spec: steering is kept).
-        if (!this.#closed && turn.stopReason === undefined && this.#state.steering.length > 0) {
+        // an interrupt it waits for the user's next message instead (spec: steering is kept), unless
+        // that message already came while the stopped turn was ending.
+        const next = turn.stopReason === undefined || this.#submittedAfterStop
+        this.#submittedAfterStop = false
+        if (!this.#closed && next && this.#state.steering.length > 0) {
           const text = this.#state.steering.join('\n\n')
           this.#state.steering = []
           this.#deliverSteering(this.#startTurn({ text }))
@@ -270,6 +278,8 @@ export class SessionActor implements Session {
         const attachments = command.attachments ?? []
         const waiter = this.#submitWaiters.get(command)
         if (this.#state.activeTurn) {
+          const stop = this.#state.activeTurn.stopReason
+          if (stop === 'cancel' || stop === 'interrupt') this.#submittedAfterStop = true
           if (waiter) this.#steeringWaiters.push(waiter)
           if (attachments.length > 0) {
             this.#notice(
