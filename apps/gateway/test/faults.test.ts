@@ -91,7 +91,7 @@ describe('faults', () => {
       }
     })().catch(() => {})
     expect(deltas).toBe(3)
-    await expect.poll(() => stack?.upstream.requests[0]?.closedEarly, { timeout: 5000 }).toBe(true)
+    await expect.poll(() => stack?.upstream.requests[0]?.closedEarly).toBe(true)
     await expect(stack.client.responses.retrieve(responseId)).rejects.toMatchObject({ status: 404 })
   })
 

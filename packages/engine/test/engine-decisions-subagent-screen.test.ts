@@ -83,7 +83,8 @@ describe('before a request (screen_request) for subagents', () => {
       mode: 'bypass',
       settings: {
         experimental: { decisions_screen_request: 'on' },
-        decisions: { model: 'decider/x', timeout_ms: 300 },
+        // A ceiling for a loaded machine: the scripted decision model answers at once.
+        decisions: { model: 'decider/x', timeout_ms: 30_000 },
         context: { repo_map: false },
       },
     })

@@ -23,7 +23,8 @@ function hubWith(
   uses: AnyDecisionUse[],
   modes: Record<string, 'off' | 'shadow' | 'on'>,
   service: SideModelPort | undefined,
-  timeoutMs = 1_000,
+  // A ceiling for a loaded machine unless a test times the model out.
+  timeoutMs = 30_000,
 ) {
   const traces: DecisionTrace[] = []
   let n = 0

@@ -11,7 +11,8 @@ function hubOf(uses: AnyDecisionUse[]): DecisionHub {
   return new DecisionHub({
     uses,
     modes: Object.fromEntries(uses.map((use) => [use.feature, 'on' as const])),
-    timeoutMs: 500,
+    // A ceiling for a loaded machine: these fakes answer at once.
+    timeoutMs: 30_000,
     service: { complete: async () => '{}' },
     record: async () => {},
     newId: (prefix) => `${prefix}1`,
