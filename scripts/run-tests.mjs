@@ -68,6 +68,24 @@ try {
 }
 rmSync(outDir, { recursive: true, force: true })
 if (run.status !== 0 && failed === 0) failed = 1
+
+// `engines` promises newer Nodes too: a few end-to-end files run on Node 24 as well (the official
+// build from the npm registry; `pnpm test:node 24` runs the whole CLI and gateway storage set).
+const NODE_24_TESTS = [
+  'apps/gateway/test/storage-sqlite.test.ts',
+  'apps/cli/test/exec.test.ts',
+  'apps/cli/test/compile-cache.test.ts',
+]
+const node24 = spawnSync('node', ['scripts/test-node.mjs', '24', ...NODE_24_TESTS], { env, encoding: 'utf8' })
+process.stdout.write(node24.stdout ?? '')
+process.stderr.write(node24.stderr ?? '')
+const node24Totals = /^(\d+) passed, (\d+) failed$/m.exec(node24.stdout ?? '')
+if (node24Totals && node24.status === 0) extraPassed += Number(node24Totals[1])
+else {
+  extraPassed += Number(node24Totals?.[1] ?? 0)
+  extraFailed += Math.max(1, Number(node24Totals?.[2] ?? 0))
+  console.error('FAILED: tests on Node 24')
+}
 passed += extraPassed
 failed += extraFailed
 console.log(`${passed} passed, ${failed} failed`)
