@@ -24,6 +24,8 @@ export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, strin
     // Language servers the LSP tests start as processes (packages/engine/test/engine-lsp.test.ts).
     'typescript-language-server': 'started from node_modules/.bin by the LSP tests',
     pyright: 'pyright-langserver, started from node_modules/.bin by the LSP tests',
+    '@anthropic-ai/claude-agent-sdk':
+      'the real Claude Agent SDK: its types check the fix-bug program beside ours (test/claude-agent-sdk-conformance.test.ts)',
   },
 }
 

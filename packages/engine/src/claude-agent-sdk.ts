@@ -5,7 +5,9 @@
  */
 
 /** Runs prompts as a Claude Agent SDK query: an async generator of its messages. */
-export { query } from './claude-agent-sdk/query.js'
+export { CLAUDE_CODE_VERSION, query } from './claude-agent-sdk/query.js'
+/** Thrown from a query's iteration when its abortController aborted it. */
+export { AbortError } from './claude-agent-sdk/query-controls.js'
 /** The shapes of SDK MCP tools and servers. */
 export type {
   CallToolResult,
@@ -17,17 +19,24 @@ export type {
 export { createSdkMcpServer, tool } from './claude-agent-sdk/sdk-mcp-server.js'
 /** The message shapes `query` yields. */
 export type {
+  AgentDefinition,
   CanUseTool,
+  CanUseToolOptions,
   HookCallback,
   HookCallbackMatcher,
   HookEvent,
   HookInput,
   HookJSONOutput,
   McpServerConfig,
+  McpServerStatus,
+  ModelInfo,
   ModelUsage,
   Options,
   PermissionMode,
   PermissionResult,
+  PermissionRuleValue,
+  PermissionUpdate,
+  PermissionUpdateDestination,
   Query,
   SDKAssistantMessage,
   SDKContentBlock,
@@ -40,3 +49,5 @@ export type {
   SDKUsage,
   SDKUserMessage,
 } from './claude-agent-sdk/sdk-types.js'
+/** Every hook event Claude Code has. */
+export { SDK_HOOK_EVENTS as HOOK_EVENTS } from './claude-agent-sdk/sdk-types.js'

@@ -31,6 +31,13 @@ describe('public surface', () => {
   })
 
   it('offers the Claude Agent SDK names on its subpath', () => {
-    expect(Object.keys(claudeAgentSdk).sort()).toEqual(['createSdkMcpServer', 'query', 'tool'])
+    expect(Object.keys(claudeAgentSdk).sort()).toEqual([
+      'AbortError',
+      'CLAUDE_CODE_VERSION',
+      'HOOK_EVENTS',
+      'createSdkMcpServer',
+      'query',
+      'tool',
+    ])
   })
 })

@@ -3,7 +3,7 @@
  * tool, canUseTool, a PreToolUse hook, resume — runs against the engine by changing only its import,
  * over the scripted Anthropic wire server with the real Anthropic SDK.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 // The only line that differs from the Claude Agent SDK program: the module it imports.
 import {
@@ -13,6 +13,7 @@ import {
   query,
   type SDKMessage,
   type SDKResultMessage,
+  type SDKUserMessage,
   tool,
 } from '@z-engine/engine/claude-agent-sdk'
 import { describe, expect, it } from 'vitest'
@@ -214,6 +215,154 @@ describe('the Claude Agent SDK query() over the engine', () => {
     }
   }, 60_000)
 
+  it('streams Claude Code’s shapes and obeys the query’s controls: canUseTool options, aliased matchers, partial messages, UUIDs, setModel between streamed prompts, refused methods, dontAsk', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    const target = join(project, 'a.txt')
+    const server = await startScriptedServer([
+      {
+        blocks: [
+          { type: 'text', text: 'Writing.' },
+          { type: 'tool_use', name: 'Write', input: { file_path: target, content: 'x' } },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'Written.' }] },
+      { blocks: [{ type: 'text', text: 'Still here.' }] },
+      { blocks: [{ type: 'tool_use', name: 'Write', input: { file_path: target, content: 'z' } }] },
+      { blocks: [{ type: 'text', text: 'Not written.' }] },
+    ])
+    try {
+      const env = {
+        ANTHROPIC_API_KEY: 'x',
+        ANTHROPIC_BASE_URL: server.url,
+        PATH: process.env.PATH,
+        HOME: home,
+      }
+      const asked: Array<{ toolName: string; options: Parameters<NonNullable<Options['canUseTool']>>[2] }> =
+        []
+      const hooked: string[] = []
+      let firstDone: () => void = () => {}
+      const gate = new Promise<void>((resolve) => {
+        firstDone = resolve
+      })
+      async function* prompts(): AsyncGenerator<SDKUserMessage> {
+        yield {
+          type: 'user',
+          session_id: '',
+          parent_tool_use_id: null,
+          message: { role: 'user', content: 'Write a.txt' },
+        }
+        await gate
+        yield {
+          type: 'user',
+          session_id: '',
+          parent_tool_use_id: null,
+          message: { role: 'user', content: 'Again?' },
+        }
+      }
+      const q = query({
+        prompt: prompts(),
+        options: {
+          cwd: project,
+          env,
+          includePartialMessages: true,
+          canUseTool: async (toolName, input, options) => {
+            asked.push({ toolName, options })
+            return { behavior: 'allow', updatedInput: { ...input, content: 'y' } }
+          },
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Task|Write',
+                hooks: [
+                  async (input) => {
+                    hooked.push(String(input.tool_name))
+                    return {}
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      })
+      const messages: SDKMessage[] = []
+      for await (const message of q) {
+        messages.push(message)
+        if (message.type === 'result' && messages.filter((m) => m.type === 'result').length === 1) {
+          expect(await q.supportedModels()).toEqual(
+            expect.arrayContaining([
+              expect.objectContaining({ value: 'opus', resolvedModel: 'claude-opus-4-6' }),
+            ]),
+          )
+          expect(await q.mcpServerStatus()).toEqual([])
+          await expect(q.accountInfo()).rejects.toThrow(/Query.accountInfo\(\) is not supported/)
+          await q.setModel('haiku')
+          firstDone()
+        }
+      }
+      const init = messages[0]
+      expect(init).toMatchObject({
+        type: 'system',
+        subtype: 'init',
+        claude_code_version: '2.1.332',
+        skills: [],
+        plugins: [],
+        agents: [],
+      })
+      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+      for (const message of messages) expect(message.uuid, message.type).toMatch(uuid)
+      // The file was written with the input canUseTool gave, and canUseTool saw Claude Code's options.
+      expect(readFileSync(target, 'utf8')).toBe('y')
+      expect(asked).toHaveLength(1)
+      expect(asked[0]?.toolName).toBe('Write')
+      expect(asked[0]?.options).toMatchObject({
+        blockedPath: target,
+        decisionReason: expect.any(String),
+        toolUseID: expect.any(String),
+        suggestions: [expect.objectContaining({ type: 'addRules', behavior: 'allow' })],
+      })
+      expect(asked[0]?.options.agentID).toBeUndefined()
+      expect(hooked).toEqual(['Write'])
+      // Partial messages open and close each streamed assistant message as the Messages API does.
+      const streamed = messages.flatMap((m) => (m.type === 'stream_event' ? [m.event.type] : []))
+      expect(streamed.slice(0, 5)).toEqual([
+        'message_start',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+      ])
+      expect(streamed).toContain('message_stop')
+      // setModel between the streamed prompts: the second prompt went to Haiku.
+      expect(server.requests[0]?.body.model).toBe('claude-sonnet-4-6')
+      expect(server.requests[2]?.body.model).toBe('claude-haiku-4-5')
+
+      // dontAsk: what would ask is denied without asking.
+      const denied = await collect(
+        query({
+          prompt: 'Write it again',
+          options: {
+            cwd: project,
+            env,
+            permissionMode: 'dontAsk',
+            canUseTool: async (toolName) => {
+              asked.push({ toolName, options: { signal: new AbortController().signal, toolUseID: '' } })
+              return { behavior: 'allow' }
+            },
+          },
+        }),
+      )
+      expect(asked).toHaveLength(1)
+      expect(denied[0]).toMatchObject({ permissionMode: 'dontAsk' })
+      expect((denied.at(-1) as SDKResultMessage).permission_denials.map((d) => d.tool_name)).toEqual([
+        'Write',
+      ])
+      expect(readFileSync(target, 'utf8')).toBe('y')
+    } finally {
+      await server.close()
+    }
+  }, 90_000)
+
   it('denies what would ask when no canUseTool is given, and ends with error_max_turns at maxTurns', async () => {
     const project = tempDir('ze-cas-project-')
     const home = tempDir('ze-cas-home-')
@@ -247,7 +396,7 @@ describe('the Claude Agent SDK query() over the engine', () => {
     }
   })
 
-  it('continues the latest session with continue, turns thinking on with maxThinkingTokens, and reports options it cannot honour', async () => {
+  it('continues the latest session with continue, turns thinking on with maxThinkingTokens, refuses options it cannot honour and reports unknown ones', async () => {
     const project = tempDir('ze-cas-project-')
     const home = tempDir('ze-cas-home-')
     const server = await startScriptedServer([
@@ -275,9 +424,8 @@ describe('the Claude Agent SDK query() over the engine', () => {
             maxThinkingTokens: 2048,
             // Steers Claude Code's child process: accepted quietly.
             pathToClaudeCodeExecutable: '/opt/claude/cli.js',
-            // Not honoured here: reported, not dropped silently.
-            fallbackModel: 'claude-haiku-4-5',
-            maxBudgetUsd: 1,
+            // The SDK's default: accepted quietly.
+            persistSession: true,
             stderr: (line) => stderr.push(line),
             ...({ madeUpOption: true } as object),
           },
@@ -288,10 +436,18 @@ describe('the Claude Agent SDK query() over the engine', () => {
       expect(JSON.stringify(server.requests[1]?.body.messages)).toContain('Remember: blue.')
       expect(server.requests[1]?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 })
       expect(stderr).toEqual([
-        'options.fallbackModel is not supported by @z-engine/engine/claude-agent-sdk and is ignored: no fallback model is tried; a failed request ends the turn with its error.\n',
-        'options.maxBudgetUsd is not supported by @z-engine/engine/claude-agent-sdk and is ignored: no cost ceiling is enforced; watch total_cost_usd on the result.\n',
         'options.madeUpOption is not a Claude Agent SDK option @z-engine/engine/claude-agent-sdk knows; it is ignored.\n',
       ])
+      // Options the engine cannot honour are refused by name, with what to do instead.
+      const refused = collect(
+        query({
+          prompt: 'Which colour?',
+          options: { cwd: project, env, fallbackModel: 'claude-haiku-4-5', maxBudgetUsd: 1, agents: {} },
+        }),
+      )
+      await expect(refused).rejects.toThrow(
+        /cannot honour these options[\s\S]*options\.fallbackModel: no fallback model is tried[\s\S]*options\.maxBudgetUsd[\s\S]*options\.agents/,
+      )
     } finally {
       await server.close()
     }

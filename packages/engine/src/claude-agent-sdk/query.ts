@@ -3,24 +3,45 @@ import { realpath } from 'node:fs/promises'
 import { normalizeMode } from '@z-engine/policy'
 import { Engine, viewOf } from '../api/engine.js'
 import { resolveEnginePaths } from '../api/engine-paths.js'
+import type { McpServerInfo } from '../mcp/server-connection.js'
+import { MODEL_ALIASES } from '../model/aliases.js'
 import type { Session } from '../session/session-types.js'
 import type { TurnHandle } from '../session/turn-handle.js'
+import { AsyncQueue } from '../util/async-queue.js'
+import { AbortError, refusedMethods } from './query-controls.js'
 import { bareModel, MessageTranslator } from './sdk-messages.js'
-import { optionWarnings } from './sdk-option-support.js'
+import { optionWarnings, refusedOptions } from './sdk-option-support.js'
 import {
   canUseToolOf,
+  engineMode,
+  hookEventsThatNeverFire,
   hooksOf,
   inProcessServers,
   modelRef,
   permissionMode,
+  ruleText,
   settingsOf,
 } from './sdk-options.js'
-import type { Options, PermissionMode, Query, SDKMessage, SDKUserMessage } from './sdk-types.js'
+import type {
+  McpServerStatus,
+  ModelInfo,
+  Options,
+  PermissionMode,
+  PermissionUpdate,
+  Query,
+  SDKMessage,
+  SDKUserMessage,
+} from './sdk-types.js'
+import { claudeToolName } from './tool-names.js'
+
+/** The Claude Code release whose Agent SDK (0.3.337) this entry is checked against. */
+export const CLAUDE_CODE_VERSION = '2.1.332'
 
 /**
  * The Claude Agent SDK's `query()`, running the engine in this process: opens a session in `cwd`
  * (resumed or forked when asked), yields the init message, then each prompt's assistant messages,
- * tool results and result message, and shuts the engine down when the prompts end.
+ * tool results and result message, and shuts the engine down when the prompts end (or `close()`).
+ * An aborted `abortController` ends the iteration with `AbortError`.
  */
 export function query({
   prompt,
@@ -31,15 +52,66 @@ export function query({
 }): Query {
   let session: Session | undefined
   let current: TurnHandle | undefined
+  let closed = false
+  let mode = permissionMode(options.permissionMode)
   const interrupt = () => current?.cancel()
+  const report = (line: string) => {
+    if (options.stderr !== undefined) options.stderr(`${line}\n`)
+    else process.emitWarning(line, { code: 'Z_ENGINE_SDK_OPTION' })
+  }
+  // Every prompt, from `prompt` and from `streamInput`, in arrival order; closed when all have ended.
+  const inputs = new AsyncQueue<string>()
+  let sources = 0
+  let inputError: unknown
+  const pump = (source: string | AsyncIterable<SDKUserMessage>) => {
+    sources += 1
+    return (async () => {
+      try {
+        for await (const text of prompts(source)) {
+          if (closed) break
+          inputs.push(text)
+        }
+      } catch (error) {
+        inputError ??= error
+      } finally {
+        sources -= 1
+        if (sources === 0) inputs.close()
+      }
+    })()
+  }
+  let opened: () => void = () => {}
+  const sessionOpened = new Promise<void>((resolve) => {
+    opened = resolve
+  })
+
+  const applyPermissions = (updates: PermissionUpdate[]) => {
+    for (const update of updates) {
+      if (update.type === 'setMode' && update.destination === 'session') {
+        void setMode(update.mode)
+        continue
+      }
+      const what =
+        update.type === 'setMode'
+          ? `setMode (${update.destination})`
+          : `${update.type} ${'rules' in update ? update.rules.map(ruleText).join(', ') : update.directories.join(', ')} (${update.destination})`
+      report(
+        `canUseTool's updatedPermissions ${what} is not applied by @z-engine/engine/claude-agent-sdk: list the rules in allowedTools or the settings files.`,
+      )
+    }
+  }
+  const setMode = async (next: PermissionMode) => {
+    mode = permissionMode(next)
+    const engine = normalizeMode(engineMode(next))
+    if (engine !== undefined) session?.send({ type: 'setMode', mode: engine })
+  }
 
   async function* messages(): AsyncGenerator<SDKMessage, void> {
-    const mode = permissionMode(options.permissionMode)
+    const refused = refusedOptions(options)
+    if (refused !== undefined) throw refused
+    for (const warning of optionWarnings(options)) report(warning)
+    const silent = hookEventsThatNeverFire(options)
+    for (const event of silent) report(`options.hooks.${event}: hooks for this event never fire here.`)
     const env = options.env ?? process.env
-    for (const warning of optionWarnings(options)) {
-      if (options.stderr !== undefined) options.stderr(`${warning}\n`)
-      else process.emitWarning(warning, { code: 'Z_ENGINE_SDK_OPTION' })
-    }
     const engine = await Engine.create({
       env,
       // The Claude Agent SDK reads no filesystem settings unless `settingSources` names them; sessions
@@ -48,9 +120,20 @@ export function query({
       dataDir: resolveEnginePaths({}, env).dataDir,
       settings: settingsOf(options),
       hooks: hooksOf(options),
-      canUseTool: canUseToolOf(options, interrupt),
+      canUseTool: canUseToolOf(options, {
+        mode: () => mode,
+        onInterrupt: interrupt,
+        onPermissions: applyPermissions,
+      }),
     })
+    const abort = options.abortController?.signal
+    const onAbort = () => {
+      interrupt()
+      inputs.close()
+    }
+    abort?.addEventListener('abort', onAbort)
     try {
+      if (abort?.aborted) throw new AbortError('The query was aborted before it started.')
       const systemPrompt = options.systemPrompt
       const projectRoot = options.cwd ?? process.cwd()
       const resume =
@@ -58,7 +141,8 @@ export function query({
       session = await engine.openSession({
         projectRoot,
         ...(options.model !== undefined ? { model: modelRef(options.model) } : {}),
-        ...(mode !== undefined ? { mode } : {}),
+        ...(mode !== undefined ? { mode: engineMode(mode) } : {}),
+        ...(options.title !== undefined ? { title: options.title } : {}),
         ...(resume !== undefined
           ? options.forkSession === true
             ? { fork: { sessionId: resume } }
@@ -74,6 +158,7 @@ export function query({
               ? { systemPrompt: { append: systemPrompt.append } }
               : {}),
       })
+      opened()
       const view = viewOf(session)
       yield {
         type: 'system',
@@ -82,47 +167,98 @@ export function query({
         session_id: session.id,
         apiKeySource: env.ANTHROPIC_API_KEY !== undefined ? 'user' : 'none',
         cwd: session.projectRoot,
-        tools: view.toolNames(),
-        mcp_servers: view.mcpServers().map((server) => ({
-          name: server.name,
-          status: server.status === 'ready' ? 'connected' : server.status,
-        })),
+        tools: view.toolNames().map(claudeToolName),
+        mcp_servers: view.mcpServers().map((server) => ({ name: server.name, status: sdkStatus(server) })),
         model: bareModel(session.model),
         permissionMode: mode ?? (session.mode === 'bypass' ? 'bypassPermissions' : session.mode),
         slash_commands: [],
         output_style: 'default',
+        claude_code_version: CLAUDE_CODE_VERSION,
+        skills: [],
+        plugins: [],
+        agents: [],
       }
-      const abort = options.abortController?.signal
-      const onAbort = () => interrupt()
-      abort?.addEventListener('abort', onAbort)
-      try {
-        for await (const text of prompts(prompt)) {
-          if (abort?.aborted) break
-          const translator = new MessageTranslator({
-            sessionId: session.id,
-            model: session.model,
-            includePartialMessages: options.includePartialMessages === true,
-          })
-          current = session.submit(text)
-          for await (const envelope of current) yield* translator.translate(envelope)
-          current = undefined
-        }
-      } finally {
-        abort?.removeEventListener('abort', onAbort)
+      void pump(prompt)
+      for await (const text of inputs) {
+        if (abort?.aborted || closed) break
+        const translator = new MessageTranslator({
+          sessionId: session.id,
+          model: session.model,
+          includePartialMessages: options.includePartialMessages === true,
+        })
+        current = session.submit(text)
+        for await (const envelope of current) yield* translator.translate(envelope)
+        current = undefined
       }
+      if (abort?.aborted) throw new AbortError('The query was aborted.')
+      if (inputError !== undefined) throw inputError
     } finally {
+      abort?.removeEventListener('abort', onAbort)
+      opened()
       await engine.shutdown()
     }
   }
 
-  return Object.assign(messages(), {
-    interrupt: async () => interrupt(),
-    setPermissionMode: async (mode: PermissionMode) => {
-      const engineMode = normalizeMode(mode)
-      if (engineMode === undefined) throw new Error(`Unknown permission mode '${mode}'.`)
-      session?.send({ type: 'setMode', mode: engineMode })
+  const generator = messages()
+  return Object.assign(generator, refusedMethods(), {
+    interrupt: async () => {
+      interrupt()
+      return undefined
     },
-  })
+    setPermissionMode: async (next: PermissionMode) => {
+      await setMode(next)
+      return undefined
+    },
+    setModel: async (model?: string) => {
+      await sessionOpened
+      session?.send({ type: 'setModel', model: modelRef(model ?? 'default') })
+    },
+    supportedModels: async (): Promise<ModelInfo[]> =>
+      MODEL_ALIASES.map((alias) => ({
+        value: alias.alias,
+        resolvedModel: alias.model,
+        displayName: alias.alias.charAt(0).toUpperCase() + alias.alias.slice(1),
+        description: alias.description,
+      })),
+    mcpServerStatus: async (): Promise<McpServerStatus[]> => {
+      await sessionOpened
+      if (session === undefined) return []
+      return viewOf(session)
+        .mcpServers()
+        .map((server) => ({
+          name: server.name,
+          status: sdkStatus(server),
+          ...(server.lastError !== undefined ? { error: server.lastError } : {}),
+        }))
+    },
+    streamInput: async (stream: AsyncIterable<SDKUserMessage>) => {
+      if (closed || inputs.closed) throw new Error('streamInput: the query has ended; start a new query.')
+      await pump(stream)
+    },
+    close: () => {
+      closed = true
+      interrupt()
+      inputs.close()
+    },
+  }) as Query
+}
+
+/** An MCP server's state in the Claude Agent SDK's words. */
+function sdkStatus(server: McpServerInfo): McpServerStatus['status'] {
+  switch (server.status) {
+    case 'ready':
+      return 'connected'
+    case 'starting':
+      return 'pending'
+    case 'failed':
+      return 'failed'
+    case 'closed':
+      return 'disabled'
+    default: {
+      const never: never = server.status
+      return never
+    }
+  }
 }
 
 /** The id of the project's most recently active session, if it has one (`options.continue`). */

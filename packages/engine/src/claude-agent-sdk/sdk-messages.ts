@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { ContentBlock, EventEnvelope, EventOf, Message, Usage } from '@z-engine/protocol'
 import type {
   ModelUsage,
@@ -27,11 +27,26 @@ const NO_USAGE: SDKUsage = sdkUsage({
   cacheWriteTokens: 0,
 })
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A message's `uuid`: its engine id when that is a UUID, else a UUID derived from it (name-based,
+ * version 5 layout), so the same message has the same uuid on every read.
+ */
+export function messageUuid(id: string): string {
+  if (UUID.test(id)) return id.toLowerCase()
+  const hex = createHash('sha1').update(`z-engine-message:${id}`).digest('hex')
+  const variant = ((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`
+}
+
 /** The model id without the engine's provider prefix (`anthropic/claude-x` → `claude-x`). */
 export function bareModel(ref: string): string {
   const slash = ref.indexOf('/')
   return slash === -1 ? ref : ref.slice(slash + 1)
 }
+
+type StreamEvent = Extract<SDKMessage, { type: 'stream_event' }>['event']
 
 /**
  * Turns one query's engine events into the Claude Agent SDK's messages: assistant messages and tool
@@ -50,6 +65,8 @@ export class MessageTranslator {
   #lastUsage: SDKUsage = NO_USAGE
   #rounds = 0
   #blockIndex = new Map<string, number>()
+  /** Whether `message_start` went out for the assistant message being streamed. */
+  #messageStarted = false
 
   constructor(options: { sessionId: string; model: string; includePartialMessages: boolean }) {
     this.#sessionId = options.sessionId
@@ -159,10 +176,25 @@ export class MessageTranslator {
         if (block.type === 'tool_use') this.#inputs.set(block.id, { name: block.name, input: block.input })
       const usage = this.#lastUsage
       this.#lastUsage = NO_USAGE
+      const stopReason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn'
+      // The streamed message ends as the Messages API's stream does, before the whole message.
+      const ending = this.#partial
+        ? [
+            ...(this.#messageStarted ? [] : this.#streamed(this.#messageStart(message.id))),
+            ...this.#streamed({
+              type: 'message_delta',
+              delta: { stop_reason: stopReason, stop_sequence: null },
+              usage,
+            }),
+            ...this.#streamed({ type: 'message_stop' }),
+          ]
+        : []
+      this.#messageStarted = false
       return [
+        ...ending,
         {
           type: 'assistant',
-          uuid: message.id,
+          uuid: messageUuid(message.id),
           session_id: this.#sessionId,
           parent_tool_use_id: null,
           message: {
@@ -171,7 +203,7 @@ export class MessageTranslator {
             role: 'assistant',
             model: this.#model,
             content,
-            stop_reason: content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn',
+            stop_reason: stopReason,
             stop_sequence: null,
             usage,
           },
@@ -185,7 +217,7 @@ export class MessageTranslator {
     return [
       {
         type: 'user',
-        uuid: message.id,
+        uuid: messageUuid(message.id),
         session_id: this.#sessionId,
         parent_tool_use_id: null,
         message: { role: 'user', content: results },
@@ -193,16 +225,39 @@ export class MessageTranslator {
     ]
   }
 
-  #stream(
-    envelope: EventEnvelope,
-    event: Extract<SDKMessage, { type: 'stream_event' }>['event'],
-  ): SDKMessage[] {
+  #stream(envelope: EventEnvelope, event: StreamEvent): SDKMessage[] {
     if (!this.#partial) return []
+    // The first block of an assistant message opens it, as `message_start` does on the wire.
+    const start =
+      event.type === 'content_block_start' && !this.#messageStarted
+        ? this.#streamed(this.#messageStart(`msg_${envelope.sessionId.slice(0, 8)}_${envelope.seq}`))
+        : []
+    if (start.length > 0) this.#messageStarted = true
+    return [...start, ...this.#streamed(event)]
+  }
+
+  #messageStart(id: string): StreamEvent {
+    return {
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: this.#model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: NO_USAGE,
+      },
+    }
+  }
+
+  #streamed(event: StreamEvent): SDKMessage[] {
     return [
       {
         type: 'stream_event',
         uuid: randomUUID(),
-        session_id: envelope.sessionId,
+        session_id: this.#sessionId,
         parent_tool_use_id: null,
         event,
       },

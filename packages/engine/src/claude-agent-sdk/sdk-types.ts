@@ -2,23 +2,23 @@
  * The Claude Agent SDK's option and message shapes that `query()` accepts and yields, written from
  * its documented TypeScript reference so a program written for it type-checks against this subpath.
  */
+import { HOOK_EVENTS } from '@z-engine/protocol'
 import type { SdkMcpServer } from './sdk-mcp-server.js'
 
-/** Permission modes as the Claude Agent SDK spells them. */
-export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan'
+/**
+ * Permission modes as the Claude Agent SDK spells them. `dontAsk` denies what would ask (without
+ * calling `canUseTool`); `auto` runs as `acceptEdits` (the engine has no action classifier).
+ */
+export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan' | 'dontAsk' | 'auto'
 
-/** The hook events the engine runs (a subset of the Claude Agent SDK's; others are refused). */
-export type HookEvent =
-  | 'PreToolUse'
-  | 'PostToolUse'
-  | 'UserPromptSubmit'
-  | 'SessionStart'
-  | 'SessionEnd'
-  | 'Stop'
-  | 'SubagentStart'
-  | 'SubagentStop'
-  | 'PreCompact'
-  | 'Notification'
+/** Every hook event Claude Code has (see `SDK_HOOK_EVENTS` for which fire here). */
+export type HookEvent = (typeof SDK_HOOK_EVENTS)[number]
+
+/**
+ * Claude Code's hook events, as the Claude Agent SDK lists them (`HOOK_EVENTS`): the engine's table
+ * (which has each of them but the SDK's `Interrupt`) plus `Interrupt`.
+ */
+export const SDK_HOOK_EVENTS = [...HOOK_EVENTS, 'Interrupt'] as const
 
 /** What a hook callback receives: snake_case fields, as Claude Code passes them. */
 export interface HookInput {
@@ -29,6 +29,10 @@ export interface HookInput {
   tool_name?: string
   tool_input?: unknown
   tool_response?: unknown
+  /** The model's id of the call (PreToolUse, PostToolUse, PostToolUseFailure). */
+  tool_use_id?: string
+  /** PostToolUseFailure: what went wrong. */
+  error?: string
   prompt?: string
   source?: string
   reason?: string
@@ -70,16 +74,67 @@ export interface HookCallbackMatcher {
   timeout?: number
 }
 
+/** Where a permission update is kept, as the Claude Agent SDK names it. */
+export type PermissionUpdateDestination =
+  | 'userSettings'
+  | 'projectSettings'
+  | 'localSettings'
+  | 'session'
+  | 'cliArg'
+
+/** A tool (and optional rule content) a permission rule names. */
+export interface PermissionRuleValue {
+  toolName: string
+  ruleContent?: string
+}
+
+/** A change to the permission rules or mode (`suggestions`, `updatedPermissions`). */
+export type PermissionUpdate =
+  | {
+      type: 'addRules' | 'replaceRules' | 'removeRules'
+      rules: PermissionRuleValue[]
+      behavior: 'allow' | 'deny' | 'ask'
+      destination: PermissionUpdateDestination
+    }
+  | { type: 'setMode'; mode: PermissionMode; destination: PermissionUpdateDestination }
+  | {
+      type: 'addDirectories' | 'removeDirectories'
+      directories: string[]
+      destination: PermissionUpdateDestination
+    }
+
 /** What `canUseTool` answers. */
 export type PermissionResult =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
-  | { behavior: 'deny'; message: string; interrupt?: boolean }
+  | {
+      behavior: 'allow'
+      updatedInput?: Record<string, unknown>
+      updatedPermissions?: PermissionUpdate[]
+      toolUseID?: string
+    }
+  | { behavior: 'deny'; message: string; interrupt?: boolean; toolUseID?: string }
+
+/** What `canUseTool` is told besides the tool and its input. */
+export interface CanUseToolOptions {
+  signal: AbortSignal
+  /** Rules that would allow calls like this one (never empty). */
+  suggestions?: PermissionUpdate[]
+  /** The file path that made the call ask, for reads and writes. */
+  blockedPath?: string
+  /** Why the call needs permission. */
+  decisionReason?: string
+  /** A short label such as `Edit src/main.ts`. */
+  title?: string
+  toolUseID: string
+  /** The subagent making the call; absent for the main agent. */
+  agentID?: string
+  requestId?: string
+}
 
 /** The permission callback, called for a call that would otherwise ask. */
 export type CanUseTool = (
   toolName: string,
   input: Record<string, unknown>,
-  options: { signal: AbortSignal; suggestions?: unknown[]; toolUseID: string },
+  options: CanUseToolOptions,
 ) => Promise<PermissionResult>
 
 /** An MCP server: a command (stdio), a URL (`http`, `sse`), or an in-process SDK server. */
@@ -88,6 +143,16 @@ export type McpServerConfig =
   | { type: 'http'; url: string; headers?: Record<string, string> }
   | { type: 'sse'; url: string; headers?: Record<string, string> }
   | { type: 'sdk'; name: string; instance: SdkMcpServer | { connect(transport: unknown): Promise<void> } }
+
+/** A subagent defined in code (`options.agents`), as Claude Code's agent files define one. */
+export interface AgentDefinition {
+  description: string
+  prompt: string
+  tools?: string[]
+  disallowedTools?: string[]
+  model?: string
+  [key: string]: unknown
+}
 
 /** The options `query()` takes. */
 export interface Options {
@@ -123,7 +188,7 @@ export interface Options {
   pathToClaudeCodeExecutable?: string
   allowDangerouslySkipPermissions?: boolean
   // Accepted and not honoured: each one given is reported once per query (see sdk-option-support.ts).
-  agents?: Record<string, { description: string; prompt: string; tools?: string[]; model?: string }>
+  agents?: Record<string, AgentDefinition>
   betas?: string[]
   enableFileCheckpointing?: boolean
   fallbackModel?: string
@@ -135,6 +200,42 @@ export interface Options {
   sandbox?: Record<string, unknown>
   strictMcpConfig?: boolean
   tools?: string[] | { type: 'preset'; preset: 'claude_code' }
+  /** The session's title. */
+  title?: string
+  // The rest of the Claude Agent SDK's options, so its programs type-check: quiet when they only steer
+  // its child process or equal its default, else refused by name (see sdk-option-support.ts).
+  spawnClaudeCodeProcess?: unknown
+  debug?: boolean
+  debugFile?: string
+  loadTimeoutMs?: number
+  mcpServersDelivery?: unknown
+  pluginDelivery?: unknown
+  agent?: string
+  projectConfigRoot?: string
+  toolAliases?: unknown
+  toolConfig?: unknown
+  onElicitation?: unknown
+  onUserDialog?: unknown
+  supportedDialogKinds?: unknown
+  perTaskStopAffordance?: unknown
+  persistSession?: boolean
+  sessionStore?: unknown
+  sessionStoreFlush?: unknown
+  includeHookEvents?: boolean
+  forwardSubagentText?: boolean
+  verbatimPrompts?: boolean
+  thinking?: unknown
+  effort?: unknown
+  taskBudget?: unknown
+  planModeInstructions?: unknown
+  permissionPrompts?: unknown
+  promptSuggestions?: boolean
+  agentProgressSummaries?: boolean
+  sessionId?: string
+  resumeDropsTurn?: unknown
+  settings?: unknown
+  managedSettings?: unknown
+  skills?: unknown
 }
 
 /** Token usage in the Anthropic API's spelling. */
@@ -191,6 +292,11 @@ export interface SDKSystemMessage {
   permissionMode: PermissionMode
   slash_commands: string[]
   output_style: string
+  /** The Claude Code version this engine answers for (the one its behaviour is checked against). */
+  claude_code_version: string
+  skills: string[]
+  plugins: Array<{ name: string; path: string }>
+  agents?: string[]
 }
 
 /** One assistant message of the conversation. */
@@ -227,6 +333,16 @@ export interface SDKPartialAssistantMessage {
   session_id: string
   parent_tool_use_id: string | null
   event:
+    | {
+        type: 'message_start'
+        message: SDKAssistantMessage['message']
+      }
+    | {
+        type: 'message_delta'
+        delta: { stop_reason: string | null; stop_sequence: string | null }
+        usage: SDKUsage
+      }
+    | { type: 'message_stop' }
     | {
         type: 'content_block_start'
         index: number
@@ -275,10 +391,62 @@ export type SDKMessage =
   | SDKPartialAssistantMessage
   | SDKResultMessage
 
-/** The generator `query()` returns, with the controls a running query has. */
+/** A model `supportedModels()` lists. */
+export interface ModelInfo {
+  value: string
+  resolvedModel?: string
+  displayName: string
+  description: string
+}
+
+/** One MCP server's state, as `mcpServerStatus()` reports it. */
+export interface McpServerStatus {
+  name: string
+  status: 'connected' | 'failed' | 'needs-auth' | 'pending' | 'disabled'
+  serverInfo?: { name: string; version: string }
+  error?: string
+}
+
+/**
+ * The generator `query()` returns, with the controls a running query has. Every method of the
+ * Claude Agent SDK's `Query` is here; those the engine cannot do reject with an error saying so.
+ */
 export interface Query extends AsyncGenerator<SDKMessage, void> {
   /** Stops the running turn (its result message follows, as an error). */
-  interrupt(): Promise<void>
+  interrupt(): Promise<undefined>
   /** Changes the permission mode for the rest of the session. */
-  setPermissionMode(mode: PermissionMode): Promise<void>
+  setPermissionMode(mode: PermissionMode): Promise<undefined>
+  /** Switches the session's model (an alias such as `opus`, an id, or a reference). */
+  setModel(model?: string): Promise<void>
+  /** The model aliases the query accepts, with the catalog model each names. */
+  supportedModels(): Promise<ModelInfo[]>
+  /** The MCP servers and their state. */
+  mcpServerStatus(): Promise<McpServerStatus[]>
+  /** Adds user messages to a query: each becomes a turn after the ones before it. */
+  streamInput(stream: AsyncIterable<SDKUserMessage>): Promise<void>
+  /** Ends the query now: the running turn is cancelled and the engine shuts down. */
+  close(): void
+  setMcpPermissionModeOverride(serverName: string, mode: 'default' | 'auto' | null): Promise<never>
+  setMaxThinkingTokens(maxThinkingTokens: number | null, thinkingDisplay?: unknown): Promise<never>
+  applyFlagSettings(settings: Record<string, unknown>): Promise<never>
+  updateSettings(source: 'localSettings' | 'userSettings', settings: Record<string, unknown>): Promise<never>
+  initializationResult(): Promise<never>
+  reinitialize(): Promise<never>
+  supportedCommands(): Promise<never>
+  supportedAgents(): Promise<never>
+  getContextUsage(opts?: unknown): Promise<never>
+  usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(opts?: unknown): Promise<never>
+  readFile(path: string, options?: unknown): Promise<never>
+  reloadPlugins(options?: unknown): Promise<never>
+  reloadSkills(): Promise<never>
+  reloadOutputStyles(): Promise<never>
+  accountInfo(): Promise<never>
+  rewindFiles(userMessageId: string, options?: unknown): Promise<never>
+  seedReadState(path: string, mtime: number): Promise<never>
+  reconnectMcpServer(serverName: string): Promise<never>
+  toggleMcpServer(serverName: string, enabled: boolean): Promise<never>
+  readMcpResource(serverName: string, uri: string): Promise<never>
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<never>
+  stopTask(taskId: string): Promise<never>
+  backgroundTasks(toolUseId?: string): Promise<never>
 }
