@@ -29,6 +29,8 @@ export interface StackOptions {
   config?: Partial<StartGatewayOptions['config']>
   /** A database URL (default: a new SQLite file). */
   db?: string
+  /** Storage tuning (busy timeout, pool size). */
+  storage?: StartGatewayOptions['storage']
   apiKey?: string
 }
 
@@ -47,6 +49,7 @@ export async function startStack(script: ServerScript, options: StackOptions = {
         drainTimeoutMs: options.config?.drainTimeoutMs ?? 2000,
       },
       db,
+      ...(options.storage ? { storage: options.storage } : {}),
       log: (record) => logs.push(record),
     })
   const stack: Stack = {

@@ -18,6 +18,13 @@ const run = promisify(execFile)
 export interface PostgresCluster {
   /** A URL for a new, empty database. */
   createDatabase(): Promise<string>
+  /**
+   * Stops the server as an operator restart does (`pg_ctl stop -m fast`: connected clients get 57P01,
+   * new ones ECONNREFUSED) and resolves once it is down; `start()` brings it back on the same port.
+   * Only a private cluster can do this (an external server refuses).
+   */
+  halt(): Promise<void>
+  start(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -70,7 +77,19 @@ async function databaseFactory(baseUrl: string): Promise<PostgresCluster['create
 /** Starts a cluster (or wraps the one `Z_ENGINE_TEST_POSTGRES_URL` names). */
 export async function startPostgres(): Promise<PostgresCluster> {
   const external = process.env.Z_ENGINE_TEST_POSTGRES_URL
-  if (external) return { createDatabase: await databaseFactory(external), stop: async () => {} }
+  if (external) {
+    const refuse = async (): Promise<void> => {
+      throw new Error(
+        'Z_ENGINE_TEST_POSTGRES_URL names an external server: the restart test needs a private cluster.',
+      )
+    }
+    return {
+      createDatabase: await databaseFactory(external),
+      halt: refuse,
+      start: refuse,
+      stop: async () => {},
+    }
+  }
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), 'gateway-pg-'))
   const data = join(dir, 'data')
@@ -100,10 +119,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
   ])
   const port = await freePort()
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
-  await as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start'])
+  const start = () =>
+    as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start'])
+  await start()
   const base = `postgres://gateway:${password}@127.0.0.1:${port}/postgres`
   return {
     createDatabase: await databaseFactory(base),
+    halt: () => as('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
+    start,
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
       rmSync(dir, { recursive: true, force: true })

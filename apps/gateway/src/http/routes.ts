@@ -1,5 +1,6 @@
 /** The HTTP routes: parse, call the executor (never storage), render JSON, SSE or OpenAI errors. */
 import type { ServerResponse } from 'node:http'
+import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import {
   parseAddItems,
@@ -84,24 +85,29 @@ async function createResponse(context: RouteContext): Promise<void> {
       }
     }
   } catch (error) {
-    context.log({ level: 'error', msg: 'response failed', error: (error as Error).message })
+    const unavailable = isStorageUnavailable(error)
+    context.log({
+      level: unavailable ? 'warn' : 'error',
+      msg: unavailable ? 'storage unavailable' : 'response failed',
+      error: (error as Error).message,
+    })
+    const failure: GatewayError = unavailable
+      ? storageUnavailable(error)
+      : { status: 500, type: 'server_error', message: 'The gateway failed; nothing was stored.' }
     if (sink?.started()) {
       await sink.send('response.failed', {
         type: 'response.failed',
         response: {
           object: 'response',
           status: 'failed',
-          error: { code: 'server_error', message: 'The gateway failed; nothing was stored.' },
+          error: { code: failure.code ?? 'server_error', message: failure.message },
         },
       })
       context.res.end()
       return
     }
-    sendError(context.res, {
-      status: 500,
-      type: 'server_error',
-      message: 'The gateway failed; nothing was stored.',
-    })
+    if (unavailable) context.res.setHeader('retry-after', '1')
+    sendError(context.res, failure)
   }
 }
 

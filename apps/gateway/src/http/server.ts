@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { GatewayConfig } from '../config.js'
 import type { Executor } from '../executor/executor.js'
+import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
 import type { Upstream } from '../upstream/upstream.js'
 import { type Authenticator, type AuthFailure, type Principal, RateLimiter } from './auth.js'
 import { sendError } from './io.js'
@@ -110,12 +111,24 @@ export async function startHttpServer(options: {
     }
     const done = handle()
       .catch((error: unknown) => {
-        log({ level: 'error', msg: 'request failed', path: url.pathname, error: (error as Error).message })
-        sendError(res, {
-          status: 500,
-          type: 'server_error',
-          message: 'The gateway failed to handle the request.',
+        const unavailable = isStorageUnavailable(error)
+        log({
+          level: unavailable ? 'warn' : 'error',
+          msg: unavailable ? 'storage unavailable' : 'request failed',
+          path: url.pathname,
+          error: (error as Error).message,
         })
+        if (res.headersSent) {
+          res.destroy()
+          return
+        }
+        if (unavailable) res.setHeader('retry-after', '1')
+        sendError(
+          res,
+          unavailable
+            ? storageUnavailable(error)
+            : { status: 500, type: 'server_error', message: 'The gateway failed to handle the request.' },
+        )
       })
       .finally(() => {
         inflight.delete(controller)

@@ -85,8 +85,14 @@ async function connect(target: StorageTarget, options: StorageOptions): Promise<
         lock_timeout: options.lockTimeoutMs ?? 5000,
         connectionTimeoutMillis: 10_000,
       })
-      // An idle client losing its connection must not crash the process; the next query reconnects.
+      // A client losing its connection (a server restart: 57P01, then ECONNRESET) emits 'error' on the
+      // pool when idle and on the client when checked out; either must not crash the process. The
+      // query it ran fails (a 503 to its request), the broken client is discarded, the next query
+      // connects anew.
       pool.on('error', () => {})
+      pool.on('connect', (client) => {
+        client.on('error', () => {})
+      })
       return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     }
     default: {
