@@ -223,6 +223,26 @@ describe('inspection commands', () => {
     ])
   })
 
+  it('mcp list in an untrusted project starts no server, not even the user’s own (issue 34)', async () => {
+    const box = await fixture(false)
+    const marker = join(box.root, 'started')
+    await put(
+      join(box.root, 'config'),
+      'z-engine/settings.toml',
+      `[mcp.servers.mine]\ncommand = "sh"\nargs = ["-c", "touch ${marker}"]\ntimeout_ms = 2000\n`,
+    )
+    await put(
+      box.project,
+      '.mcp.json',
+      JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
+    )
+    const listed = await json(box, ['mcp', 'list'])
+    const servers = listed.value.servers as Array<Record<string, unknown>>
+    expect(servers.find((server) => server.name === 'mine')).toMatchObject({ status: 'not started' })
+    expect(servers.find((server) => server.name === 'evil')).toBeUndefined()
+    expect(existsSync(marker)).toBe(false)
+  })
+
   it('mcp list starts each server to show its real status, tool count and stderr, then stops it', async () => {
     const box = await fixture(true)
     const require = createRequire(import.meta.url)

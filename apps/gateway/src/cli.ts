@@ -112,6 +112,8 @@ export async function main(io: GatewayCliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return usage(`--port '${values.port}' is not a port number.`)
   const host = values.host ?? '127.0.0.1'
+  if ((values['api-key'] ?? []).some((key) => key.trim() === ''))
+    return usage('--api-key is blank: give a real key (a blank one would be no authentication).')
   const apiKeys = [
     ...(values['api-key'] ?? []),
     ...(io.env.Z_ENGINE_GATEWAY_API_KEYS ?? '').split(',').map((key) => key.trim()),

@@ -31,6 +31,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const config = gatewayConfig(options.config)
   const target = parseStorageUrl(options.db)
   if ('error' in target) throw new Error(target.error)
+  if (config.apiKeys.some((key) => key.trim() === ''))
+    throw new Error(
+      'A blank API key would accept any caller presenting an empty key: remove it or set a real one.',
+    )
   const secrets = [...config.apiKeys, ...(config.upstreamApiKey ? [config.upstreamApiKey] : [])]
   if (target.backend === 'postgres') {
     const password = safePassword(target.url)

@@ -89,6 +89,14 @@ describe('MCP servers in a session (issue 15)', () => {
       .events(session, 'approvalRequested')
       .map((event) => (event.type === 'approvalRequested' ? event.request.toolName : ''))
     expect(requested.sort()).toEqual(['mcp__everything__echo', 'mcp__fs__write_file'])
+    // The card shows what the call would send (issue 34: a write-capable tool is never approved blind).
+    const writeCard = t
+      .events(session, 'approvalRequested')
+      .find((event) => event.type === 'approvalRequested' && event.request.toolName === 'mcp__fs__write_file')
+    const preview = writeCard?.type === 'approvalRequested' ? writeCard.request.preview : undefined
+    expect(preview?.type).toBe('text')
+    expect(preview?.type === 'text' ? preview.text : '').toContain('written by MCP')
+    expect(preview?.type === 'text' ? preview.text : '').toContain(join(root, 'out.txt'))
     expect(finished(t.events(session))).toEqual([
       ['mcp__everything__echo', 'ok'],
       ['mcp__fs__write_file', 'ok'],

@@ -10,7 +10,8 @@ The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers 
 .mcp.json), each with every field, the layer and file that set it, and its real status: every
 enabled server is started as a session would start it (each within its timeout_ms), its tools
 counted, its last error and stderr tail kept, and then stopped. Project-defined servers are
-withheld until the workspace is trusted. With --json: "notices" (problems in the files, each with
+withheld until the workspace is trusted, and in an untrusted workspace no server is started at all
+(status "not started"). With --json: "notices" (problems in the files, each with
 a code such as json_invalid, server_invalid, field_ignored) and "issues" (entries that cannot start
 or start with unset variables: code env_missing with "variables", url_invalid, command_missing, …).
 `
@@ -20,12 +21,16 @@ export async function main(io: CommandIo): Promise<number> {
   const context = await inspectContext(io, HELP)
   if (!context) return EXIT.ok
   subcommand(context.args, ['list'], 'mcp')
-  const probe = await probeMcpServers({
-    loaded: context.loaded,
-    trusted: context.trusted,
-    projectRoot: context.projectRoot,
-    env: io.env,
-  })
+  // In an untrusted project nothing is started, not even the user's own servers: they would run
+  // in the project's folder, where a `node_modules/.bin` or a toolchain file picks the program.
+  const probe = context.trusted
+    ? await probeMcpServers({
+        loaded: context.loaded,
+        trusted: context.trusted,
+        projectRoot: context.projectRoot,
+        env: io.env,
+      })
+    : { servers: [], notices: [] }
   const servers = Object.entries(context.loaded.settings.mcp.servers).map(([name, server]) => {
     const prefix = `mcp.servers.${name}`
     const sources = context.loaded.explain
@@ -42,7 +47,7 @@ export async function main(io: CommandIo): Promise<number> {
           ...(found.lastError !== undefined ? { lastError: found.lastError } : {}),
           stderr: found.stderr,
         }
-      : { status: server.enabled === false ? 'disabled' : 'invalid' }
+      : { status: server.enabled === false ? 'disabled' : context.trusted ? 'invalid' : 'not started' }
     const plugin = context.loaded.plugins.find((active) => active.mcpServerNames.includes(name))?.id
     return {
       name,
@@ -79,6 +84,10 @@ export async function main(io: CommandIo): Promise<number> {
   if (withheld.length > 0)
     lines.push(
       "note: this project's MCP servers are withheld until you trust the workspace (z-engine trust).",
+    )
+  if (!context.trusted && servers.length > 0)
+    lines.push(
+      'note: the workspace is not trusted, so no server was started to check it (z-engine trust, then mcp list).',
     )
   for (const notice of notices) lines.push(`${notice.severity}: ${notice.message}`)
   for (const problem of problems) lines.push(`warning: ${problem}`)

@@ -232,8 +232,23 @@ function PreviewView({
         </Box>
       )
     }
-    case 'text':
-      return <Text>{preview.text}</Text>
+    case 'text': {
+      // An MCP tool's arguments may be long: the card shows what fits and says how much is left.
+      const all = preview.text.split('\n')
+      const lines = all.slice(0, maxLines)
+      return (
+        <Box flexDirection="column">
+          {keyed(lines, 'text').map(({ key, item: line }) => (
+            <Text key={key} wrap="truncate-end">
+              {line === '' ? ' ' : line}
+            </Text>
+          ))}
+          {all.length > lines.length ? (
+            <Text dimColor>{`… ${all.length - lines.length} more lines (ctrl+o to see all)`}</Text>
+          ) : null}
+        </Box>
+      )
+    }
     default: {
       const unreachable: never = preview
       return unreachable

@@ -288,12 +288,21 @@ export const ROUTES: readonly Route[] = [
   },
 ]
 
-/** The route for a request and its `:param` values; `method_not_allowed` when only the path matches. */
+/**
+ * The route for a request and its `:param` values; `method_not_allowed` when only the path matches,
+ * `malformed` when a segment is not valid percent-encoding.
+ */
 export function matchRoute(
   method: string,
   path: string,
-): { route: Route; params: string[] } | 'not_found' | 'method_not_allowed' {
-  const segments = p(path).map((segment) => decodeURIComponent(segment))
+): { route: Route; params: string[] } | 'not_found' | 'method_not_allowed' | 'malformed' {
+  let segments: string[]
+  try {
+    segments = p(path).map((segment) => decodeURIComponent(segment))
+  } catch {
+    // `%E0%A4%A` and the like: the client's mistake (400), not the gateway's.
+    return 'malformed'
+  }
   let pathMatched = false
   for (const route of ROUTES) {
     if (route.pattern.length !== segments.length) continue

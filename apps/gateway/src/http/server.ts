@@ -10,6 +10,7 @@ import type { Upstream } from '../upstream/upstream.js'
 import { type Authenticator, type AuthFailure, type Principal, RateLimiter } from './auth.js'
 import { sendError } from './io.js'
 import type { Logger } from './log.js'
+import { loopbackRefusal } from './loopback-guard.js'
 import { sendAnthropicError } from './messages-routes.js'
 import { matchRoute } from './routes.js'
 import { createWebSocketEndpoint } from './websocket.js'
@@ -55,7 +56,22 @@ export async function startHttpServer(options: {
         res.setHeader('connection', 'close')
         return sendError(res, { status: 503, type: 'server_error', message: 'The gateway is shutting down.' })
       }
+      // Keyless mode: a web page must not drive the gateway (DNS rebinding, cross-site POST).
+      const foreign = authenticator.required ? undefined : loopbackRefusal(req.headers, options.host)
+      if (foreign !== undefined)
+        return sendError(res, {
+          status: 403,
+          type: 'invalid_request_error',
+          message: foreign,
+          code: 'forbidden_host',
+        })
       const match = matchRoute(req.method ?? 'GET', url.pathname)
+      if (match === 'malformed')
+        return sendError(res, {
+          status: 400,
+          type: 'invalid_request_error',
+          message: `The path ${url.pathname} has a malformed percent-encoded segment.`,
+        })
       if (match === 'not_found')
         return sendError(res, {
           status: 404,
@@ -149,6 +165,10 @@ export async function startHttpServer(options: {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname
     if (closing) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+      return
+    }
+    if (!authenticator.required && loopbackRefusal(req.headers, options.host) !== undefined) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
       return
     }
     if (req.method !== 'GET' || path !== '/v1/responses') {

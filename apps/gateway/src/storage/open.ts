@@ -2,7 +2,7 @@
  * A connection URL selects the backend: `sqlite:PATH` (or a bare path) for the embedded default,
  * `postgres://…` / `postgresql://…` for Postgres. Opening migrates the schema.
  */
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import { KyselyStorage } from './kysely-store.js'
@@ -70,7 +70,12 @@ export async function openStorage(target: StorageTarget, options: StorageOptions
 async function connect(target: StorageTarget, options: StorageOptions): Promise<Kysely<Database>> {
   switch (target.backend) {
     case 'sqlite': {
-      mkdirSync(dirname(target.path), { recursive: true })
+      // Stored conversations are private: a folder the gateway creates is 0700 and the database
+      // file 0600 (SQLite gives its -wal and -shm files the database file's mode).
+      const folder = dirname(target.path)
+      if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 })
+      closeSync(openSync(target.path, 'a', 0o600))
+      chmodSync(target.path, 0o600)
       const { database } = await openSqliteDatabase(target.path, {
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })

@@ -210,6 +210,8 @@ export async function assembleSession(
     configDir: paths.configDir,
     compatClaude: settings.compat.claude,
     ...userFiles,
+    // Instruction imports never load a file a Read deny rule covers (issue 34).
+    isReadDenied: (path: string) => gate.readDenied(path),
   })
   const definitionRoots = () => ({ ...memoryRoots(), plugins: pluginSources })
   const toolContext = createToolContextFactory({
@@ -347,6 +349,7 @@ export async function assembleSession(
     root: projectRoot,
     home: paths.home,
     compatClaude: settings.compat.claude,
+    isReadDenied: (path) => gate.readDenied(path),
     rules: rules.rules,
     repoMap,
   })
@@ -437,6 +440,7 @@ export async function assembleSession(
         root,
         home: paths.home,
         compatClaude: settings.compat.claude,
+        isReadDenied: (path) => gate.readDenied(path),
         rules: rules.rules,
         repoMap: undefined,
       })

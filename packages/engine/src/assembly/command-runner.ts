@@ -285,6 +285,7 @@ export class CommandRunner {
       configDir: this.deps.configDir,
       compatClaude: this.deps.settings.compat.claude,
       ...(this.deps.userFiles === false ? { userFiles: false } : {}),
+      isReadDenied: (path) => this.deps.gate.readDenied(path),
     })
     this.deps.system.invalidate({ instructions })
     return { type: 'output', name: 'remember', markdown: `Noted in ${written.path}.` }

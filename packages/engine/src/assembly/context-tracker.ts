@@ -37,6 +37,8 @@ export class ContextTracker {
       root: string
       home: string
       compatClaude: boolean
+      /** Whether a Read deny rule covers a path: nested instruction files it covers are not announced. */
+      isReadDenied?: (path: string) => boolean
       rules: readonly Rule[]
       repoMap: RepoMapService | undefined
     },
@@ -62,6 +64,7 @@ export class ContextTracker {
             folders,
             home: this.options.home,
             compatClaude: this.options.compatClaude,
+            ...(this.options.isReadDenied ? { isReadDenied: this.options.isReadDenied } : {}),
           })
         : { files: [], warnings: [] }
     return this.#announcements

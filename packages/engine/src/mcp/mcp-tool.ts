@@ -10,6 +10,18 @@ export function mcpToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, MAX_TOOL_NAME)
 }
 
+/** How much of a call's arguments an approval card shows before it says how much is left out. */
+const PREVIEW_CHARS = 4000
+
+/** A call's arguments as the approval card shows them: indented JSON, cut with a count of what is left out. */
+export function mcpArgumentsPreview(input: Record<string, unknown>): string {
+  const keys = Object.keys(input)
+  if (keys.length === 0) return 'arguments: (none)'
+  const json = JSON.stringify(input, null, 2)
+  if (json.length <= PREVIEW_CHARS) return `arguments:\n${json}`
+  return `arguments:\n${json.slice(0, PREVIEW_CHARS)}\n… ${json.length - PREVIEW_CHARS} more characters`
+}
+
 /** Runs one call of a server's tool (the manager's job: connection, result mapping, budget). */
 export type McpCall = (
   server: string,
@@ -37,7 +49,8 @@ export function createMcpTool(server: string, tool: SdkTool, inputSchema: JsonSc
     isConcurrencySafe: () => readOnly,
     action: () => ({ type: 'mcpCall', server, tool: toolPart, ...(readOnly ? { readOnly: true } : {}) }),
     title: () => `${tool.title ?? tool.name} (${server})`,
-    preview: async () => undefined,
+    // The card shows what would be sent (issue 34: a write-capable tool must not be approved blind).
+    preview: async (input) => ({ type: 'text', text: mcpArgumentsPreview(input) }),
     call: (input, ctx, signal) => call(server, tool.name, input, ctx, signal),
   }
 }

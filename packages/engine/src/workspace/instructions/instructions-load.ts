@@ -23,6 +23,11 @@ export interface InstructionDiscoveryOptions {
   configDir?: string
   /** Read the user's own files (`~/.claude/CLAUDE.md`, the config folder's AGENTS.md); default true. */
   userFiles?: boolean
+  /**
+   * Whether a `Read(...)` deny rule covers a path (the session's gate). A file it covers — named
+   * directly, imported, or reached through a symlink — is not loaded, with a warning saying so.
+   */
+  isReadDenied?: (path: string) => boolean
 }
 
 /** The instructions section's files, and files that were skipped with the reason. */
@@ -55,7 +60,15 @@ export async function loadInstructions(options: InstructionDiscoveryOptions): Pr
   const home = (await realPathOrNull(resolve(options.home))) ?? resolve(options.home)
   const folders = await projectFolders(projectRoot, home)
   const repositoryRoot = folders[0] ?? projectRoot
-  const context: LoadContext = { projectRoot, repositoryRoot, home, seen: new Set(), warnings: [], files: [] }
+  const context: LoadContext = {
+    projectRoot,
+    repositoryRoot,
+    home,
+    seen: new Set(),
+    warnings: [],
+    files: [],
+    ...(options.isReadDenied ? { isReadDenied: options.isReadDenied } : {}),
+  }
 
   const userDir = options.configDir ?? userConfigDir(home)
   if (options.userFiles !== false) {
@@ -86,6 +99,8 @@ export async function loadNestedInstructions(options: {
   folders: readonly string[]
   home: string
   compatClaude?: boolean
+  /** Whether a `Read(...)` deny rule covers a path: such files are not loaded (a warning says so). */
+  isReadDenied?: (path: string) => boolean
 }): Promise<{ files: InstructionFile[]; warnings: string[] }> {
   const root = (await realPathOrNull(resolve(options.root))) ?? resolve(options.root)
   const home = (await realPathOrNull(resolve(options.home))) ?? resolve(options.home)
@@ -96,6 +111,7 @@ export async function loadNestedInstructions(options: {
     seen: new Set(),
     warnings: [],
     files: [],
+    ...(options.isReadDenied ? { isReadDenied: options.isReadDenied } : {}),
   }
   const names = (options.compatClaude ?? true) ? ['CLAUDE.md', 'AGENTS.md'] : ['AGENTS.md']
   for (const folder of [...new Set(options.folders)].sort()) {
@@ -138,6 +154,7 @@ interface LoadContext {
   seen: Set<string>
   warnings: string[]
   files: InstructionFile[]
+  isReadDenied?: (path: string) => boolean
 }
 
 /**
@@ -162,6 +179,13 @@ async function loadFile(
   }
   if (context.seen.has(real)) return undefined
   const display = displayPath(path, context.projectRoot, context.home, context.repositoryRoot)
+  // A deny rule holds for instructions too (issue 34): on the path as written and where it leads.
+  if (context.isReadDenied?.(resolve(path)) || context.isReadDenied?.(real)) {
+    context.warnings.push(
+      `${display}: not loaded${importedFrom ? ` (imported by ${importedFrom.display})` : ''}: a Read deny rule covers ${real === resolve(path) ? 'it' : `it (it leads to ${real})`}.`,
+    )
+    return undefined
+  }
   if (boundary !== null && !isInside(boundary, real)) {
     context.warnings.push(`${display}: skipped because it resolves outside the project (${real}).`)
     return undefined
