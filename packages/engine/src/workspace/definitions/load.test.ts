@@ -196,6 +196,26 @@ describe('loadSkillDefinitions', () => {
   })
 })
 
+describe('deny rules (issue 34)', () => {
+  it('a skill whose files a Read deny rule covers is not loaded, and an error says so', async () => {
+    const secret = write(
+      join(roots.projectRoot, '.claude/skills/secret/SKILL.md'),
+      '---\nname: secret\ndescription: Holds a token\n---\nTOKEN=sk-live-SKILLSECRET\n',
+    )
+    write(
+      join(roots.projectRoot, '.claude/skills/ok/SKILL.md'),
+      '---\nname: ok\ndescription: Fine\n---\nbody\n',
+    )
+    const loaded = await loadSkillDefinitions({
+      ...roots,
+      isReadDenied: (path) => path.startsWith(join(roots.projectRoot, '.claude/skills/secret')),
+    })
+    expect(loaded.definitions.map((definition) => definition.name)).toEqual(['ok'])
+    expect(JSON.stringify(loaded.definitions)).not.toContain('SKILLSECRET')
+    expect(loaded.errors).toContainEqual(expect.objectContaining({ code: 'read_denied', path: secret }))
+  })
+})
+
 describe('compareNames (issue 17: no ICU collator for simple names)', () => {
   it('orders exactly as localeCompare', () => {
     const names = [

@@ -114,6 +114,15 @@ async function loadKind<Definition extends DefinitionBase>(
     const layer = folder.layer
     errors.push(...scan.errors)
     for (const file of scan.files) {
+      if (roots.isReadDenied?.(file.path)) {
+        errors.push({
+          code: 'read_denied',
+          path: file.path,
+          layer,
+          message: `${file.path} is not loaded: a Read deny rule covers it.`,
+        })
+        continue
+      }
       const result = parse(file, layer)
       if (result.ok === 'ignored') continue
       if (result.ok && folder.plugin !== undefined) {

@@ -38,6 +38,7 @@ export type DefinitionIssueCode =
   | 'link_broken'
   | 'outside_project'
   | 'skill_file_missing'
+  | 'read_denied'
 
 /** A warning about one loaded definition: a field ignored, defaulted or repaired. */
 export interface DefinitionWarning {
@@ -171,6 +172,8 @@ export interface DefinitionRoots {
   userFiles?: boolean
   /** Enabled plugins' folders (`LoadedSettings.plugins` through `pluginDefinitionSources`). */
   plugins?: readonly PluginDefinitionSource[]
+  /** Whether a `Read(...)` deny rule covers a path: a definition file it covers is not loaded (issue 34). */
+  isReadDenied?: (path: string) => boolean
 }
 
 /** Where an enabled plugin's agents, commands and skills are, for the definition loaders. */
