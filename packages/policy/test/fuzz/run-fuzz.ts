@@ -139,6 +139,60 @@ export function fuzzProof(options: {
   }
 }
 
+/**
+ * Lines judged with a `Read(./.env)` deny rule in `mode` (bypass included): every allowed line runs
+ * in the sandbox and none may print the content of the project's `.env` (issue 34: deny rules hold
+ * for every read path — git index forms, pathspecs, globs, folder-wide reads).
+ */
+export function fuzzDenyRule(options: {
+  seed: number
+  generate: number
+  budgetMs: number
+  mode: 'default' | 'bypass'
+}): {
+  allowed: number
+  executed: number
+  leaks: string[]
+} {
+  const started = Date.now()
+  const judged: PolicyContext = {
+    ...context,
+    mode: options.mode,
+    rules: buildRuleSet([{ source: 'fuzz', deny: ['Read(./.env)'] }]),
+  }
+  const lines = [
+    ...new Set([...DENY_PROBES, ...fc.sample(fuzzLine, { seed: options.seed, numRuns: options.generate })]),
+  ]
+  const allowed = lines.filter(
+    (line) => decide({ type: 'execute', command: line, cwd: SANDBOX_PROJECT }, judged).decision === 'allow',
+  )
+  const leaks: string[] = []
+  let executed = 0
+  for (let at = 0; at < allowed.length; at += 10) {
+    if (at > 0 && Date.now() - started > options.budgetMs) break
+    const batch = allowed.slice(at, at + 10)
+    executed += batch.length
+    for (const observed of runInSandbox(batch)) if (observed.leaked) leaks.push(observed.line)
+  }
+  return { allowed: allowed.length, executed, leaks }
+}
+
+/** Lines that printed a deny-ruled file before issue 34, always among those judged. */
+const DENY_PROBES = [
+  'git show :0:.env',
+  'git show :.env',
+  'git diff HEAD~0 -- .',
+  'git log -p',
+  'git grep secret',
+  'git cat-file -p :0:.env',
+  'tar cf - .',
+  'cp -r . /tmp/copy && cat /tmp/copy/.env',
+  'grep -r secret .',
+  'rg -uu secret',
+  'cat .e*',
+  'head -n 5 .env',
+]
+
 /** Sources a copy can name in the fuzz project's `vendor/` (a hostile tree holding protected places). */
 const COPY_SOURCES = [
   'vendor/.husky',

@@ -16,6 +16,8 @@ export interface Observed {
   wrote: boolean
   /** What changed, for the failure message. */
   changes: string[]
+  /** Its output showed the content of the project's `.env` (`secret=1`). */
+  leaked: boolean
 }
 
 // The driver runs inside the sandbox: it builds the template project once, then for each line
@@ -51,7 +53,8 @@ fresh() {
 fresh
 while IFS= read -r -d '' line; do
   cd /tmp/proj
-  timeout -s KILL 2 bash -c "$line" </dev/null >/dev/null 2>&1
+  timeout -s KILL 2 bash -c "$line" </dev/null >/tmp/marks/output 2>&1
+  leaked=0; grep -q 'secret=1' /tmp/marks/output 2>/dev/null && leaked=1
   cd /tmp
   after=$(snapshot)
   executed=0; [ -e /tmp/marks/ran ] && executed=1
@@ -59,7 +62,7 @@ while IFS= read -r -d '' line; do
   if [ "$after" != "$clean" ]; then
     changes=$(diff <(printf '%s\n' "$clean") <(printf '%s\n' "$after") | grep '^[<>]' | head -5 | tr '\n' '|')
   fi
-  printf '%s\t%s\n' "$executed" "$changes"
+  printf '%s\t%s\t%s\n' "$executed" "$changes" "$leaked"
   # Only a line that changed something needs a fresh copy of the project.
   if [ "$executed" = 1 ] || [ -n "$changes" ]; then fresh; fi
 done
@@ -112,8 +115,14 @@ export function runInSandbox(lines: readonly string[], timeoutMs = 120_000, setu
     )
   }
   return rows.map((row, index) => {
-    const [executed = '0', changes = ''] = row.split('\t')
+    const [executed = '0', changes = '', leaked = '0'] = row.split('\t')
     const list = changes.split('|').filter(Boolean)
-    return { line: lines[index] as string, executed: executed === '1', wrote: list.length > 0, changes: list }
+    return {
+      line: lines[index] as string,
+      executed: executed === '1',
+      wrote: list.length > 0,
+      changes: list,
+      leaked: leaked === '1',
+    }
   })
 }

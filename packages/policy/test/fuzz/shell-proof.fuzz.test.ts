@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fuzzCopies, fuzzProof, gitAllowedWithDriver, HOSTILE_CONFIG } from './run-fuzz.js'
+import { fuzzCopies, fuzzDenyRule, fuzzProof, gitAllowedWithDriver, HOSTILE_CONFIG } from './run-fuzz.js'
 import { runInSandbox, sandboxAvailable } from './sandbox.js'
 
 // The proof fuzzer (issue 12): lines the policy allows as read-only must neither write a file nor
@@ -21,10 +21,16 @@ describe('git in a repository whose config names a driver (issue 34)', () => {
 
 describe.skipIf(!available)('the read-only proof against real bash', () => {
   it('the sandbox sees writes and the canary (so a silent pass means something)', () => {
-    const [write, run, read] = runInSandbox(['echo x > out', 'echo $(canary)', 'cat a.txt'])
+    const [write, run, read, leak] = runInSandbox([
+      'echo x > out',
+      'echo $(canary)',
+      'cat a.txt',
+      'git show :0:.env',
+    ])
     expect(write?.wrote).toBe(true)
     expect(run?.executed).toBe(true)
-    expect(read).toMatchObject({ wrote: false, executed: false })
+    expect(read).toMatchObject({ wrote: false, executed: false, leaked: false })
+    expect(leak?.leaked).toBe(true)
   })
 
   it('no allowed line writes or executes (fixed seed, bounded budget)', () => {
@@ -72,6 +78,16 @@ describe.skipIf(!available)('the read-only proof against real bash', () => {
     expect(report.allowed).toBeGreaterThan(5)
     expect(report.failures).toEqual([])
   }, 120_000)
+
+  it.each(['default', 'bypass'] as const)(
+    'with a Read(./.env) deny rule in %s mode, no allowed line prints .env (issue 34)',
+    (mode) => {
+      const report = fuzzDenyRule({ seed: 343, generate: 2000, budgetMs: 4000, mode })
+      expect(report.executed).toBeGreaterThan(0)
+      expect(report.leaks).toEqual([])
+    },
+    120_000,
+  )
 
   it('the hostile repository does run the canary for plain git (so the next test means something)', () => {
     const [status, diff] = runInSandbox(['git status', 'git diff'], 60_000, HOSTILE_CONFIG)
