@@ -4,15 +4,12 @@ import { createdInto, namesContents, treeInto } from './created-names.js'
 import { followsLinks } from './follows-links.js'
 import { options, parseOptions } from './options.js'
 import { readOnlyEntry } from './read-only-table.js'
+import type { Target } from './target.js'
 import type { ShellRedirect, ShellWord } from './types.js'
 import { type EffectiveCommand, unwrapLine } from './unwrap.js'
 import { writeOptionTargets } from './write-options.js'
 
-/** A file a command touches: a known path, a glob below a known folder, or unknown. */
-export type Target =
-  | { kind: 'path'; path: string }
-  | { kind: 'glob'; base: string; pattern: string }
-  | { kind: 'unknown'; text: string }
+export type { Target }
 
 /** What the policy needs to know about one effective command. */
 export interface CommandFacts {

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch'
 import { normalizePath } from '../paths/normalize.js'
-import type { Target } from './analyze.js'
+import type { Target } from './target.js'
 import type { ShellWord } from './types.js'
 
 /**
