@@ -44,6 +44,19 @@ describe('the HTTP server', () => {
     expect(redactSecrets('postgres://gw:pw@h/db Bearer abc sk-123456', ['sk-123456'])).toBe(
       'postgres://gw:***@h/db Bearer *** ***',
     )
+    // The startup line with a Postgres URL: only the password goes; port, upstream and user stay.
+    const line = JSON.stringify({
+      msg: 'gateway listening',
+      url: 'http://127.0.0.1:8080',
+      upstream: 'http://127.0.0.1:8000/v1',
+      db: 'postgres://gw:s3cr%2Ft@db.internal:5433/gateway',
+    })
+    expect(JSON.parse(redactSecrets(line, ['s3cr/t']))).toEqual({
+      msg: 'gateway listening',
+      url: 'http://127.0.0.1:8080',
+      upstream: 'http://127.0.0.1:8000/v1',
+      db: 'postgres://gw:***@db.internal:5433/gateway',
+    })
   })
 
   it('serves /v1/models from the upstream and /ready from storage and upstream', async () => {

@@ -8,7 +8,9 @@ export type Logger = (record: Record<string, unknown>) => void
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***')
-  return out.replace(/(bearer\s+)[^\s"',]+/gi, '$1***').replace(/(\/\/[^:/@\s]+:)[^@\s]*@/g, '$1***@')
+  // A URL's password ends at its '@' and never holds a '/', a quote or a blank (they are encoded): the
+  // match stays inside one URL, so a later URL's '@' cannot swallow the host, port and user between.
+  return out.replace(/(bearer\s+)[^\s"',]+/gi, '$1***').replace(/(\/\/[^:/@\s"',]+:)[^@\s/"',]*@/g, '$1***@')
 }
 
 /** A logger writing JSON lines, redacting `secrets` and anything that looks like a credential. */
