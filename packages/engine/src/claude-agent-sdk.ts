@@ -51,3 +51,23 @@ export type {
 } from './claude-agent-sdk/sdk-types.js'
 /** Every hook event Claude Code has. */
 export { SDK_HOOK_EVENTS as HOOK_EVENTS } from './claude-agent-sdk/sdk-types.js'
+/** Stored sessions as the session helpers describe them. */
+export type {
+  GetSessionInfoOptions,
+  ListSessionsOptions,
+  SDKSessionInfo,
+} from './claude-agent-sdk/session-helpers.js'
+/** The session helpers: listSessions and getSessionInfo read the engine's store; the others reject with what to do instead. */
+export {
+  archiveSession,
+  deleteSession,
+  forkSession,
+  getSessionInfo,
+  getSessionMessages,
+  getSubagentMessages,
+  listSessions,
+  listSubagents,
+  renameSession,
+  tagSession,
+  unarchiveSession,
+} from './claude-agent-sdk/session-helpers.js'

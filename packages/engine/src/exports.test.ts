@@ -35,9 +35,20 @@ describe('public surface', () => {
       'AbortError',
       'CLAUDE_CODE_VERSION',
       'HOOK_EVENTS',
+      'archiveSession',
       'createSdkMcpServer',
+      'deleteSession',
+      'forkSession',
+      'getSessionInfo',
+      'getSessionMessages',
+      'getSubagentMessages',
+      'listSessions',
+      'listSubagents',
       'query',
+      'renameSession',
+      'tagSession',
       'tool',
+      'unarchiveSession',
     ])
   })
 })

@@ -8,7 +8,10 @@ import { join } from 'node:path'
 // The only line that differs from the Claude Agent SDK program: the module it imports.
 import {
   createSdkMcpServer,
+  getSessionInfo,
+  getSessionMessages,
   type HookInput,
+  listSessions,
   type Options,
   query,
   type SDKMessage,
@@ -16,7 +19,7 @@ import {
   type SDKUserMessage,
   tool,
 } from '@z-engine/engine/claude-agent-sdk'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { startScriptedServer } from '../src/testing.js'
 import { cleanupTempDirs, tempDir } from './engine-harness.js'
@@ -188,6 +191,24 @@ describe('the Claude Agent SDK query() over the engine', () => {
         session_id: init.session_id,
       })
       expect(JSON.stringify(server.requests[2]?.body.messages)).toContain('What is the weather?')
+
+      // The session helpers read the same store (the data folder under HOME).
+      vi.stubEnv('HOME', home)
+      vi.stubEnv('XDG_DATA_HOME', undefined)
+      try {
+        const listed = await listSessions({ dir: project })
+        expect(listed.map((session) => session.sessionId)).toEqual([init.session_id])
+        expect(await getSessionInfo(init.session_id)).toMatchObject({
+          sessionId: init.session_id,
+          lastModified: expect.any(Number),
+        })
+        expect(await getSessionInfo('no-such-session')).toBeUndefined()
+        await expect(getSessionMessages(init.session_id)).rejects.toThrow(
+          /getSessionMessages\(\) is not supported/,
+        )
+      } finally {
+        vi.unstubAllEnvs()
+      }
     } finally {
       await server.close()
     }
