@@ -3,6 +3,7 @@ import { isWithin, normalizePath, relativeTo } from '../paths/normalize.js'
 import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
 import type { Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
+import { isPossibleName } from '../shell/created-names.js'
 import type { Confinement, Decision, PolicyContext } from './context.js'
 import { isInScope, protectedIn } from './files.js'
 import { withGitConfig } from './shell-git-config.js'
@@ -264,9 +265,12 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
       if (reason === undefined) continue
       if (context.mode === 'bypass')
         return trace.done('allow', `bypass mode allows changing a protected path (${reason})`)
+      const path = (target as { path: string }).path
       return trace.done(
         'ask',
-        `${(target as { path: string }).path} is protected: ${reason}; changes always ask`,
+        isPossibleName(target)
+          ? `${JSON.stringify(c.text)} may create ${path} (it copies or extracts names the line does not show), which is protected: ${reason}; changes always ask`
+          : `${path} is protected: ${reason}; changes always ask`,
       )
     }
   }

@@ -36,9 +36,21 @@ const PROTECTED_CANDIDATES = [
   '.go-version',
 ]
 
+/** Targets that stand for names a tree of unknown names may bring, not names the line shows. */
+const POSSIBLE = new WeakSet<Target>()
+
+/** Whether a target is a name a copy or extraction may create (its reason says "may create"). */
+export function isPossibleName(target: Target): boolean {
+  return POSSIBLE.has(target)
+}
+
 /** The protected places a tree with unknown names copied or extracted into `dir` may create. */
 export function treeInto(dir: string): Target[] {
-  return PROTECTED_CANDIDATES.map((name) => ({ kind: 'path', path: normalizePath(`${dir}/${name}`) }))
+  return PROTECTED_CANDIDATES.map((name) => {
+    const target: Target = { kind: 'path', path: normalizePath(`${dir}/${name}`) }
+    POSSIBLE.add(target)
+    return target
+  })
 }
 
 /** `X/.`, `.`, `X/..`: a source whose contents land in the destination, not the source itself. */
@@ -71,7 +83,11 @@ export function createdInto(source: ShellWord, sourceTarget: Target, dir: string
       // Without dotglob a pattern matches a leading dot only when it starts with one.
       const matches = picomatch(last, { dot: last.startsWith('.') })
       return PROTECTED_CANDIDATES.filter((candidate) => matches(candidate.split('/')[0] as string)).map(
-        (candidate) => ({ kind: 'path', path: normalizePath(`${dir}/${candidate}`) }),
+        (candidate) => {
+          const target: Target = { kind: 'path', path: normalizePath(`${dir}/${candidate}`) }
+          POSSIBLE.add(target)
+          return target
+        },
       )
     }
     case 'unknown':
