@@ -19,7 +19,8 @@ const systemText = (request: ModelRequest) => request.system.map((section) => se
 const lastUserText = (request: ModelRequest) => JSON.stringify(request.messages.at(-1)?.content ?? [])
 
 async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000
+  // A ceiling for a loaded machine: it returns as soon as the condition holds.
+  const deadline = Date.now() + 90_000
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting')
     await new Promise((resolve) => setTimeout(resolve, 10))

@@ -252,9 +252,8 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
             return false
           }
         })
-    const deadline = Date.now() + 3000
-    while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(alive()).toBe(false)
+    // A killed process dies when next scheduled, which a loaded machine may delay.
+    await expect.poll(alive).toBe(false)
   })
 
   describe('network', () => {

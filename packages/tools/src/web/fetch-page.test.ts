@@ -44,7 +44,8 @@ function options(extra: Partial<FetchPageOptions> = {}): FetchPageOptions {
   return {
     admission: createWebAdmission(['intranet.example.com', 'other.example.com']),
     resolver,
-    timeoutMs: 5_000,
+    // A ceiling for a loaded machine: no test here waits for it.
+    timeoutMs: 30_000,
     maxBytes: 1024 * 1024,
     maxRedirects: 5,
     userAgent: 'test',
