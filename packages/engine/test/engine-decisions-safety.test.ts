@@ -82,6 +82,7 @@ async function runTask(
   mode: 'off' | 'shadow' | 'on',
   answers: (feature: string) => DecisionAnswer | undefined,
   only?: string,
+  timeoutMs?: number,
 ) {
   const project = buggyProject()
   writeFileSync(join(project, 'config.txt'), `host: db.internal\ndb_pass: "${SECRET}"\n`)
@@ -91,7 +92,7 @@ async function runTask(
     model: FAST,
     mode: 'acceptEdits',
     settings: {
-      ...allFeatures(mode),
+      ...allFeatures(mode, timeoutMs),
       model: { name: MAIN, fast: FAST },
       ...(only !== undefined ? { experimental: { [only]: mode } } : {}),
       permissions: { deny: ['Bash(git push:*)'] },
@@ -247,7 +248,8 @@ describe('decision safety rules (tests/decisions_all_on, decisions_shadow, decis
 
   it('a decision model that never answers times out at the shared deadline and abstains', async () => {
     const off = await runTask('off', () => undefined)
-    const silent = await runTask('on', () => 'hang')
+    // Only the silent model waits for the limit, so only it gets a short one.
+    const silent = await runTask('on', () => 'hang', undefined, 300)
     expect(sent(silent.requests)).toEqual(sent(off.requests))
     expect(silent.requests.map((request) => request.model)).toEqual(
       off.requests.map((request) => request.model),
