@@ -92,6 +92,56 @@ describe('a Claude Agent SDK program on the engine', () => {
     expect(checked.stdout).toBe('')
   }, 180_000)
 
+  it('runs the same program on the real Claude Agent SDK (its Claude Code binary) over the same wire server, with the same outcome', async () => {
+    // The program with the real SDK's import, and its command with this package's test fakes, written
+    // inside the package so both resolve as in an app (run by tsx in a child process).
+    const cache = join(ENGINE, 'node_modules', '.cache')
+    mkdirSync(cache, { recursive: true })
+    const work = mkdtempSync(join(cache, 'ze-sdk-real-'))
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }))
+    const program = readFileSync(join(FIXTURES, 'fix-bug.ts'), 'utf8')
+    writeFileSync(
+      join(work, 'fix-bug.ts'),
+      program.replace("'@z-engine/engine/claude-agent-sdk'", "'@anthropic-ai/claude-agent-sdk'"),
+    )
+    writeFileSync(
+      join(work, 'main.ts'),
+      readFileSync(join(FIXTURES, 'fix-bug-main.ts'), 'utf8')
+        .replace("'@z-engine/engine/testing'", `'${join(ENGINE, 'src', 'testing.js')}'`)
+        .replace("'./fix-bug-script.js'", `'${join(FIXTURES, 'fix-bug-script.js')}'`),
+    )
+    const config = tempDir('ze-claude-config-')
+    const { stdout } = await run(
+      process.execPath,
+      ['--conditions=@z-engine/source', '--import', 'tsx', join(work, 'main.ts')],
+      {
+        cwd: ENGINE,
+        env: {
+          ...process.env,
+          CLAUDE_CONFIG_DIR: config,
+          DISABLE_TELEMETRY: '1',
+          DISABLE_AUTOUPDATER: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          IS_SANDBOX: '1',
+        },
+      },
+    )
+    const real = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as FixBugReport & {
+      fixed: boolean
+      test: string
+    }
+    // What a program observes is the same on both: the bug fixed and the test passing, the MCP tool
+    // called, one failed call reported to PostToolUseFailure, the second query ended by AbortError,
+    // a successful, priced result, and tool-use ids in the hooks.
+    expect(real).toMatchObject({ fixed: true, test: 'PASS', notes: ['add subtracted'], aborted: true })
+    expect(real.failures).toHaveLength(1)
+    expect(real.failures[0]).toMatch(/^Read: /)
+    expect(real.result).toMatchObject({ type: 'result', subtype: 'success', is_error: false })
+    expect(real.result?.total_cost_usd).toBeGreaterThan(0)
+    expect(real.toolUseIds.length).toBeGreaterThan(0)
+    for (const id of real.toolUseIds) expect(id).toMatch(/^toolu_/)
+  }, 300_000)
+
   const built = existsSync(join(ENGINE, 'dist', 'claude-agent-sdk.js'))
   it.runIf(built)(
     'runs bundled by esbuild into one ES module and one CommonJS file (needs pnpm build)',
