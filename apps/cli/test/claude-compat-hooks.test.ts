@@ -68,6 +68,7 @@ describe('Claude Code compatibility: hooks', () => {
         timeoutIsDefault: true,
         source: file,
         plugin: null,
+        env: {},
       },
       {
         command: 'echo list',
@@ -78,6 +79,7 @@ describe('Claude Code compatibility: hooks', () => {
         timeoutIsDefault: false,
         source: file,
         plugin: null,
+        env: {},
       },
       {
         command: 'echo regex',
@@ -88,6 +90,7 @@ describe('Claude Code compatibility: hooks', () => {
         timeoutIsDefault: true,
         source: file,
         plugin: null,
+        env: {},
       },
     ])
     expect(value.hooks.UserPromptSubmit[0]).toMatchObject({ matcherKind: 'all', timeoutSecs: 30 })

@@ -176,6 +176,7 @@ describe('plugin marketplaces and installs (issue 24)', () => {
         matcher: 'Read',
         command: `sh ${root}/hooks/mark.sh`,
         plugin: 'formatter@acme-tools',
+        env: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: expect.stringMatching(/formatter-acme-tools$/) },
       }),
     ])
     const servers = (await json(box, ['mcp', 'list'])).servers as Array<Record<string, unknown>>

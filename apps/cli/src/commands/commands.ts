@@ -5,6 +5,7 @@ import {
   loadAgentDefinitions,
   loadCommandDefinitions,
   openStandaloneExpansion,
+  pluginDefinitionSources,
   resolveCommand,
 } from '@z-engine/engine/internal'
 import { EXIT, UsageError } from '../cli-error.js'
@@ -108,6 +109,8 @@ async function expand(context: InspectContext, entries: readonly CatalogEntry[])
     projectRoot: context.projectRoot,
     home: context.home,
     trusted: context.trusted,
+    pluginVariables: (id) =>
+      pluginDefinitionSources(context.loaded.plugins).find((plugin) => plugin.id === id)?.variables,
     canRead: expansion.canRead,
     canRun: expansion.canRun,
     runShell: expansion.runShell,

@@ -88,6 +88,8 @@ function describeHook(event: HookEvent, hook: HookCommand) {
     timeoutIsDefault: hook.timeoutSecs === undefined,
     source: hook.source ?? null,
     plugin: hook.plugin ?? null,
+    // What its process gets beside the session's environment (a plugin's CLAUDE_PLUGIN_ROOT/DATA).
+    env: hook.env ?? {},
   }
 }
 

@@ -39,9 +39,10 @@ import { agentMentionReminders } from '../workspace/commands/agent-mentions.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
+import { withHookEnv } from '../workspace/hooks/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
 import { loadRules } from '../workspace/instructions/rules-load.js'
-import { pluginDefinitionSources } from '../workspace/plugins/active.js'
+import { pluginDefinitionSources, pluginEnvironment } from '../workspace/plugins/active.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
@@ -362,7 +363,12 @@ export async function assembleSession(
       const definition = agents.definitions.find((agent) => agent.name === agentType)
       if (definition?.hookConfig === undefined) return undefined
       const fromProject = definition.source.layer === 'project' || definition.source.layer === 'projectClaude'
-      return fromProject && !trusted ? undefined : definition.hookConfig
+      if (fromProject && !trusted) return undefined
+      // A plugin's agent's hooks get the plugin's folders, as its settings hooks do.
+      const plugin = loaded.plugins.find((active) => active.id === definition.plugin)
+      return plugin === undefined
+        ? definition.hookConfig
+        : withHookEnv(definition.hookConfig, pluginEnvironment(plugin.contents.root, plugin.dataDir))
     },
     ...(input.hookCallbacks ? { callbacks: input.hookCallbacks } : {}),
     sessionId: input.sessionId,

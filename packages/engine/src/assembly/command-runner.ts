@@ -175,6 +175,7 @@ export class CommandRunner {
           projectRoot: this.deps.projectRoot,
           home: this.deps.home,
           trusted: this.deps.trusted,
+          pluginVariables: (id) => this.deps.plugins?.find((plugin) => plugin.id === id)?.variables,
           canRead: (path, granted) => this.#allowed('Read', { file_path: path }, granted),
           // A line is decided with the sandbox's facts, so it waits for the session's probe.
           canRun: async (command, granted) => {

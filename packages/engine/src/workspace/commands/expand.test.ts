@@ -224,3 +224,20 @@ describe('expandCommand', () => {
     expect(expanded.reminders[0]).toMatch(/<system-reminder>[\s\S]*subagent_type "explore"/)
   })
 })
+
+describe("a plugin's command", () => {
+  it('has ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} replaced before its ! lines run', async () => {
+    mkdirSync(join(root, 'plugin', 'scripts'), { recursive: true })
+    writeFileSync(join(root, 'plugin', 'scripts', 'status.sh'), 'echo plugin-status\n')
+    const variables = { CLAUDE_PLUGIN_ROOT: join(root, 'plugin'), CLAUDE_PLUGIN_DATA: join(root, 'data') }
+    const expanded = await expandCommand(
+      command('!`sh ${CLAUDE_PLUGIN_ROOT}/scripts/status.sh`\nNotes go in ${CLAUDE_PLUGIN_DATA}/notes.md', {
+        plugin: 'kit@acme',
+      }),
+      '',
+      deps({ pluginVariables: (id) => (id === 'kit@acme' ? variables : undefined) }),
+    )
+    expect(expanded.content[1].text).toContain('plugin-status')
+    expect(expanded.content[1].text).toContain(`Notes go in ${join(root, 'data')}/notes.md`)
+  })
+})

@@ -1,5 +1,6 @@
 import type { TextBlock } from '@z-engine/protocol'
 import type { CommandDefinition } from '../definitions/types.js'
+import { expandPluginVariables } from '../plugins/active.js'
 import { agentMentionReminders } from './agent-mentions.js'
 import { substituteArguments } from './arguments.js'
 import { runEmbeddedCommands, type ShellRunResult } from './embedded-commands.js'
@@ -18,6 +19,8 @@ export interface ExpandCommandDeps {
   canRun(command: string, grantedRules: readonly string[]): boolean | Promise<boolean>
   /** Runs a shell line in the project root. */
   runShell(command: string, cwd: string, signal?: AbortSignal): Promise<ShellRunResult>
+  /** A plugin's `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}`, by plugin id (its commands and skills use them). */
+  pluginVariables?(pluginId: string): Readonly<Record<string, string>> | undefined
   /** Agent types of the registry, for `@agent-<name>` reminders. */
   knownAgentTypes: readonly string[]
   signal?: AbortSignal
@@ -58,7 +61,11 @@ export async function expandCommand(
     notices.push(`/${definition.name}'s allowed-tools were not granted: this workspace is not trusted yet.`)
   }
 
-  const substituted = substituteArguments(definition.body, args, {
+  const variables = definition.plugin === undefined ? undefined : deps.pluginVariables?.(definition.plugin)
+  // Claude Code puts a plugin's folders into its command text before anything runs (`!` lines too).
+  const body =
+    variables === undefined ? definition.body : (expandPluginVariables(definition.body, variables) as string)
+  const substituted = substituteArguments(body, args, {
     ...(definition.argumentNames === undefined ? {} : { names: definition.argumentNames }),
     ...(definition.skillDir === undefined ? {} : { skillDir: definition.skillDir }),
   })
@@ -79,12 +86,12 @@ export async function expandCommand(
   const files = inlined.files.map(
     (file) => `<file path="${file.displayPath}">\n${file.content.replace(/\n$/, '')}\n</file>`,
   )
-  const body = [embedded.text, ...files].join('\n\n')
+  const text = [embedded.text, ...files].join('\n\n')
   const visible = `/${definition.name}${args.trim() === '' ? '' : ` ${args.trim()}`}`
   const expanded: ExpandedCommand = {
     content: [
       { type: 'text', text: visible },
-      { type: 'text', text: `<command name="${definition.name}">\n${body}\n</command>` },
+      { type: 'text', text: `<command name="${definition.name}">\n${text}\n</command>` },
     ],
     turnRules,
     reminders: agentMentionReminders(`${args}\n${embedded.text}`, deps.knownAgentTypes),

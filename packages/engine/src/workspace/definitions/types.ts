@@ -186,4 +186,6 @@ export interface PluginDefinitionSource {
   commands: readonly string[]
   agents: readonly string[]
   skills: readonly string[]
+  /** What `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` are in its commands and skills. */
+  variables?: Readonly<Record<string, string>>
 }

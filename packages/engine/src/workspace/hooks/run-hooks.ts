@@ -73,7 +73,8 @@ export async function runHooks<E extends HookEvent>(
     seen.add(hook.command)
     const spawnOptions = {
       cwd: options.projectDir,
-      env,
+      // A plugin's hook gets its folder and data folder, as Claude Code gives them.
+      env: hook.env === undefined ? env : { ...env, ...hook.env },
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
     }

@@ -36,10 +36,22 @@ export interface HookCommand {
   source?: string
   /** The plugin (`<plugin>@<marketplace>`) that added the hook. */
   plugin?: string
+  /** Variables its process gets beside the session's (a plugin's `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`). */
+  env?: Readonly<Record<string, string>>
 }
 
 /** Hooks per event, in the order they were configured (lower layers first). */
 export type HooksConfig = Partial<Record<HookEvent, readonly HookCommand[]>>
+
+/** Every hook of `config` with `env` added to what its process gets. */
+export function withHookEnv(config: HooksConfig, env: Readonly<Record<string, string>>): HooksConfig {
+  return Object.fromEntries(
+    Object.entries(config).map(([event, hooks]) => [
+      event,
+      (hooks ?? []).map((hook) => ({ ...hook, env: { ...hook.env, ...env } })),
+    ]),
+  ) as HooksConfig
+}
 
 /** Fields every hook receives on stdin. */
 export interface HookCommonInput {

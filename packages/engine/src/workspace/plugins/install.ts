@@ -256,7 +256,8 @@ export async function summarizePlugin(
   ])
   const names = (list: ReadonlyArray<{ name: string; plugin?: string }>) =>
     list.filter((item) => item.plugin === id).map((item) => item.name)
-  const layer = pluginLayer(id, { ...contents, root: installedRoot })
+  // The data folder is kept as written: a summary names what the plugin runs, not where it keeps data.
+  const layer = pluginLayer(id, { ...contents, root: installedRoot }, '${CLAUDE_PLUGIN_DATA}')
   const hooks: PluginSummary['hooks'] = []
   for (const [event, entries] of Object.entries(layer.data.hooks ?? {}))
     for (const entry of entries ?? [])

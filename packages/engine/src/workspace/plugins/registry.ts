@@ -35,6 +35,14 @@ export function pluginsDir(dataDir: string): string {
   return join(dataDir, 'plugins')
 }
 
+/**
+ * A plugin's own data folder (`${CLAUDE_PLUGIN_DATA}`), kept across updates as Claude Code keeps
+ * `~/.claude/plugins/data/<id>`: the id with anything but letters, digits, `.`, `_` and `-` as `-`.
+ */
+export function pluginDataDir(dataDir: string, id: string): string {
+  return join(pluginsDir(dataDir), 'data', id.replace(/[^A-Za-z0-9._-]/g, '-'))
+}
+
 function registryFile(dataDir: string): string {
   return join(pluginsDir(dataDir), 'registry.json')
 }

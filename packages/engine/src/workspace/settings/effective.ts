@@ -58,6 +58,7 @@ export function hooksFromLayers(layers: readonly LoadedLayer[]): HooksConfig {
         if (entry.timeout_secs !== undefined) command.timeoutSecs = entry.timeout_secs
         if (layer.file !== undefined) command.source = layer.file
         if (layer.plugin !== undefined) command.plugin = layer.plugin
+        if (layer.pluginEnv !== undefined) command.env = layer.pluginEnv
         const list = config[event] ?? []
         list.push(command)
         config[event] = list

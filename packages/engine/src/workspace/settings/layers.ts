@@ -74,6 +74,8 @@ export interface LoadedLayer {
   data: SettingsLayer
   /** For a `plugin` layer: the plugin (`<plugin>@<marketplace>`). */
   plugin?: string
+  /** For a `plugin` layer: what its hooks' processes get (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`). */
+  pluginEnv?: Readonly<Record<string, string>>
   /** For the env layer: which variable set which key (dotted path → variable). */
   variables?: Readonly<Record<string, string>>
   notices: SettingsNotice[]
