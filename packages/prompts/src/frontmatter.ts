@@ -5,8 +5,24 @@ import { parse } from 'yaml'
  * lists the keys whose values YAML rejected until they were quoted (see `repairFrontmatter`).
  */
 export type FrontmatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean; repaired?: string[] }
+  | {
+      ok: true
+      data: Record<string, unknown>
+      body: string
+      hasFrontmatter: boolean
+      repaired?: string[]
+      /** Keys read line by line from a header YAML rejects even after quoting (see `recoverFields`). */
+      recovered?: string[]
+    }
   | { ok: false; error: string; line?: number; body?: string }
+
+/** What a caller knows of its header, so a broken one can still give the right fields. */
+export interface FrontmatterOptions {
+  /** The keys the caller reads: a line starting with one of them (at column 0) starts that field. */
+  keys?: readonly string[]
+  /** Of those, the free-text ones whose value may run over several lines (`description`). */
+  textKeys?: readonly string[]
+}
 
 const OPENING = /^---[ \t]*\r?\n/
 const CLOSING = /^---[ \t]*$/m
@@ -17,7 +33,7 @@ const CLOSING = /^---[ \t]*$/m
  * and the body after the header (so a caller can still load it, as Claude Code does). Before giving
  * up, values YAML rejects are quoted and the header parsed again, as Claude Code retries.
  */
-export function parseFrontmatter(text: string): FrontmatterResult {
+export function parseFrontmatter(text: string, options: FrontmatterOptions = {}): FrontmatterResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text
   const opening = OPENING.exec(source)
   if (!opening) return { ok: true, data: {}, body: source, hasFrontmatter: false }
@@ -29,6 +45,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '')
   let data: unknown = simpleMapping(header)
   let repaired: string[] | undefined
+  let recovered: string[] | undefined
   try {
     data ??= parse(header, { prettyErrors: true })
   } catch (error) {
@@ -41,7 +58,14 @@ export function parseFrontmatter(text: string): FrontmatterResult {
         // Still broken: report the original error, which points at what the user wrote.
       }
     }
-    if (repaired === undefined) {
+    if (repaired === undefined && options.keys !== undefined) {
+      const fields = recoverFields(header, options.keys, options.textKeys ?? [])
+      if (fields !== undefined) {
+        data = fields
+        recovered = Object.keys(fields)
+      }
+    }
+    if (repaired === undefined && recovered === undefined) {
       const linePos = (error as { linePos?: Array<{ line: number }> }).linePos
       const line = linePos?.[0]?.line
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error)
@@ -62,6 +86,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     hasFrontmatter: true,
   }
   if (repaired !== undefined) result.repaired = repaired
+  if (recovered !== undefined) result.recovered = recovered
   return result
 }
 
@@ -69,13 +94,23 @@ const KEY_VALUE = /^([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*$/
 
 /**
  * Quotes the top-level `key: value` lines whose value YAML would reject or misread as a nested
- * mapping (`description: Use when: x`), leaving valid values (flow lists, quoted strings) alone.
+ * mapping (`description: Use when: x`), leaving valid values (flow lists, quoted strings) alone,
+ * and indents tab-indented lines with two spaces per tab, as Claude Code does before parsing again.
  * The value is single-quoted, so backslashes (`\n`) and `#` stay literal text.
  */
 export function repairFrontmatter(header: string): { header: string; keys: string[] } {
   const keys: string[] = []
+  let current: string | undefined
   const lines = header.split('\n').map((raw) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    // Claude Code indents with two spaces per leading tab before its second parse.
+    const tabs = /^\t+/.exec(line)
+    if (tabs !== null) {
+      if (current !== undefined && !keys.includes(current)) keys.push(current)
+      return '  '.repeat(tabs[0].length) + line.slice(tabs[0].length)
+    }
+    const top = /^([A-Za-z_][\w-]*):/.exec(line)
+    if (top !== null) current = top[1]
     const match = KEY_VALUE.exec(line)
     if (!match) return raw
     const [, key, value] = match as unknown as [string, string, string]
@@ -129,4 +164,81 @@ export function simpleMapping(header: string): Record<string, string> | undefine
     else return undefined
   }
   return Object.keys(data).length > 0 ? data : undefined
+}
+
+const FIELD_LINE = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*$/
+
+/**
+ * Reads a header YAML rejects even after quoting, line by line: a line that starts (at column 0)
+ * with one of `keys` and a colon starts that field, and every line up to the next such line belongs
+ * to it. Each field is parsed as YAML on its own (lists, quoted values, block scalars); a free-text
+ * field (`textKeys`) that still does not parse is its text: an indented continuation folds into one
+ * line as a YAML plain scalar would (`description: Use this agent when` / `  the user asks`), an
+ * unindented one (examples with `user:` and `assistant:` lines) keeps its lines. Undefined when a
+ * line cannot be given to a field, or a field other than free text does not parse: then the header
+ * is reported broken as before.
+ */
+export function recoverFields(
+  header: string,
+  keys: readonly string[],
+  textKeys: readonly string[],
+): Record<string, unknown> | undefined {
+  const known = new Set(keys)
+  const fields: Array<{ key: string; lines: string[] }> = []
+  for (const raw of header.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    const match = FIELD_LINE.exec(line)
+    if (match !== null && known.has(match[1]!)) {
+      fields.push({ key: match[1]!, lines: [line] })
+      continue
+    }
+    const current = fields.at(-1)
+    if (current === undefined) {
+      if (line.trim() === '' || line.startsWith('#')) continue
+      return undefined
+    }
+    current.lines.push(line)
+  }
+  if (fields.length === 0) return undefined
+  const data: Record<string, unknown> = {}
+  for (const { key, lines } of fields) {
+    const value = fieldValue(key, lines, textKeys.includes(key))
+    if (value === undefined) return undefined
+    data[key] = value.value
+  }
+  return data
+}
+
+function fieldValue(key: string, lines: string[], text: boolean): { value: unknown } | undefined {
+  const alone = lines.join('\n')
+  for (const candidate of [alone, repairFrontmatter(alone).header]) {
+    try {
+      const parsed: unknown = parse(candidate)
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        const entries = Object.entries(parsed)
+        if (entries.length === 1 && entries[0]![0] === key) return { value: entries[0]![1] }
+      }
+    } catch {
+      // Not YAML on its own either: free text below, or nothing.
+    }
+  }
+  if (!text) return undefined
+  const first = FIELD_LINE.exec(lines[0]!)?.[2] ?? ''
+  const rest = lines.slice(1)
+  while (rest.length > 0 && rest.at(-1)!.trim() === '') rest.pop()
+  const indented = rest.every((line) => line.trim() === '' || /^[ \t]/.test(line))
+  if (indented) {
+    // A plain scalar: lines fold into spaces, a blank line is a line break.
+    let value = first
+    let pendingBreak = false
+    for (const line of rest) {
+      if (line.trim() === '') pendingBreak = true
+      else {
+        value += (pendingBreak ? '\n' : value === '' ? '' : ' ') + line.trim()
+        pendingBreak = false
+      }
+    }
+    return { value: value.trim() }
+  }
+  return { value: [first, ...rest].join('\n').trim() }
 }

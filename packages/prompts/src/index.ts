@@ -19,7 +19,7 @@ export { BUILTIN_COMMANDS } from './commands/index.js'
 /** The result of splitting and parsing a markdown file's YAML frontmatter. */
 export type { FrontmatterResult } from './frontmatter.js'
 /** Splits `---` YAML frontmatter from markdown; never throws. */
-export { parseFrontmatter } from './frontmatter.js'
+export { type FrontmatterOptions, parseFrontmatter } from './frontmatter.js'
 /** Reminder names and the variables each one takes. */
 export type { ReminderName, ReminderVariables } from './reminders/index.js'
 /** Reminder templates and their renderers (`renderReminder` wraps in `<system-reminder>`). */

@@ -106,7 +106,8 @@ describe('loadAgentDefinitions', () => {
   it('reports a broken file with its line and still loads the others', async () => {
     const broken = write(
       join(roots.projectRoot, '.z-engine/agents/broken.md'),
-      '---\nname: broken\ndescription: ok\nstray line\n---\nbody\n',
+      // A list left open cannot be read even line by line (a stray text line would join the description).
+      '---\nname: broken\ndescription: ok\ntools: [Read, Grep\n  model: x: y\n---\nbody\n',
     )
     const noDescription = write(join(roots.configDir, 'agents/nodesc.md'), '---\nname: nodesc\n---\nbody\n')
     write(join(roots.projectRoot, '.z-engine/agents/good.md'), agent('good', 'works'))
@@ -128,6 +129,71 @@ describe('loadAgentDefinitions', () => {
     const loaded = await loadAgentDefinitions(roots)
     expect(loaded.definitions.some((definition) => definition.name === 'evil')).toBe(false)
     expect(loaded.errors[0]!.message).toMatch(/links outside the project/)
+  })
+})
+
+describe('headers Claude Code writes that strict YAML rejects', () => {
+  it('recovers the right fields of real-world-shaped broken headers, line by line', async () => {
+    // An agent whose description runs over unindented example lines with `user:` in them.
+    write(
+      join(roots.projectRoot, '.claude/agents/creator.md'),
+      [
+        '---',
+        'name: widget-maker',
+        'description: Use this agent when the user asks to "make a widget". Examples:',
+        '',
+        '<example>',
+        'Context: The user wants a widget',
+        'user: "Make me a widget"',
+        'assistant: "I will use the widget-maker agent."',
+        '</example>',
+        '',
+        'model: sonnet',
+        'color: magenta',
+        'tools: ["Write", "Read"]',
+        '---',
+        'You make widgets.',
+      ].join('\n'),
+    )
+    // A plain multi-line description with `: ` in its indented continuation.
+    write(
+      join(roots.projectRoot, '.claude/agents/folded.md'),
+      '---\nname: folded\ndescription: Reviews code after a change.\n  Trigger: the user asks for a review\n  of recent work\ntools: Read, Grep\n---\nReview.\n',
+    )
+    // Tab-indented list (Claude Code indents tabs as two spaces each).
+    write(
+      join(roots.projectRoot, '.claude/agents/tabbed.md'),
+      '---\nname: tabbed\ndescription: Tab indented\ntools:\n\t- Read\n\t- Grep\n---\nTabs.\n',
+    )
+    // `: ` and a leading `@` in one-line values.
+    write(
+      join(roots.projectRoot, '.claude/agents/quoted.md'),
+      '---\nname: quoted\ndescription: @reviewer use when: the tests fail\nmodel: haiku\n---\nQuote.\n',
+    )
+    const loaded = await loadAgentDefinitions(roots)
+    expect(loaded.errors).toEqual([])
+    const byName = (name: string) => loaded.definitions.find((definition) => definition.name === name)
+    expect(byName('widget-maker')).toMatchObject({
+      description: [
+        'Use this agent when the user asks to "make a widget". Examples:',
+        '',
+        '<example>',
+        'Context: The user wants a widget',
+        'user: "Make me a widget"',
+        'assistant: "I will use the widget-maker agent."',
+        '</example>',
+      ].join('\n'),
+      model: 'sonnet',
+      color: 'magenta',
+      tools: ['Write', 'Read'],
+    })
+    expect(byName('widget-maker')!.warnings.map((warning) => warning.code)).toContain('frontmatter_repaired')
+    expect(byName('folded')).toMatchObject({
+      description: 'Reviews code after a change. Trigger: the user asks for a review of recent work',
+      tools: ['Read', 'Grep'],
+    })
+    expect(byName('tabbed')).toMatchObject({ tools: ['Read', 'Grep'] })
+    expect(byName('quoted')).toMatchObject({ description: '@reviewer use when: the tests fail' })
   })
 })
 

@@ -44,7 +44,7 @@ const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
  * without a valid `name` or a `description` is skipped with a coded error.
  */
 export function parseAgentDefinition(text: string, source: DefinitionSource): ParseResult<AgentDefinition> {
-  const parsed = readDefinitionText(text)
+  const parsed = readDefinitionText(text, AGENT_FIELDS)
   const invalid = parsed.warnings.find((warning) => warning.code === 'frontmatter_invalid')
   if (invalid !== undefined) return { ok: false, code: 'frontmatter_invalid', error: invalid.message }
   if (!parsed.hasFrontmatter) return { ok: 'ignored' }

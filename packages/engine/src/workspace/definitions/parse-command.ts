@@ -38,7 +38,7 @@ export function parseCommandDefinition(
   source: DefinitionSource,
   name: string,
 ): ParseResult<CommandDefinition> {
-  const parsed = readDefinitionText(text)
+  const parsed = readDefinitionText(text, COMMAND_FIELDS)
   const fields = new FieldReader(parsed.data, COMMAND_FIELDS, parsed.warnings)
   const body = parsed.body.trim()
   if (body === '')
@@ -76,7 +76,7 @@ export function parseSkillDefinition(
   folderName: string,
   baseDir: string,
 ): ParseResult<SkillDefinition> {
-  const parsed = readDefinitionText(text)
+  const parsed = readDefinitionText(text, SKILL_FIELDS)
   const fields = new FieldReader(parsed.data, SKILL_FIELDS, parsed.warnings)
   const body = parsed.body.trim()
   const description = fields.string('description') ?? firstParagraph(body)
