@@ -68,7 +68,8 @@ describe('Claude Code compatibility: frontmatter parsing', () => {
     await put(
       box.project,
       '.claude/commands/broken.md',
-      '---\ndescription: ok\nnot a key line\n  - x\n---\nDo $ARGUMENTS.\n',
+      // A line before any field cannot be given to one, even line by line.
+      '---\nnot a key line\n  - x\ndescription: ok\n---\nDo $ARGUMENTS.\n',
     )
     const commands = await list(box, 'commands')
     expect(commands.find('broken')).toMatchObject({ body: 'Do $ARGUMENTS.', frontmatter: {} })

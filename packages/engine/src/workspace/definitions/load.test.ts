@@ -245,7 +245,9 @@ describe('loadSkillDefinitions', () => {
       join(roots.configDir, 'skills/charts/SKILL.md'),
       '---\nname: chart\ndescription: Draw charts\n---\nUse vega.\n',
     )
-    mkdirSync(join(roots.projectRoot, '.claude/skills/empty'), { recursive: true })
+    // A folder without SKILL.md is passed over (Claude Code); one with a misspelt skill.md is reported.
+    mkdirSync(join(roots.projectRoot, '.claude/skills/shared-lib'), { recursive: true })
+    write(join(roots.projectRoot, '.claude/skills/typo/Skill.md'), '---\nname: typo\n---\nx\n')
     const loaded = await loadSkillDefinitions(roots)
     expect(loaded.definitions.map((definition) => definition.name)).toEqual(['chart', 'pdf'])
     const pdf = loaded.definitions.find((definition) => definition.name === 'pdf')!
@@ -258,7 +260,27 @@ describe('loadSkillDefinitions', () => {
       message: expect.stringMatching(/differs from its folder/),
     })
     expect(loaded.errors).toHaveLength(1)
-    expect(loaded.errors[0]!.message).toMatch(/no SKILL.md/)
+    expect(loaded.errors[0]!.message).toMatch(/has Skill.md but no SKILL.md/)
+  })
+
+  it("names a skill after its folder when name is not a command name; a skill's own subfolders are not skills", async () => {
+    const skill = join(base, 'plugin', 'skills', 'agent-development')
+    write(
+      join(skill, 'SKILL.md'),
+      '---\nname: Agent Development\ndescription: Build agents\n---\nSee references/guide.md.\n',
+    )
+    write(join(skill, 'references', 'guide.md'), '# Guide\n')
+    write(join(skill, 'scripts', 'check.sh'), 'echo ok\n')
+    mkdirSync(join(skill, 'assets'), { recursive: true })
+    // The plugin's skills path names the skill's own folder, as manifests may.
+    const loaded = await loadSkillDefinitions({
+      ...roots,
+      plugins: [{ id: 'dev@acme', name: 'dev', commands: [], agents: [], skills: [skill] }],
+    })
+    expect(loaded.errors).toEqual([])
+    const plugin = loaded.definitions.filter((definition) => definition.plugin === 'dev@acme')
+    expect(plugin.map((definition) => definition.name)).toEqual(['dev:agent-development'])
+    expect(plugin[0]!.warnings.map((warning) => warning.code)).toEqual(['name_invalid'])
   })
 })
 

@@ -32,6 +32,9 @@ const SKILL_FIELDS = [
   'hooks',
 ] as const
 
+/** A skill name Claude Code takes as written: lowercase letters, digits, `-` and `_`, at most 64. */
+const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
 /** Parses a command template; the name comes from the file path (`git/commit.md` → `git:commit`). */
 export function parseCommandDefinition(
   text: string,
@@ -86,8 +89,17 @@ export function parseSkillDefinition(
       code: 'description_missing',
       error: 'has no "description" and no text to take one from (the model loads skills by it)',
     }
-  const name = fields.string('name') ?? folderName
-  if (name !== folderName)
+  // Claude Code names a skill's command after its folder when `name` is not a command name
+  // (`name: Agent Development` in `agent-development/` is `/agent-development`).
+  const written = fields.string('name')
+  let name = written ?? folderName
+  if (written !== undefined && !SKILL_NAME.test(written)) {
+    name = folderName
+    fields.warn(
+      'name_invalid',
+      `"name" (${written}) is not a command name (lowercase letters, digits and -), so the skill is named after its folder: ${folderName}`,
+    )
+  } else if (name !== folderName)
     fields.warn('name_mismatch', `"name" (${name}) differs from its folder name (${folderName})`)
   const definition: SkillDefinition = {
     name,

@@ -46,9 +46,23 @@ export async function readDefinitionFiles(
       const path = join(dir, entry.name)
       const real = realDir !== undefined && !entry.isSymbolicLink() ? join(realDir, entry.name) : undefined
       if (shape === 'skill') {
-        // SKILL.md itself may be a link, which only realpath can tell: it is resolved below.
-        if (depth === 0 && (entry.isDirectory() || entry.isSymbolicLink()))
-          candidates.push({ path: join(path, 'SKILL.md') })
+        // SKILL.md itself may be a link, which only realpath can tell: it is resolved below. A
+        // folder without one is not a skill (a shared `lib/`, say) and is passed over, as Claude
+        // Code does, unless it holds a `skill.md` spelled otherwise: then it was meant to be one.
+        if (depth === 0 && (entry.isDirectory() || entry.isSymbolicLink())) {
+          const names = await readdir(path).catch(() => undefined)
+          if (names === undefined || names.includes('SKILL.md'))
+            candidates.push({ path: join(path, 'SKILL.md') })
+          else {
+            const misspelt = names.find((name) => name.toLowerCase() === 'skill.md')
+            if (misspelt !== undefined)
+              issue(
+                path,
+                'skill_file_missing',
+                `the skill folder has ${misspelt} but no SKILL.md (rename it)`,
+              )
+          }
+        }
         continue
       }
       if (
@@ -64,6 +78,10 @@ export async function readDefinitionFiles(
     await Promise.all(subfolders)
   }
   if (folder.single === true) candidates.push({ path: folder.dir })
+  else if (shape === 'skill' && (await holdsSkillFile(folder.dir)))
+    // A plugin's skills path may name one skill's folder: it is that skill, and its own subfolders
+    // (`references/`, `scripts/`, `assets/`) are not skills, as in Claude Code.
+    candidates.push({ path: join(folder.dir, 'SKILL.md') })
   else {
     const realRoot = await realpath(folder.dir).catch(() => undefined)
     if (realRoot !== undefined) await walk(folder.dir, realRoot, 0)
@@ -121,6 +139,12 @@ export async function readDefinitionFiles(
   }
   for (const file of await Promise.all(candidates.map(read))) if (file !== undefined) files.push(file)
   return { files, errors }
+}
+
+/** Whether `dir` is itself a skill's folder (it holds SKILL.md). */
+async function holdsSkillFile(dir: string): Promise<boolean> {
+  const names = await readdir(dir).catch(() => [] as string[])
+  return names.includes('SKILL.md')
 }
 
 function isInside(root: string, path: string): boolean {
