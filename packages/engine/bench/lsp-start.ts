@@ -28,6 +28,7 @@ for (let run = 0; run < 3; run++) {
     settings: { enabled: true, diagnostics_wait_ms: 120_000, servers: {} },
     env: { PATH, HOME: root },
     scope: new ProcessScope(),
+    trusted: () => true,
     notice: () => {},
   })
   let started = performance.now()

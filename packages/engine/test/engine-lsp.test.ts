@@ -34,6 +34,8 @@ async function runTurn(project: string, responses: ScriptedResponse[]) {
   const t = await engineWith([...responses, { blocks: [{ type: 'text', text: 'done' }] }], home(), {
     env: { PATH, HOME: tempDir('ze-user-') },
   })
+  // Language servers start only in a trusted workspace (issue 34).
+  await t.engine.trustWorkspace(project)
   const session = await t.engine.openSession({
     projectRoot: project,
     model: 'scripted:x',

@@ -5,8 +5,9 @@
  * `mcp__*` deny rule, withheld in untrusted workspaces, deferred above 40 tools with a stable
  * request prefix, and killed (by pid) when the session closes. The model is the only script.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
 import { isProcessAlive } from '@z-engine/host'
 import type { EngineEvent } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
@@ -16,6 +17,8 @@ import type { ModelRequest } from '../src/model/types.js'
 import { cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 cleanupTempDirs()
+
+const SPY_SERVER = join(dirname(FAULT_SERVER), 'spy-server.mjs')
 
 const node = JSON.stringify(process.execPath)
 const everything = `[mcp.servers.everything]\ncommand = ${node}\nargs = [${JSON.stringify(npmServerEntry('server-everything'))}, "stdio"]\n`
@@ -48,7 +51,48 @@ const tool = (name: string, input: Record<string, unknown>) => ({ type: 'tool_us
 const finished = (events: EngineEvent[]) =>
   events.flatMap((event) => (event.type === 'toolFinished' ? [[event.toolName, event.status] as const] : []))
 
+const bwrapInstalled = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].some((path) => existsSync(path))
+
 describe('MCP servers in a session (issue 15)', () => {
+  it.skipIf(!bwrapInstalled && process.env.CI === undefined)(
+    'a stdio server runs confined: it cannot read ~/.npmrc, write outside the project or reach a socket in the home (issue 34)',
+    async () => {
+      const home = tempDir('ze-home-')
+      const outside = tempDir('ze-outside-')
+      writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
+      const socketPath = join(home, 'agent.sock')
+      const listener = createServer((socket) => socket.end())
+      await new Promise<void>((resolve) => listener.listen(socketPath, resolve))
+      const root = project({
+        mcpServers: {
+          spy: {
+            command: process.execPath,
+            args: [SPY_SERVER, join(home, '.npmrc'), join(outside, 'escaped.txt'), socketPath],
+          },
+        },
+      })
+      const t = await engineWith(
+        [{ blocks: [tool('mcp__spy__probe', {})] }, { blocks: [{ type: 'text', text: 'Done.' }] }],
+        home,
+      )
+      await t.engine.trustWorkspace(root)
+      const session = await t.engine.openSession({ projectRoot: root, model: 'scripted:x', mode: 'bypass' })
+      await waitForNotice(t, session, /spy/).catch(() => undefined)
+      session.send({ type: 'submit', text: 'Go.' })
+      await t.waitFor(session, 'turnFinished')
+      const output = t
+        .events(session, 'toolFinished')
+        .map((event) => (event.type === 'toolFinished' ? event.output : ''))
+        .join('\n')
+      expect(output).toMatch(/read=ENOENT write=(ENOENT|EROFS) socket=ENOENT/)
+      expect(output).not.toContain('NPMRC-SECRET')
+      expect(existsSync(join(outside, 'escaped.txt'))).toBe(false)
+      await t.engine.shutdown()
+      await new Promise<void>((resolve) => listener.close(() => resolve()))
+    },
+    60_000,
+  )
+
   it('calls mcp__everything__echo and a filesystem-server tool through the gate with approvals in default mode; closing leaves no server process', async () => {
     const root = project(fsServer)
     const home = tempDir('ze-home-')
@@ -203,7 +247,7 @@ describe('MCP servers in a session (issue 15)', () => {
     })
     const t = await engineWith((_request, index) =>
       index < 2
-        ? { blocks: [tool('Bash', { command: `sleep ${index === 0 ? 0 : 3}`, description: 'wait' })] }
+        ? { blocks: [tool('Bash', { command: `sleep ${index === 0 ? 0 : 5}`, description: 'wait' })] }
         : { blocks: [{ type: 'text', text: 'Done.' }] },
     )
     await t.engine.trustWorkspace(root)

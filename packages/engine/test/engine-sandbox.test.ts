@@ -98,6 +98,28 @@ describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
     await t.engine.shutdown()
   })
 
+  it("a trusted project's hook runs confined even with [shell.sandbox] off: no ~/.npmrc, no write outside (issue 34)", async () => {
+    const project = buggyProject()
+    const outside = tempDir('ze-outside-')
+    const home = homeWithSettings('')
+    writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
+    mkdirSync(join(project, '.z-engine'), { recursive: true })
+    writeFileSync(
+      join(project, '.z-engine', 'settings.toml'),
+      `[[hooks.UserPromptSubmit]]\ncommand = "cat $HOME/.npmrc > hook-out.txt 2>&1; echo x > ${outside}/escaped.txt; echo ran >> hook-out.txt"\n`,
+    )
+    const t = await engineWith([{ blocks: [{ type: 'text', text: 'done' }] }], home)
+    await t.engine.trustWorkspace(project)
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await t.waitFor(session, 'turnFinished')
+    const out = readFileSync(join(project, 'hook-out.txt'), 'utf8')
+    expect(out).toContain('ran')
+    expect(out).not.toContain('NPMRC-SECRET')
+    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false)
+    await t.engine.shutdown()
+  })
+
   it('auto_allow (enabled off): an in-bounds build runs confined without asking', async () => {
     const project = buggyProject()
     const home = homeWithSettings('[shell.sandbox]\nauto_allow = true\n')

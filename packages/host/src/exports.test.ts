@@ -34,6 +34,7 @@ describe('public surface', () => {
         "childEnvironment",
         "clampTimeout",
         "commitAgentWorktree",
+        "confineArgv",
         "createAgentWorktree",
         "detectSandboxBackend",
         "envNameMatcher",

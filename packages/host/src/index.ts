@@ -75,6 +75,8 @@ export type { ProcessExit, StartedProcess, StartProcessOptions } from './process
 export { startProcess } from './process/start-process.js'
 export { killSupervisedGroups, watchdogPid } from './process/supervisor.js'
 export { planBubblewrap } from './sandbox/bwrap-plan.js'
+export type { ArgvConfiner, ConfinedArgv } from './sandbox/confine-argv.js'
+export { confineArgv } from './sandbox/confine-argv.js'
 export type { DetectOptions, SandboxBackend } from './sandbox/detect.js'
 export { detectSandboxBackend } from './sandbox/detect.js'
 export type { BoundFile, ProfilePath, SandboxMode, SandboxProfile, SystemEntry } from './sandbox/profile.js'

@@ -53,6 +53,7 @@ import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession, undoRewind } from './rewind.js'
+import { serverConfiner } from './server-confiner.js'
 import { DeferredSessionSandbox } from './session-sandbox.js'
 import { createSideModelPort } from './side-model-port.js'
 import { renderSkillsList } from './skills-list.js'
@@ -178,6 +179,14 @@ export async function assembleSession(
   )
   // Every process the session starts (Bash, jobs, hooks, `!` lines) is killed when it closes.
   const processes = new ProcessScope()
+  // Programs the engine starts itself (language servers, MCP stdio servers) run in the same view
+  // as a write-confined command whenever a backend exists (issue 34).
+  const confinement = {
+    sandbox,
+    projectRoot,
+    home: paths.home,
+    additionalDirectories: () => gate.additionalDirectories,
+  }
   const gate: SessionGate = new SessionGate({
     projectRoot,
     home: paths.home,
@@ -252,6 +261,7 @@ export async function assembleSession(
     env,
     childEnv: toolContext.env,
     ...(input.mcpServers !== undefined ? { inProcess: input.mcpServers } : {}),
+    confine: serverConfiner(confinement, 'mcp'),
     hooks: {
       notice: (level, message) => notice(level, message, 'mcp'),
       remind: (text) => state.reminders.push(text),
@@ -265,6 +275,9 @@ export async function assembleSession(
         settings: settings.lsp,
         env: toolContext.env,
         scope: processes,
+        // Issue 34: only in a trusted workspace, and inside the session's sandbox like Bash.
+        trusted: () => trusted,
+        confine: serverConfiner(confinement, 'lsp'),
         notice: (level, message) => notice(level, message, 'lsp'),
       })
     : undefined
@@ -296,7 +309,13 @@ export async function assembleSession(
         cwd: options.cwd,
         timeoutMs: options.timeoutMs,
         signal,
-        sandbox: { root: projectRoot, additionalDirectories: [...gate.additionalDirectories] },
+        // A check runs the project's own code (its test script): confined like an auto-allowed
+        // build whenever a backend exists (issue 34).
+        sandbox: {
+          root: projectRoot,
+          additionalDirectories: [...gate.additionalDirectories],
+          granted: 'write',
+        },
         ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
       }),
     denied: (check) =>
@@ -376,10 +395,16 @@ export async function assembleSession(
     projectDir: projectRoot,
     // Hooks are child processes like any command: the allowlisted environment, never the engine's keys.
     env: toolContext.env,
-    // Hooks a project defines run confined under `[shell.sandbox]`; the user's own do not.
+    // Hooks a project defines run confined whenever a backend exists (issue 34: the project's code,
+    // like an auto-allowed build); the user's own and plugins' run unconfined (their scripts live
+    // in folders the view masks).
     sandboxFor: (hook) =>
       hook.source !== undefined && isWithin(hook.source, projectRoot)
-        ? sandbox.prepare({ root: projectRoot, additionalDirectories: gate.additionalDirectories })
+        ? sandbox.prepare({
+            root: projectRoot,
+            additionalDirectories: gate.additionalDirectories,
+            granted: 'write',
+          })
         : Promise.resolve(undefined),
     onNotice: (level, message) => notice(level, message),
     scope: processes,

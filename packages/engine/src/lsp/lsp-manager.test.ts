@@ -12,7 +12,10 @@ afterEach(() => {
 const signal = new AbortController().signal
 const fake = resolve(import.meta.dirname, '__fixtures__', 'fake-server.mjs')
 
-function setup(servers: Record<string, { command: string; args?: string[]; extensions?: string[] }>) {
+function setup(
+  servers: Record<string, { command: string; args?: string[]; extensions?: string[] }>,
+  options: { trusted?: boolean } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), 'ze-lsp-'))
   dirs.push(root)
   const notices: string[] = []
@@ -22,6 +25,7 @@ function setup(servers: Record<string, { command: string; args?: string[]; exten
     settings: { enabled: true, diagnostics_wait_ms: 5_000, servers },
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     scope,
+    trusted: () => options.trusted ?? true,
     notice: (level, message) => notices.push(`${level}: ${message}`),
   })
   return { root, manager, notices, scope }

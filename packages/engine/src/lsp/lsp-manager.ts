@@ -1,8 +1,10 @@
-import { accessSync, constants } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { accessSync, constants, realpathSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { delimiter, extname, isAbsolute, join, relative, resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { basename, delimiter, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ProcessScope } from '@z-engine/host'
+import type { ArgvConfiner, ProcessScope } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
 import type { LspPort, ToolResult } from '@z-engine/tools'
 import type { Diagnostic } from 'vscode-languageserver-protocol/node'
@@ -30,6 +32,13 @@ export interface LspManagerOptions {
   /** The child environment (PATH finds the servers). */
   env: Record<string, string>
   scope: ProcessScope
+  /**
+   * Whether the workspace is trusted now: a language server runs code the project influences
+   * (its configuration, plugins, build scripts), so none starts in an untrusted one (issue 34).
+   */
+  trusted(): boolean
+  /** Puts a server into the session's sandbox (the same view as a write-confined command). */
+  confine?: ArgvConfiner
   notice(level: 'info' | 'warning' | 'error', message: string): void
 }
 
@@ -294,6 +303,13 @@ export class LspManager implements LspPort {
       return { ok: false, code: 'not_installed', message }
     }
     if (this.#closed) return { ok: false, code: 'closed', message: 'The session is closing.' }
+    if (!this.#options.trusted())
+      return {
+        ok: false,
+        code: 'untrusted',
+        message:
+          'Language servers start only in a trusted workspace (a server runs code the project can influence). The user can trust it with `z-engine trust`; use Grep and Read meanwhile.',
+      }
     let entry = this.#entries.get(spec.name)
     if (entry === undefined) {
       entry = { spec, commandPath: this.#commandPath(spec) ?? spec.command, crashes: 0 }
@@ -327,6 +343,7 @@ export class LspManager implements LspPort {
       root: this.#options.root,
       env: this.#options.env,
       scope: this.#options.scope,
+      ...(this.#options.confine ? { confine: this.#options.confine } : {}),
       onCrash: (reason) => this.#crashed(entry, connection, reason),
     })
     try {
@@ -361,17 +378,33 @@ export class LspManager implements LspPort {
     )
   }
 
-  /** The command's absolute path: as configured when absolute or relative to the root, else on PATH. */
+  /**
+   * The command's absolute path, resolved outside the project (issue 34): as configured when
+   * absolute, else the first on PATH that is neither inside the project (its `node_modules/.bin`)
+   * nor a launcher the project steers (rustup's proxies obey `rust-toolchain.toml`, asdf/mise/pyenv
+   * shims obey `.tool-versions`/`.python-version`). A rustup proxy is replaced by the default
+   * toolchain's own binary (`rustup which`, run outside the project).
+   */
   #commandPath(spec: LspServerSpec): string | undefined {
+    const root = this.#options.root
     const command = spec.command
-    if (command.includes('/')) {
-      const path = isAbsolute(command) ? command : resolve(this.#options.root, command)
-      return executable(path) ? path : undefined
-    }
-    for (const dir of (this.#options.env.PATH ?? '').split(delimiter)) {
-      if (dir === '') continue
-      const path = join(dir, command)
-      if (executable(path)) return path
+    const candidates = command.includes('/')
+      ? [isAbsolute(command) ? command : resolve(root, command)]
+      : (this.#options.env.PATH ?? '')
+          .split(delimiter)
+          .filter((dir) => dir !== '')
+          .map((dir) => join(dir, command))
+    for (const path of candidates) {
+      if (!executable(path)) continue
+      const real = realOr(path)
+      if ([root, realOr(root)].some((folder) => isInside(path, folder) || isInside(real, folder))) continue
+      if (isShim(path, real)) continue
+      if (basename(real) === 'rustup' && basename(path) !== 'rustup') {
+        const actual = rustupWhich(basename(path), this.#options.env)
+        if (actual !== undefined && !isInside(realOr(actual), realOr(root))) return actual
+        continue
+      }
+      return path
     }
     return undefined
   }
@@ -439,4 +472,40 @@ function fail(code: string, message: string): ToolResult {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+/** A version manager's shim: it picks the real binary from the project's version files. */
+function isShim(path: string, real: string): boolean {
+  const shimmed = (p: string) =>
+    p.split(sep).includes('shims') || /[\\/](?:\.asdf|mise|\.mise|\.pyenv|\.rbenv|\.nodenv)[\\/]/.test(p)
+  return shimmed(path) || shimmed(real) || basename(real) === 'mise' || basename(real) === 'asdf'
+}
+
+/** The default toolchain's binary behind a rustup proxy, asked outside any project. */
+function rustupWhich(name: string, env: Record<string, string>): string | undefined {
+  const { RUSTUP_TOOLCHAIN: _ignored, ...rest } = env
+  try {
+    const path = execFileSync('rustup', ['which', name], {
+      cwd: tmpdir(),
+      env: rest,
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
+    return path !== '' && executable(path) ? path : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { killProcessTree, type ProcessScope, spawnSupervised } from '@z-engine/host'
+import { type ArgvConfiner, killProcessTree, type ProcessScope, spawnSupervised } from '@z-engine/host'
 import { CancellationTokenSource, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node'
 import {
   type ClientCapabilities,
@@ -44,6 +44,8 @@ export interface ConnectionOptions {
   root: string
   env: Record<string, string>
   scope: ProcessScope
+  /** Puts the server into the session's sandbox (issue 34); absent: it starts unconfined. */
+  confine?: ArgvConfiner
   /** Called once when the process ends without `stop()` (a crash). */
   onCrash(reason: string): void
 }
@@ -64,6 +66,7 @@ export class ServerConnection {
   readonly #published = new Map<string, Published>()
   readonly #waiters = new Set<() => void>()
   #stderr = ''
+  #confined = false
 
   constructor(options: ConnectionOptions) {
     this.spec = options.spec
@@ -73,12 +76,25 @@ export class ServerConnection {
   /** Starts the process and completes the initialize handshake. */
   async start(): Promise<void> {
     const { spec, root } = this.#options
+    const argv = [this.#options.commandPath, ...spec.args]
+    const confined = this.#options.confine
+      ? await this.#options.confine(argv, root)
+      : { argv, release: async () => {} }
+    this.#confined = 'mode' in confined && confined.mode !== undefined
     const child = spawnSupervised({
-      file: this.#options.commandPath,
-      args: spec.args,
+      file: confined.argv[0] as string,
+      args: confined.argv.slice(1),
       cwd: root,
       env: this.#options.env,
     })
+    let released = false
+    const release = () => {
+      if (released) return
+      released = true
+      void confined.release()
+    }
+    child.once('exit', release)
+    child.once('error', release)
     this.#child = child
     if (child.pid !== undefined) this.#options.scope.add(child.pid)
     child.stderr.on('data', (chunk: Buffer) => {
@@ -120,7 +136,9 @@ export class ServerConnection {
     connection.listen()
     const rootUri = pathToFileURL(root).href
     const initialized = connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
+      // A confined server has its own pid namespace, where our pid names nothing (a server that
+      // watches it would exit at once); it dies with us through the sandbox instead.
+      processId: this.#confined ? null : process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: root.split('/').at(-1) ?? 'project' }],
       capabilities: CLIENT_CAPABILITIES,

@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/client'
+import type { ArgvConfiner } from '@z-engine/host'
 import { reminderText } from '@z-engine/prompts'
 import { DEFAULT_TOOL_LIMITS, type McpPort, type Tool, type ToolCtx, type ToolResult } from '@z-engine/tools'
 import type { McpPromptCommand } from '../workspace/commands/catalog.js'
@@ -32,6 +33,8 @@ export interface McpManagerOptions {
   inProcess?: readonly InProcessMcpServer[]
   /** Environment stdio servers start with (the policy-filtered child environment). */
   baseEnv: Readonly<Record<string, string>>
+  /** Puts stdio servers into the session's sandbox (issue 34); absent: they start unconfined. */
+  confine?: ArgvConfiner
   hooks: McpManagerHooks
 }
 
@@ -73,7 +76,10 @@ export class McpManager implements McpPort {
   constructor(private readonly options: McpManagerOptions) {
     const events = this.#events
     for (const spec of options.specs)
-      this.#connections.set(spec.name, new McpConnection(spec, { baseEnv: options.baseEnv, events }))
+      this.#connections.set(
+        spec.name,
+        new McpConnection(spec, { baseEnv: options.baseEnv, ...confineOf(options), events }),
+      )
     for (const server of options.inProcess ?? []) {
       this.#connections.set(
         server.name,
@@ -294,7 +300,11 @@ export class McpManager implements McpPort {
     await Promise.all(stopping)
     for (const spec of specs) {
       if (this.#connections.has(spec.name)) continue
-      const connection = new McpConnection(spec, { baseEnv: this.options.baseEnv, events: this.#events })
+      const connection = new McpConnection(spec, {
+        baseEnv: this.options.baseEnv,
+        ...confineOf(this.options),
+        events: this.#events,
+      })
       this.#connections.set(spec.name, connection)
       if (!result.restarted.includes(spec.name)) result.added.push(spec.name)
       void connection.start()
@@ -369,4 +379,8 @@ export class McpManager implements McpPort {
       )
     }
   }
+}
+
+function confineOf(options: McpManagerOptions): { confine?: ArgvConfiner } {
+  return options.confine ? { confine: options.confine } : {}
 }

@@ -1,4 +1,5 @@
 import type { CallToolResult, Client, Prompt, Tool as SdkTool, Transport } from '@modelcontextprotocol/client'
+import type { ArgvConfiner } from '@z-engine/host'
 import { loadAjv } from '../util/load-ajv.js'
 import type { McpServerSpec } from './server-spec.js'
 import type { SupervisedStdioTransport } from './stdio-transport.js'
@@ -45,6 +46,8 @@ export interface ConnectionEvents {
 export interface ConnectionOptions {
   /** Environment for stdio servers before the server's own `env` (already policy-filtered). */
   baseEnv: Readonly<Record<string, string>>
+  /** Puts a stdio server into the session's sandbox (issue 34). */
+  confine?: ArgvConfiner
   /** An embedder's in-process server: called to get the client side of an in-memory pair. */
   inProcess?: () => Promise<Transport>
   events: ConnectionEvents
@@ -272,6 +275,7 @@ export class McpConnection {
           args: spec.args,
           env: { ...this.options.baseEnv, ...spec.env },
           cwd: spec.cwd,
+          ...(this.options.confine ? { confine: this.options.confine } : {}),
         })
         transport.stderr.on('data', (chunk: Buffer) => {
           this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_RING_CHARS)

@@ -1,3 +1,4 @@
+import type { ArgvConfiner } from '@z-engine/host'
 import { type LoadedLayer, PROJECT_LAYERS } from '../workspace/settings/layers.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { type InProcessMcpServer, McpManager, type McpManagerHooks } from './mcp-manager.js'
@@ -13,6 +14,8 @@ export interface SessionMcpInput {
   /** The policy-filtered environment child processes get; stdio servers start from it. */
   childEnv: Readonly<Record<string, string>>
   inProcess?: readonly InProcessMcpServer[]
+  /** Puts stdio servers into the session's sandbox (issue 34). */
+  confine?: ArgvConfiner
   hooks: McpManagerHooks
 }
 
@@ -26,6 +29,7 @@ export function createSessionMcp(input: SessionMcpInput): McpManager {
     specs: sessionMcpSpecs(input),
     ...(input.inProcess !== undefined ? { inProcess: input.inProcess } : {}),
     baseEnv: input.childEnv,
+    ...(input.confine ? { confine: input.confine } : {}),
     hooks: input.hooks,
   })
 }

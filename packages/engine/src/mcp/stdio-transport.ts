@@ -6,7 +6,7 @@ import {
   serializeMessage,
   type Transport,
 } from '@modelcontextprotocol/client'
-import { killProcessTree, processTree, spawnSupervised } from '@z-engine/host'
+import { type ArgvConfiner, killProcessTree, processTree, spawnSupervised } from '@z-engine/host'
 
 /** What a stdio server is started from. */
 export interface SupervisedStdioOptions {
@@ -14,6 +14,8 @@ export interface SupervisedStdioOptions {
   args: readonly string[]
   env: Record<string, string>
   cwd: string
+  /** Puts the server into the session's sandbox (issue 34); absent: it starts unconfined. */
+  confine?: ArgvConfiner
 }
 
 /**
@@ -40,16 +42,28 @@ export class SupervisedStdioTransport implements Transport {
     return this.#child?.pid
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.#child) throw new Error('the stdio transport is already started')
+    const argv = [this.options.command, ...this.options.args]
+    const confined = this.options.confine
+      ? await this.options.confine(argv, this.options.cwd)
+      : { argv, release: async () => {} }
     return new Promise((resolve, reject) => {
       const child = spawnSupervised({
-        file: this.options.command,
-        args: this.options.args,
+        file: confined.argv[0] as string,
+        args: confined.argv.slice(1),
         cwd: this.options.cwd,
         env: this.options.env,
       })
       this.#child = child
+      let released = false
+      const release = () => {
+        if (released) return
+        released = true
+        void confined.release()
+      }
+      child.once('exit', release)
+      child.once('error', release)
       child.once('error', (error) => {
         reject(error)
         this.onerror?.(error)

@@ -23,6 +23,8 @@ export interface ProfileRequest {
   masked?: readonly string[]
   /** The environment the command gets: its PATH decides which tool folders are shown. */
   env: Readonly<Record<string, string | undefined>>
+  /** A program's argv: its absolute paths are shown read-only (see {@link programFolders}). */
+  programs?: readonly string[]
   /** Files the engine prepared, shown read-only at a path of the view (a `~/.gitconfig` with only the identity). */
   files?: readonly BoundFile[]
   /** The Node binary the engine runs on (its install prefix is shown; default: this process's). */
@@ -50,6 +52,9 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     root,
     ...additional,
   ])
+  tools.push(
+    ...(await programFolders(request.programs ?? [], home, [...systemFolders(system), root, ...tools])),
+  )
   const base = { system, etc, home, tmpDir, files: [...(request.files ?? [])] }
   if (request.mode === 'read-only') {
     // A worktree's git folders live outside it: read-only git needs them.
@@ -167,10 +172,84 @@ async function toolFolders(
     if (!info?.isDirectory()) continue
     const real = await realOr(candidate)
     if (within(real, visible) || within(home, [real])) continue
+    if (basename(real) === '.bin' && basename(dirname(real)) === 'node_modules') {
+      // A package's `node_modules/.bin` links into its packages and, with pnpm, a store higher up.
+      for (const folder of await packageFolders(real, real, home))
+        if (!within(folder, [...visible, ...folders])) folders.push(folder)
+      continue
+    }
     const prefix = basename(real) === 'bin' ? dirname(real) : real
     const shown =
       within(home, [prefix]) || dirname(prefix) === home || prefix === dirname(prefix) ? real : prefix
     if (!folders.some((folder) => within(shown, [folder]))) folders.push(shown)
+  }
+  return folders
+}
+
+/** Arguments that name a program to run (a script an interpreter is given). */
+const SCRIPT = /\.(?:[cm]?[jt]s|py|rb|pl|php|sh|jar|lua)$/
+
+/** Files that mark a package's folder (the folder a program's sibling modules live in). */
+const PACKAGE_MARKERS = ['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod', 'Gemfile']
+
+/**
+ * The folders that show a program the user configured (`node /opt/mcp/dist/index.js`): for the
+ * program and each argument that is a script or an executable (not a data file such as a token)
+ * that exists and is not in the view yet, the outermost `node_modules`
+ * above it (pnpm links a package's dependencies across that tree), else the nearest folder with a
+ * package marker, else its own folder. Never the home, a folder directly in it, its parents or `/`:
+ * then only the file itself.
+ */
+async function programFolders(
+  argv: readonly string[],
+  home: string,
+  visible: readonly string[],
+): Promise<string[]> {
+  const folders: string[] = []
+  for (const [index, arg] of argv.entries()) {
+    if (!isAbsolute(arg)) continue
+    const info = await stat(arg).catch(() => undefined)
+    if (!info) continue
+    // The program itself, and arguments that are programs (scripts, executables) — not data files.
+    const program = index === 0 || SCRIPT.test(arg) || (info.isFile() && (info.mode & 0o111) !== 0)
+    if (!program) continue
+    for (const path of unique([arg, await realOr(arg)])) {
+      const start = info.isDirectory() ? path : dirname(path)
+      for (const folder of await packageFolders(start, path, home))
+        if (!within(folder, [...visible, ...folders])) folders.push(folder)
+    }
+  }
+  return folders
+}
+
+/**
+ * The folders that hold a program at `path` (starting from its folder `start`): the outermost
+ * `node_modules` above it (pnpm links a package's dependencies across that tree), else the nearest
+ * folder with a package marker, else its own folder; plus a pnpm workspace's `node_modules` higher
+ * up (where the `.pnpm` store every package links into lives). Never the home, a folder directly in
+ * it, its parents or `/`: then only the path itself.
+ */
+async function packageFolders(start: string, path: string, home: string): Promise<string[]> {
+  const parts = start.split(sep)
+  const modules = parts.indexOf('node_modules')
+  let folder = modules > 0 ? parts.slice(0, modules + 1).join(sep) : undefined
+  for (let dir = start; folder === undefined && dir !== dirname(dir); dir = dirname(dir)) {
+    if (within(home, [dir])) break
+    for (const marker of PACKAGE_MARKERS)
+      if (await kindOf(join(dir, marker))) {
+        folder = dir
+        break
+      }
+  }
+  folder ??= start
+  const unsafe = (dir: string) => within(home, [dir]) || dirname(dir) === home || dir === dirname(dir)
+  const folders = [unsafe(folder) ? path : folder]
+  for (let dir = dirname(folder); dir !== dirname(dir) && !within(home, [dir]); dir = dirname(dir)) {
+    if ((await kindOf(join(dir, 'node_modules', '.pnpm'))) === 'dir') {
+      const store = join(dir, 'node_modules')
+      if (!unsafe(dir) || dirname(store) !== home) folders.push(store)
+      break
+    }
   }
   return folders
 }

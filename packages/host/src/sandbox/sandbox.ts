@@ -20,6 +20,13 @@ export interface SandboxRequest {
    */
   masked?: readonly string[]
   /**
+   * A program's argv whose absolute paths are shown read-only (a server the user configured as
+   * `node /opt/tools/server.js`): each file's package folder, never the home or its parents.
+   */
+  programs?: readonly string[]
+  /** Overrides `allow_network` for a `write`-mode start (an MCP server that talks to its service). */
+  network?: boolean
+  /**
    * The confinement the permission decision relied on (the policy auto-allowed the command because
    * it will run confined). Absent: the user approved it, and `[shell.sandbox] enabled` decides.
    */
@@ -143,7 +150,8 @@ export class Sandbox {
       additionalDirectories: request.additionalDirectories,
       home: this.home,
       tmpDir: this.tmpDir,
-      allowNetwork: this.settings.allowNetwork,
+      allowNetwork: request.network ?? this.settings.allowNetwork,
+      ...(request.programs ? { programs: request.programs } : {}),
       readPaths: this.settings.readPaths ?? [],
       writePaths: this.settings.writePaths ?? [],
       masked: [...this.engineDirs, ...(request.masked ?? [])],
