@@ -384,6 +384,53 @@ describe('the Claude Agent SDK query() over the engine', () => {
     }
   }, 90_000)
 
+  it('forks a session with resume + forkSession, and a PreToolUse hook blocks a call', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    const server = await startScriptedServer([
+      { blocks: [{ type: 'text', text: 'First.' }] },
+      { blocks: [{ type: 'tool_use', name: 'Bash', input: { command: 'rm -rf /tmp/x' } }] },
+      { blocks: [{ type: 'text', text: 'Blocked, so not run.' }] },
+    ])
+    try {
+      const env = {
+        ANTHROPIC_API_KEY: 'x',
+        ANTHROPIC_BASE_URL: server.url,
+        PATH: process.env.PATH,
+        HOME: home,
+      }
+      const first = await collect(query({ prompt: 'Remember: green.', options: { cwd: project, env } }))
+      const firstId = (first.at(-1) as SDKResultMessage).session_id
+      const forked = await collect(
+        query({
+          prompt: 'Clean up.',
+          options: {
+            cwd: project,
+            env,
+            resume: firstId,
+            forkSession: true,
+            permissionMode: 'bypassPermissions',
+            hooks: {
+              PreToolUse: [
+                {
+                  matcher: 'Bash',
+                  hooks: [async () => ({ decision: 'block', reason: 'No deletions in this app.' })],
+                },
+              ],
+            },
+          },
+        }),
+      )
+      const result = forked.at(-1) as SDKResultMessage
+      expect(result).toMatchObject({ subtype: 'success', result: 'Blocked, so not run.' })
+      expect(result.session_id).not.toBe(firstId)
+      expect(JSON.stringify(server.requests[1]?.body.messages)).toContain('Remember: green.')
+      expect(JSON.stringify(server.requests[2]?.body.messages)).toContain('No deletions in this app.')
+    } finally {
+      await server.close()
+    }
+  }, 90_000)
+
   it('denies what would ask when no canUseTool is given, and ends with error_max_turns at maxTurns', async () => {
     const project = tempDir('ze-cas-project-')
     const home = tempDir('ze-cas-home-')
