@@ -97,6 +97,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ]
 
+/** `-p`/`--print`: Claude Code's headless command line, reached only through the flag. */
+const PRINT: CommandEntry = {
+  name: 'print',
+  summary: "Claude Code's headless mode (claude -p)",
+  load: () => import('./commands/print.js'),
+}
+
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length), 8)
   const rows = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)
@@ -104,7 +111,8 @@ function helpText(): string {
     `z-engine ${cliVersion()} — an embeddable coding agent`,
     '',
     'Usage: z-engine [command] [options]',
-    '       z-engine -p "prompt" | z-engine "a prompt of several words"   (both run exec)',
+    '       z-engine -p "prompt" [claude -p flags]   (Claude Code\'s headless mode and output shapes)',
+    '       z-engine "a prompt of several words"     (runs exec)',
     '',
     'Commands:',
     ...rows,
@@ -124,8 +132,8 @@ export interface Route {
 
 /**
  * Picks the subcommand for argv. Besides `z-engine <command> …`, Claude Code's habits work:
- * `-p`/`--print` anywhere (before `--`) and a bare prompt (`z-engine "fix the bug"`, or several
- * words) run `exec`; flags alone or nothing open the chat. A lone unknown word stays an error,
+ * `-p`/`--print` anywhere (before `--`) runs Claude Code's headless mode (`print`), a bare prompt
+ * (`z-engine "fix the bug"`, or several words) runs `exec`; flags alone or nothing open the chat. A lone unknown word stays an error,
  * since it is far more often a mistyped command than a one-word prompt.
  */
 export function routeOf(argv: readonly string[]): Route {
@@ -134,7 +142,7 @@ export function routeOf(argv: readonly string[]): Route {
     return { command: first, argv: rest }
   const end = argv.indexOf('--')
   const print = (end === -1 ? argv : argv.slice(0, end)).findIndex((arg) => arg === '-p' || arg === '--print')
-  if (print !== -1) return { command: 'exec', argv: [...argv.slice(0, print), ...argv.slice(print + 1)] }
+  if (print !== -1) return { command: 'print', argv: [...argv.slice(0, print), ...argv.slice(print + 1)] }
   if (first === undefined || first.startsWith('-')) return { command: 'chat', argv: [...argv] }
   const names = COMMANDS.map((command) => command.name)
   const nextIsWord = rest[0] !== undefined && !rest[0].startsWith('-')
@@ -157,7 +165,7 @@ export async function runCli(io: CommandIo): Promise<number> {
       return EXIT.ok
     }
     const route = routeOf(io.argv)
-    const entry = COMMANDS.find((command) => command.name === route.command)
+    const entry = [...COMMANDS, PRINT].find((command) => command.name === route.command)
     if (!entry) {
       // Only `chat` can be missing (a build without the TUI): flags alone then get the help.
       if (route.argv.length === 0) {

@@ -34,13 +34,13 @@ describe('unknown words', () => {
 })
 
 describe('prompts without a command (Claude Code habits)', () => {
-  it('routes -p / --print and a bare prompt to exec', () => {
-    expect(routeOf(['-p', 'fix the bug'])).toEqual({ command: 'exec', argv: ['fix the bug'] })
+  it("routes -p / --print to Claude Code's headless mode and a bare prompt to exec", () => {
+    expect(routeOf(['-p', 'fix the bug'])).toEqual({ command: 'print', argv: ['fix the bug'] })
     expect(routeOf(['--print', '--model', 'x', 'hi'])).toEqual({
-      command: 'exec',
+      command: 'print',
       argv: ['--model', 'x', 'hi'],
     })
-    expect(routeOf(['--model', 'x', '-p', 'hi'])).toEqual({ command: 'exec', argv: ['--model', 'x', 'hi'] })
+    expect(routeOf(['--model', 'x', '-p', 'hi'])).toEqual({ command: 'print', argv: ['--model', 'x', 'hi'] })
     expect(routeOf(['fix the failing test'])).toEqual({ command: 'exec', argv: ['fix the failing test'] })
     expect(routeOf(['fix', 'the', 'bug'])).toEqual({ command: 'exec', argv: ['fix', 'the', 'bug'] })
     // After `--`, `-p` is prompt text.
@@ -57,7 +57,7 @@ describe('prompts without a command (Claude Code habits)', () => {
     expect(word.stderr()).toContain("z-engine -p 'refactor'")
   })
 
-  it('-p without a prompt and stdin empty is a usage error from exec', async () => {
+  it('-p without a prompt and stdin empty is a usage error', async () => {
     const run = memoryIo(['-p'], { stdin: '' })
     expect(await runCli(run.io)).toBe(2)
     expect(run.stderr()).toContain('prompt')

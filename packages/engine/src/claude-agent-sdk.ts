@@ -5,9 +5,11 @@
  */
 
 /** Runs prompts as a Claude Agent SDK query: an async generator of its messages. */
-export { CLAUDE_CODE_VERSION, query } from './claude-agent-sdk/query.js'
+export { query } from './claude-agent-sdk/query.js'
 /** Thrown from a query's iteration when its abortController aborted it. */
 export { AbortError } from './claude-agent-sdk/query-controls.js'
+/** The Claude Code release whose Agent SDK (0.3.337) this entry is checked against. */
+export { CLAUDE_CODE_VERSION } from './claude-agent-sdk/sdk-init.js'
 /** The shapes of SDK MCP tools and servers. */
 export type {
   CallToolResult,

@@ -34,6 +34,17 @@ export { childEnvironmentFor } from './assembly/tool-context.js'
 export type { UserShellResult } from './assembly/user-shell.js'
 /** Runs a user `!` command. */
 export { runUserShell } from './assembly/user-shell.js'
+/** The Claude Agent SDK's (and `claude -p` stream-json's) init message. */
+export { sdkInitMessage } from './claude-agent-sdk/sdk-init.js'
+/** Engine events as Claude Agent SDK messages (assistant, user, stream_event, result), and the usage spelling. */
+export { MessageTranslator, sdkUsage } from './claude-agent-sdk/sdk-messages.js'
+/** The Claude Agent SDK message shapes `MessageTranslator` produces. */
+export type {
+  SDKMessage,
+  SDKPermissionDenial,
+  SDKResultMessage,
+  SDKSystemMessage,
+} from './claude-agent-sdk/sdk-types.js'
 /** The summary job of compaction. */
 export type { CompletePrompt, SummaryJobInput, SummaryJobResult } from './compaction/compaction-job.js'
 /** Runs a summary job. */
@@ -52,6 +63,8 @@ export { settingsGate } from './gate/policy-gate.js'
 export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 /** The background job table and its event view. */
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
+/** A `.mcp.json` text (Claude Code's `mcpServers` format) as a settings layer (`claude -p --mcp-config`). */
+export { parseMcpJsonLayer } from './mcp/mcp-json-layer.js'
 /** MCP servers of a session. */
 export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
 /** What probing the configured MCP servers found. */
@@ -227,6 +240,8 @@ export {
 export type { InstalledPlugin, KnownMarketplace } from './workspace/plugins/registry.js'
 /** What a plugin adds, one line each (shown before installing). */
 export { pluginSummaryLines } from './workspace/plugins/summary-lines.js'
+/** A Claude Code settings file's text as a settings layer (`claude -p --settings`). */
+export { parseClaudeLayer } from './workspace/settings/claude-layer.js'
 /** Settings layers and notices. */
 export type { SettingsLayerName, SettingsNotice } from './workspace/settings/layers.js'
 /** Effective settings with their layers. */

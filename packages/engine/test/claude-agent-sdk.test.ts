@@ -26,10 +26,14 @@ import { cleanupTempDirs, tempDir } from './engine-harness.js'
 
 cleanupTempDirs()
 
-/** Every field of the Claude Agent SDK's result message. */
+/** Every field of the Claude Agent SDK's result message (with the optional ones `claude -p` writes). */
 const RESULT_FIELDS = [
+  'api_error_status',
   'duration_api_ms',
   'duration_ms',
+  'fast_mode_disabled_reason',
+  'fast_mode_state',
+  'first_content_frame_ms',
   'is_error',
   'modelUsage',
   'num_turns',
@@ -38,7 +42,11 @@ const RESULT_FIELDS = [
   'session_id',
   'stop_reason',
   'subtype',
+  'terminal_reason',
+  'time_to_request_ms',
   'total_cost_usd',
+  'ttft_ms',
+  'ttft_stream_ms',
   'type',
   'usage',
   'uuid',

@@ -1,5 +1,5 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
-import type { EventEnvelope, EventOf, PermissionMode } from '@z-engine/protocol'
+import type { EventEnvelope, EventOf, PermissionMode, SettingsLayer } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
 import { shellStart } from '../cwd.js'
 import { firstRunHelp } from '../first-run/first-run-help.js'
@@ -25,9 +25,15 @@ export interface ExecPlan {
   session:
     | { kind: 'new' }
     | { kind: 'resume'; id: string }
-    | { kind: 'continue' }
+    | { kind: 'continue'; fork?: boolean }
     | { kind: 'fork'; id: string }
   maxTurns?: number
+  /** Settings for this session above every file (`-p`'s rules, MCP servers, folders). */
+  settings?: SettingsLayer
+  /** Replaces the base system prompt (a string) or follows it (`append`). */
+  systemPrompt?: string | { append: string }
+  /** The id a new or forked session gets (`--session-id`). */
+  sessionId?: string
   /** `--trust`: record the user's trust in the session's project folder before it opens. */
   trust?: boolean
 }
@@ -109,7 +115,8 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
         })
         return EXIT.failed
       }
-      resume = latest.sessionId
+      if (plan.session.fork) forkId = latest.sessionId
+      else resume = latest.sessionId
     }
     let projectRoot = plan.projectRoot
     const storedId = resume ?? forkId
@@ -138,6 +145,9 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
         ...(forkId !== undefined ? { fork: { sessionId: forkId } } : {}),
         ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
         ...(plan.model !== undefined ? { model: plan.model } : {}),
+        ...(plan.settings !== undefined ? { settings: plan.settings } : {}),
+        ...(plan.systemPrompt !== undefined ? { systemPrompt: plan.systemPrompt } : {}),
+        ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
         // One prompt, no later rounds to pick up late tools: the MCP servers get their start timeout.
         waitForMcp: true,
       })
@@ -154,6 +164,7 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
       return exitCode
     }
     sessionId = session.id
+    await writer.open?.(session)
     let exitCode: number = EXIT.ok
     let last: EventOf<'turnFinished'> | undefined
     let inputError: { code: string; message: string } | undefined
@@ -172,6 +183,7 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
         }
         last = event
         const code = turnExitCode(event, denials.take().mutating)
+        writer.turnEnd?.(event, code)
         if (exitCode === EXIT.ok) exitCode = code
         if (code === EXIT.interrupted || interrupts > 0) break
       }

@@ -1,3 +1,4 @@
+import type { Session } from '@z-engine/engine'
 import type { EventEnvelope, EventOf } from '@z-engine/protocol'
 import type { PermissionDenial } from './denials.js'
 
@@ -17,6 +18,10 @@ export interface RunSummary {
 
 /** One output format of `exec`: sees every event, then the summary once. */
 export interface ExecWriter {
+  /** The session opened (before its first prompt is sent). */
+  open?(session: Session): Promise<void>
   event(envelope: EventEnvelope): void
+  /** The main agent's turn finished, with the exit code it earns (after its events). */
+  turnEnd?(finished: EventOf<'turnFinished'>, exitCode: number): void
   end(summary: RunSummary): void
 }

@@ -88,6 +88,11 @@ export interface OpenSessionOptions {
   resume?: string
   /** Start a new session holding a stored one's log (up to a record, default all) and continue it. */
   fork?: { sessionId: string; uptoRecordId?: string }
+  /**
+   * The id a new (or forked) session gets instead of a random UUID (Claude Code's `--session-id`);
+   * an id that is taken fails with `invalidOption`. Not with `resume`.
+   */
+  sessionId?: string
   mode?: PermissionMode | 'bypassPermissions'
   /** A model reference (`anthropic/claude-sonnet-4-5`, `openai-chat/qwen3`, `scripted:file.jsonl`). */
   model?: string
@@ -315,8 +320,16 @@ export class Engine {
     let snapshot: SessionSnapshot | undefined
     let replayProblems: string[] = []
     let sessionId: string
+    if (options.sessionId !== undefined && options.resume !== undefined)
+      throw new EngineError(
+        'invalidOption',
+        'A resumed session keeps its id; give sessionId only to a new or forked one.',
+      )
     const resumeId = options.fork
-      ? await this.#fork({ ...options.fork, sessionId: await this.#sessionIdOf(options.fork.sessionId) })
+      ? await this.#fork(
+          { ...options.fork, sessionId: await this.#sessionIdOf(options.fork.sessionId) },
+          options.sessionId,
+        )
       : options.resume !== undefined
         ? await this.#sessionIdOf(options.resume)
         : undefined
@@ -332,8 +345,15 @@ export class Engine {
       log = opened.value
       sessionId = resumeId
     } else {
-      const created = await this.store.create({ projectRoot })
-      if (!created.ok) throw new EngineError('storeFailed', created.error.message)
+      const created = await this.store.create({
+        projectRoot,
+        ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+      })
+      if (!created.ok)
+        throw new EngineError(
+          idProblem(created.error.code) ? 'invalidOption' : 'storeFailed',
+          created.error.message,
+        )
       log = created.value
       sessionId = log.sessionId
     }
@@ -453,7 +473,7 @@ export class Engine {
     return resolved.id
   }
 
-  async #fork(fork: { sessionId: string; uptoRecordId?: string }): Promise<string> {
+  async #fork(fork: { sessionId: string; uptoRecordId?: string }, newSessionId?: string): Promise<string> {
     let upto = fork.uptoRecordId
     if (upto === undefined) {
       const replayed = await this.store.replay(fork.sessionId)
@@ -462,8 +482,15 @@ export class Engine {
       if (upto === undefined)
         throw new EngineError('sessionNotFound', `Session ${fork.sessionId} has no records to fork.`)
     }
-    const forked = await this.store.fork(fork.sessionId, { uptoRecordId: upto })
-    if (!forked.ok) throw new EngineError('sessionNotFound', forked.error.message)
+    const forked = await this.store.fork(fork.sessionId, {
+      uptoRecordId: upto,
+      ...(newSessionId !== undefined ? { newSessionId } : {}),
+    })
+    if (!forked.ok)
+      throw new EngineError(
+        idProblem(forked.error.code) ? 'invalidOption' : 'sessionNotFound',
+        forked.error.message,
+      )
     return forked.value
   }
 }
@@ -485,6 +512,11 @@ export function coreOf(session: Session): SessionCore {
   const core = cores.get(session)
   if (!core) throw new Error(`session ${session.id} was not opened by an Engine in this process`)
   return core
+}
+
+/** Whether the store refused a chosen session id (taken or malformed): the caller's option to fix. */
+function idProblem(code: string): boolean {
+  return code === 'alreadyExists' || code === 'invalidId'
 }
 
 /** A settings object given in code as a layer, or the `EngineError` naming what is wrong. */

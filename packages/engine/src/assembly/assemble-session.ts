@@ -137,6 +137,14 @@ export interface SessionView {
   /** The tools the model is offered now, in order (built-ins, the embedder's, then MCP tools). */
   toolNames(): string[]
   mcpServers(): McpServerInfo[]
+  /** The `/` command names the session resolves now, without the slash. */
+  slashCommands(): Promise<string[]>
+  /** The subagent types the Agent tool offers (built-ins and definitions). */
+  agentNames(): string[]
+  /** The skills' names. */
+  skillNames(): string[]
+  /** The enabled plugins: `name` as `<plugin>@<marketplace>`, `path` their folder. */
+  plugins(): Array<{ name: string; path: string }>
 }
 
 /**
@@ -794,6 +802,11 @@ export async function assembleSession(
   const view: SessionView = {
     toolNames: () => currentTools().map((tool) => tool.name),
     mcpServers: () => mcp.servers(),
+    slashCommands: async () => (await commands.catalog()).entries.map((entry) => entry.name),
+    agentNames: () =>
+      ports.agents?.catalog().map((type) => type.name) ?? agents.definitions.map((agent) => agent.name),
+    skillNames: () => skills.definitions.map((skill) => skill.name),
+    plugins: () => loaded.plugins.map((plugin) => ({ name: plugin.id, path: plugin.contents.root })),
   }
   return { session, core, view }
 }

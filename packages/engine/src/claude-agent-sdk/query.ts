@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto'
 import { realpath } from 'node:fs/promises'
 import { normalizeMode } from '@z-engine/policy'
 import { Engine, viewOf } from '../api/engine.js'
 import { resolveEnginePaths } from '../api/engine-paths.js'
-import type { McpServerInfo } from '../mcp/server-connection.js'
 import { MODEL_ALIASES } from '../model/aliases.js'
 import type { Session } from '../session/session-types.js'
 import type { TurnHandle } from '../session/turn-handle.js'
 import { AsyncQueue } from '../util/async-queue.js'
 import { AbortError, refusedMethods } from './query-controls.js'
-import { bareModel, MessageTranslator } from './sdk-messages.js'
+import { sdkInitMessage, sdkStatus } from './sdk-init.js'
+import { MessageTranslator } from './sdk-messages.js'
 import { optionWarnings, refusedOptions } from './sdk-option-support.js'
 import {
   canUseToolOf,
@@ -32,10 +31,6 @@ import type {
   SDKMessage,
   SDKUserMessage,
 } from './sdk-types.js'
-import { claudeToolName } from './tool-names.js'
-
-/** The Claude Code release whose Agent SDK (0.3.337) this entry is checked against. */
-export const CLAUDE_CODE_VERSION = '2.1.332'
 
 /**
  * The Claude Agent SDK's `query()`, running the engine in this process: opens a session in `cwd`
@@ -159,25 +154,7 @@ export function query({
               : {}),
       })
       opened()
-      const view = viewOf(session)
-      yield {
-        type: 'system',
-        subtype: 'init',
-        uuid: randomUUID(),
-        session_id: session.id,
-        apiKeySource: env.ANTHROPIC_API_KEY !== undefined ? 'user' : 'none',
-        cwd: session.projectRoot,
-        tools: view.toolNames().map(claudeToolName),
-        mcp_servers: view.mcpServers().map((server) => ({ name: server.name, status: sdkStatus(server) })),
-        model: bareModel(session.model),
-        permissionMode: mode ?? (session.mode === 'bypass' ? 'bypassPermissions' : session.mode),
-        slash_commands: [],
-        output_style: 'default',
-        claude_code_version: CLAUDE_CODE_VERSION,
-        skills: [],
-        plugins: [],
-        agents: [],
-      }
+      yield await sdkInitMessage(session, { env, ...(mode !== undefined ? { permissionMode: mode } : {}) })
       void pump(prompt)
       for await (const text of inputs) {
         if (abort?.aborted || closed) break
@@ -241,24 +218,6 @@ export function query({
       inputs.close()
     },
   }) as Query
-}
-
-/** An MCP server's state in the Claude Agent SDK's words. */
-function sdkStatus(server: McpServerInfo): McpServerStatus['status'] {
-  switch (server.status) {
-    case 'ready':
-      return 'connected'
-    case 'starting':
-      return 'pending'
-    case 'failed':
-      return 'failed'
-    case 'closed':
-      return 'disabled'
-    default: {
-      const never: never = server.status
-      return never
-    }
-  }
 }
 
 /** The id of the project's most recently active session, if it has one (`options.continue`). */

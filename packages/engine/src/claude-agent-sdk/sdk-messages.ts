@@ -67,6 +67,9 @@ export class MessageTranslator {
   #blockIndex = new Map<string, number>()
   /** Whether `message_start` went out for the assistant message being streamed. */
   #messageStarted = false
+  /** Milliseconds from the start to the turn's first step and to its first streamed content. */
+  #firstStep: number | undefined
+  #firstContent: number | undefined
 
   constructor(options: { sessionId: string; model: string; includePartialMessages: boolean }) {
     this.#sessionId = options.sessionId
@@ -78,6 +81,9 @@ export class MessageTranslator {
   translate(envelope: EventEnvelope): SDKMessage[] {
     if (envelope.agentId !== undefined) return []
     const event = envelope.event
+    if (event.type === 'turnStarted') this.#firstStep ??= Date.now() - this.#started
+    if (event.type === 'textDelta' || event.type === 'thinkingDelta')
+      this.#firstContent ??= Date.now() - this.#started
     switch (event.type) {
       case 'usageUpdated':
         this.#lastUsage = sdkUsage(event.usage)
@@ -164,6 +170,14 @@ export class MessageTranslator {
       modelUsage: this.#modelUsage,
       permission_denials: [...this.#denials],
       ...(errors !== undefined ? { errors } : {}),
+      terminal_reason: terminalReason(outcome),
+      api_error_status: outcome.type === 'failed' ? (HTTP_STATUS[outcome.error.code] ?? null) : null,
+      ttft_ms: this.#firstContent ?? elapsed,
+      ttft_stream_ms: this.#firstContent ?? elapsed,
+      time_to_request_ms: this.#firstStep ?? 0,
+      first_content_frame_ms: this.#firstContent ?? elapsed,
+      fast_mode_state: 'off',
+      fast_mode_disabled_reason: 'unknown',
     }
   }
 
@@ -294,6 +308,39 @@ export class MessageTranslator {
   }
 }
 
+/** Claude Code's `terminal_reason` for how a turn ended. */
+function terminalReason(outcome: EventOf<'turnFinished'>['outcome']): string {
+  switch (outcome.type) {
+    case 'done':
+      return 'completed'
+    case 'budgetExhausted':
+      return outcome.budget === 'maxTurns' ? 'max_turns' : 'budget_exhausted'
+    case 'failed':
+      return outcome.error.code === 'context_overflow' ? 'prompt_too_long' : 'model_error'
+    case 'incomplete':
+      return 'model_error'
+    case 'interrupted':
+    case 'cancelled':
+      return 'aborted_streaming'
+    default: {
+      const unreachable: never = outcome
+      return unreachable
+    }
+  }
+}
+
+/** The HTTP status behind each model error kind (a failure with another code had none). */
+const HTTP_STATUS: Readonly<Record<string, number>> = {
+  invalid_request: 400,
+  context_overflow: 400,
+  authentication: 401,
+  permission: 403,
+  not_found: 404,
+  rate_limited: 429,
+  server: 500,
+  overloaded: 529,
+}
+
 function assistantBlock(block: ContentBlock): SDKContentBlock[] {
   switch (block.type) {
     case 'text':
@@ -315,20 +362,24 @@ function assistantBlock(block: ContentBlock): SDKContentBlock[] {
 }
 
 function toolResult(block: Extract<ContentBlock, { type: 'tool_result' }>): SDKToolResultBlock {
+  // Text alone goes as one string, as Claude Code writes a tool result; an image needs the blocks.
+  const textOnly = block.content.every((part) => part.type === 'text')
   return {
     type: 'tool_result',
     tool_use_id: block.toolUseId,
-    content: block.content.map((part) =>
-      part.type === 'text'
-        ? { type: 'text', text: part.text }
-        : {
-            type: 'image',
-            source:
-              part.source.type === 'base64'
-                ? { type: 'base64', media_type: part.source.mediaType, data: part.source.data }
-                : { type: 'url', url: part.source.url },
-          },
-    ),
+    content: textOnly
+      ? block.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
+      : block.content.map((part) =>
+          part.type === 'text'
+            ? { type: 'text', text: part.text }
+            : {
+                type: 'image',
+                source:
+                  part.source.type === 'base64'
+                    ? { type: 'base64', media_type: part.source.mediaType, data: part.source.data }
+                    : { type: 'url', url: part.source.url },
+              },
+        ),
     is_error: block.isError,
   }
 }

@@ -268,13 +268,16 @@ export type SDKContentBlock =
 export interface SDKToolResultBlock {
   type: 'tool_result'
   tool_use_id: string
-  content: Array<
-    | { type: 'text'; text: string }
-    | {
-        type: 'image'
-        source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }
-      }
-  >
+  /** Text alone is one string, as Claude Code sends it; blocks when there is an image. */
+  content:
+    | string
+    | Array<
+        | { type: 'text'; text: string }
+        | {
+            type: 'image'
+            source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }
+          }
+      >
   is_error: boolean
 }
 
@@ -284,7 +287,7 @@ export interface SDKSystemMessage {
   subtype: 'init'
   uuid: string
   session_id: string
-  apiKeySource: 'user' | 'none'
+  apiKeySource: 'ANTHROPIC_API_KEY' | 'user' | 'none'
   cwd: string
   tools: string[]
   mcp_servers: Array<{ name: string; status: string }>
@@ -294,9 +297,16 @@ export interface SDKSystemMessage {
   output_style: string
   /** The Claude Code version this engine answers for (the one its behaviour is checked against). */
   claude_code_version: string
+  agents: string[]
   skills: string[]
   plugins: Array<{ name: string; path: string }>
-  agents?: string[]
+  /** `/` commands bound to a terminal; none here. */
+  terminal_slash_commands?: string[]
+  /** Claude Code's control-protocol capabilities; the engine implements none of them. */
+  capabilities?: string[]
+  fast_mode_state?: 'off'
+  fast_mode_disabled_reason?: 'unknown'
+  view_mode?: 'default'
 }
 
 /** One assistant message of the conversation. */
@@ -381,6 +391,21 @@ export interface SDKResultMessage {
   permission_denials: SDKPermissionDenial[]
   /** Why the turn failed (error subtypes only). */
   errors?: string[]
+  /** Why the loop stopped, in Claude Code's words (`completed`, `max_turns`, `model_error`, …). */
+  terminal_reason?: string
+  /** The HTTP status of the model error that ended the turn, when there was one. */
+  api_error_status?: number | null
+  /** From the query's start to the first streamed content (text or thinking). */
+  ttft_ms?: number
+  /** The same, measured on the stream. */
+  ttft_stream_ms?: number
+  /** From the query's start to the turn's first step (the engine does not time the request apart). */
+  time_to_request_ms?: number
+  /** From the query's start to the first content frame. */
+  first_content_frame_ms?: number
+  /** The engine has no fast mode: always `off`. */
+  fast_mode_state?: 'off'
+  fast_mode_disabled_reason?: 'unknown'
 }
 
 /** Every message `query()` yields. */
