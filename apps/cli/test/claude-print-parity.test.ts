@@ -228,7 +228,7 @@ async function claudeRun(): Promise<Run> {
       `\n!!! Claude Code ${CLAUDE_VERSION} cannot run here (${CLAUDE_BIN}); comparing with its RECORDED output in test/golden/claude-code/, not a live run !!!\n`,
     )
     const stream = await readFile(join(FIXTURES, 'stream-json.jsonl'), 'utf8')
-    const json = await readFile(join(FIXTURES, 'json-verbose.json'), 'utf8')
+    const json = await readFile(join(FIXTURES, 'json-verbose.txt'), 'utf8')
     return { lines: parseLines(stream), json: JSON.parse(json), fixed: true, code: 0, stderr: '' }
   }
   const stream = await runTask('claude', 'stream-json')
@@ -236,7 +236,7 @@ async function claudeRun(): Promise<Run> {
   if (process.env.RECORD_CLAUDE_FIXTURES === '1') {
     await mkdir(FIXTURES, { recursive: true })
     await writeFile(join(FIXTURES, 'stream-json.jsonl'), stream.stdout)
-    await writeFile(join(FIXTURES, 'json-verbose.json'), json.stdout)
+    await writeFile(join(FIXTURES, 'json-verbose.txt'), json.stdout)
   }
   expect(json.fixed).toBe(true)
   return {

@@ -27,7 +27,7 @@ Options:
   --verbose                           json: every message (stream-json always prints them)
   --include-partial-messages          stream_event lines as the answer streams
   --model MODEL                       sonnet, opus, haiku, opusplan, a model id or provider/model
-  --permission-mode MODE              default, acceptEdits, plan, bypassPermissions, dontAsk
+  --permission-mode MODE              default (manual), acceptEdits, plan, bypassPermissions, dontAsk
   --dangerously-skip-permissions      bypassPermissions
   --allowedTools, --allowed-tools RULES…       allow rules ("Read" "Bash(git log:*)"; commas too)
   --disallowedTools, --disallowed-tools RULES…  deny rules

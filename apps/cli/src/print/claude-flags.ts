@@ -10,6 +10,8 @@ export type PrintOutputFormat = (typeof PRINT_OUTPUT_FORMATS)[number]
 /** Claude Code's `--permission-mode` names (and ours), each mapped to an engine mode or refused. */
 const MODES: Readonly<Record<string, PermissionMode | { refused: string }>> = {
   default: 'default',
+  // Claude Code 2.1's name for its default (asking) mode.
+  manual: 'default',
   acceptEdits: 'acceptEdits',
   plan: 'plan',
   bypassPermissions: 'bypass',
