@@ -336,7 +336,8 @@ describe('the Claude Agent SDK query() over the engine', () => {
         claude_code_version: '2.1.332',
         skills: [],
         plugins: [],
-        agents: [],
+        // The subagent types the Agent tool offers (the engine's built-ins here).
+        agents: expect.arrayContaining(['explore', 'general', 'plan']),
       })
       const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
       for (const message of messages) expect(message.uuid, message.type).toMatch(uuid)
