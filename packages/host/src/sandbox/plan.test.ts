@@ -209,4 +209,25 @@ describe('resolveProfile', () => {
     expect(resolved.readable).toContain(home)
     expect(resolved.hidden).toContainEqual({ path: join(home, '.ssh'), kind: 'dir' })
   })
+  it('programs: a server\'s package folder and a pnpm store above it are shown; data files and the home are not', async () => {
+    const tools = join(base, 'tools')
+    const pkg = join(tools, 'packages', 'server')
+    mkdirSync(join(pkg, 'dist'), { recursive: true })
+    mkdirSync(join(tools, 'node_modules', '.pnpm'), { recursive: true })
+    writeFileSync(join(pkg, 'package.json'), '{}')
+    writeFileSync(join(pkg, 'dist', 'index.js'), '')
+    writeFileSync(join(home, 'token.json'), '{}')
+    writeFileSync(join(home, 'run.sh'), '')
+    const resolved = await resolveProfile({
+      ...request,
+      mode: 'write',
+      programs: ['/usr/bin/node', join(pkg, 'dist', 'index.js'), join(home, 'token.json'), join(home, 'run.sh')],
+    })
+    expect(resolved.readable).toContain(pkg)
+    expect(resolved.readable).toContain(join(tools, 'node_modules'))
+    // A script directly in the home shows only itself; a data file not at all; the home never.
+    expect(resolved.readable).toContain(join(home, 'run.sh'))
+    expect(resolved.readable).not.toContain(join(home, 'token.json'))
+    expect(resolved.readable).not.toContain(home)
+  })
 })
