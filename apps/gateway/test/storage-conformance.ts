@@ -29,6 +29,7 @@ function turn(id: string, previous: string | null, overrides: Partial<TurnRecord
       status: 'completed',
       snapshot: { id, object: 'response', status: 'completed', output: [] },
       history: [{ type: 'message', role: 'user', content: `input of ${id}` }],
+      input: [{ id: `msg_${id}`, type: 'message', role: 'user', content: `input of ${id}` }],
       tenant: 'team-a',
     },
     expect: { kind: 'none' },

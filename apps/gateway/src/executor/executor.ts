@@ -316,6 +316,8 @@ export class Executor {
           ...(transientPrefix ?? []),
           ...identified.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
         ],
+        // The turn's items start with the request's input, in order.
+        input: identified.slice(0, request.input.length).map((entry) => entry.item),
         tenant,
       },
       expect,
@@ -334,6 +336,26 @@ export class Executor {
   async getResponse(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
     const stored = await this.#storage.getResponse(id)
     return stored && stored.tenant === tenant ? stored.snapshot : notFound('response', id)
+  }
+
+  /**
+   * `GET /v1/responses/{id}/input_items`: the response's own input items with their ids, newest first
+   * by default (OpenAI's order), paged by `after` (an item id) and `limit`.
+   */
+  async listInputItems(id: string, options: ListOptions, tenant = ''): Promise<JsonObject | GatewayError> {
+    const stored = await this.#storage.getResponse(id)
+    if (!stored || stored.tenant !== tenant) return notFound('response', id)
+    const items = options.order === 'asc' ? [...(stored.input ?? [])] : [...(stored.input ?? [])].reverse()
+    const start = options.after === undefined ? 0 : items.findIndex((item) => item.id === options.after) + 1
+    if (options.after !== undefined && start === 0) return notFound('item', options.after)
+    const data = items.slice(start, start + options.limit)
+    return {
+      object: 'list',
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: start + options.limit < items.length,
+    }
   }
 
   /** `DELETE /v1/responses/{id}`. */

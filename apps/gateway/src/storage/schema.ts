@@ -31,6 +31,8 @@ export interface Database {
     status: string
     snapshot: string
     history: string
+    /** The request's input items with their ids (JSON); null for rows from before 0003. */
+    input: string | null
     version: number
     deleted: number
     tenant: string
@@ -86,6 +88,12 @@ const MIGRATIONS: Record<string, Migration> = {
           .alterTable(table)
           .addColumn('tenant', 'text', (column) => column.notNull().defaultTo(''))
           .execute()
+    },
+  },
+  // A response's own input items, listed by GET /v1/responses/{id}/input_items.
+  '0003_input_items': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('gw_responses').addColumn('input', 'text').execute()
     },
   },
 }

@@ -49,6 +49,8 @@ export interface StoredResponse {
   snapshot: JsonObject
   /** This turn's input and model-facing output, replayed by a continuation. */
   history: JsonObject[]
+  /** The request's own input items with their ids (null for responses stored before they were kept). */
+  input: JsonObject[] | null
   /** How many continuations have been persisted from it (the compare-and-set token). */
   version: number
   /** Deleted by the client: hidden from GET and continuation, still in its descendants' chains. */
