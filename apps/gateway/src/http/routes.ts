@@ -1,5 +1,6 @@
 /** The HTTP routes: parse, call the executor (never storage), render JSON, SSE or OpenAI errors. */
 import type { ServerResponse } from 'node:http'
+import type { ListOptions } from '../executor/executor.js'
 import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import {
@@ -192,25 +193,61 @@ async function addItems(context: RouteContext): Promise<void> {
   )
 }
 
-async function listItems(context: RouteContext): Promise<void> {
-  const limitText = context.query.get('limit') ?? '20'
-  const limit = Number(limitText)
+/** A list's `limit`, `order` and `after` query parameters (OpenAI's defaults: 20, desc), or the 400. */
+function listOptions(context: RouteContext): ListOptions | GatewayError {
+  const limit = Number(context.query.get('limit') ?? '20')
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    return sendError(context.res, invalidRequest('limit must be an integer from 1 to 100.', 'limit'))
+    return invalidRequest('limit must be an integer from 1 to 100.', 'limit')
   const order = context.query.get('order') ?? 'desc'
-  if (order !== 'asc' && order !== 'desc')
-    return sendError(context.res, invalidRequest("order must be 'asc' or 'desc'.", 'order'))
+  if (order !== 'asc' && order !== 'desc') return invalidRequest("order must be 'asc' or 'desc'.", 'order')
   const after = context.query.get('after')
+  return { limit, order, ...(after ? { after } : {}) }
+}
+
+async function listItems(context: RouteContext): Promise<void> {
+  const options = listOptions(context)
+  if ('status' in options) return sendError(context.res, options)
   reply(
     context.res,
-    await context.executor.listItems(
-      context.params[0] ?? '',
-      {
-        limit,
-        order,
-        ...(after ? { after } : {}),
-      },
-      context.principal.tenant,
+    await context.executor.listItems(context.params[0] ?? '', options, context.principal.tenant),
+  )
+}
+
+async function listInputItems(context: RouteContext): Promise<void> {
+  const options = listOptions(context)
+  if ('status' in options) return sendError(context.res, options)
+  reply(
+    context.res,
+    await context.executor.listInputItems(context.params[0] ?? '', options, context.principal.tenant),
+  )
+}
+
+async function getResponse(context: RouteContext): Promise<void> {
+  const found = await context.executor.getResponse(context.params[0] ?? '', context.principal.tenant)
+  const stream = context.query.get('stream')
+  // Replaying a response's events is for background responses, which this gateway does not run.
+  if (!('status' in found && typeof found.status === 'number') && (stream === 'true' || stream === '1'))
+    return sendError(
+      context.res,
+      invalidRequest(
+        "'stream=true' replays a background response's events; this gateway runs no background responses, and a stored one is complete: GET it without 'stream'.",
+        'stream',
+        'unsupported_parameter',
+      ),
+    )
+  reply(context.res, found)
+}
+
+/** `POST /v1/responses/{id}/cancel`: only a background response can be cancelled, and there are none here. */
+async function cancelResponse(context: RouteContext): Promise<void> {
+  const found = await context.executor.getResponse(context.params[0] ?? '', context.principal.tenant)
+  if ('status' in found && typeof found.status === 'number') return reply(context.res, found)
+  sendError(
+    context.res,
+    invalidRequest(
+      `Only a background response can be cancelled; ${context.params[0]} is ${String(found.status)} (this gateway runs no background responses).`,
+      null,
+      'response_not_cancellable',
     ),
   )
 }
@@ -250,14 +287,16 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: p('/v1/responses/:id'),
-    handler: async (c) => reply(c.res, await c.executor.getResponse(c.params[0] ?? '', c.principal.tenant)),
+    handler: getResponse,
   },
+  { method: 'POST', pattern: p('/v1/responses/:id/cancel'), handler: cancelResponse },
   {
     method: 'DELETE',
     pattern: p('/v1/responses/:id'),
     handler: async (c) =>
       reply(c.res, await c.executor.deleteResponse(c.params[0] ?? '', c.principal.tenant)),
   },
+  { method: 'GET', pattern: p('/v1/responses/:id/input_items'), handler: listInputItems },
   { method: 'POST', pattern: p('/v1/conversations'), handler: createConversation },
   {
     method: 'GET',

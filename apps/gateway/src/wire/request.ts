@@ -110,6 +110,16 @@ export function parseCreateResponse(body: unknown): Parsed<CreateResponseRequest
         ? conversation
         : conversation.id
   const previousResponseId = value.previous_response_id ?? null
+  // Refused by name rather than run in the foreground as if it had been honoured.
+  if (body.background === true)
+    return {
+      ok: false,
+      error: invalidRequest(
+        "'background: true' is not supported by this gateway: send the request without it (it then runs while the request is open, and is stored as usual).",
+        'background',
+        'unsupported_parameter',
+      ),
+    }
   if (conversationId !== null && previousResponseId !== null)
     return {
       ok: false,
