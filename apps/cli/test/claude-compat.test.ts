@@ -347,7 +347,7 @@ describe('Claude Code compatibility: commands and arguments', () => {
     expect(body).toContain('all=[one "two words"] first=[one] second=[two words] third=[$2] price=$5')
   })
 
-  it('runs !`cmd` only at the start of a line and fenced ```! blocks; inline it is text', async () => {
+  it('runs !`cmd` at a line start and mid-line after whitespace, and fenced ```! blocks', async () => {
     const box = await sandbox()
     await put(
       box.project,
@@ -356,7 +356,7 @@ describe('Claude Code compatibility: commands and arguments', () => {
     )
     const { body } = await expand(box, 'shell', [])
     expect(body).toContain('Start:\nline-start\n')
-    expect(body).toContain('Inline !`echo inline` stays.')
+    expect(body).toContain('Inline inline stays.')
     expect(body).toContain('fenced')
     expect(body).not.toContain('```!')
   })

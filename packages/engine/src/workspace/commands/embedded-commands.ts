@@ -16,13 +16,14 @@ export interface EmbeddedCommandDeps {
 }
 
 /**
- * `` !`cmd` `` at the start of a line (after indentation), or a fenced block opened with ```` ```! ````,
- * as Claude Code runs them; an inline `` !`cmd` `` after other text is left as text.
+ * `` !`cmd` `` at the start of a line or after whitespace (mid-line too: Claude Code's `/commit`
+ * example has `- Current status: !`git status``), or a fenced block opened with ```` ```! ````, as
+ * Claude Code finds them (`(?<=^|\s)!`[^`]+``). A `!` glued to a word (`hi!`x``) is text there too.
  */
-const EMBEDDED = /^([ \t]*)!`([^`\n]+)`|^```![ \t]*\n([\s\S]*?)\n```[ \t]*$/gm
+const EMBEDDED = /(?<=^|\s)!`([^`]+)`|^```![ \t]*\n([\s\S]*?)\n```[ \t]*$/gm
 
 /**
- * Replaces each embedded command (line-start `` !`cmd` `` or a ```` ```! ```` block) with its output,
+ * Replaces each embedded command (`` !`cmd` `` or a ```` ```! ```` block) with its output,
  * run in the project root, only when allowed; a refused command becomes a bracketed note in the text
  * and a notice for the user.
  */
@@ -35,12 +36,12 @@ export async function runEmbeddedCommands(
   const replacements: string[] = []
   // Sequential, in order: these are shell commands and may depend on each other's effects.
   for (const match of text.matchAll(EMBEDDED)) {
-    const command = (match[2] ?? match[3] ?? '').trim()
+    const command = (match[1] ?? match[2] ?? '').trim()
     if (!(await deps.canRun(command))) {
       notices.push(
         `!\`${command}\` was not run: neither the command's allowed-tools nor the session's permissions allow it.`,
       )
-      replacements.push(`${match[1] ?? ''}[not run: \`${command}\` is not allowed]`)
+      replacements.push(`[not run: \`${command}\` is not allowed]`)
       continue
     }
     let output: ShellRunResult
@@ -49,11 +50,11 @@ export async function runEmbeddedCommands(
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       notices.push(`!\`${command}\` failed to run: ${reason}`)
-      replacements.push(`${match[1] ?? ''}[\`${command}\` failed to run: ${reason}]`)
+      replacements.push(`[\`${command}\` failed to run: ${reason}]`)
       continue
     }
     ran.push(command)
-    replacements.push(`${match[1] ?? ''}${formatOutput(output)}`)
+    replacements.push(formatOutput(output))
   }
   let index = 0
   return { text: text.replace(EMBEDDED, () => replacements[index++]!), notices, ran }

@@ -149,11 +149,11 @@ describe('expandCommand', () => {
     )
   })
 
-  it('runs !`cmd` at the start of a line only, as Claude Code does, and only when allowed', async () => {
+  it('runs !`cmd` at a line start or after whitespace, as Claude Code does, and only when allowed', async () => {
     const seen: Array<{ command: string; rules: readonly string[] }> = []
     const expanded = await expandCommand(
       command(
-        'Dir:\n!`pwd`\nFail:\n  !`echo oops >&2; exit 3`\nNope:\n!`rm -rf /`\nInline !`echo no` is text',
+        'Dir:\n!`pwd`\nFail:\n  !`echo oops >&2; exit 3`\nNope:\n!`rm -rf /`\n- Current branch: !`echo main` here\nGlued hi!`echo no` is text',
         {
           allowedTools: ['Bash(pwd)'],
         },
@@ -170,8 +170,10 @@ describe('expandCommand', () => {
     expect(body).toContain(`Dir:\n${root}`)
     expect(body).toContain('Fail:\n  oops\n[exit code 3]')
     expect(body).toContain('Nope:\n[not run: `rm -rf /` is not allowed]')
-    expect(body).toContain('Inline !`echo no` is text')
-    expect(expanded.ranCommands).toEqual(['pwd', 'echo oops >&2; exit 3'])
+    // Claude Code's `/commit` example: `- Current git status: !`git status``.
+    expect(body).toContain('- Current branch: main here')
+    expect(body).toContain('Glued hi!`echo no` is text')
+    expect(expanded.ranCommands).toEqual(['pwd', 'echo oops >&2; exit 3', 'echo main'])
     expect(expanded.notices).toHaveLength(1)
     expect(seen[0]!.rules).toEqual(['Bash(pwd)'])
   })
