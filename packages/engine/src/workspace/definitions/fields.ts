@@ -43,6 +43,17 @@ export class FieldReader {
   }
 
   /**
+   * Free text as Claude Code reads it (`String(value)`): a number or boolean as written, and a YAML
+   * list (`argument-hint: [message]`) joined with commas, never dropped.
+   */
+  text(key: string): string | undefined {
+    const value = this.data[key]
+    if (value === undefined || value === null) return undefined
+    if (Array.isArray(value)) return String(value).trim() || undefined
+    return this.string(key)
+  }
+
+  /**
    * A tool-like list written as a YAML list, one comma-separated string, or a space-separated
    * string (Claude Code accepts all three); `Bash(git add *)` stays one entry.
    */

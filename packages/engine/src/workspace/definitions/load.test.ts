@@ -263,6 +263,31 @@ describe('loadSkillDefinitions', () => {
     expect(loaded.errors[0]!.message).toMatch(/has Skill.md but no SKILL.md/)
   })
 
+  it('joins a YAML-list argument-hint, lists when_to_use with the description, and names unapplied fields', async () => {
+    write(
+      join(roots.projectRoot, '.claude/skills/triage/SKILL.md'),
+      '---\nname: triage\ndescription: Triage issues\nwhen_to_use: When a bug report arrives\nargument-hint: [issue]\neffort: high\nshell: bash\n---\nTriage $ARGUMENTS.\n',
+    )
+    write(
+      join(roots.projectRoot, '.claude/commands/ship.md'),
+      '---\ndescription: Ship it\nargument-hint: [branch, message]\n---\nShip $ARGUMENTS.\n',
+    )
+    const skills = await loadSkillDefinitions(roots)
+    const triage = skills.definitions.find((definition) => definition.name === 'triage')!
+    expect(triage).toMatchObject({
+      argumentHint: 'issue',
+      description: 'Triage issues - When a bug report arrives',
+    })
+    expect(triage.warnings.map((warning) => warning.message)).toEqual([
+      expect.stringMatching(/"effort" is kept/),
+      expect.stringMatching(/"shell" is kept/),
+    ])
+    const commands = await loadCommandDefinitions(roots)
+    expect(commands.definitions.find((definition) => definition.name === 'ship')).toMatchObject({
+      argumentHint: 'branch,message',
+    })
+  })
+
   it("names a skill after its folder when name is not a command name; a skill's own subfolders are not skills", async () => {
     const skill = join(base, 'plugin', 'skills', 'agent-development')
     write(

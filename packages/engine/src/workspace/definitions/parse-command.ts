@@ -30,7 +30,14 @@ const SKILL_FIELDS = [
   'context',
   'agent',
   'hooks',
+  'when_to_use',
+  'effort',
+  'shell',
+  'disallowed-tools',
 ] as const
+
+/** Skill fields Claude Code documents that z-engine keeps and lists but does not act on (warned). */
+const SKILL_KEPT_NOT_APPLIED = ['effort', 'shell', 'disallowed-tools'] as const
 
 /** A skill name Claude Code takes as written: lowercase letters, digits, `-` and `_`, at most 64. */
 const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/
@@ -60,7 +67,7 @@ export function parseCommandDefinition(
     body,
     allowedTools: fields.list('allowed-tools') ?? [],
   }
-  const hint = fields.string('argument-hint')
+  const hint = fields.text('argument-hint')
   if (hint !== undefined) definition.argumentHint = hint
   const model = fields.string('model')
   if (model !== undefined) definition.model = model
@@ -112,8 +119,14 @@ export function parseSkillDefinition(
     allowedTools: fields.list('allowed-tools') ?? [],
     userInvocable: fields.boolean('user-invocable') ?? true,
   }
-  const hint = fields.string('argument-hint')
+  const hint = fields.text('argument-hint')
   if (hint !== undefined) definition.argumentHint = hint
+  const whenToUse = fields.text('when_to_use')
+  // Claude Code lists a skill to the model as `<description> - <when_to_use>`.
+  if (whenToUse !== undefined) definition.description = `${definition.description} - ${whenToUse}`
+  for (const key of SKILL_KEPT_NOT_APPLIED)
+    if (fields.has(key))
+      fields.warn('field_not_applied', `"${key}" is kept and shown but z-engine does not act on it yet`)
   const argumentNames = fields.list('arguments')
   if (argumentNames !== undefined) definition.argumentNames = argumentNames
   const model = fields.string('model')
