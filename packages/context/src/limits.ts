@@ -39,8 +39,11 @@ export const REPO_MAP_MAX_FILE_BYTES = 200 * 1024
 /** Each instruction file is cut at this many bytes. */
 export const INSTRUCTION_MAX_BYTES = 64 * 1024
 
-/** `@path` imports inside instruction files are followed at most this many hops (Claude Code's depth). */
-export const INSTRUCTION_MAX_IMPORT_HOPS = 5
+/**
+ * `@path` imports inside instruction files are followed at most this many hops: Claude Code 2.1.332
+ * loads CLAUDE.md → a1 → a2 → a3 → a4 and not a5 (its docs say "five hops", counting the file itself).
+ */
+export const INSTRUCTION_MAX_IMPORT_HOPS = 4
 
 /** The estimate for one image or other media block. */
 export const MEDIA_TOKENS = 1_600

@@ -3,7 +3,7 @@ import { AnnouncementTracker, nestedFolders } from './announce.js'
 import { createGlobMatcher } from './glob.js'
 import { expandImports, findImports, stripHtmlComments } from './imports.js'
 import { renderInstructions } from './render.js'
-import { ruleFromFrontmatter, ruleMatches } from './rule.js'
+import { claudeRuleFromFrontmatter, ruleFromFrontmatter, ruleMatches } from './rule.js'
 import { memoryBullet, parseMemoryNote, truncateUtf8 } from './text.js'
 import type { InstructionFile, Rule } from './types.js'
 
@@ -120,6 +120,20 @@ describe('rules', () => {
     expect(ruleFromFrontmatter('r.md', { globs: [1] }, 'B').ok).toBe(false)
     expect(ruleFromFrontmatter('r.md', { globs: '*.ts', alwaysApply: 'yes' }, 'B').ok).toBe(false)
     expect(ruleFromFrontmatter('r.md', 'text', 'B').ok).toBe(false)
+  })
+
+  it('keeps {ts,tsx} brace patterns whole when splitting at commas, then expands them as Claude Code does', () => {
+    const result = claudeRuleFromFrontmatter('r.md', { paths: 'src/**/*.{ts,tsx}, docs/*.md' }, 'B')
+    expect(result).toMatchObject({
+      ok: true,
+      rule: { globs: ['src/**/*.ts', 'src/**/*.tsx', 'docs/*.md'], alwaysApply: false },
+    })
+    if (!result.ok) throw new Error('valid rule')
+    expect(ruleMatches(result.rule, 'src/ui/App.tsx')).toBe(true)
+    expect(ruleMatches(result.rule, 'src/ui/App.css')).toBe(false)
+    expect(claudeRuleFromFrontmatter('r.md', { paths: ['lib/{a,b}/*.{js,mjs}'] }, 'B')).toMatchObject({
+      rule: { globs: ['lib/a/*.js', 'lib/a/*.mjs', 'lib/b/*.js', 'lib/b/*.mjs'] },
+    })
   })
 
   it('matches gitignore-style: no slash means any depth, a slash anchors', () => {

@@ -52,14 +52,58 @@ export function claudeRuleFromFrontmatter(path: string, frontmatter: unknown, bo
   return { ok: true, rule }
 }
 
-/** Patterns given as a list or a comma-separated string, trimmed; undefined when malformed. */
+/**
+ * Patterns given as a list or a comma-separated string, trimmed; undefined when malformed. As in
+ * Claude Code, a string splits only at commas outside braces (`src/**\/*.{ts,tsx}` is one pattern),
+ * and each brace alternative becomes its own pattern (`src/**\/*.ts`, `src/**\/*.tsx`).
+ */
 function patternList(raw: unknown): string[] | undefined {
   let globs: string[]
   if (raw === undefined || raw === null) globs = []
-  else if (typeof raw === 'string') globs = raw.split(',')
+  else if (typeof raw === 'string') globs = splitOutsideBraces(raw)
   else if (Array.isArray(raw) && raw.every((glob) => typeof glob === 'string')) globs = raw
   else return undefined
-  return globs.map((glob) => glob.trim()).filter((glob) => glob !== '')
+  return globs
+    .map((glob) => glob.trim())
+    .filter((glob) => glob !== '')
+    .flatMap(expandBraces)
+}
+
+function splitOutsideBraces(text: string): string[] {
+  const parts: string[] = []
+  let current = ''
+  let depth = 0
+  for (const char of text) {
+    if (char === '{') depth++
+    else if (char === '}') depth = Math.max(0, depth - 1)
+    if (char === ',' && depth === 0) {
+      parts.push(current)
+      current = ''
+    } else current += char
+  }
+  parts.push(current)
+  return parts
+}
+
+/** At most this many patterns from one (Claude Code bounds its brace expansion too). */
+const MAX_BRACE_PATTERNS = 1000
+
+/** `a/*.{ts,tsx}` → `a/*.ts`, `a/*.tsx` (innermost-first, nested braces too); bounded. */
+function expandBraces(pattern: string): string[] {
+  const done: string[] = []
+  const pending = [pattern]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const match = /^([^{]*)\{([^{}]+)\}(.*)$/.exec(next) ?? /^(.*)\{([^{}]+)\}(.*)$/.exec(next)
+    if (match === null || !match[2]!.includes(',')) {
+      done.push(next)
+      continue
+    }
+    const [, before, inner, after] = match as unknown as [string, string, string, string]
+    const options = inner.split(',').map((option) => option.trim())
+    if (done.length + pending.length + options.length > MAX_BRACE_PATTERNS) return [pattern]
+    for (let index = options.length - 1; index >= 0; index--) pending.push(before + options[index] + after)
+  }
+  return done
 }
 
 /** Whether a glob rule applies to a path relative to the agent's root. */

@@ -75,16 +75,17 @@ export async function loadInstructions(options: InstructionDiscoveryOptions): Pr
     if (compat) await loadFile(context, join(home, '.claude', 'CLAUDE.md'), 'user', null)
     await loadFile(context, join(userDir, 'AGENTS.md'), 'user', null)
   }
-  for (const folder of folders) {
-    if (compat) {
+  // Folder by folder, root first, each folder's CLAUDE.local.md right after its own files, as
+  // Claude Code orders them (a folder's local notes before the next folder's CLAUDE.md).
+  for (const folder of folders.length > 0 ? folders : [projectRoot]) {
+    const inRepository = folders.length > 0
+    if (compat && inRepository) {
       await loadFile(context, join(folder, 'CLAUDE.md'), 'project', repositoryRoot)
       await loadFile(context, join(folder, '.claude', 'CLAUDE.md'), 'project', repositoryRoot)
     }
-    await loadFile(context, join(folder, 'AGENTS.md'), 'project', repositoryRoot)
+    if (inRepository) await loadFile(context, join(folder, 'AGENTS.md'), 'project', repositoryRoot)
+    if (compat) await loadFile(context, join(folder, 'CLAUDE.local.md'), 'local', repositoryRoot)
   }
-  if (compat)
-    for (const folder of folders.length > 0 ? folders : [projectRoot])
-      await loadFile(context, join(folder, 'CLAUDE.local.md'), 'local', repositoryRoot)
   await loadFile(context, join(projectRoot, 'AGENTS.local.md'), 'local', repositoryRoot)
   return { files: context.files, warnings: context.warnings, repositoryRoot }
 }
