@@ -57,7 +57,10 @@ function acmeMarketplace(marker: string): string {
     market,
     'tidy/.mcp.json',
     JSON.stringify({
-      mcpServers: { dust: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } },
+      // The server's code must be in the view: its own folder, or a script named in its arguments (issue 34).
+      mcpServers: {
+        dust: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs', FAULT_SERVER] },
+      },
     }),
   )
   return market
