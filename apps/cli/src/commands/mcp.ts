@@ -2,9 +2,11 @@ import { probeMcpServers, resolveServerSpecs } from '@z-engine/engine/internal'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext, subcommand } from '../inspect/inspect-context.js'
+import { MCP_EDIT_SUBCOMMANDS, mcpEdit } from '../mcp/mcp-edit.js'
 import { printJson, printLines } from '../output.js'
 
 const HELP = `Usage: z-engine mcp list [--json] [--cwd DIR]
+       z-engine mcp add|add-json|remove|get …   (Claude Code's arguments: z-engine mcp add --help)
 
 The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers and the project's
 .mcp.json), each with every field, the layer and file that set it, and its real status: every
@@ -18,6 +20,8 @@ or start with unset variables: code env_missing with "variables", url_invalid, c
 
 /** `z-engine mcp list`: configured MCP servers, where each came from, and whether it starts. */
 export async function main(io: CommandIo): Promise<number> {
+  // Claude Code's `claude mcp add|add-json|remove|get` (apps/cli/src/mcp/mcp-edit.ts).
+  if ((MCP_EDIT_SUBCOMMANDS as readonly string[]).includes(io.argv[0] ?? '')) return mcpEdit(io)
   const context = await inspectContext(io, HELP)
   if (!context) return EXIT.ok
   subcommand(context.args, ['list'], 'mcp')
