@@ -4,6 +4,7 @@ import { type GatewayConfig, gatewayConfig } from './config.js'
 import { Executor } from './executor/executor.js'
 import { createAuthenticator, hashApiKey } from './http/auth.js'
 import { jsonLogger, type Logger } from './http/log.js'
+import { Metrics } from './http/metrics.js'
 import { type GatewayServer, startHttpServer } from './http/server.js'
 import { openStorage, parseStorageUrl, redactUrl, type StorageOptions } from './storage/open.js'
 import { createToolsets } from './tools/toolsets.js'
@@ -43,8 +44,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const log: Logger =
     typeof options.log === 'function' ? options.log : jsonLogger(options.log ?? process.stderr, secrets)
   const storage = await openStorage(target, options.storage)
-  const upstream = new Upstream(config)
-  const executor = new Executor(storage, upstream, config, createToolsets(config))
+  const metrics = new Metrics()
+  const upstream = new Upstream(config, metrics)
+  const executor = new Executor(storage, upstream, config, createToolsets(config), metrics)
   const authenticator = createAuthenticator({
     keys: [
       // Plain keys from flags or the environment: the single-tenant setup, tenant ''.
@@ -63,6 +65,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     config,
     log,
     authenticator,
+    metrics,
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
   })

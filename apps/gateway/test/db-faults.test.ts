@@ -94,6 +94,10 @@ describe('Postgres restart', () => {
     expect(stack.logs.some((line) => line.msg === 'storage unavailable')).toBe(true)
     const health = await fetch(`${stack.gateway.url}/ready`)
     expect(health.status).toBe(200)
+    // The pool's state is on /metrics: connections again, nobody waiting.
+    const metrics = await (await fetch(`${stack.gateway.url}/metrics`)).text()
+    expect(metrics).toMatch(/^gateway_db_pool_connections\{state="total"\} [1-9]/m)
+    expect(metrics).toContain('gateway_db_pool_connections{state="waiting"} 0')
     // A stored response written after the restart reads back.
     const last = await stack.client.responses.create({ model: 'm', input: 'after' })
     expect((await stack.client.responses.retrieve(last.id)).id).toBe(last.id)

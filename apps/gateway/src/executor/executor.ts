@@ -3,6 +3,7 @@
  * runs, persists (one turn, atomically, after the stream is accumulated) and returns public shapes.
  */
 import type { GatewayConfig } from '../config.js'
+import type { Metrics } from '../http/metrics.js'
 import type { NewItem, Storage, StoredConversation, StoredItem, TurnRecord } from '../storage/types.js'
 import type { GatewayToolset } from '../tools/gateway-tools.js'
 import { gatewayRuns } from '../tools/ownership.js'
@@ -92,12 +93,21 @@ export class Executor {
   readonly #upstream: Upstream
   readonly #config: GatewayConfig
   readonly #toolsets: ToolsetFactory
+  readonly #metrics: Metrics | undefined
 
-  constructor(storage: Storage, upstream: Upstream, config: GatewayConfig, toolsets: ToolsetFactory) {
+  constructor(
+    storage: Storage,
+    upstream: Upstream,
+    config: GatewayConfig,
+    toolsets: ToolsetFactory,
+    metrics?: Metrics,
+  ) {
     this.#storage = storage
     this.#upstream = upstream
     this.#config = config
     this.#toolsets = toolsets
+    this.#metrics = metrics
+    metrics?.observePool(() => storage.poolState())
   }
 
   /** The storage backend's name (for logs). */
@@ -303,7 +313,7 @@ export class Executor {
     transientPrefix?: JsonObject[],
   ): Promise<GatewayError | undefined> {
     const identified = newItems(items)
-    const result = await this.#storage.persistTurn({
+    const record: TurnRecord = {
       response: {
         id: responseId,
         // A stored child of a transient parent holds the whole window and no link to a row that does not exist.
@@ -322,8 +332,16 @@ export class Executor {
       },
       expect,
       conversationItems: expect.kind === 'conversation' ? identified : [],
-    })
-    if (result.ok) return undefined
+    }
+    const result = await this.#storage.persistTurn(record)
+    if (result.ok) {
+      this.#metrics?.stored(
+        jsonBytes(record.response.snapshot) +
+          jsonBytes(record.response.history) +
+          jsonBytes(record.response.input),
+      )
+      return undefined
+    }
     if (result.reason === 'missing') return notFound('conversation', request.conversationId ?? '')
     return conflict(
       expect.kind === 'conversation'

@@ -5,6 +5,7 @@ import type { Executor } from '../executor/executor.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { Principal } from './auth.js'
 import type { Logger } from './log.js'
+import type { Metrics } from './metrics.js'
 
 /** A request's context. */
 export interface RouteContext {
@@ -13,6 +14,7 @@ export interface RouteContext {
   params: string[]
   query: URLSearchParams
   executor: Executor
+  metrics: Metrics
   upstream: Upstream
   config: GatewayConfig
   log: Logger

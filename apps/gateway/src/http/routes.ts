@@ -280,6 +280,14 @@ export const ROUTES: readonly Route[] = [
   },
   { method: 'GET', pattern: p('/ready'), open: true, handler: ready },
   { method: 'GET', pattern: p('/v1/models'), handler: models },
+  {
+    method: 'GET',
+    pattern: p('/metrics'),
+    handler: async ({ res, metrics }) => {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' })
+      res.end(metrics.render())
+    },
+  },
   { method: 'POST', pattern: p('/v1/responses'), handler: createResponse },
   { method: 'POST', pattern: p('/v1/responses/compact'), handler: compact },
   { method: 'POST', pattern: p('/v1/messages'), handler: createMessage, errors: 'anthropic' },

@@ -12,6 +12,7 @@ import { sendError } from './io.js'
 import type { Logger } from './log.js'
 import { loopbackRefusal } from './loopback-guard.js'
 import { sendAnthropicError } from './messages-routes.js'
+import type { Metrics } from './metrics.js'
 import { matchRoute } from './routes.js'
 import { createWebSocketEndpoint } from './websocket.js'
 
@@ -31,6 +32,7 @@ export async function startHttpServer(options: {
   config: GatewayConfig
   log: Logger
   authenticator: Authenticator
+  metrics: Metrics
   host: string
   port: number
 }): Promise<GatewayServer> {
@@ -48,6 +50,8 @@ export async function startHttpServer(options: {
     res.setHeader('request-id', requestId)
     const log: Logger = (record) => options.log({ ...record, request_id: requestId })
     const controller = new AbortController()
+    // The route's pattern, not the path: ids would make a series per response.
+    let routeLabel = 'unmatched'
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
     })
@@ -66,6 +70,7 @@ export async function startHttpServer(options: {
           code: 'forbidden_host',
         })
       const match = matchRoute(req.method ?? 'GET', url.pathname)
+      if (typeof match === 'object') routeLabel = `/${match.route.pattern.join('/')}`
       if (match === 'malformed')
         return sendError(res, {
           status: 400,
@@ -113,6 +118,7 @@ export async function startHttpServer(options: {
         params: match.params,
         query: url.searchParams,
         executor,
+        metrics: options.metrics,
         upstream,
         config,
         log,
@@ -148,6 +154,12 @@ export async function startHttpServer(options: {
       })
       .finally(() => {
         inflight.delete(controller)
+        options.metrics.request(
+          req.method ?? 'GET',
+          routeLabel,
+          res.statusCode,
+          (Date.now() - started) / 1000,
+        )
         log({
           level: 'info',
           msg: 'request',

@@ -61,10 +61,20 @@ function responseOf(row: ResponseRow): StoredResponse {
 export class KyselyStorage implements Storage {
   readonly backend: BackendName
   readonly #db: Kysely<Database>
+  readonly #pool: () => { total: number; idle: number; waiting: number }
 
-  constructor(db: Kysely<Database>, backend: BackendName) {
+  constructor(
+    db: Kysely<Database>,
+    backend: BackendName,
+    pool: () => { total: number; idle: number; waiting: number } = () => ({ total: 1, idle: 1, waiting: 0 }),
+  ) {
     this.#db = db
     this.backend = backend
+    this.#pool = pool
+  }
+
+  poolState(): { total: number; idle: number; waiting: number } {
+    return this.#pool()
   }
 
   async ping(): Promise<void> {

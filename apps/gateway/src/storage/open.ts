@@ -56,7 +56,7 @@ export function redactUrl(value: string): string {
 
 /** Opens (and migrates) the storage a target names. */
 export async function openStorage(target: StorageTarget, options: StorageOptions = {}): Promise<Storage> {
-  const db = await connect(target, options)
+  const { db, pool } = await connect(target, options)
   try {
     await migrate(db)
   } catch (error) {
@@ -64,10 +64,15 @@ export async function openStorage(target: StorageTarget, options: StorageOptions
     throw error
   }
   const backend: BackendName = target.backend
-  return new KyselyStorage(db, backend)
+  return new KyselyStorage(db, backend, pool)
 }
 
-async function connect(target: StorageTarget, options: StorageOptions): Promise<Kysely<Database>> {
+type PoolReader = () => { total: number; idle: number; waiting: number }
+
+async function connect(
+  target: StorageTarget,
+  options: StorageOptions,
+): Promise<{ db: Kysely<Database>; pool?: PoolReader }> {
   switch (target.backend) {
     case 'sqlite': {
       // Stored conversations are private: a folder the gateway creates is 0700 and the database
@@ -79,7 +84,7 @@ async function connect(target: StorageTarget, options: StorageOptions): Promise<
       const { database } = await openSqliteDatabase(target.path, {
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })
-      return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+      return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }) }
     }
     case 'postgres': {
       const { default: pg } = await import('pg')
@@ -98,7 +103,10 @@ async function connect(target: StorageTarget, options: StorageOptions): Promise<
       pool.on('connect', (client) => {
         client.on('error', () => {})
       })
-      return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+      return {
+        db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+        pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      }
     }
     default: {
       const unreachable: never = target

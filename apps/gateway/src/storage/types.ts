@@ -96,6 +96,8 @@ export interface ListItemsOptions {
 /** Storage for conversations, items and responses. Every method is one transaction. */
 export interface Storage {
   readonly backend: BackendName
+  /** The connections now (Postgres: the pool's; SQLite: its one connection). */
+  poolState(): { total: number; idle: number; waiting: number }
   /** Round-trips to the database (readiness). */
   ping(): Promise<void>
   close(): Promise<void>

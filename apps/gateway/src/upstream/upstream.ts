@@ -4,6 +4,7 @@
  * OpenAI-shaped gateway errors.
  */
 import type { GatewayConfig } from '../config.js'
+import type { Metrics } from '../http/metrics.js'
 import type { GatewayError } from '../wire/errors.js'
 import { isObject } from '../wire/json.js'
 import { chatToolsFor, responsesOfChatJson, toChatBody } from './chat-request.js'
@@ -82,9 +83,17 @@ async function errorOf(response: Response, config: GatewayConfig): Promise<Gatew
 /** The inference server, as the gateway calls it. */
 export class Upstream {
   readonly #config: GatewayConfig
+  readonly #metrics: Metrics | undefined
 
-  constructor(config: GatewayConfig) {
+  constructor(config: GatewayConfig, metrics?: Metrics) {
     this.#config = config
+    this.#metrics = metrics
+  }
+
+  /** Counts a failure the client will see as an upstream error. */
+  #failed(error: GatewayError): GatewayError {
+    if (error.status !== 499) this.#metrics?.upstreamError(error.code ?? `http_${error.status}`)
+    return error
   }
 
   #headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -140,8 +149,8 @@ export class Upstream {
       },
       signal,
     )
-    if (!(response instanceof Response)) return { kind: 'error', error: response }
-    if (!response.ok) return { kind: 'error', error: await errorOf(response, this.#config) }
+    if (!(response instanceof Response)) return { kind: 'error', error: this.#failed(response) }
+    if (!response.ok) return { kind: 'error', error: this.#failed(await errorOf(response, this.#config)) }
     if (!response.body)
       return {
         kind: 'error',
@@ -222,6 +231,14 @@ export class Upstream {
     headers: Record<string, string>,
     signal: AbortSignal,
   ): Promise<Response | GatewayError> {
-    return this.fetchWithRetry(path, { method: 'POST', headers: this.#headers(headers), body }, signal)
+    const response = await this.fetchWithRetry(
+      path,
+      { method: 'POST', headers: this.#headers(headers), body },
+      signal,
+    )
+    if (!(response instanceof Response)) return this.#failed(response)
+    if (response.status >= 500 || response.status === 429)
+      this.#metrics?.upstreamError(`http_${response.status}`)
+    return response
   }
 }
