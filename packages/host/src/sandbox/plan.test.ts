@@ -209,7 +209,7 @@ describe('resolveProfile', () => {
     expect(resolved.readable).toContain(home)
     expect(resolved.hidden).toContainEqual({ path: join(home, '.ssh'), kind: 'dir' })
   })
-  it('programs: a server\'s package folder and a pnpm store above it are shown; data files and the home are not', async () => {
+  it("programs: a server's package folder and a pnpm store above it are shown; data files and the home are not", async () => {
     const tools = join(base, 'tools')
     const pkg = join(tools, 'packages', 'server')
     mkdirSync(join(pkg, 'dist'), { recursive: true })
@@ -221,7 +221,12 @@ describe('resolveProfile', () => {
     const resolved = await resolveProfile({
       ...request,
       mode: 'write',
-      programs: ['/usr/bin/node', join(pkg, 'dist', 'index.js'), join(home, 'token.json'), join(home, 'run.sh')],
+      programs: [
+        '/usr/bin/node',
+        join(pkg, 'dist', 'index.js'),
+        join(home, 'token.json'),
+        join(home, 'run.sh'),
+      ],
     })
     expect(resolved.readable).toContain(pkg)
     expect(resolved.readable).toContain(join(tools, 'node_modules'))
