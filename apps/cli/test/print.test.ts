@@ -145,6 +145,19 @@ describe('z-engine -p: Claude Code flags', () => {
     expect(run.lines.at(-1)?.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash' })])
   })
 
+  it("reads rules in Claude Code's tool names (LS is the engine's Glob)", async () => {
+    const box = await sandbox()
+    const run = await print(
+      box,
+      steps(
+        { blocks: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*.md' } }] },
+        text('Nothing listed.'),
+      ),
+      [...STREAM, '--disallowedTools', 'LS', '--', 'list files'],
+    )
+    expect(run.lines.at(-1)?.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Glob' })])
+  })
+
   it('--append-system-prompt and --system-prompt reach the model; piped stdin follows the prompt', async () => {
     const box = await sandbox()
     const appended = await print(

@@ -45,6 +45,8 @@ export type {
   SDKResultMessage,
   SDKSystemMessage,
 } from './claude-agent-sdk/sdk-types.js'
+/** A permission rule in Claude Code's tool names as the engine's (`Task(…)` → `Agent(…)`). */
+export { engineRule } from './claude-agent-sdk/tool-names.js'
 /** The summary job of compaction. */
 export type { CompletePrompt, SummaryJobInput, SummaryJobResult } from './compaction/compaction-job.js'
 /** Runs a summary job. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { parseClaudeLayer, parseMcpJsonLayer } from '@z-engine/engine/internal'
+import { engineRule, parseClaudeLayer, parseMcpJsonLayer } from '@z-engine/engine/internal'
 import type { SettingsLayer } from '@z-engine/protocol'
 import { UsageError } from '../cli-error.js'
 import type { PrintFlags } from './claude-flags.js'
@@ -39,8 +39,9 @@ export async function printSettingsLayer(
       } as SettingsLayer)
   }
   const permissions = {
-    ...(flags.allowedTools.length > 0 ? { allow: flags.allowedTools } : {}),
-    ...(flags.disallowedTools.length > 0 ? { deny: flags.disallowedTools } : {}),
+    // Claude Code's tool names (`Task`, `BashOutput`, `LS`) as the engine's, as the SDK entry reads them.
+    ...(flags.allowedTools.length > 0 ? { allow: flags.allowedTools.map(engineRule) } : {}),
+    ...(flags.disallowedTools.length > 0 ? { deny: flags.disallowedTools.map(engineRule) } : {}),
     ...(flags.addDirs.length > 0
       ? { additional_directories: flags.addDirs.map((dir) => resolve(cwd, dir)) }
       : {}),
