@@ -91,7 +91,8 @@ describe('Claude Code compatibility: .mcp.json', () => {
             },
             streamed: { type: 'streamable-http', url: `${endpoint.url}/streamed` },
             events: { type: 'sse', url: `${endpoint.url}/sse`, headers: { 'X-Team': '${TEAM:-core}' } },
-            inferred: { url: `${endpoint.url}/inferred` },
+            // Claude Code skips a url with no type, and so does Z Engine, by name.
+            untyped: { url: `${endpoint.url}/untyped` },
           },
         }),
       )
@@ -100,13 +101,12 @@ describe('Claude Code compatibility: .mcp.json', () => {
         ['api', 'http'],
         ['streamed', 'http'],
         ['events', 'sse'],
-        ['inferred', 'http'],
       ])
       const sent = (path: string) => endpoint.requests.find((request) => request.url === path)
       expect(sent('/mcp')?.headers.authorization).toBe('Bearer secret-1')
       expect(sent('/streamed')).toBeDefined()
       expect(sent('/sse')?.headers['x-team']).toBe('core')
-      expect(sent('/inferred')).toBeDefined()
+      expect(sent('/untyped')).toBeUndefined()
     } finally {
       await endpoint.close()
     }

@@ -66,6 +66,11 @@ function parseAs(file: string, text: string): LoadedLayer {
       )
       continue
     }
+    const refused = refusal(name, entry)
+    if (refused !== undefined) {
+      notices.push(notice('warning', file, key, refused, 'server_refused'))
+      continue
+    }
     const converted: Json = {}
     for (const [field, value] of Object.entries(entry)) {
       if (!KNOWN.has(field)) {
@@ -100,6 +105,22 @@ function parseAs(file: string, text: string): LoadedLayer {
   }
   const data: SettingsLayer = Object.keys(servers).length > 0 ? ({ mcp: { servers } } as SettingsLayer) : {}
   return { name: 'mcpJson', file, present: true, data, notices }
+}
+
+/**
+ * Why a server entry is skipped, by name, where Claude Code refuses it or Z Engine cannot run it as
+ * written: a `url` with no `type` (Claude Code 2.1.332 skips it too), the `ws` transport, and a
+ * `headersHelper` (a command printing the headers; without them the server would be reached
+ * unauthenticated).
+ */
+function refusal(name: string, entry: Json): string | undefined {
+  if (entry.url !== undefined && entry.type === undefined && entry.command === undefined)
+    return `server "${name}" has a "url" but no "type", so it is skipped (as Claude Code skips it); add "type": "http" (or "sse")`
+  if (entry.type === 'ws')
+    return `server "${name}" uses the "ws" (WebSocket) transport, which Z Engine does not support; it is skipped (use "http" or "sse" if the server offers them)`
+  if (entry.headersHelper !== undefined)
+    return `server "${name}" sets "headersHelper", a command whose output becomes its headers, which Z Engine does not run; it is skipped (put the headers in "headers", with \${VAR} for secrets)`
+  return undefined
 }
 
 function skipped(file: string, message: string, code: string): LoadedLayer {

@@ -80,13 +80,13 @@ describe('resolveServerSpecs', () => {
 })
 
 describe('.mcp.json as a settings layer', () => {
-  it("reads Claude Code's format: implicit stdio, url without type, streamable-http alias", () => {
+  it("reads Claude Code's format: implicit stdio, streamable-http alias", () => {
     const layer = parseMcpJsonLayer(
       '/p/.mcp.json',
       JSON.stringify({
         mcpServers: {
           fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
-          web: { url: 'http://localhost:3001/mcp', headers: { 'X-Key': '${KEY}' } },
+          web: { type: 'http', url: 'http://localhost:3001/mcp', headers: { 'X-Key': '${KEY}' } },
           alias: { type: 'streamable-http', url: 'http://localhost/mcp' },
         },
       }),
@@ -96,11 +96,34 @@ describe('.mcp.json as a settings layer', () => {
       mcp: {
         servers: {
           fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
-          web: { url: 'http://localhost:3001/mcp', headers: { 'X-Key': '${KEY}' } },
+          web: { type: 'http', url: 'http://localhost:3001/mcp', headers: { 'X-Key': '${KEY}' } },
           alias: { type: 'http', url: 'http://localhost/mcp' },
         },
       },
     })
+  })
+
+  it('skips by name what Claude Code refuses or Z Engine cannot run: url without type, ws, headersHelper', () => {
+    const layer = parseMcpJsonLayer(
+      '/p/.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          untyped: { url: 'http://localhost:3001/mcp' },
+          socket: { type: 'ws', url: 'ws://localhost:3002' },
+          helper: { type: 'http', url: 'http://localhost/mcp', headersHelper: './auth.sh' },
+          ok: { type: 'sse', url: 'http://localhost/sse' },
+        },
+      }),
+    )
+    expect(Object.keys(layer.data.mcp?.servers ?? {})).toEqual(['ok'])
+    expect(layer.notices.map((entry) => [entry.key, entry.code])).toEqual([
+      ['mcp.servers.untyped', 'server_refused'],
+      ['mcp.servers.socket', 'server_refused'],
+      ['mcp.servers.helper', 'server_refused'],
+    ])
+    expect(layer.notices[0]!.message).toContain('has a "url" but no "type"')
+    expect(layer.notices[1]!.message).toContain('"ws" (WebSocket) transport')
+    expect(layer.notices[2]!.message).toContain('"headersHelper"')
   })
 
   it('skips an invalid server with a notice naming file, server and field; the rest load', () => {
