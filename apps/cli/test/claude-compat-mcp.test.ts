@@ -163,10 +163,10 @@ describe('Claude Code compatibility: .mcp.json', () => {
       'mcp.servers.local.alwaysAllow',
       'mcp.servers.local.transportType',
     ])
-    // A server of a transport Claude Code does not read is skipped on its own, with its code.
-    expect(listed.notices.find((notice) => notice.key === 'mcp.servers.broken.type')).toMatchObject({
-      severity: 'error',
-      code: 'server_invalid',
+    // A server of a transport Z Engine does not support (Claude Code's ws) is skipped on its own, by name.
+    expect(listed.notices.find((notice) => notice.key === 'mcp.servers.broken')).toMatchObject({
+      severity: 'warning',
+      code: 'server_refused',
     })
   })
 

@@ -1,4 +1,5 @@
 import { probeMcpServers, resolveServerSpecs } from '@z-engine/engine/internal'
+import type { McpServerSettings } from '@z-engine/protocol'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext, subcommand } from '../inspect/inspect-context.js'
@@ -13,7 +14,9 @@ The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers 
 enabled server is started as a session would start it (each within its timeout_ms), its tools
 counted, its last error and stderr tail kept, and then stopped. Project-defined servers are
 withheld until the workspace is trusted, and in an untrusted workspace no server is started at all
-(status "not started"). With --json: "notices" (problems in the files, each with
+(status "not started"). With --json each server has "resolved": what it will start with, \${VAR}
+expanded (command, args, cwd, url; an env or header value taken from a variable shows as <$VAR>);
+"notices" (problems in the files, each with
 a code such as json_invalid, server_invalid, field_ignored) and "issues" (entries that cannot start
 or start with unset variables: code env_missing with "variables", url_invalid, command_missing, …).
 `
@@ -35,7 +38,10 @@ export async function main(io: CommandIo): Promise<number> {
         env: io.env,
       })
     : { servers: [], notices: [] }
+  // What each server will be started with: `${VAR}` expanded as a session expands it.
+  const specs = resolveServerSpecs(context.loaded.settings.mcp.servers, io.env, context.projectRoot).specs
   const servers = Object.entries(context.loaded.settings.mcp.servers).map(([name, server]) => {
+    const spec = specs.find((candidate) => candidate.name === name)
     const prefix = `mcp.servers.${name}`
     const sources = context.loaded.explain
       .filter((entry) => entry.path === prefix || entry.path.startsWith(`${prefix}.`))
@@ -56,6 +62,7 @@ export async function main(io: CommandIo): Promise<number> {
     return {
       name,
       ...server,
+      ...(spec !== undefined ? { resolved: resolvedView(spec, server) } : {}),
       ...(origin ? { layer: origin.layer, file: origin.file } : {}),
       ...(plugin !== undefined ? { plugin } : {}),
       ...status,
@@ -97,4 +104,31 @@ export async function main(io: CommandIo): Promise<number> {
   for (const problem of problems) lines.push(`warning: ${problem}`)
   printLines(io, lines)
   return code
+}
+
+/**
+ * A server as it will start: command, args, cwd and url with `${VAR}` expanded; an env or header
+ * value that came from a variable shows as `<$VAR>` so `mcp list` never prints a secret.
+ */
+function resolvedView(
+  spec: ReturnType<typeof resolveServerSpecs>['specs'][number],
+  server: McpServerSettings,
+) {
+  const masked = (written: Record<string, string> | undefined, values: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(values).map(([key, value]) => {
+        const template = written?.[key]
+        if (template === undefined || !template.includes('${')) return [key, value]
+        return [key, template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g, '<$$$1>')]
+      }),
+    )
+  return spec.transport === 'stdio'
+    ? {
+        transport: spec.transport,
+        command: spec.command,
+        args: spec.args,
+        cwd: spec.cwd,
+        env: masked(server.env, spec.env),
+      }
+    : { transport: spec.transport, url: spec.url, headers: masked(server.headers, spec.headers) }
 }
