@@ -44,3 +44,15 @@ export function allowBareFlag(argv: readonly string[], flag: string): string[] {
     return next === undefined || next.startsWith('-') ? `${flag}=` : arg
   })
 }
+
+/** A flag's value from a fixed list (the fallback when absent); an unknown one is a usage error naming the valid ones. */
+export function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw unknownWordError(`${flag} value`, value, allowed)
+}

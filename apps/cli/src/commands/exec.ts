@@ -1,6 +1,6 @@
 import { Engine } from '@z-engine/engine'
-import { allowBareFlag, parseCommandArgs } from '../args.js'
-import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
+import { allowBareFlag, oneOf, parseCommandArgs } from '../args.js'
+import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { projectPlace } from '../cwd.js'
 import { jsonWriter } from '../exec/json-writer.js'
@@ -47,17 +47,6 @@ Exit codes: 0 done, 1 failed, 2 usage error, 3 budget exhausted, 4 every change 
 `
 
 const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const
-
-function oneOf<T extends string>(
-  flag: string,
-  value: string | undefined,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback
-  if ((allowed as readonly string[]).includes(value)) return value as T
-  throw unknownWordError(`${flag} value`, value, allowed)
-}
 
 /** `z-engine exec`: headless turns (one, or one per stream-json input line), written as text, one JSON object, or stream-json lines. */
 export async function main(io: CommandIo): Promise<number> {

@@ -1,5 +1,5 @@
 import type { PermissionMode } from '@z-engine/protocol'
-import { allowBareFlag, parseCommandArgs } from '../args.js'
+import { allowBareFlag, oneOf, parseCommandArgs } from '../args.js'
 import { UsageError, unknownWordError } from '../cli-error.js'
 
 /** `-p`'s output formats: Claude Code's three, and the engine's own event lines under their own name. */
@@ -168,17 +168,6 @@ export function parsePrintFlags(argv: readonly string[]): PrintFlags {
     trust: values.trust === true,
     help: values.help === true,
   }
-}
-
-function oneOf<T extends string>(
-  flag: string,
-  value: string | undefined,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback
-  if ((allowed as readonly string[]).includes(value)) return value as T
-  throw unknownWordError(`${flag} value`, value, allowed)
 }
 
 /**

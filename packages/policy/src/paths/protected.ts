@@ -16,7 +16,7 @@ const PROTECTED_FOLDERS: ReadonlyArray<readonly [segment: string, reason: string
  * loader or an editor runs: `rust-analyzer` obeys `rust-toolchain.toml`, asdf/mise shims obey
  * `.tool-versions`, direnv runs `.envrc`, an editor runs `.vscode/tasks.json` (issue 34).
  */
-const TOOLCHAIN_FILES = new Set([
+export const TOOLCHAIN_FILES: ReadonlySet<string> = new Set([
   'rust-toolchain',
   'rust-toolchain.toml',
   '.tool-versions',

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch'
 import { normalizePath } from '../paths/normalize.js'
+import { TOOLCHAIN_FILES } from '../paths/protected.js'
 import type { Target } from './target.js'
 import type { ShellWord } from './types.js'
 
@@ -20,20 +21,7 @@ const PROTECTED_CANDIDATES = [
   '.idea/workspace.xml',
   '.run/x.run.xml',
   '.mise/config.toml',
-  'rust-toolchain',
-  'rust-toolchain.toml',
-  '.tool-versions',
-  '.mise.toml',
-  'mise.toml',
-  '.mise.local.toml',
-  'mise.local.toml',
-  '.envrc',
-  '.nvmrc',
-  '.node-version',
-  '.python-version',
-  '.ruby-version',
-  '.java-version',
-  '.go-version',
+  ...TOOLCHAIN_FILES,
 ]
 
 /** Targets that stand for names a tree of unknown names may bring, not names the line shows. */
