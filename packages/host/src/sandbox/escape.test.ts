@@ -4,6 +4,7 @@
  * Skipped only when bwrap is not installed at all (and never in CI, where setup.sh installs it).
  */
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import {
   existsSync,
   mkdirSync,
@@ -22,6 +23,10 @@ import { findShell, runShellCommand } from '../process/shell.js'
 import { detectSandboxBackend } from './detect.js'
 import type { SandboxMode } from './profile.js'
 import { Sandbox } from './sandbox.js'
+
+// The planted secrets carry a word made at run time, so a search of the view finds only them (never
+// this file or a dependency that mentions a secret, when the checkout itself lives under /tmp).
+const SECRET = `SECRET${randomUUID().replaceAll('-', '')}`
 
 const bwrapInstalled = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].some((path) =>
   existsSync(path),
@@ -61,22 +66,25 @@ beforeAll(async () => {
     join(engineData, 'sessions', 'other'),
   ])
     mkdirSync(dir, { recursive: true })
-  writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE-KEY-SECRET\n')
-  writeFileSync(join(home, '.aws', 'credentials'), 'aws_secret_access_key=AWS-SECRET\n')
-  writeFileSync(join(home, '.netrc'), 'machine example.com password NETRC-SECRET\n')
+  writeFileSync(join(home, '.ssh', 'id_ed25519'), `PRIVATE-KEY-${SECRET}\n`)
+  writeFileSync(join(home, '.aws', 'credentials'), `aws_secret_access_key=AWS-${SECRET}\n`)
+  writeFileSync(join(home, '.netrc'), `machine example.com password NETRC-${SECRET}\n`)
   // The red team's reads (issue 34, class 2): registry tokens, a token in the git config, shell
   // history, the engine's own config and other projects' session logs.
-  writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
-  writeFileSync(join(home, '.pypirc'), '[pypi]\npassword = PYPIRC-SECRET\n')
-  writeFileSync(join(home, '.cargo', 'credentials.toml'), '[registry]\ntoken = "CARGO-SECRET"\n')
+  writeFileSync(join(home, '.npmrc'), `//registry.npmjs.org/:_authToken=NPMRC-${SECRET}\n`)
+  writeFileSync(join(home, '.pypirc'), `[pypi]\npassword = PYPIRC-${SECRET}\n`)
+  writeFileSync(join(home, '.cargo', 'credentials.toml'), `[registry]\ntoken = "CARGO-${SECRET}"\n`)
   writeFileSync(
     join(home, '.gitconfig'),
-    '[user]\n\tname = Confined Tester\n\temail = t@example.com\n[http]\n\textraHeader = Authorization: GITCONFIG-SECRET\n',
+    `[user]\n\tname = Confined Tester\n\temail = t@example.com\n[http]\n\textraHeader = Authorization: GITCONFIG-${SECRET}\n`,
   )
-  writeFileSync(join(home, '.bash_history'), 'export TOKEN=HISTORY-SECRET\n')
-  writeFileSync(join(home, '.config', 'z-engine', 'settings.toml'), '# CONFIG-SECRET\n')
-  writeFileSync(join(home, '.local', 'share', 'z-engine', 'sessions', 'other', 'log.jsonl'), 'LOG-SECRET\n')
-  writeFileSync(join(engineData, 'sessions', 'other', 'log.jsonl'), 'DATA-SECRET\n')
+  writeFileSync(join(home, '.bash_history'), `export TOKEN=HISTORY-${SECRET}\n`)
+  writeFileSync(join(home, '.config', 'z-engine', 'settings.toml'), `# CONFIG-${SECRET}\n`)
+  writeFileSync(
+    join(home, '.local', 'share', 'z-engine', 'sessions', 'other', 'log.jsonl'),
+    `LOG-${SECRET}\n`,
+  )
+  writeFileSync(join(engineData, 'sessions', 'other', 'log.jsonl'), `DATA-${SECRET}\n`)
   writeFileSync(join(outside, 'target.txt'), 'original\n')
   env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -298,7 +306,7 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
         'cat ~/.npmrc ~/.pypirc ~/.cargo/credentials.toml ~/.gitconfig ~/.bash_history',
         'cat ~/.config/z-engine/settings.toml ~/.local/share/z-engine/sessions/other/log.jsonl',
         `cat ${engineData}/sessions/other/log.jsonl`,
-        'grep -rs SECRET ~ /etc /tmp',
+        `grep -rs ${SECRET} ~ /etc /tmp`,
         'echo done',
       ].join('; ')
 
@@ -307,7 +315,7 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
       async (mode) => {
         const result = await confined(secrets(), { mode })
         expect(result.output).toContain('done')
-        expect(result.output).not.toMatch(/SECRET/)
+        expect(result.output).not.toContain(SECRET)
         expect(existsSync(join(home, '.npmrc'))).toBe(true)
       },
     )
@@ -318,7 +326,7 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
       })
       expect(result.output.split('---')[0]?.trim().split('\n')).toEqual(['.gitconfig', '.npm'])
       expect(result.output).toContain('Confined Tester')
-      expect(result.output).not.toMatch(/SECRET|extraHeader/)
+      expect(result.output).not.toMatch(new RegExp(`${SECRET}|extraHeader`))
     })
 
     it('read_paths = ["~"] shows the home but still masks secrets and the engine\'s folders', async () => {
@@ -326,7 +334,7 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
       const result = await confined(`cat ~/notes.txt; ${secrets()}`, { box: homeBound, mode: 'read-only' })
       expect(result.output).toContain('visible notes')
       expect(result.output).toContain('done')
-      expect(result.output).not.toMatch(/SECRET/)
+      expect(result.output).not.toContain(SECRET)
     })
 
     it('the system view: no /etc/shadow, /etc/gshadow or sudoers, no /run, /var, /home or /root', async () => {
@@ -388,17 +396,17 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
     it.each(['write', 'read-only'] as const)(
       '%s: a Read(...) deny-ruled file or folder is masked',
       async (mode) => {
-        writeFileSync(join(project, '.env'), 'API_KEY=ENV-SECRET\n')
+        writeFileSync(join(project, '.env'), `API_KEY=ENV-${SECRET}\n`)
         mkdirSync(join(project, 'private'), { recursive: true })
-        writeFileSync(join(project, 'private', 'key.pem'), 'PEM-SECRET\n')
+        writeFileSync(join(project, 'private', 'key.pem'), `PEM-${SECRET}\n`)
         try {
           const result = await confined(
-            'cat .env; cat private/key.pem; grep -r SECRET .; echo x >> .env; echo done',
+            `cat .env; cat private/key.pem; grep -r ${SECRET} .; echo x >> .env; echo done`,
             { mode, masked: [join(project, '.env'), join(project, 'private')] },
           )
           expect(result.output).toContain('done')
-          expect(result.output).not.toMatch(/SECRET/)
-          expect(read(join(project, '.env'))).toBe('API_KEY=ENV-SECRET\n')
+          expect(result.output).not.toContain(SECRET)
+          expect(read(join(project, '.env'))).toBe(`API_KEY=ENV-${SECRET}\n`)
         } finally {
           rmSync(join(project, '.env'), { force: true })
           rmSync(join(project, 'private'), { recursive: true, force: true })
@@ -469,9 +477,9 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
       'ls -A ~/.ssh; cat ~/.ssh/id_ed25519; cat ~/.aws/credentials; cat ~/.netrc; echo done',
     )
     expect(result.output).toContain('done')
-    expect(result.output).not.toMatch(/SECRET/)
+    expect(result.output).not.toContain(SECRET)
     const readOnly = await confined('cat ~/.ssh/id_ed25519 ~/.netrc; echo done', { mode: 'read-only' })
-    expect(readOnly.output).not.toMatch(/SECRET/)
+    expect(readOnly.output).not.toContain(SECRET)
   })
 
   it('read-only mode: the project cannot be written, only the private temp folder', async () => {
