@@ -2,21 +2,12 @@
 // The README's test command: build every package (turbo, cached), run the whole vitest suite, and
 // print the plain totals line CI reads: `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { reportTotals, testEnv } from './test-env.mjs'
 
-// Tests that commit in temp repositories need an identity; a fresh machine has none, and the user's
-// global git config is theirs, so it comes from the environment (only where none is set).
-const env = {
-  GIT_AUTHOR_NAME: 'z-engine tests',
-  GIT_AUTHOR_EMAIL: 'tests@z-engine.invalid',
-  GIT_COMMITTER_NAME: 'z-engine tests',
-  GIT_COMMITTER_EMAIL: 'tests@z-engine.invalid',
-  ...process.env,
-  TURBO_TELEMETRY_DISABLED: '1',
-  DO_NOT_TRACK: '1',
-}
+const env = testEnv()
 const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
   stdio: 'inherit',
   env,
@@ -54,18 +45,7 @@ const run = spawnSync(
   ],
   { stdio: 'inherit', env },
 )
-let passed = 0
-let failed = 0
-try {
-  const results = JSON.parse(readFileSync(report, 'utf8'))
-  passed = results.numPassedTests
-  failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0)
-  for (const suite of results.testResults ?? []) {
-    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1
-  }
-} catch {
-  failed = Math.max(failed, 1)
-}
+let { passed, failed } = reportTotals(report)
 rmSync(outDir, { recursive: true, force: true })
 if (run.status !== 0 && failed === 0) failed = 1
 

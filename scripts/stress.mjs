@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Worker } from 'node:worker_threads'
+import { testEnv } from './test-env.mjs'
 
 const USAGE = `usage: pnpm test:stress [--runs N] [--load N] [--max-minutes N] [file|dir|glob ...]
   --runs N         how many times each file runs (default 3)
@@ -50,16 +51,7 @@ const load = count('load', 0)
 const maxMs = count('max-minutes', 1) * 60_000
 const root = process.cwd()
 
-// Tests that commit in temp repositories need an identity (as in run-tests.mjs).
-const env = {
-  GIT_AUTHOR_NAME: 'z-engine tests',
-  GIT_AUTHOR_EMAIL: 'tests@z-engine.invalid',
-  GIT_COMMITTER_NAME: 'z-engine tests',
-  GIT_COMMITTER_EMAIL: 'tests@z-engine.invalid',
-  ...process.env,
-  TURBO_TELEMETRY_DISABLED: '1',
-  DO_NOT_TRACK: '1',
-}
+const env = testEnv()
 const work = mkdtempSync(join(tmpdir(), 'z-engine-stress-'))
 
 /** Runs a command to its end, its output written to `logFile` as it comes; resolves with its exit code. */

@@ -6,10 +6,11 @@
 // test processes and every `node` they spawn run on that version (it leads PATH).
 // The last line is the plain totals line `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fetchOfficialNode } from './official-node.mjs'
+import { reportTotals, testEnv } from './test-env.mjs'
 
 /** The versions tested besides the machine's own; keep README's "Node versions" in step. */
 const VERSIONS = { 24: '24.22.3', 22: '22.23.5' }
@@ -35,14 +36,7 @@ try {
   process.exit(1)
 }
 const bin = join(home, 'bin')
-const env = {
-  GIT_AUTHOR_NAME: 'z-engine tests',
-  GIT_AUTHOR_EMAIL: 'tests@z-engine.invalid',
-  GIT_COMMITTER_NAME: 'z-engine tests',
-  GIT_COMMITTER_EMAIL: 'tests@z-engine.invalid',
-  ...process.env,
-  PATH: `${bin}:${process.env.PATH ?? ''}`,
-}
+const env = testEnv({ PATH: `${bin}:${process.env.PATH ?? ''}` })
 const outDir = mkdtempSync(join(tmpdir(), 'z-engine-node-tests-'))
 const report = join(outDir, 'report.json')
 const tests = rest.length > 0 ? rest : DEFAULT_TESTS
@@ -59,15 +53,7 @@ const run = spawnSync(
   ],
   { stdio: 'inherit', env },
 )
-let passed = 0
-let failed = 0
-try {
-  const results = JSON.parse(readFileSync(report, 'utf8'))
-  passed = results.numPassedTests
-  failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0)
-} catch {
-  failed = 1
-}
+let { passed, failed } = reportTotals(report)
 rmSync(outDir, { recursive: true, force: true })
 if (run.status !== 0 && failed === 0) failed = 1
 console.log(`${passed} passed, ${failed} failed`)
