@@ -1,6 +1,9 @@
 import { sep } from 'node:path'
 import type { SandboxProfile, SystemEntry } from './profile.js'
 
+/** The fd bubblewrap reads the seccomp program from: above the shell wrapper's report and gate (3, 4). */
+const SECCOMP_FD = 9
+
 /** One mount of the view, in the order bubblewrap must make it (see {@link planBubblewrap}). */
 type Mount =
   | { op: 'ro' | 'rw'; path: string }
@@ -29,14 +32,23 @@ const ORDER: Readonly<Record<Mount['op'], number>> = {
  * (`--unshare-net` stops TCP and abstract sockets). All capabilities are dropped (as root,
  * bubblewrap would otherwise keep them and `mount` could undo everything); the command gets its own
  * pid namespace, so nothing it starts outlives it, and dies with the engine.
+ *
+ * With `seccomp` (the file of the `unixSocketFilter` program), `/bin/sh` opens it on fd
+ * {@link SECCOMP_FD} and execs bubblewrap with `--seccomp`, which loads it and closes the fd: every
+ * spawner of the argv gets the filter, and a missing file means nothing runs.
  */
 export function planBubblewrap(
   profile: SandboxProfile,
   argv: readonly string[],
   cwd: string,
   bwrap = 'bwrap',
+  seccomp?: string,
 ): string[] {
-  const args = [bwrap, '--unshare-pid', '--unshare-ipc', '--unshare-uts']
+  const args =
+    seccomp === undefined
+      ? [bwrap]
+      : ['/bin/sh', '-c', `exec "$@" ${SECCOMP_FD}<"$0"`, seccomp, bwrap, '--seccomp', String(SECCOMP_FD)]
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts')
   if (!profile.network) args.push('--unshare-net')
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL')
   args.push('--tmpfs', '/')

@@ -348,7 +348,7 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
         expect(result.output).toMatch(new RegExp(`${gone}'?: No such file or directory`))
     })
 
-    describe('unix sockets outside the project', () => {
+    describe('unix sockets (a read-only mount does not stop connect())', () => {
       const servers: Server[] = []
       let accepted = 0
       const listen = async (path: string) => {
@@ -363,32 +363,71 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
         mkdirSync(join(base, 'run'), { recursive: true })
         await listen(join(base, 'run', 'agent.sock'))
         await listen(join(home, 'docker.sock'))
+        // Sockets the view shows: one in the project, one in a write_paths folder (~/.npm).
         await listen(join(project, 'control.sock'))
+        await listen(join(home, '.npm', 'agent.sock'))
       })
       afterAll(async () => {
         for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()))
         rmSync(join(project, 'control.sock'), { force: true })
+        rmSync(join(home, '.npm', 'agent.sock'), { force: true })
       })
       const connect = (path: string) =>
         `node -e 'const s=require("net").connect(process.argv[1]);s.on("data",d=>process.stdout.write("GOT "+d));s.on("error",e=>console.log("ERR "+e.code))' ${path}`
 
       it.each(['write', 'read-only'] as const)(
-        '%s: cannot connect() to a socket in a run folder or the home',
+        '%s: cannot connect() to a socket outside the view, nor to one the view shows',
         async (mode) => {
           const before = accepted
           const result = await confined(
             [
               connect(join(base, 'run', 'agent.sock')),
               connect(join(home, 'docker.sock')),
+              `test -e ${join(base, 'run', 'agent.sock')} || test -e ${join(home, 'docker.sock')} || echo OUTSIDE-GONE`,
+              `test -S control.sock && test -S ${join(home, '.npm', 'agent.sock')} && echo VISIBLE`,
               connect('control.sock'),
+              connect(join(home, '.npm', 'agent.sock')),
+              `python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect("control.sock"); print("GOT", s.recv(99))' 2>&1 | tail -1`,
             ].join('; '),
             { mode },
           )
-          // The control: the same client reaches a socket inside the project (which is in the view).
-          expect(result.output).toContain('GOT hello from outside')
-          expect(result.output.match(/GOT/g)).toHaveLength(1)
-          expect(result.output.match(/ERR ENOENT/g)).toHaveLength(2)
-          expect(accepted).toBe(before + 1)
+          expect(result.output).toContain('OUTSIDE-GONE')
+          expect(result.output).toContain('VISIBLE')
+          expect(result.output).not.toContain('GOT')
+          // No unix socket can be made at all, so even the missing paths fail at socket(): EPERM.
+          expect(result.output.match(/ERR EPERM/g)).toHaveLength(4)
+          expect(result.output).toContain('PermissionError')
+          expect(accepted).toBe(before)
+        },
+      )
+
+      it.each(['write', 'read-only'] as const)(
+        '%s, allow_network = true: a socket the view shows is still out of reach',
+        async (mode) => {
+          const before = accepted
+          const result = await confined(connect('control.sock'), { mode, box: networked })
+          expect(result.output).toContain('ERR EPERM')
+          expect(accepted).toBe(before)
+        },
+      )
+
+      it.each(['write', 'read-only'] as const)(
+        '%s: child processes with pipes still work (socketpair stays)',
+        async (mode) => {
+          const result = await confined(
+            [
+              `node -e 'const c=require("child_process").spawn("sh",["-c","cat; echo from-child"],{stdio:["pipe","pipe","inherit"]});c.stdout.on("data",d=>process.stdout.write("node "+d));c.stdin.end("piped\\n")'`,
+              `node -e 'console.log(require("child_process").execSync("echo exec-sync").toString().trim())'`,
+              `python3 -c 'import subprocess, socket; print(subprocess.run(["echo","py-child"],capture_output=True,text=True).stdout.strip()); socket.socketpair(); print("pair")'`,
+            ].join('; '),
+            { mode },
+          )
+          expect(result.output).toContain('node piped')
+          expect(result.output).toContain('from-child')
+          expect(result.output).toContain('exec-sync')
+          expect(result.output).toContain('py-child')
+          expect(result.output).toContain('pair')
+          expect(result.exitCode).toBe(0)
         },
       )
     })

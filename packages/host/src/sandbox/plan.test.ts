@@ -67,6 +67,20 @@ describe('planBubblewrap', () => {
       ].join(' '),
     )
   })
+  it('with a seccomp file, /bin/sh opens it on fd 9 and execs bubblewrap with --seccomp 9', () => {
+    const argv = planBubblewrap(profile, ['true'], '/', '/usr/bin/bwrap', '/tmp/view/no-unix-sockets.bpf')
+    expect(argv.slice(0, 8)).toEqual([
+      '/bin/sh',
+      '-c',
+      'exec "$@" 9<"$0"',
+      '/tmp/view/no-unix-sockets.bpf',
+      '/usr/bin/bwrap',
+      '--seccomp',
+      '9',
+      '--unshare-pid',
+    ])
+    expect(argv.slice(-2)).toEqual(['--', 'true'])
+  })
   it('keeps the network when the profile allows it', () => {
     expect(planBubblewrap({ ...profile, network: true }, ['true'], '/')).not.toContain('--unshare-net')
   })

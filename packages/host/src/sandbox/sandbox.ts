@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises'
+import { lstat, mkdtemp, realpath, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CommandWrapper } from '../process/shell.js'
@@ -7,6 +7,7 @@ import type { SandboxBackend } from './detect.js'
 import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
 import { resolveProfile } from './resolve-profile.js'
 import { planSeatbelt } from './seatbelt-plan.js'
+import { unixSocketFilter } from './seccomp-filter.js'
 import { prepareViewFiles } from './view-files.js'
 
 /** One command to confine: the agent's root and folders, and the mode its permission relied on. */
@@ -132,6 +133,20 @@ export class Sandbox {
   }
 
   #viewFiles: Promise<{ dir: string; files: BoundFile[] }> | undefined
+  #seccomp: Promise<string> | undefined
+
+  /**
+   * The seccomp program's file (no unix sockets), written once into the sandbox's private folder:
+   * outside every view, so no confined command can change it.
+   */
+  #seccompFile(dir: string): Promise<string> {
+    this.#seccomp ??= (async () => {
+      const path = join(dir, 'no-unix-sockets.bpf')
+      await writeFile(path, unixSocketFilter(), { mode: 0o400 })
+      return path
+    })()
+    return this.#seccomp
+  }
 
   /** Plans one command's confinement; undefined when it runs unconfined. */
   async prepare(request: SandboxRequest): Promise<PreparedSandbox | undefined> {
@@ -142,7 +157,8 @@ export class Sandbox {
     })
     if (mode === undefined) return undefined
     this.#viewFiles ??= prepareViewFiles(this.home, this.env)
-    const { files } = await this.#viewFiles
+    const { dir, files } = await this.#viewFiles
+    const seccomp = this.backend.kind === 'bubblewrap' ? await this.#seccompFile(dir) : undefined
     const profile = await resolveProfile({
       files,
       mode,
@@ -161,7 +177,7 @@ export class Sandbox {
     const wrap: CommandWrapper = (argv, cwd) => {
       switch (backend.kind) {
         case 'bubblewrap':
-          return planBubblewrap(profile, argv, cwd, backend.path)
+          return planBubblewrap(profile, argv, cwd, backend.path, seccomp)
         case 'seatbelt':
           return planSeatbelt(profile, argv, backend.path)
         case 'none':
