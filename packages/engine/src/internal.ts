@@ -75,10 +75,14 @@ export type { McpProbe } from './mcp/probe.js'
 export { probeMcpServers } from './mcp/probe.js'
 /** One MCP server's state. */
 export type { McpServerInfo, McpServerStatus } from './mcp/server-connection.js'
+/** One MCP server over the SDK client (the gateway's `mcp` tools connect through it). */
+export { McpConnection } from './mcp/server-connection.js'
+/** A server ready to connect (transport, URL or command, timeout). */
 /** A server entry that cannot start as configured (or starts with unset variables), with a stable code. */
-export type { McpSpecProblem, McpSpecProblemCode } from './mcp/server-spec.js'
+export type { McpServerSpec, McpSpecProblem, McpSpecProblemCode } from './mcp/server-spec.js'
+/** How long a server may take to start and list its tools when its settings say nothing. */
 /** Resolves `[mcp.servers]` into launchable specs (transport, `${VAR}` expansion) and their problems. */
-export { resolveServerSpecs } from './mcp/server-spec.js'
+export { DEFAULT_MCP_START_TIMEOUT_MS, resolveServerSpecs } from './mcp/server-spec.js'
 /** One of Claude Code's model aliases. */
 export type { ModelAlias } from './model/aliases.js'
 /** Claude Code's model aliases (`opus`, `sonnet`, `haiku`, `opusplan`, `default`) and their resolution. */
@@ -121,6 +125,8 @@ export type { ChatDialect } from './model/openai-chat/request.js'
 export type { ResponsesClientOptions } from './model/openai-responses/client.js'
 /** The OpenAI Responses client. */
 export { createResponsesClient } from './model/openai-responses/client.js'
+/** The Responses and Chat Completions spellings of a tool choice (one mapping for engine and gateway). */
+export { chatToolChoice, responsesToolChoice } from './model/tool-choice.js'
 /** The result of collecting a stream, and stream event tags. */
 export type { ModelResult, StreamEventType } from './model/types.js'
 /** Repository map builds. */

@@ -7,6 +7,8 @@
  * except earlier turns' `thinking` without a signature and `redacted_thinking`, which carry nothing the
  * upstream could read (Anthropic's API drops earlier turns' thinking as well).
  */
+
+import { responsesToolChoice } from '@z-engine/engine/internal'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { MessagesRequest, MessagesToolChoice } from './request.js'
@@ -153,24 +155,6 @@ export function toInputItems(request: MessagesRequest): JsonObject[] | GatewayEr
   return items
 }
 
-/** Responses' `tool_choice` for the Messages selector (gateway tools are functions upstream). */
-export function upstreamToolChoice(choice: MessagesToolChoice): string | JsonObject {
-  switch (choice.type) {
-    case 'auto':
-      return 'auto'
-    case 'any':
-      return 'required'
-    case 'none':
-      return 'none'
-    case 'tool':
-      return { type: 'function', name: choice.name }
-    default: {
-      const never: never = choice
-      return never
-    }
-  }
-}
-
 /** The reasoning effort for a thinking budget (Responses has no token budget for reasoning). */
 function effortFor(thinking: unknown): JsonObject | undefined {
   if (!isObject(thinking) || thinking.type !== 'enabled') return undefined
@@ -200,7 +184,7 @@ export function upstreamBody(
   if (reasoning) body.reasoning = reasoning
   if (tools.length > 0) {
     body.tools = tools
-    body.tool_choice = upstreamToolChoice(toolChoice)
+    body.tool_choice = responsesToolChoice(toolChoice)
     body.parallel_tool_calls = !toolChoice.disableParallel
   }
   body.store = false

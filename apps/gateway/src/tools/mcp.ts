@@ -2,10 +2,10 @@
  * Gateway-owned MCP tools: servers a request declares as `{type: "mcp", server_label, server_url}`.
  * Only URLs the operator allowed (`--mcp-allow`) are connected, over Streamable HTTP; their tools are
  * offered to the model as functions named `<label>__<tool>`, run in the gateway, and shown to the client
- * as `mcp_list_tools` and `mcp_call` items.
+ * as `mcp_list_tools` and `mcp_call` items. The connection is the engine's (`McpConnection`: one MCP
+ * SDK, one client for sessions and the gateway).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { DEFAULT_MCP_START_TIMEOUT_MS, McpConnection } from '@z-engine/engine/internal'
 import type { GatewayConfig } from '../config.js'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
@@ -20,7 +20,21 @@ const LABEL = /^[a-zA-Z0-9_-]{1,32}$/
 interface McpTool {
   label: string
   name: string
-  client: Client
+  connection: McpConnection
+}
+
+/** Connects one declared server; closing on `signal` ends a start that is still waiting. */
+async function connect(label: string, url: string, headers: Record<string, string>, signal: AbortSignal) {
+  const connection = new McpConnection(
+    { name: label, transport: 'http', url, headers, timeoutMs: DEFAULT_MCP_START_TIMEOUT_MS },
+    // HTTP servers get no environment; the gateway reads the state after `start` instead of events.
+    { baseEnv: {}, events: { changed: () => {} } },
+  )
+  const abort = () => void connection.close()
+  signal.addEventListener('abort', abort, { once: true })
+  await connection.start()
+  signal.removeEventListener('abort', abort)
+  return connection
 }
 
 function normalizeUrl(value: string): string | undefined {
@@ -96,12 +110,12 @@ export async function openMcpToolset(
   tools: JsonObject[],
   signal: AbortSignal,
 ): Promise<GatewayToolset | GatewayError> {
-  const clients: Client[] = []
+  const connections: McpConnection[] = []
   const byName = new Map<string, McpTool>()
   const upstreamTools: JsonObject[] = []
   const listItems: JsonObject[] = []
   const close = async (): Promise<void> => {
-    await Promise.all(clients.map((client) => client.close().catch(() => {})))
+    await Promise.all(connections.map((connection) => connection.close()))
   }
   for (const [index, tool] of tools.entries()) {
     if (tool.type !== 'mcp') continue
@@ -109,57 +123,51 @@ export async function openMcpToolset(
     const headers = isObject(tool.headers)
       ? Object.fromEntries(Object.entries(tool.headers).map(([key, value]) => [key, String(value)]))
       : {}
-    const client = new Client({ name: 'z-engine-gateway', version: '0.1.0' })
-    try {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(String(tool.server_url)), { requestInit: { headers } }),
-        { signal },
-      )
-      clients.push(client)
-      const listed = await client.listTools(undefined, { signal })
-      const only = allowedNames(tool.allowed_tools)
-      const kept = listed.tools.filter((entry) => !only || only.has(entry.name))
-      for (const entry of kept) {
-        if (byName.size >= MAX_DISCOVERED_TOOLS) {
-          await close()
-          return invalidRequest(
-            `The MCP servers offer more than ${MAX_DISCOVERED_TOOLS} tools; narrow them with allowed_tools.`,
-            `tools[${index}].allowed_tools`,
-          )
-        }
-        const name = `${label}__${entry.name}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64)
-        byName.set(name, { label, name: entry.name, client })
-        upstreamTools.push({
-          type: 'function',
-          name,
-          description: entry.description ?? `${entry.name} on MCP server ${label}`,
-          parameters: entry.inputSchema as unknown as JsonObject,
-          strict: false,
-        })
-      }
-      listItems.push({
-        id: newId('mcpl'),
-        type: 'mcp_list_tools',
-        server_label: label,
-        tools: kept.map((entry) => ({
-          name: entry.name,
-          description: entry.description ?? null,
-          input_schema: entry.inputSchema as unknown as JsonObject,
-          annotations: (entry.annotations ?? null) as JsonObject | null,
-        })),
-        error: null,
-      })
-    } catch (error) {
-      await client.close().catch(() => {})
+    const connection = await connect(label, String(tool.server_url), headers, signal)
+    connections.push(connection)
+    if (connection.status !== 'ready') {
       await close()
+      const why = signal.aborted ? 'the request was cancelled' : (connection.lastError ?? connection.status)
       return {
         status: 424,
         type: 'upstream_error',
-        message: `Could not list the tools of MCP server '${label}': ${(error as Error).message}`,
+        message: `Could not list the tools of MCP server '${label}': ${why}`,
         param: `tools[${index}].server_url`,
         code: 'mcp_unreachable',
       }
     }
+    const only = allowedNames(tool.allowed_tools)
+    const kept = connection.tools.filter((entry) => !only || only.has(entry.name))
+    for (const entry of kept) {
+      if (byName.size >= MAX_DISCOVERED_TOOLS) {
+        await close()
+        return invalidRequest(
+          `The MCP servers offer more than ${MAX_DISCOVERED_TOOLS} tools; narrow them with allowed_tools.`,
+          `tools[${index}].allowed_tools`,
+        )
+      }
+      const name = `${label}__${entry.name}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64)
+      byName.set(name, { label, name: entry.name, connection })
+      upstreamTools.push({
+        type: 'function',
+        name,
+        description: entry.description ?? `${entry.name} on MCP server ${label}`,
+        parameters: entry.inputSchema as unknown as JsonObject,
+        strict: false,
+      })
+    }
+    listItems.push({
+      id: newId('mcpl'),
+      type: 'mcp_list_tools',
+      server_label: label,
+      tools: kept.map((entry) => ({
+        name: entry.name,
+        description: entry.description ?? null,
+        input_schema: entry.inputSchema as unknown as JsonObject,
+        annotations: (entry.annotations ?? null) as JsonObject | null,
+      })),
+      error: null,
+    })
   }
   const item = (call: GatewayToolCall, id: string, rest: JsonObject): JsonObject => {
     const tool = byName.get(call.name)
@@ -196,9 +204,7 @@ export async function openMcpToolset(
       }
       if (!isObject(args)) return failed('the arguments must be a JSON object')
       try {
-        const result = await tool.client.callTool({ name: tool.name, arguments: args }, undefined, {
-          signal: callSignal,
-        })
+        const result = await tool.connection.callTool(tool.name, args, callSignal, () => {})
         const text = textOf(result.content)
         if (result.isError === true) return failed(text || 'the tool reported an error')
         return {

@@ -4,7 +4,8 @@
  * `provider.cache_control`), Anthropic-style `cache_control` markers are passed through on the last
  * cacheable system part and the last two user turns.
  */
-import type { ContentBlock, ImageSource, Message, ToolChoice } from '@z-engine/protocol'
+import type { ContentBlock, ImageSource, Message } from '@z-engine/protocol'
+import { chatToolChoice } from '../tool-choice.js'
 import type { ModelRequest } from '../types.js'
 
 /** How the adapter shapes fields that compatible servers disagree on. */
@@ -81,7 +82,7 @@ export function toChatRequest(request: ModelRequest, dialect: ChatDialect): Chat
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
     }))
-    if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice)
+    if (request.toolChoice) body.tool_choice = chatToolChoice(request.toolChoice)
   }
   if (request.reasoning) {
     const effort = request.reasoning.effort
@@ -121,23 +122,6 @@ function markLast(messages: ChatMessage[]): void {
     if (part?.type === 'text') {
       part.cache_control = EPHEMERAL
       return
-    }
-  }
-}
-
-function toToolChoice(choice: ToolChoice): NonNullable<ChatRequestBody['tool_choice']> {
-  switch (choice.type) {
-    case 'auto':
-      return 'auto'
-    case 'any':
-      return 'required'
-    case 'none':
-      return 'none'
-    case 'tool':
-      return { type: 'function', function: { name: choice.name } }
-    default: {
-      const unreachable: never = choice
-      return unreachable
     }
   }
 }

@@ -4,17 +4,16 @@
  * (`include: ['reasoning.encrypted_content']`) so the model keeps its chain of thought across tool
  * rounds. Caching is automatic on a stable prefix, so there are no markers to place.
  */
-import type { ContentBlock, Message, ToolChoice } from '@z-engine/protocol'
+import type { ContentBlock, Message } from '@z-engine/protocol'
 import type {
   ResponseCreateParamsStreaming,
   ResponseFunctionCallOutputItemList,
   ResponseInputItem,
   ResponseInputMessageContentList,
-  ToolChoiceFunction,
-  ToolChoiceOptions,
 } from 'openai/resources/responses/responses'
 import { findModel } from '../catalog.js'
 import { imageUrl } from '../openai-chat/request.js'
+import { responsesToolChoice } from '../tool-choice.js'
 import type { ModelRequest } from '../types.js'
 
 /** Builds the streaming Responses body. */
@@ -42,28 +41,11 @@ export function toResponsesRequest(request: ModelRequest): ResponseCreateParamsS
       parameters: tool.inputSchema,
       strict: false,
     }))
-    if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice)
+    if (request.toolChoice) body.tool_choice = responsesToolChoice(request.toolChoice)
   }
   if (request.reasoning) body.reasoning = { effort: request.reasoning.effort, summary: 'auto' }
   if (request.metadata?.userId !== undefined) body.safety_identifier = request.metadata.userId
   return body
-}
-
-function toToolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
-  switch (choice.type) {
-    case 'auto':
-      return 'auto'
-    case 'any':
-      return 'required'
-    case 'none':
-      return 'none'
-    case 'tool':
-      return { type: 'function', name: choice.name }
-    default: {
-      const unreachable: never = choice
-      return unreachable
-    }
-  }
 }
 
 function toItems(message: Message): ResponseInputItem[] {
