@@ -5,8 +5,8 @@ import { loadAgentDefinitions, loadCommandDefinitions, loadSkillDefinitions } fr
 import { settingsFiles } from '../settings/paths.js'
 import { setTomlBoolean } from '../settings/toml-set.js'
 import { pluginLayer } from './active.js'
+import { cloneGitSource, describeGitSource } from './clone-source.js'
 import { type PluginContents, readPluginContents } from './contents.js'
-import { runSystemGit } from './git.js'
 import {
   addMarketplace,
   type PluginPaths,
@@ -101,12 +101,13 @@ export async function stagePluginInstall(
       }
     }
   } else {
-    const args = ['clone', '--depth', '1', '--quiet']
-    if (entry.source.ref !== undefined) args.push('--branch', entry.source.ref)
-    const cloned = await runSystemGit([...args, entry.source.url, staging], { env: paths.env })
+    const cloned = await cloneGitSource(entry.source, staging, paths.env)
     if (!cloned.ok) {
       await rm(staging, { recursive: true, force: true })
-      return { ok: false, error: `could not clone plugin ${name} from ${entry.source.url}: ${cloned.error}` }
+      return {
+        ok: false,
+        error: `could not install plugin ${name} from its ${describeGitSource(entry.source)}: ${cloned.error}`,
+      }
     }
   }
   const contents = await readPluginContents(staging, entry)

@@ -13,8 +13,18 @@ export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export type PluginSource =
   /** A folder inside the marketplace (`./plugins/formatter`). */
   | { kind: 'relative'; path: string }
-  /** A git repository cloned with the system git (`github` sources become a GitHub URL). */
-  | { kind: 'git'; url: string; ref?: string }
+  /**
+   * A git repository cloned with the system git: `github` (a GitHub URL), `url`/`git`, or
+   * `git-subdir` (only `subdir` is checked out and installed). `ref` is a branch or tag; `sha` pins
+   * the exact commit (40 lowercase hex digits).
+   */
+  | { kind: 'git'; type: GitSourceType; url: string; ref?: string; sha?: string; subdir?: string }
+
+/** How a marketplace entry named its git source, as Claude Code spells `source`. */
+export type GitSourceType = 'github' | 'url' | 'git' | 'git-subdir'
+
+/** A full commit id as Claude Code accepts it for `sha`. */
+export const COMMIT_SHA = /^[a-f0-9]{40}$/
 
 /** Component locations a manifest or marketplace entry names (paths relative to the plugin root). */
 export interface ComponentPaths {
@@ -137,12 +147,13 @@ export function parseCodexPluginManifest(text: string, problems: string[]): Mani
 
 /**
  * A plugin source: a relative path (`./x`, or a bare name under `metadata.pluginRoot`), a GitHub
- * `{source: "github", repo}`, or a git `{source: "url" | "git", url}`; a message when unusable.
+ * `{source: "github", repo}`, a git `{source: "url" | "git", url}`, or a monorepo folder
+ * `{source: "git-subdir", url, path}` (each with an optional `ref` and `sha`); a message when unusable.
  */
 function pluginSource(value: unknown, pluginRoot: string | undefined): PluginSource | string {
   if (typeof value === 'string') {
     if (value === '') return '"source" is empty'
-    if (isGitUrl(value)) return { kind: 'git', url: value }
+    if (isGitUrl(value)) return { kind: 'git', type: 'url', url: value }
     const path =
       pluginRoot !== undefined && !value.startsWith('./') && !value.startsWith('../')
         ? `${pluginRoot.replace(/\/$/, '')}/${value}`
@@ -152,14 +163,47 @@ function pluginSource(value: unknown, pluginRoot: string | undefined): PluginSou
     return { kind: 'relative', path }
   }
   if (!isRecord(value)) return '"source" must be a relative path or a {"source": …} object'
-  const ref = typeof value.ref === 'string' ? value.ref : undefined
-  const withRef = (url: string): PluginSource =>
-    ref === undefined ? { kind: 'git', url } : { kind: 'git', url, ref }
-  if (value.source === 'github' && typeof value.repo === 'string' && /^[\w.-]+\/[\w.-]+$/.test(value.repo))
-    return withRef(`https://github.com/${value.repo}.git`)
-  if ((value.source === 'url' || value.source === 'git') && typeof value.url === 'string' && value.url !== '')
-    return withRef(value.url)
-  return `"source" ${JSON.stringify(value)} is not supported (use a ./path, {"source": "github", "repo": "owner/repo"} or {"source": "url", "url": …})`
+  const type = value.source
+  if (type !== 'github' && type !== 'url' && type !== 'git' && type !== 'git-subdir')
+    return `"source" ${JSON.stringify(value)} is not supported (use a ./path, {"source": "github", "repo": "owner/repo"}, {"source": "url", "url": …} or {"source": "git-subdir", "url": …, "path": …})`
+  if (value.ref !== undefined && (typeof value.ref !== 'string' || value.ref === ''))
+    return `"source.ref" must be a branch or tag name`
+  if (value.sha !== undefined && (typeof value.sha !== 'string' || !COMMIT_SHA.test(value.sha)))
+    return `"source.sha" ${JSON.stringify(value.sha)} must be a full 40-character lowercase git commit SHA`
+  const pin = {
+    ...(typeof value.ref === 'string' ? { ref: value.ref } : {}),
+    ...(typeof value.sha === 'string' ? { sha: value.sha } : {}),
+  }
+  switch (type) {
+    case 'github':
+      if (typeof value.repo !== 'string' || !GITHUB_REPO.test(value.repo))
+        return `"source.repo" must be a GitHub repository as owner/repo`
+      return { kind: 'git', type, url: githubUrl(value.repo), ...pin }
+    case 'url':
+    case 'git':
+      if (typeof value.url !== 'string' || value.url === '')
+        return `"source.url" must be a git repository URL`
+      return { kind: 'git', type, url: value.url, ...pin }
+    case 'git-subdir': {
+      if (typeof value.url !== 'string' || value.url === '')
+        return `"source.url" must be a git repository URL or GitHub owner/repo`
+      if (typeof value.path !== 'string' || value.path.replace(/^\.\/|\/$/g, '') === '')
+        return `"source.path" must name the plugin's folder inside the repository`
+      const subdir = value.path.replace(/^\.\//, '').replace(/\/+$/, '')
+      if (subdir.startsWith('/') || subdir.split('/').some((part) => part === '..' || part === '.git'))
+        return `"source.path" ${JSON.stringify(value.path)} must be a relative folder inside the repository`
+      const url = GITHUB_REPO.test(value.url) && !isGitUrl(value.url) ? githubUrl(value.url) : value.url
+      return { kind: 'git', type, url, subdir, ...pin }
+    }
+  }
+}
+
+/** GitHub's `owner/repo` shorthand. */
+export const GITHUB_REPO = /^[\w.-]+\/[\w.-]+$/
+
+/** The clone URL of a GitHub `owner/repo`. */
+export function githubUrl(repo: string): string {
+  return `https://github.com/${repo.replace(/\.git$/, '')}.git`
 }
 
 /** Whether a source string names a git repository rather than a folder. */

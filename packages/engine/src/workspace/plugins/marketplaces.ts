@@ -3,7 +3,13 @@ import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Settings } from '@z-engine/protocol'
 import { runSystemGit } from './git.js'
-import { isGitUrl, type MarketplaceManifest, parseMarketplaceManifest } from './manifest.js'
+import {
+  GITHUB_REPO,
+  githubUrl,
+  isGitUrl,
+  type MarketplaceManifest,
+  parseMarketplaceManifest,
+} from './manifest.js'
 import {
   type KnownMarketplace,
   type PluginRegistry,
@@ -41,8 +47,7 @@ export function classifyMarketplaceSource(
   cwd: string,
 ): { kind: 'directory'; path: string } | { kind: 'git'; url: string } {
   if (isGitUrl(source)) return { kind: 'git', url: source }
-  if (/^[\w.-]+\/[\w.-]+$/.test(source) && !source.startsWith('.'))
-    return { kind: 'git', url: `https://github.com/${source}.git` }
+  if (GITHUB_REPO.test(source) && !source.startsWith('.')) return { kind: 'git', url: githubUrl(source) }
   return { kind: 'directory', path: resolve(cwd, source) }
 }
 
@@ -90,9 +95,12 @@ export async function addMarketplace(
   } else {
     clone = join(pluginsDir(paths.dataDir), 'marketplaces', `.clone-${randomUUID()}`)
     await mkdir(join(pluginsDir(paths.dataDir), 'marketplaces'), { recursive: true })
-    const cloned = await runSystemGit(['clone', '--depth', '1', '--quiet', where.url, clone], {
-      env: paths.env,
-    })
+    const cloned = await runSystemGit(
+      ['clone', '--depth', '1', '--no-recurse-submodules', '--quiet', '--', where.url, clone],
+      {
+        env: paths.env,
+      },
+    )
     if (!cloned.ok) {
       await rm(clone, { recursive: true, force: true })
       return { ok: false, error: `could not clone ${where.url}: ${cloned.error}` }
