@@ -102,7 +102,7 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
     }
     expect(
       readdirSync(join(app, 'node_modules', '@z-engine', 'context', 'grammars')).filter((f) =>
-        f.endsWith('.wasm'),
+        f.endsWith('.wasm.br'),
       ),
     ).toHaveLength(6)
 

@@ -29,15 +29,16 @@ export function languageForPath(path: string): RepoMapLanguage | null {
 }
 
 /**
- * Where each grammar's wasm lives: a package and the file in it. The `.wasm` files ship in this
- * package's `grammars/` (see scripts/update-grammars.mjs for where they come from). Data only; the
- * engine resolves and reads the files and passes their bytes in.
+ * Where each grammar's wasm lives: a package and the file in it. The grammars ship brotli-compressed
+ * (`.wasm.br`, a thirteenth of their size) in this package's `grammars/` (see
+ * scripts/update-grammars.mjs for where they come from). Data only; the engine resolves, reads and
+ * decompresses the files and passes the wasm bytes in.
  */
 export const GRAMMAR_FILES: Readonly<Record<RepoMapLanguage, { packageName: string; file: string }>> = {
-  typescript: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-typescript.wasm' },
-  tsx: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-tsx.wasm' },
-  javascript: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-javascript.wasm' },
-  python: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-python.wasm' },
-  go: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-go.wasm' },
-  rust: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-rust.wasm' },
+  typescript: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-typescript.wasm.br' },
+  tsx: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-tsx.wasm.br' },
+  javascript: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-javascript.wasm.br' },
+  python: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-python.wasm.br' },
+  go: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-go.wasm.br' },
+  rust: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-rust.wasm.br' },
 }

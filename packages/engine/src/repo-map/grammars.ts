@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { promisify } from 'node:util'
+import { brotliDecompress } from 'node:zlib'
 import {
   createOutliner,
   GRAMMAR_FILES,
@@ -17,6 +19,14 @@ import {
 function resolveFile(id: string): string {
   const here: unknown = import.meta.url
   return typeof here === 'string' ? createRequire(here).resolve(id) : require.resolve(id)
+}
+
+const decompress = promisify(brotliDecompress)
+
+/** A grammar's wasm bytes: the shipped `.wasm.br` files are brotli-compressed (install size). */
+async function readGrammar(path: string): Promise<Uint8Array> {
+  const bytes = await readFile(path)
+  return path.endsWith('.br') ? await decompress(bytes) : bytes
 }
 
 /** An outliner for the languages asked for, or why there is none. */
@@ -79,12 +89,12 @@ async function loadLanguage(language: RepoMapLanguage): Promise<LanguageLoad> {
   const { packageName, file } = GRAMMAR_FILES[language]
   let grammar: Uint8Array
   try {
-    grammar = await readFile(resolveFile(`${packageName}/${file}`))
+    grammar = await readGrammar(resolveFile(`${packageName}/${file}`))
   } catch (error) {
     return {
       ok: true,
       outliner: undefined,
-      error: `${language}: could not read ${packageName}/${file} (${String(error)}); a bundled engine needs ${packageName} installed beside it.`,
+      error: `${language}: could not read or decompress ${packageName}/${file} (${String(error)}); a bundled engine needs ${packageName} installed beside it.`,
     }
   }
   runtimeWasm ??= readFile(resolveFile('web-tree-sitter/web-tree-sitter.wasm')).catch(
