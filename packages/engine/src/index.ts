@@ -95,6 +95,8 @@ export type { SessionEndReason } from './session/services.js'
 export type { Session, SubmitAttachments } from './session/session-types.js'
 /** The handle of a submitted turn: iterate its events or await its result. */
 export type { TurnHandle, TurnResult } from './session/turn-handle.js'
+/** A subagent defined in code (`openSession`'s `agents`). */
+export type { CodeAgentDefinition } from './workspace/definitions/code-agents.js'
 /** Hook functions, alongside the settings' shell hooks. */
 export type {
   HookCallback,

@@ -64,7 +64,7 @@ describe('a Claude Agent SDK program on the engine', () => {
     }
   }, 120_000)
 
-  it('type-checks against the real @anthropic-ai/claude-agent-sdk and against ours', async () => {
+  it('type-checks against the real @anthropic-ai/claude-agent-sdk and against ours, options.agents included', async () => {
     const tsc = requireHere.resolve('typescript/bin/tsc')
     // Inside the package, so both packages, zod and Node's types resolve as in an app that installed them.
     const cache = join(ENGINE, 'node_modules', '.cache')
@@ -78,12 +78,28 @@ describe('a Claude Agent SDK program on the engine', () => {
       source.replace("'@z-engine/engine/claude-agent-sdk'", "'@anthropic-ai/claude-agent-sdk'"),
     )
     writeFileSync(join(work, 'fix-bug-ours.ts'), source)
+    // Subagents defined in code: every definition the real SDK accepts is one ours accepts.
+    writeFileSync(
+      join(work, 'agents.ts'),
+      [
+        "import type { AgentDefinition as Real, Options as RealOptions } from '@anthropic-ai/claude-agent-sdk'",
+        "import type { AgentDefinition as Ours, Options as OurOptions } from '@z-engine/engine/claude-agent-sdk'",
+        'declare const real: Real',
+        'export const ours: Ours = real',
+        "declare const realAgents: RealOptions['agents']",
+        "export const ourAgents: OurOptions['agents'] = realAgents",
+        "export const reviewer: OurOptions['agents'] = {",
+        "  reviewer: { description: 'Reviews a diff.', prompt: 'You review diffs.', tools: ['Read', 'Task'], model: 'haiku' },",
+        '}',
+        "export const same: RealOptions['agents'] = reviewer",
+      ].join('\n'),
+    )
     writeFileSync(
       join(work, 'tsconfig.json'),
       JSON.stringify({
         extends: resolve(ENGINE, '../../tsconfig.base.json'),
         compilerOptions: { noEmit: true, declaration: false, customConditions: ['@z-engine/source'] },
-        files: ['fix-bug-real.ts', 'fix-bug-ours.ts'],
+        files: ['fix-bug-real.ts', 'fix-bug-ours.ts', 'agents.ts'],
       }),
     )
     const checked = await run(process.execPath, [tsc, '-p', work], { cwd: work }).catch(

@@ -519,11 +519,11 @@ describe('the Claude Agent SDK query() over the engine', () => {
       const refused = collect(
         query({
           prompt: 'Which colour?',
-          options: { cwd: project, env, fallbackModel: 'claude-haiku-4-5', maxBudgetUsd: 1, agents: {} },
+          options: { cwd: project, env, fallbackModel: 'claude-haiku-4-5', maxBudgetUsd: 1, betas: [] },
         }),
       )
       await expect(refused).rejects.toThrow(
-        /cannot honour these options[\s\S]*options\.fallbackModel: no fallback model is tried[\s\S]*options\.maxBudgetUsd[\s\S]*options\.agents/,
+        /cannot honour these options[\s\S]*options\.fallbackModel: no fallback model is tried[\s\S]*options\.maxBudgetUsd[\s\S]*options\.betas/,
       )
     } finally {
       await server.close()

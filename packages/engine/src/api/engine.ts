@@ -25,6 +25,8 @@ import type { SessionCore } from '../session/session-core.js'
 import type { Session } from '../session/session-types.js'
 import { SessionState } from '../session/state.js'
 import { newId } from '../util/ids.js'
+import { type CodeAgentDefinition, codeAgentDefinitions } from '../workspace/definitions/code-agents.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
 import { type HookCallbacks, mergeHookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { codeSettingsLayer } from '../workspace/settings/code-layer.js'
 import type { LoadedLayer } from '../workspace/settings/layers.js'
@@ -121,6 +123,13 @@ export interface OpenSessionOptions {
   canUseTool?: CanUseTool
   /** Hook functions for this session, after the engine's. */
   hooks?: HookCallbacks
+  /**
+   * Subagents defined in code, by name: the model delegates to them with the Agent tool
+   * (`subagent_type`), as to agent files; they replace same-named ones from the folders. Checked
+   * strictly: a field that cannot be honoured fails with `invalidOption`. Not journaled: pass them
+   * again when resuming.
+   */
+  agents?: Readonly<Record<string, CodeAgentDefinition>>
   /** Settings in code for this session, above the engine's `settings`. */
   settings?: SettingsLayer
   /**
@@ -139,6 +148,8 @@ interface Opening {
   loaded: LoadedSettings
   sessionSettings: LoadedLayer | undefined
   tools: { ok: true; tools: DefinedTool[] }
+  /** The subagents defined in code (`options.agents`), checked. */
+  agents: AgentDefinition[]
   canUseTool: CanUseTool | undefined
   repoMap: RepoMapService | undefined
   /** The session's state once it exists: a map that missed the first request becomes its reminder. */
@@ -285,6 +296,8 @@ export class Engine {
     const tools = collectDefinedTools(this.#tools, options.tools)
     if (!tools.ok) throw new EngineError('invalidOption', tools.message)
     await checkToolSchemas(options.tools)
+    const agents = codeAgentDefinitions(options.agents ?? {})
+    if (!agents.ok) throw new EngineError('invalidOption', agents.error)
     const canUseTool = options.canUseTool ?? this.#canUseTool
     const sessionSettings =
       options.settings === undefined ? undefined : checkedSettings(options.settings, 'openSession settings')
@@ -303,7 +316,18 @@ export class Engine {
     const repoMap = startRepoMap(loaded.settings, projectRoot, this.paths.dataDir, (text) => {
       late.state?.reminders.push(text)
     })
-    const opening = { projectRoot, cwd, trusted, loaded, sessionSettings, tools, canUseTool, repoMap, late }
+    const opening = {
+      projectRoot,
+      cwd,
+      trusted,
+      loaded,
+      sessionSettings,
+      tools,
+      agents: agents.definitions,
+      canUseTool,
+      repoMap,
+      late,
+    }
     return this.#open(options, opening).catch(async (error: unknown) => {
       // A session that did not open builds no map.
       await repoMap?.close()
@@ -313,7 +337,7 @@ export class Engine {
 
   /** The rest of `openSession`, once the project, its settings and the map's build are under way. */
   async #open(options: OpenSessionOptions, opening: Opening): Promise<Session> {
-    const { projectRoot, cwd, trusted, loaded, sessionSettings, tools, canUseTool, repoMap } = opening
+    const { projectRoot, cwd, trusted, loaded, sessionSettings, tools, agents, canUseTool, repoMap } = opening
     const settings = loaded.settings
 
     let log: SessionLog
@@ -439,6 +463,7 @@ export class Engine {
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
       ...(options.waitForMcp === true ? { waitForMcp: true } : {}),
       definedTools: tools.tools,
+      ...(agents.length > 0 ? { codeAgents: agents } : {}),
       hookCallbacks: mergeHookCallbacks(this.#hooks, options.hooks),
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       ...(this.#isolated ? { isolated: true } : {}),

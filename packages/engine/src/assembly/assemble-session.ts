@@ -36,8 +36,10 @@ import { WorkspaceFingerprint } from '../verification/fingerprint.js'
 import { SessionVerification } from '../verification/session-verification.js'
 import { createStopChecks } from '../verification/stop-checks.js'
 import { agentMentionReminders } from '../workspace/commands/agent-mentions.js'
+import { withCodeAgents } from '../workspace/definitions/code-agents.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
+import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { withHookEnv } from '../workspace/hooks/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
@@ -97,6 +99,8 @@ export interface AssembleInput {
   sandboxBackend?: SandboxBackend
   /** The embedder's tools (engine's, then session's), offered after the built-ins. */
   definedTools?: readonly DefinedTool[]
+  /** The embedder's subagents (`OpenSessionOptions.agents`, checked), above every folder's. */
+  codeAgents?: readonly AgentDefinition[]
   /** The host's permission callback and how long it may take. */
   canUseTool?: { callback: CanUseTool; timeoutMs: number }
   /** The embedder's hook functions (engine's, then session's). */
@@ -356,7 +360,7 @@ export async function assembleSession(
     loadRules(memoryRoots()),
     loadSkillDefinitions(definitionRoots()),
   ])
-  let agents = loadedAgents
+  let agents = withCodeAgents(loadedAgents, input.codeAgents)
   let rules = loadedRules
   let skills = loadedSkills
   for (const error of rules.errors) notice('warning', error, 'rules')
@@ -645,7 +649,7 @@ export async function assembleSession(
       loadRules(memoryRoots()),
       loadSkillDefinitions(definitionRoots()),
     ])
-    agents = reloadedAgents
+    agents = withCodeAgents(reloadedAgents, input.codeAgents)
     rules = reloadedRules
     skills = reloadedSkills
     for (const error of rules.errors) notice('warning', error, 'rules')

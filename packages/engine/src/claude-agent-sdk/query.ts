@@ -7,6 +7,7 @@ import type { Session } from '../session/session-types.js'
 import type { TurnHandle } from '../session/turn-handle.js'
 import { AsyncQueue } from '../util/async-queue.js'
 import { AbortError, refusedMethods } from './query-controls.js'
+import { engineAgentsOf } from './sdk-agents.js'
 import { sdkInitMessage, sdkStatus } from './sdk-init.js'
 import { MessageTranslator } from './sdk-messages.js'
 import { optionWarnings, refusedOptions } from './sdk-option-support.js'
@@ -103,6 +104,7 @@ export function query({
   async function* messages(): AsyncGenerator<SDKMessage, void> {
     const refused = refusedOptions(options)
     if (refused !== undefined) throw refused
+    const agents = engineAgentsOf(options)
     for (const warning of optionWarnings(options)) report(warning)
     const silent = hookEventsThatNeverFire(options)
     for (const event of silent) report(`options.hooks.${event}: hooks for this event never fire here.`)
@@ -145,6 +147,7 @@ export function query({
           : {}),
         mcpServers: inProcessServers(options),
         waitForMcp: true,
+        ...(agents !== undefined ? { agents } : {}),
         ...(systemPrompt === undefined
           ? {}
           : typeof systemPrompt === 'string'

@@ -51,8 +51,8 @@ type StreamEvent = Extract<SDKMessage, { type: 'stream_event' }>['event']
 /**
  * Turns one query's engine events into the Claude Agent SDK's messages: assistant messages and tool
  * results as they are recorded, partial text and thinking when asked, and the result message when
- * the turn ends (refused calls, usage and cost per model). Subagents' events are left out, as the
- * Claude Agent SDK reports only the main conversation.
+ * the turn ends (refused calls, usage and cost per model, subagents' included). Subagents' messages
+ * are left out, as the Claude Agent SDK reports only the main conversation.
  */
 export class MessageTranslator {
   readonly #sessionId: string
@@ -79,8 +79,12 @@ export class MessageTranslator {
 
   /** The messages one event becomes (often none). */
   translate(envelope: EventEnvelope): SDKMessage[] {
-    if (envelope.agentId !== undefined) return []
     const event = envelope.event
+    if (envelope.agentId !== undefined) {
+      // Subagents' requests count in modelUsage, as in Claude Code; their messages are not reported.
+      if (event.type === 'usageUpdated') this.#addModelUsage(event)
+      return []
+    }
     if (event.type === 'turnStarted') this.#firstStep ??= Date.now() - this.#started
     if (event.type === 'textDelta' || event.type === 'thinkingDelta')
       this.#firstContent ??= Date.now() - this.#started

@@ -23,7 +23,6 @@ const PROCESS_ONLY = new Set([
 
 /** Options of the Claude Agent SDK the engine does not implement, with what to do instead. */
 const NOT_HONOURED: Readonly<Record<string, string>> = {
-  agents: 'define subagents as files in .claude/agents/ (or .z-engine/agents/) of the project',
   betas: 'beta headers are not sent',
   enableFileCheckpointing: 'the engine always checkpoints; rewind with the session API',
   fallbackModel: 'no fallback model is tried; a failed request ends the turn with its error',
@@ -78,6 +77,7 @@ const DEFAULT_VALUES: Readonly<Record<string, unknown>> = {
 /** The options `query()` reads. */
 const HONOURED = new Set([
   'abortController',
+  'agents',
   'additionalDirectories',
   'allowedTools',
   'canUseTool',

@@ -144,14 +144,42 @@ export type McpServerConfig =
   | { type: 'sse'; url: string; headers?: Record<string, string> }
   | { type: 'sdk'; name: string; instance: SdkMcpServer | { connect(transport: unknown): Promise<void> } }
 
-/** A subagent defined in code (`options.agents`), as Claude Code's agent files define one. */
+/**
+ * An agent's own MCP server: the name of one configured for the query, or inline ones by name (an
+ * in-process `sdk` one is refused: it belongs in `options.mcpServers`).
+ */
+export type AgentMcpServerSpec =
+  | string
+  | Record<string, McpServerConfig | { type: 'sdk'; name: string; timeout?: number }>
+
+/**
+ * A subagent defined in code (`options.agents`), as Claude Code's agent files define one; the model
+ * delegates to it with the Agent (`Task`) tool's `subagent_type`. The fields after `permissionMode`
+ * are the Claude Agent SDK's that the engine cannot honour: a query given one is refused, naming it
+ * (see sdk-agents.ts).
+ */
 export interface AgentDefinition {
   description: string
+  /** The agent's system prompt. */
   prompt: string
+  /** Allowed tools (Claude Code's names, `Task` included); absent inherits every tool. */
   tools?: string[]
   disallowedTools?: string[]
+  /** `inherit`, an alias (`sonnet`, `opus`, `haiku`) or a model id. */
   model?: string
-  [key: string]: unknown
+  mcpServers?: AgentMcpServerSpec[]
+  maxTurns?: number
+  permissionMode?: PermissionMode
+  criticalSystemReminder_EXPERIMENTAL?: string
+  skills?: string[]
+  initialPrompt?: string
+  autoCompactWindow?: number
+  background?: boolean
+  omitClaudeMd?: boolean
+  memory?: 'user' | 'project' | 'local'
+  effort?: ('low' | 'medium' | 'high' | 'xhigh' | 'max') | number
+  observer?: string
+  observerMessage?: string
 }
 
 /** The options `query()` takes. */
@@ -187,8 +215,9 @@ export interface Options {
   extraArgs?: Record<string, string | null>
   pathToClaudeCodeExecutable?: string
   allowDangerouslySkipPermissions?: boolean
-  // Accepted and not honoured: each one given is reported once per query (see sdk-option-support.ts).
+  /** Subagents by name, offered to the model through the Agent (`Task`) tool. */
   agents?: Record<string, AgentDefinition>
+  // Accepted and not honoured: each one given is refused by name (see sdk-option-support.ts).
   betas?: string[]
   enableFileCheckpointing?: boolean
   fallbackModel?: string

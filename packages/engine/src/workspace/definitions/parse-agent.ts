@@ -4,7 +4,13 @@ import { parseModelRef } from '../../model/model-ref.js'
 import { agentHooksConfig } from './agent-hooks.js'
 import { FieldReader } from './fields.js'
 import { readDefinitionText } from './frontmatter.js'
-import type { AgentDefinition, AgentMcpServer, DefinitionIssueCode, DefinitionSource } from './types.js'
+import type {
+  AgentDefinition,
+  AgentMcpServer,
+  DefinitionIssueCode,
+  DefinitionSource,
+  DefinitionWarning,
+} from './types.js'
 
 /** A parsed definition, why the file was skipped, or `ignored` for a file that is not a definition. */
 export type ParseResult<Definition> =
@@ -48,7 +54,20 @@ export function parseAgentDefinition(text: string, source: DefinitionSource): Pa
   const invalid = parsed.warnings.find((warning) => warning.code === 'frontmatter_invalid')
   if (invalid !== undefined) return { ok: false, code: 'frontmatter_invalid', error: invalid.message }
   if (!parsed.hasFrontmatter) return { ok: 'ignored' }
-  const fields = new FieldReader(parsed.data, AGENT_FIELDS, parsed.warnings)
+  return agentFromFields(parsed.data, parsed.body, source, parsed.warnings)
+}
+
+/**
+ * An agent definition from its fields (the frontmatter, or an object defined in code) and its
+ * prompt: the one reading of every field, for files and code alike.
+ */
+export function agentFromFields(
+  data: Record<string, unknown>,
+  body: string,
+  source: DefinitionSource,
+  warnings: DefinitionWarning[] = [],
+): ParseResult<AgentDefinition> {
+  const fields = new FieldReader(data, AGENT_FIELDS, warnings)
   const name = fields.string('name')
   if (name === undefined)
     return {
@@ -69,7 +88,7 @@ export function parseAgentDefinition(text: string, source: DefinitionSource): Pa
       code: 'description_missing',
       error: 'needs a "description" in its frontmatter (the model picks agents by it)',
     }
-  const prompt = parsed.body.trim()
+  const prompt = body.trim()
   if (prompt === '')
     return {
       ok: false,
@@ -81,7 +100,7 @@ export function parseAgentDefinition(text: string, source: DefinitionSource): Pa
     name,
     description,
     source,
-    frontmatter: parsed.data,
+    frontmatter: data,
     warnings: fields.warnings,
     prompt,
     model: modelOf(fields.string('model')),

@@ -4,14 +4,23 @@ import type { HooksConfig } from '../hooks/types.js'
 /**
  * Where a definition came from, lowest precedence first: shipped with the engine, an enabled plugin
  * (its names are namespaced, so nothing collides), Claude Code's user folder (compat), the user's
- * config folder, the project's `.claude/`, the project's `.z-engine/`.
+ * config folder, the project's `.claude/`, the project's `.z-engine/`, and the embedder's code
+ * (`OpenSessionOptions.agents`, the Claude Agent SDK's `options.agents`; as Claude Code's `--agents`
+ * flag, above the folders).
  */
-export type DefinitionLayer = 'builtin' | 'plugin' | 'userClaude' | 'user' | 'projectClaude' | 'project'
+export type DefinitionLayer =
+  | 'builtin'
+  | 'plugin'
+  | 'userClaude'
+  | 'user'
+  | 'projectClaude'
+  | 'project'
+  | 'code'
 
 /** A definition's file and layer, as `agents|commands|skills list --json` prints them. */
 export interface DefinitionSource {
   layer: DefinitionLayer
-  /** Absolute path, or a package-relative path for built-ins. */
+  /** Absolute path, a package-relative path for built-ins, or `agents.<name>` for one defined in code. */
   path: string
 }
 
