@@ -65,6 +65,12 @@ export { settingsGate } from './gate/policy-gate.js'
 export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 /** The background job table and its event view. */
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
+/** Claude Code's MCP scopes in `~/.claude.json` (`user`, `local`). */
+export type { ClaudeJsonScope } from './mcp/claude-json.js'
+/** One scope's servers in `~/.claude.json`, and a copy with them replaced (`z-engine mcp add -s user|local`). */
+export { claudeJsonServers, withClaudeJsonServers } from './mcp/claude-json.js'
+/** Reads `~/.claude.json` whole, and changes it under Claude Code's lock, atomically, keeping its mode. */
+export { readClaudeJson, updateClaudeJson } from './mcp/claude-json-file.js'
 /** A `.mcp.json` text (Claude Code's `mcpServers` format) as a settings layer (`claude -p --mcp-config`). */
 export { parseMcpJsonLayer } from './mcp/mcp-json-layer.js'
 /** MCP servers of a session. */
@@ -262,8 +268,8 @@ export type { SettingExplanation, SettingSource } from './workspace/settings/mer
 export type { SessionSettings, SettingsSourceOptions } from './workspace/settings/open-settings.js'
 /** Reads and watches settings. */
 export { readSettings, watchSettings } from './workspace/settings/open-settings.js'
-/** The user's config folder. */
-export { defaultConfigDir, userProjectSettingsFile } from './workspace/settings/paths.js'
+/** The user's config folder, Claude Code's `.claude.json`, and the user's own settings for one project. */
+export { claudeJsonFile, defaultConfigDir, userProjectSettingsFile } from './workspace/settings/paths.js'
 /** What persisting a setting did. */
 export type { PersistResult } from './workspace/settings/persist.js'
 /** Persists an added directory or an allow rule. */

@@ -56,19 +56,41 @@ function parseAs(file: string, text: string): LoadedLayer {
       'must hold a JSON object with an "mcpServers" object; it is skipped',
       'mcp_servers_missing',
     )
+  const { servers, notices } = convertMcpServers(file, raw.mcpServers, 'mcpJson')
+  const data: SettingsLayer = Object.keys(servers).length > 0 ? ({ mcp: { servers } } as SettingsLayer) : {}
+  return { name: 'mcpJson', file, present: true, data, notices }
+}
+
+/**
+ * Claude Code's `mcpServers` entries (of `.mcp.json` or `~/.claude.json`) as `mcp.servers`: each
+ * validated on its own, an invalid or refused entry skipped with a notice naming the file, the
+ * server and the field, so the rest load.
+ */
+export function convertMcpServers(
+  file: string,
+  entries: Json,
+  layer: SettingsLayerName,
+): { servers: Json; notices: SettingsNotice[] } {
   const notices: SettingsNotice[] = []
   const servers: Json = {}
-  for (const [name, entry] of Object.entries(raw.mcpServers)) {
+  for (const [name, entry] of Object.entries(entries)) {
     const key = `mcp.servers.${name}`
     if (!isRecord(entry)) {
       notices.push(
-        notice('error', file, key, `server "${name}" must be an object; it is skipped`, 'server_invalid'),
+        notice(
+          layer,
+          'error',
+          file,
+          key,
+          `server "${name}" must be an object; it is skipped`,
+          'server_invalid',
+        ),
       )
       continue
     }
     const refused = refusal(name, entry)
     if (refused !== undefined) {
-      notices.push(notice('warning', file, key, refused, 'server_refused'))
+      notices.push(notice(layer, 'warning', file, key, refused, 'server_refused'))
       continue
     }
     const converted: Json = {}
@@ -76,6 +98,7 @@ function parseAs(file: string, text: string): LoadedLayer {
       if (!KNOWN.has(field)) {
         notices.push(
           notice(
+            layer,
             'warning',
             file,
             `${key}.${field}`,
@@ -92,6 +115,7 @@ function parseAs(file: string, text: string): LoadedLayer {
       const field = parsed.error.path.slice(key.length + 1) || 'entry'
       notices.push(
         notice(
+          layer,
           'error',
           file,
           parsed.error.path,
@@ -103,8 +127,7 @@ function parseAs(file: string, text: string): LoadedLayer {
     }
     servers[name] = converted
   }
-  const data: SettingsLayer = Object.keys(servers).length > 0 ? ({ mcp: { servers } } as SettingsLayer) : {}
-  return { name: 'mcpJson', file, present: true, data, notices }
+  return { servers, notices }
 }
 
 /**
@@ -129,11 +152,12 @@ function skipped(file: string, message: string, code: string): LoadedLayer {
     file,
     present: true,
     data: {},
-    notices: [notice('error', file, undefined, message, code)],
+    notices: [notice('mcpJson', 'error', file, undefined, message, code)],
   }
 }
 
 function notice(
+  layer: SettingsLayerName,
   severity: SettingsNotice['severity'],
   file: string,
   key: string | undefined,
@@ -142,7 +166,7 @@ function notice(
 ): SettingsNotice {
   return {
     severity,
-    layer: 'mcpJson',
+    layer,
     file,
     code,
     ...(key !== undefined ? { key } : {}),

@@ -6,18 +6,23 @@ import type { SettingsLayer } from '@z-engine/protocol'
  * compat.claude on), and `mcpJson` is the project's `.mcp.json` (its MCP servers, with compat.claude on),
  * all read just below the project's own `.z-engine/settings.toml`. `claudeUser` is the user's
  * `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`; with compat.claude on), just below
- * their own settings.toml. `plugin` layers (one per enabled
+ * their own settings.toml. `claudeJsonUser` and `claudeJsonLocal` are the MCP servers of Claude Code's
+ * `~/.claude.json` (user scope, and local scope: this project's entry), each just above the Claude
+ * layer it outranks in Claude Code (user below everything, local above `.mcp.json`); both are the
+ * user's own, so never trust-gated. `plugin` layers (one per enabled
  * plugin: its hooks and MCP servers) sit just above the user's file. `code` is an embedder's `settings`
  * object (the engine's, then a session's), above everything.
  */
 export type SettingsLayerName =
   | 'defaults'
   | 'claudeUser'
+  | 'claudeJsonUser'
   | 'user'
   | 'plugin'
   | 'claudeProject'
   | 'claudeLocal'
   | 'mcpJson'
+  | 'claudeJsonLocal'
   | 'project'
   | 'local'
   | 'env'
@@ -27,11 +32,13 @@ export type SettingsLayerName =
 export const SETTINGS_LAYER_ORDER: readonly SettingsLayerName[] = [
   'defaults',
   'claudeUser',
+  'claudeJsonUser',
   'user',
   'plugin',
   'claudeProject',
   'claudeLocal',
   'mcpJson',
+  'claudeJsonLocal',
   'project',
   'local',
   'env',

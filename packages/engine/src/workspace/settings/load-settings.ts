@@ -1,4 +1,5 @@
 import { DEFAULT_SETTINGS, type Settings } from '@z-engine/protocol'
+import { readClaudeJsonLayers } from '../../mcp/claude-json-file.js'
 import { readMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import { type ActivePlugin, loadActivePlugins } from '../plugins/active.js'
 import { readClaudeLayer } from './claude-layer.js'
@@ -37,8 +38,9 @@ export interface LoadedSettings extends EffectiveSettings {
 }
 
 /**
- * Reads every layer (defaults, `~/.claude/settings.json` and user, `.claude/settings*.json` and
- * `.mcp.json` with compat.claude, project, local,
+ * Reads every layer (defaults, `~/.claude/settings.json`, `~/.claude.json`'s user-scope MCP servers
+ * and user, `.claude/settings*.json`, `.mcp.json` and `~/.claude.json`'s local-scope servers with
+ * compat.claude, project, local,
  * environment), validates each on its own, and layers them with trust gating. Never throws: a
  * broken file is a notice and that layer is skipped.
  */
@@ -69,11 +71,20 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
           ...(files.mcpJson !== undefined ? [readMcpJsonLayer(files.mcpJson)] : []),
         ])
       : []
-  // The user's own Claude Code settings are theirs (not trust-gated), just below their settings.toml.
-  const claudeUser =
-    compatClaude && !options.isolated ? await readClaudeLayer('claudeUser', files.claudeUser) : undefined
+  // The user's own Claude Code settings are theirs (not trust-gated), just below their settings.toml;
+  // so are `~/.claude.json`'s MCP servers (`claude mcp add -s user|local`), whose scopes keep Claude
+  // Code's precedence: local > project (.mcp.json) > user.
+  const [claudeUser, claudeJson] =
+    compatClaude && !options.isolated
+      ? await Promise.all([
+          readClaudeLayer('claudeUser', files.claudeUser),
+          readClaudeJsonLayers(files.claudeJson, options.projectRoot),
+        ])
+      : [undefined, undefined]
+  const below = [...(claudeUser ? [claudeUser] : []), ...(claudeJson ? [claudeJson.user] : [])]
   const above = [
     ...claude,
+    ...(claudeJson?.local ? [claudeJson.local] : []),
     ...(project ? [project] : []),
     ...(local ? [local] : []),
     ...(env ? [env] : []),
@@ -85,28 +96,18 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       ? { plugins: [], layers: [], notices: [] }
       : await loadActivePlugins(
           effectiveSettings(
-            [
-              defaults,
-              ...(claudeUser ? [claudeUser] : []),
-              ...(user ? [user] : []),
-              ...(userProject ? [userProject] : []),
-              ...above,
-            ],
+            [defaults, ...below, ...(user ? [user] : []), ...(userProject ? [userProject] : []), ...above],
             options.trusted,
           ).settings,
           options.dataDir,
         )
   const readLayers = [
     defaults,
-    ...(claudeUser ? [claudeUser] : []),
+    ...below,
     ...(user ? [user] : []),
     ...(userProject ? [userProject] : []),
     ...plugins.layers,
-    ...claude,
-    ...(project ? [project] : []),
-    ...(local ? [local] : []),
-    ...(env ? [env] : []),
-    ...code,
+    ...above,
   ].map((layer) => resolveAdditionalDirectories(layer, options.projectRoot, options.home))
   const effective = effectiveSettings(readLayers, options.trusted)
   return {

@@ -22,6 +22,11 @@ export interface SettingsFiles {
   local?: string
   claudeProject?: string
   claudeLocal?: string
+  /**
+   * Claude Code's own config, `.claude.json` in `CLAUDE_CONFIG_DIR` or the home folder: its user-
+   * and local-scope MCP servers (`claude mcp add -s user|local`).
+   */
+  claudeJson: string
   /** The project's `.mcp.json` (Claude Code's MCP servers). */
   mcpJson?: string
   /**
@@ -57,11 +62,23 @@ export function claudeConfigDir(
   return dir === '~' || dir.startsWith('~/') ? join(home, dir.slice(1)) : resolve(home, dir)
 }
 
+/**
+ * Claude Code's config file: `.claude.json` in `CLAUDE_CONFIG_DIR` when set, else in the home folder
+ * (not in `~/.claude`), as Claude Code 2.1.332 places it. Its legacy `~/.claude/.config.json` is not read.
+ */
+export function claudeJsonFile(home: string, env: Readonly<Record<string, string | undefined>> = {}): string {
+  const dir = env.CLAUDE_CONFIG_DIR
+  return dir === undefined || dir.trim() === ''
+    ? join(home, '.claude.json')
+    : join(claudeConfigDir(home, env), '.claude.json')
+}
+
 /** Every settings file path for these locations. */
 export function settingsFiles(locations: SettingsLocations): SettingsFiles {
   const files: SettingsFiles = {
     user: join(locations.configDir, 'settings.toml'),
     claudeUser: join(claudeConfigDir(locations.home, locations.env), 'settings.json'),
+    claudeJson: claudeJsonFile(locations.home, locations.env),
   }
   if (locations.projectRoot !== undefined) {
     files.project = join(locations.projectRoot, '.z-engine', 'settings.toml')
