@@ -47,9 +47,15 @@ describe('z-engine mcp add|add-json|remove|get', () => {
     const again = await run('add', '-s', 'project', 'files', '--', 'node')
     expect(again.code).toBe(2)
     expect(again.stderr).toContain('already exists')
+    // Without -s, Claude Code's default scope: local, in ~/.claude.json (mcp-claude-json.test.ts).
     const local = await run('add', 'mine', '--', 'node')
-    expect(local.code).toBe(2)
-    expect(local.stderr).toContain('~/.claude.json')
+    expect(local.code).toBe(0)
+    expect(local.stdout).toContain(
+      `to local config\nFile modified: ${join(box.root, '.claude.json')} [project: ${box.project}]`,
+    )
+    expect(
+      Object.keys(JSON.parse(await readFile(join(box.project, '.mcp.json'), 'utf8')).mcpServers),
+    ).not.toContain('mine')
 
     if (claudeRuns()) {
       // The real Claude Code reads the file z-engine wrote.

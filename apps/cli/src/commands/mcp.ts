@@ -9,10 +9,11 @@ import { printJson, printLines } from '../output.js'
 const HELP = `Usage: z-engine mcp list [--json] [--cwd DIR]
        z-engine mcp add|add-json|remove|get …   (Claude Code's arguments: z-engine mcp add --help)
 
-The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers and the project's
-.mcp.json), each with every field, the layer and file that set it, and its real status: every
+The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers, the project's
+.mcp.json, and Claude Code's ~/.claude.json: user scope, and local scope for this project), each with every field, the layer and file that set it, and its real status: every
 enabled server is started as a session would start it (each within its timeout_ms), its tools
-counted, its last error and stderr tail kept, and then stopped. Project-defined servers are
+counted, its last error and stderr tail kept, and then stopped. A server in several of Claude Code's
+scopes is the local one, else the project's, else the user's. Project-defined servers are
 withheld until the workspace is trusted, and in an untrusted workspace no server is started at all
 (status "not started"). With --json each server has "resolved": what it will start with, \${VAR}
 expanded (command, args, cwd, url; an env or header value taken from a variable shows as <$VAR>);
@@ -70,7 +71,11 @@ export async function main(io: CommandIo): Promise<number> {
   })
   // Problems with a server entry (`mcp.servers.x…`) and with the .mcp.json file as a whole.
   const notices = context.loaded.notices.filter(
-    (notice) => (notice.key?.startsWith('mcp') ?? false) || notice.layer === 'mcpJson',
+    (notice) =>
+      (notice.key?.startsWith('mcp') ?? false) ||
+      notice.layer === 'mcpJson' ||
+      notice.layer === 'claudeJsonUser' ||
+      notice.layer === 'claudeJsonLocal',
   )
   // The same resolution a session makes before starting servers: each problem with its code
   // (`env_missing` names the unset variables).
