@@ -53,12 +53,12 @@ const text = (value: string): ServerStep => ({ blocks: [{ type: 'text', text: va
 const STREAM = ['--output-format', 'stream-json', '--verbose']
 
 describe('z-engine -p: flags we cannot honour are refused by name', () => {
-  it('refuses --fallback-model and --permission-mode auto, and names a mistyped mode', async () => {
+  it('refuses --permission-mode auto and a fallback equal to the model, and names a mistyped mode', async () => {
     const made = await sandbox()
     const box = { cwd: made.project, env: made.env }
-    const fallback = await runInProcess(['-p', 'hi', '--fallback-model', 'sonnet'], box)
-    expect(fallback.code).toBe(2)
-    expect(fallback.stderr).toContain('--fallback-model is not supported')
+    const same = await runInProcess(['-p', 'hi', '--model', 'sonnet', '--fallback-model', 'sonnet'], box)
+    expect(same.code).toBe(2)
+    expect(same.stderr).toContain('Fallback model cannot be the same as the main model')
     const auto = await runInProcess(['-p', 'hi', '--permission-mode', 'auto'], box)
     expect(auto.code).toBe(2)
     expect(auto.stderr).toContain('--permission-mode auto')
@@ -71,6 +71,61 @@ describe('z-engine -p: flags we cannot honour are refused by name', () => {
 })
 
 describe('z-engine -p: Claude Code flags', () => {
+  it('--fallback-model: a model still overloaded (529) after its retries hands the turn to the fallback', async () => {
+    const box = await sandbox()
+    const overloaded: ServerStep = {
+      fault: {
+        type: 'status',
+        status: 529,
+        body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        headers: { 'retry-after': '0' },
+      },
+    }
+    let primaryRounds = 0
+    const script = (request: RecordedRequest): ServerStep => {
+      if (!Array.isArray(request.body.tools) || request.body.tools.length === 0) return text('ok')
+      if (request.body.model === 'claude-haiku-4-5') return text('Done on the fallback.')
+      // The main model answers the first round, then is overloaded on every attempt.
+      return primaryRounds++ === 0
+        ? {
+            blocks: [
+              { type: 'tool_use', name: 'Read', input: { file_path: join(box.project, 'README.md') } },
+            ],
+          }
+        : overloaded
+    }
+    const run = await print(box, script, [
+      ...STREAM,
+      '--fallback-model',
+      'claude-haiku-4-5',
+      'read the readme',
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const models = run.requests.map((request) => request.body.model)
+    // One good round, then the first attempt and four retries on the main model, then the fallback.
+    expect(models).toEqual([...Array(6).fill('claude-sonnet-4-5'), 'claude-haiku-4-5'])
+    // The fallback got the whole conversation: the tool call and its result.
+    expect(JSON.stringify(run.requests.at(-1)?.body.messages)).toContain('# demo')
+    const result = run.lines.at(-1) as Line & { modelUsage: Record<string, { outputTokens: number }> }
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'Done on the fallback.',
+    })
+    expect(Object.keys(result.modelUsage).sort()).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5'])
+    expect((result.z_engine as { warnings: string[] }).warnings).toEqual(
+      expect.arrayContaining([expect.stringContaining('continues on the fallback model claude-haiku-4-5')]),
+    )
+
+    // Without --fallback-model the same overload fails the turn.
+    primaryRounds = 1
+    const failed = await print(box, script, [...STREAM, 'again'])
+    expect(failed.code).toBe(1)
+    expect(failed.lines.at(-1)).toMatchObject({ type: 'result', is_error: true })
+    expect(failed.requests.every((request) => request.body.model === 'claude-sonnet-4-5')).toBe(true)
+  })
+
   it('--session-id names the session; -r resumes it; --fork-session continues a copy', async () => {
     const box = await sandbox()
     const id = '3f1c2b7a-9d4e-4b8a-a1c2-0123456789ab'

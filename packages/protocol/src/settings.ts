@@ -32,6 +32,11 @@ const ModelSection = obj(
     name: str({ minLength: 1, description: 'Main model id; the catalog default when absent.' }),
     fast: str({ minLength: 1, description: 'Fast model (compaction summaries, WebFetch extraction).' }),
     review: str({ minLength: 1, description: 'Model for the review role.' }),
+    fallback: str({
+      minLength: 1,
+      description:
+        "Model a turn switches to when the main model is still overloaded (HTTP 529) after its retries (Claude Code's --fallback-model).",
+    }),
     provider: enums(['anthropic', 'openai', 'openrouter', 'openai_chat', 'gemini'], {
       description: 'Which provider serves the model; inferred from the catalog when absent.',
     }),

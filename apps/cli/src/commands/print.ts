@@ -27,6 +27,8 @@ Options:
   --verbose                           json: every message (stream-json always prints them)
   --include-partial-messages          stream_event lines as the answer streams
   --model MODEL                       sonnet, opus, haiku, opusplan, a model id or provider/model
+  --fallback-model MODEL              when the model is still overloaded (529) after its retries,
+                                      the turn continues on this one (a warning says so)
   --permission-mode MODE              default (manual), acceptEdits, plan, bypassPermissions, dontAsk
   --dangerously-skip-permissions      bypassPermissions
   --allowedTools, --allowed-tools RULES…       allow rules ("Read" "Bash(git log:*)"; commas too)
@@ -45,7 +47,7 @@ Options:
   --cwd DIR                           the project folder (z-engine's addition)
   --trust                             trust the project folder first (z-engine's addition)
 
-Not supported (refused by name): --fallback-model, --permission-mode auto.
+Not supported (refused by name): --permission-mode auto.
 Exit codes: 0 done, 1 failed, 2 usage error, 3 budget exhausted, 4 every change denied,
 5 incomplete, 130 interrupted.
 `

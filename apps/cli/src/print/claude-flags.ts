@@ -38,12 +38,6 @@ const VARIADIC = [
   '--mcp-config',
 ] as const
 
-/** Flags of Claude Code's command line that z-engine cannot honour, with what to do instead. */
-const REFUSED: Readonly<Record<string, string>> = {
-  'fallback-model':
-    'z-engine does not switch models when one is overloaded (it retries the same model); drop --fallback-model',
-}
-
 /** What `-p`'s command line asks for, before any file is read. */
 export interface PrintFlags {
   prompt: string[]
@@ -52,6 +46,8 @@ export interface PrintFlags {
   verbose: boolean
   includePartialMessages: boolean
   model?: string
+  /** `--fallback-model`: the model a turn switches to when the main one stays overloaded. */
+  fallbackModel?: string
   mode?: PermissionMode
   /** The mode as the user named it (Claude Code's spelling), for the init line. */
   modeName?: string
@@ -103,9 +99,12 @@ export function parsePrintFlags(argv: readonly string[]): PrintFlags {
     trust: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
-  for (const [flag, instead] of Object.entries(REFUSED))
-    if (values[flag as keyof typeof values] !== undefined)
-      throw new UsageError(`--${flag} is not supported by z-engine: ${instead}.`)
+  const fallbackModel = values['fallback-model']
+  // Claude Code's own check: a fallback to the same model would only repeat the overloaded request.
+  if (fallbackModel !== undefined && fallbackModel === values.model)
+    throw new UsageError(
+      `Fallback model cannot be the same as the main model (--model ${values.model}). Name a different --fallback-model.`,
+    )
   const outputFormat = oneOf('--output-format', values['output-format'], PRINT_OUTPUT_FORMATS, 'text')
   const inputFormat = oneOf('--input-format', values['input-format'], ['text', 'stream-json'], 'text')
   const modeName = values['dangerously-skip-permissions'] ? 'bypassPermissions' : values['permission-mode']
@@ -142,6 +141,7 @@ export function parsePrintFlags(argv: readonly string[]): PrintFlags {
     verbose: values.verbose === true,
     includePartialMessages: values['include-partial-messages'] === true,
     ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(fallbackModel !== undefined ? { fallbackModel } : {}),
     ...(mode !== undefined ? { mode } : {}),
     ...(modeName !== undefined ? { modeName } : {}),
     allowedTools: [...lists['--allowedTools'], ...lists['--allowed-tools']],

@@ -10,7 +10,8 @@ type Json = Record<string, unknown>
 /**
  * The session's settings layer from Claude Code's flags: `--settings` (a Claude Code settings file
  * or JSON text: permissions and hooks), `--mcp-config` (files or JSON texts in `.mcp.json`'s
- * format), `--allowedTools`/`--disallowedTools` (allow and deny rules), `--add-dir` and, with
+ * format), `--allowedTools`/`--disallowedTools` (allow and deny rules), `--add-dir`,
+ * `--fallback-model` (`model.fallback`) and, with
  * `--strict-mcp-config`, every other configured server turned off. The flags come above
  * `--settings`, as in Claude Code. A file that cannot be read or parsed is a usage error naming it.
  */
@@ -47,6 +48,8 @@ export async function printSettingsLayer(
       : {}),
   }
   if (Object.keys(permissions).length > 0) layers.push({ permissions } as SettingsLayer)
+  if (flags.fallbackModel !== undefined)
+    layers.push({ model: { fallback: flags.fallbackModel } } as SettingsLayer)
   return layers.length === 0 ? undefined : merge(layers)
 }
 

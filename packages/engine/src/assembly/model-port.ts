@@ -124,6 +124,15 @@ export class SessionModels implements ModelPort {
     }
   }
 
+  /** `model.fallback`, qualified by `model.provider` as the main model is (Claude Code's `--fallback-model`). */
+  fallback(): string | undefined {
+    const settings = this.settings()
+    const name = settings.model.fallback
+    return name === undefined
+      ? undefined
+      : modelRefFromSettings({ ...settings, model: { ...settings.model, name } })
+  }
+
   /** Reuses a client already created for `modelRef` (the one `openSession` checked and warmed). */
   adopt(modelRef: string, client: ModelClient, model: string): void {
     this.#clients.set(modelRef, { client, model })

@@ -37,6 +37,11 @@ export type StopDecision =
 /** Everything one agent run needs from its session (or parent agent); all I/O is injected. */
 export interface RunHost {
   model(): RoundModel
+  /**
+   * The model to switch to when `model()` is still overloaded after its retries (Claude Code's
+   * `--fallback-model`); called once, and the rest of the run uses it. Absent or undefined: none.
+   */
+  fallbackModel?(): RoundModel | undefined
   system(): Promise<SystemSection[]>
   tools(): ToolSpec[]
   /** The working set sent to the model; the host owns it and `append` extends it. */
@@ -105,7 +110,8 @@ function finalTextOf(content: ContentBlock[]): string {
 /**
  * Runs rounds until the stop boundary ends the run (spec 000 "One round"): budgets, pressure
  * relief, request, stream, record, then the tool batch or the stop boundary. A context overflow
- * forces relief and exactly one retry. The transcript stays valid on every exit: each tool_use is
+ * forces relief and exactly one retry; a main model still overloaded after its retries hands the
+ * round, and the rest of the run, to the host's fallback model when it has one. The transcript stays valid on every exit: each tool_use is
  * answered before the run returns.
  */
 export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunOutcome> {
@@ -113,6 +119,8 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
   let mutated = false
   const changedFiles = new Set<string>()
   let overflowRetried = false
+  // Once the main model stayed overloaded, the fallback serves every later round of this run.
+  let fallback: RoundModel | undefined
   let completionNudges = 0
   const failures = new FailureTracker()
   let reported: ReportedPrompt | undefined
@@ -129,7 +137,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
     if (exhausted) return outcome({ type: 'budgetExhausted' as const, budget: exhausted })
 
     await host.relievePressure(false, reported)
-    const model = host.model()
+    const model = fallback ?? host.model()
     const request: ModelRequest = {
       model: model.id,
       system: await host.system(),
@@ -155,6 +163,11 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
         overflowRetried = true
         await host.relievePressure(true, reported)
         continue
+      }
+      if (streamed.error.kind === 'overloaded' && fallback === undefined) {
+        fallback = host.fallbackModel?.()
+        // The round is sent again on the fallback (nothing of the failed one was recorded).
+        if (fallback !== undefined && fallback.id !== model.id) continue
       }
       return outcome({ type: 'failed' as const, error: streamed.error })
     }

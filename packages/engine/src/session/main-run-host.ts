@@ -47,6 +47,8 @@ export function buildMainRunHost(
   let batchesSinceTodoWrite = 0
   let decisionContinuations = 0
   const modelRef = () => input.modelRef ?? state.modelRef
+  // The fallback this turn switched to (`model.fallback`), whose usage is priced as its own.
+  let fallenBack: { ref: string; id: string } | undefined
   const decisions = services.decisions
   const screen = sessionRequestScreen(decisions)
   const askCredentials: AskAboutCredentials = (values, toolUseId, signal) =>
@@ -88,6 +90,26 @@ export function buildMainRunHost(
       if (!resolved.ok) throw new Error(resolved.message)
       return withEffort(resolved.model, input.effort)
     },
+    fallbackModel: () => {
+      const ref = services.models.fallback?.()
+      if (ref === undefined || ref === modelRef()) return undefined
+      const resolved = services.models.resolve(ref)
+      if (!resolved.ok) {
+        session.notice(
+          'warning',
+          `${modelRef()} is overloaded and the fallback model ${ref} cannot be used: ${resolved.message}`,
+          'model_fallback_failed',
+        )
+        return undefined
+      }
+      fallenBack = { ref, id: resolved.model.id }
+      session.notice(
+        'warning',
+        `${modelRef()} is overloaded; this turn continues on the fallback model ${ref}.`,
+        'model_fallback',
+      )
+      return withEffort(resolved.model, input.effort)
+    },
     system: () => services.system(modelRef()),
     tools: () => {
       const latest = agent.tools
@@ -103,11 +125,12 @@ export function buildMainRunHost(
     append: (message, origin) => session.appendMessage(message, origin, turn.id),
     emit,
     recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
-      const cost = services.costOf(usage, modelRef())
+      const ref = fallenBack !== undefined && model === fallenBack.id ? fallenBack.ref : modelRef()
+      const cost = services.costOf(usage, ref)
       state.usage = addUsage(state.usage, usage)
       state.cost = addCost(state.cost, cost)
       state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
-      const window = services.models.contextWindow?.(modelRef())
+      const window = services.models.contextWindow?.(ref)
       const event = {
         type: 'usageUpdated' as const,
         usage,

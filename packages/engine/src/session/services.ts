@@ -160,6 +160,8 @@ export interface ModelPort {
   contextWindow?(modelRef: string): number
   /** The models settings configure for the route seam to raise to: `model.fast`, then the main model. */
   routeLadder?(): readonly string[]
+  /** The model a turn switches to when the main one stays overloaded (`model.fallback`), if any. */
+  fallback?(): string | undefined
 }
 
 /** Everything a session needs from outside; built by the Engine, replaced by fakes in tests. */
