@@ -10,7 +10,7 @@ import { gatewayRuns } from '../tools/ownership.js'
 import type { Upstream } from '../upstream/upstream.js'
 import { type GatewayError, invalidRequest, notFound } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
-import { isObject, type JsonObject, jsonBytes } from '../wire/json.js'
+import { isObject, type JsonObject } from '../wire/json.js'
 import type { CompactRequest, CreateResponseRequest } from '../wire/request.js'
 import { checkPendingCalls, encodeCompaction, modelInput, prefixFor, toInputItem } from './items.js'
 import { runTurn, type TurnItem, type TurnSink } from './turn.js'
@@ -229,13 +229,16 @@ export class Executor {
       if (result.kind !== 'finished') return result
       let response = result.response
       let sequence = result.sequence
-      const emit = async (type: string, body: JsonObject): Promise<void> => {
-        await sink?.send(type, { type, sequence_number: sequence++, response: body })
+      const emit = async (type: string, body: JsonObject, json?: string): Promise<void> => {
+        await sink?.send(type, { type, sequence_number: sequence++, response: body }, json)
       }
+      // The terminal event is serialized once: measured here, written as it is if nothing changes it.
+      const terminalJson = sink
+        ? JSON.stringify({ type: result.terminal, sequence_number: sequence, response })
+        : undefined
       if (
-        sink &&
-        jsonBytes({ type: result.terminal, sequence_number: sequence, response }) >
-          this.#config.limits.maxStreamEventBytes
+        terminalJson !== undefined &&
+        Buffer.byteLength(terminalJson) > this.#config.limits.maxStreamEventBytes
       ) {
         // Checked before persistence: a response the client cannot receive is not stored either.
         response = {
@@ -283,7 +286,7 @@ export class Executor {
           response,
         )
       if (sink) {
-        await emit(result.terminal, response)
+        await emit(result.terminal, response, response === result.response ? terminalJson : undefined)
       } else if (response.status === 'failed') {
         const error = isObject(response.error) ? response.error : {}
         return {
@@ -335,11 +338,7 @@ export class Executor {
     }
     const result = await this.#storage.persistTurn(record)
     if (result.ok) {
-      this.#metrics?.stored(
-        jsonBytes(record.response.snapshot) +
-          jsonBytes(record.response.history) +
-          jsonBytes(record.response.input),
-      )
+      this.#metrics?.stored(result.storedBytes)
       return undefined
     }
     if (result.reason === 'missing') return notFound('conversation', request.conversationId ?? '')

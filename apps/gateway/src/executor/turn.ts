@@ -17,15 +17,19 @@ import { gatewayRuns, isClientCall } from '../tools/ownership.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { GatewayError } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
-import { isObject, type JsonObject, jsonBytes } from '../wire/json.js'
+import { isObject, type JsonObject } from '../wire/json.js'
 import type { CreateResponseRequest } from '../wire/request.js'
 import { RetainedBudget } from './budget.js'
 import { modelInput, prefixFor, toInputItem } from './items.js'
 import { addUsage } from './usage.js'
 
+/** Why a round's upstream request is released (one reason for all: an abort builds no exception each time). */
+const ROUND_ENDED = new Error('the round ended')
+
 /** Where a streaming response's events go. `send` resolves once written; false when the client left. */
 export interface TurnSink {
-  send(type: string, data: JsonObject): Promise<boolean>
+  /** `json` is `data` already serialized when the caller had to measure it (so it is encoded once). */
+  send(type: string, data: JsonObject, json?: string): Promise<boolean>
 }
 
 /** Everything one turn needs. */
@@ -134,15 +138,24 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
   let gatewayCallsRun = 0
   let gatewayToolsWithheld = false
 
-  const send = async (type: string, data: JsonObject): Promise<boolean> => {
+  const send = (type: string, data: JsonObject): Promise<boolean> =>
+    sendEvent({ type, sequence_number: sequence, ...data })
+  /** Sends an event built already (`type` set; its `sequence_number` is set here). */
+  const sendEvent = async (event: JsonObject): Promise<boolean> => {
     if (!sink || clientGone || eventLimitHit) return !clientGone && !eventLimitHit
-    const event = { type, sequence_number: sequence, ...data }
-    if (jsonBytes(event) > limits.maxStreamEventBytes) {
+    const type = String(event.type)
+    event.sequence_number = sequence
+    const json = JSON.stringify(event)
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only an event near the limit needs the exact count.
+    if (
+      json.length * 3 > limits.maxStreamEventBytes &&
+      Buffer.byteLength(json) > limits.maxStreamEventBytes
+    ) {
       eventLimitHit = true
       return false
     }
     sequence += 1
-    if (!(await sink.send(type, event))) clientGone = true
+    if (!(await sink.send(type, event, json))) clientGone = true
     return !clientGone
   }
 
@@ -248,11 +261,13 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
             }
             const target = mapped.get(slot.index)
             if (!target) return undefined
-            const { type: _type, sequence_number: _sequence, ...rest } = event.payload
-            const relayed: JsonObject = { ...rest, output_index: target.publicIndex }
+            // Relayed in place: the payload was parsed for this event alone (the accumulator keeps
+            // no reference to it, and the item it may keep is replaced here, not changed).
+            const relayed = event.payload
+            relayed.output_index = target.publicIndex
             if ('item_id' in relayed) relayed.item_id = target.id
             if (isObject(relayed.item)) relayed.item = { ...relayed.item, id: target.id }
-            await send(event.type, relayed)
+            await sendEvent(relayed)
             return undefined
           }
           default: {
@@ -269,7 +284,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       )
       if (read.broken && input.signal.aborted) return { kind: 'aborted' }
       const ended = read.outcome
-      roundAbort.abort()
+      roundAbort.abort(ROUND_ENDED)
       if (clientGone || input.signal.aborted) return { kind: 'aborted' }
       if (eventLimitHit) return incomplete('max_stream_event_bytes')
       outcome = ended ?? accumulator.end()

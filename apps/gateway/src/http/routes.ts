@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http'
 import type { ListOptions } from '../executor/executor.js'
 import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
+import { HttpReply } from '../upstream/http-client.js'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import {
   parseAddItems,
@@ -120,15 +121,11 @@ async function passThrough(context: RouteContext, raw: Buffer): Promise<void> {
     { 'content-type': 'application/json', accept: String(context.req.headers.accept ?? '*/*') },
     context.signal,
   )
-  if (!(upstream instanceof Response)) return sendError(context.res, upstream)
+  if (!(upstream instanceof HttpReply)) return sendError(context.res, upstream)
   const headers: Record<string, string> = {}
-  const type = upstream.headers.get('content-type')
+  const type = upstream.header('content-type')
   if (type) headers['content-type'] = type
   context.res.writeHead(upstream.status, headers)
-  if (!upstream.body) {
-    context.res.end()
-    return
-  }
   try {
     for await (const chunk of upstream.body) {
       if (context.res.destroyed) break

@@ -8,7 +8,7 @@ export function sseSink(res: ServerResponse): TurnSink & { started(): boolean } 
   let started = false
   return {
     started: () => started,
-    async send(type, data) {
+    async send(type, data, json) {
       if (res.destroyed || res.writableEnded) return false
       if (!started) {
         started = true
@@ -19,7 +19,7 @@ export function sseSink(res: ServerResponse): TurnSink & { started(): boolean } 
           'x-accel-buffering': 'no',
         })
       }
-      if (res.write(sseFrame(type, data))) return true
+      if (res.write(sseFrame(type, json ?? JSON.stringify(data)))) return true
       return new Promise<boolean>((resolve) => {
         const done = (ok: boolean): void => {
           res.off('drain', onDrain)

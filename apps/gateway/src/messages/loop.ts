@@ -23,6 +23,9 @@ import { BlockStream } from './stream-blocks.js'
 import { toInputItems, upstreamBody } from './to-upstream.js'
 import type { MessagesCall, MessagesTools, Provenance } from './tools.js'
 
+/** Why a round's upstream request is released (one reason for all: an abort builds no exception each time). */
+const ROUND_ENDED = new Error('the round ended')
+
 /** Where a streamed message's events go; `send` resolves false when the client left. */
 export interface MessagesSink {
   send(event: string, data: JsonObject): Promise<boolean>
@@ -186,7 +189,7 @@ export async function runMessages(input: MessagesInput): Promise<MessagesResult>
       )
       if (read.broken && input.signal.aborted) return { kind: 'aborted' }
       const ended = read.outcome
-      roundAbort.abort()
+      roundAbort.abort(ROUND_ENDED)
       if (clientGone || input.signal.aborted) return { kind: 'aborted' }
       if (eventLimitHit)
         return fail(

@@ -28,5 +28,7 @@ export function parseUpstreamEvent(data: string, sseEvent: string | null): Upstr
   const named = typeof value.type === 'string' ? value.type : sseEvent
   if (typeof named !== 'string' || named === '') return undefined
   const type = ALIASES[named] ?? named
-  return { type, payload: { ...value, type } }
+  // The payload was just parsed and belongs to no one else: rename in place rather than copy.
+  value.type = type
+  return { type, payload: value }
 }

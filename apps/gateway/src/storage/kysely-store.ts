@@ -288,6 +288,9 @@ export class KyselyStorage implements Storage {
         }
       }
       const { response } = turn
+      const snapshot = JSON.stringify(response.snapshot)
+      const history = JSON.stringify(response.history)
+      const input = response.input === null ? null : JSON.stringify(response.input)
       await tx
         .insertInto('gw_responses')
         .values({
@@ -296,15 +299,19 @@ export class KyselyStorage implements Storage {
           conversation_id: response.conversationId,
           created_at: response.createdAt,
           status: response.status,
-          snapshot: JSON.stringify(response.snapshot),
-          history: JSON.stringify(response.history),
-          input: response.input === null ? null : JSON.stringify(response.input),
+          snapshot,
+          history,
+          input,
           version: 0,
           deleted: 0,
           tenant: response.tenant,
         })
         .execute()
-      return { ok: true }
+      const storedBytes =
+        Buffer.byteLength(snapshot) +
+        Buffer.byteLength(history) +
+        (input === null ? 4 : Buffer.byteLength(input))
+      return { ok: true, storedBytes }
     })
   }
 }

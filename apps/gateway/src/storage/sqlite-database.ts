@@ -33,7 +33,7 @@ export async function openSqliteDatabase(path: string, options: SqliteOpenOption
     database.pragma('journal_mode = WAL')
     database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
     database.pragma('synchronous = NORMAL')
-    return { database, driver: 'better-sqlite3' }
+    return { database: cachingStatements(database), driver: 'better-sqlite3' }
   }
   if (options.driver === 'better-sqlite3') throw new Error(`${native.reason}.`)
   const builtin = await loadNodeSqlite()
@@ -42,7 +42,33 @@ export async function openSqliteDatabase(path: string, options: SqliteOpenOption
   database.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`)
   database.exec('PRAGMA journal_mode = WAL')
   database.exec('PRAGMA synchronous = NORMAL')
-  return { database: adaptNodeSqlite(database), driver: 'node:sqlite' }
+  return { database: cachingStatements(adaptNodeSqlite(database)), driver: 'node:sqlite' }
+}
+
+/** Statements kept per connection; the gateway's queries are a few dozen shapes. */
+const STATEMENT_CACHE = 256
+
+/**
+ * Prepares each SQL text once. Kysely prepares a statement for every query, and preparing (parsing and
+ * planning) cost as much as running the query on the request path (issue 37's load profile). Sharing
+ * a statement is safe here: Kysely runs one query at a time on the one SQLite connection.
+ */
+function cachingStatements(database: SqliteDatabase): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>()
+  return {
+    close: () => {
+      cache.clear()
+      return database.close()
+    },
+    prepare(sql: string): SqliteStatement {
+      const cached = cache.get(sql)
+      if (cached) return cached
+      const statement = database.prepare(sql)
+      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string)
+      cache.set(sql, statement)
+      return statement
+    },
+  }
 }
 
 type BetterSqlite = typeof import('better-sqlite3')

@@ -75,7 +75,9 @@ export interface TurnRecord {
 }
 
 /** The outcome of persisting a turn. */
-export type PersistResult = { ok: true } | { ok: false; reason: 'conflict' | 'missing' }
+export type PersistResult =
+  /** `storedBytes`: the response's JSON (snapshot, history, input) as written, for the metrics. */
+  { ok: true; storedBytes: number } | { ok: false; reason: 'conflict' | 'missing' }
 
 /** A page of conversation items. */
 export interface ItemPage {

@@ -29,7 +29,7 @@ export async function* responsesOfChatStream(
   const decoder = new SseDecoder(maxLineBytes)
   const out: string[] = []
   const emit = (type: string, data: JsonObject): void => {
-    out.push(sseFrame(type, { type, ...data }))
+    out.push(sseFrame(type, JSON.stringify({ type, ...data })))
   }
   let started = false
   let next = 0

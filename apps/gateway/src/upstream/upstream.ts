@@ -9,6 +9,7 @@ import type { GatewayError } from '../wire/errors.js'
 import { isObject } from '../wire/json.js'
 import { chatToolsFor, responsesOfChatJson, toChatBody } from './chat-request.js'
 import { responsesOfChatStream } from './chat-stream.js'
+import { HttpReply, type HttpRequestInit, sendHttp } from './http-client.js'
 
 /** A reply that started: an SSE byte stream, or a parsed JSON body. */
 export type UpstreamReply =
@@ -51,8 +52,10 @@ export async function readLimited(
   return Buffer.concat(chunks)
 }
 
-async function errorOf(response: Response, config: GatewayConfig): Promise<GatewayError> {
-  const raw = response.body ? await readLimited(response.body, 64 * 1024).catch(() => undefined) : undefined
+async function errorOf(response: HttpReply, config: GatewayConfig): Promise<GatewayError> {
+  const raw = await readLimited(response.body, 64 * 1024).catch(() => undefined)
+  // A body over the limit was left unread: drop it rather than hold the socket.
+  if (raw === undefined) response.cancel()
   let message = `The upstream inference server answered HTTP ${response.status}.`
   let code: string | null = null
   let param: string | null = null
@@ -105,14 +108,14 @@ export class Upstream {
   /** Sends a request, retrying 429/5xx/connection failures; returns the first non-retryable answer. */
   async fetchWithRetry(
     path: string,
-    init: RequestInit,
+    init: HttpRequestInit,
     signal?: AbortSignal,
-  ): Promise<Response | GatewayError> {
+  ): Promise<HttpReply | GatewayError> {
     const { maxRetries } = this.#config.retry
     for (let attempt = 0; ; attempt++) {
-      let response: Response
+      let response: HttpReply
       try {
-        response = await fetch(`${this.#config.upstreamUrl}${path}`, { ...init, signal: signal ?? null })
+        response = await sendHttp(`${this.#config.upstreamUrl}${path}`, init, signal)
       } catch (error) {
         if (signal?.aborted) return { status: 499, type: 'server_error', message: 'The client went away.' }
         if (attempt >= maxRetries)
@@ -127,8 +130,8 @@ export class Upstream {
       }
       const retryable = response.status === 429 || response.status >= 500
       if (!retryable || attempt >= maxRetries) return response
-      await response.body?.cancel().catch(() => {})
-      await sleep(delayFor(attempt, response.headers.get('retry-after'), this.#config), signal)
+      response.cancel()
+      await sleep(delayFor(attempt, response.header('retry-after'), this.#config), signal)
       if (signal?.aborted) return { status: 499, type: 'server_error', message: 'The client went away.' }
     }
   }
@@ -149,13 +152,8 @@ export class Upstream {
       },
       signal,
     )
-    if (!(response instanceof Response)) return { kind: 'error', error: this.#failed(response) }
+    if (!(response instanceof HttpReply)) return { kind: 'error', error: this.#failed(response) }
     if (!response.ok) return { kind: 'error', error: this.#failed(await errorOf(response, this.#config)) }
-    if (!response.body)
-      return {
-        kind: 'error',
-        error: { status: 502, type: 'upstream_error', message: 'Upstream sent no body.' },
-      }
     if (body.stream === true)
       return {
         kind: 'stream',
@@ -164,6 +162,7 @@ export class Upstream {
           : response.body,
       }
     const raw = await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
+    if (raw === undefined) response.cancel()
     if (raw === undefined)
       return {
         kind: 'error',
@@ -195,11 +194,10 @@ export class Upstream {
     signal?: AbortSignal,
   ): Promise<{ ok: true; body: unknown } | { ok: false; error: GatewayError }> {
     const response = await this.fetchWithRetry('/models', { method: 'GET', headers: this.#headers() }, signal)
-    if (!(response instanceof Response)) return { ok: false, error: response }
+    if (!(response instanceof HttpReply)) return { ok: false, error: response }
     if (!response.ok) return { ok: false, error: await errorOf(response, this.#config) }
-    const raw = response.body
-      ? await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
-      : undefined
+    const raw = await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
+    if (raw === undefined) response.cancel()
     try {
       return { ok: true, body: JSON.parse(raw?.toString('utf8') ?? '') }
     } catch {
@@ -230,13 +228,13 @@ export class Upstream {
     body: Buffer,
     headers: Record<string, string>,
     signal: AbortSignal,
-  ): Promise<Response | GatewayError> {
+  ): Promise<HttpReply | GatewayError> {
     const response = await this.fetchWithRetry(
       path,
       { method: 'POST', headers: this.#headers(headers), body },
       signal,
     )
-    if (!(response instanceof Response)) return this.#failed(response)
+    if (!(response instanceof HttpReply)) return this.#failed(response)
     if (response.status >= 500 || response.status === 429)
       this.#metrics?.upstreamError(`http_${response.status}`)
     return response

@@ -16,7 +16,19 @@ export type IdPrefix =
   | 'item'
   | 'call'
 
+const ID_BYTES = 24
+// Random bytes fetched 256 ids at a time: one call into the CSPRNG per 256 ids, not one per id.
+const POOL_IDS = 256
+let pool = Buffer.alloc(0)
+let offset = 0
+
 /** A new gateway-owned id: `<prefix>_` and 24 random hex bytes (never an upstream id, never reused). */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBytes(24).toString('hex')}`
+  if (offset + ID_BYTES > pool.length) {
+    pool = randomBytes(ID_BYTES * POOL_IDS)
+    offset = 0
+  }
+  const id = pool.toString('hex', offset, offset + ID_BYTES)
+  offset += ID_BYTES
+  return `${prefix}_${id}`
 }

@@ -1,0 +1,188 @@
+/**
+ * The gateway under load (`pnpm --filter @z-engine/gateway bench`, issue 37): 200 concurrent clients
+ * stream stored responses through the gateway on SQLite over a scripted upstream that streams each
+ * answer frame by frame (~28 frames, 25 ms apart: `BENCH_FRAME_MS`). The same clients first hit the upstream directly,
+ * so the figures compare: end-of-stream latency p50/p95/p99 and requests/s, via the gateway against
+ * direct (targets: p99 within 2× and throughput ≥ 60%). Then a soak keeps the load on for
+ * `BENCH_SOAK_SECONDS` (default 180; CI shortens it) and compares the gateway's RSS and heap after GC
+ * at its start and end. Upstream, gateway and clients are three processes, as in production.
+ */
+import { type ChildProcess, fork } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200)
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000)
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 180)
+// An inference server's token cadence (~40 tokens/s): the upstream waits, it does not burn CPU.
+const CHUNK_DELAY_MS = Number(process.env.BENCH_FRAME_MS ?? 25)
+
+interface Server {
+  child: ChildProcess
+  url: string
+}
+
+function startServer(args: string[]): Promise<Server> {
+  // BENCH_CPU_PROF=DIR writes the gateway's CPU profile there (to find where its time goes).
+  const profile = process.env.BENCH_CPU_PROF
+  const child = fork(join(import.meta.dirname, 'load-server.ts'), args, {
+    execArgv: [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      ...(profile && args[0] === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    ],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ child, url: (message as { url: string }).url }))
+    child.once('exit', (code) => reject(new Error(`load-server ${args[0]} exited with ${code}`)))
+  })
+}
+
+interface Stats {
+  memory: NodeJS.MemoryUsage
+  cpu: NodeJS.CpuUsage
+  /** The event loop's delay since the last reading (ms). */
+  delay: { p99: number; max: number }
+  /** The gateway's handler time per request since the last reading (ms). */
+  handler?: { p50: number; p99: number; max: number }
+}
+
+/** The server's memory after GC and CPU time so far (its own process: not the load generator's). */
+function statsOf(server: Server): Promise<Stats> {
+  return new Promise((resolve) => {
+    server.child.once('message', (message) => resolve(message as Stats))
+    server.child.send('stats')
+  })
+}
+
+/** CPU milliseconds (user + system) per request between two readings. */
+const cpuPer = (before: Stats, after: Stats, requests: number): string =>
+  `${((after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000 / requests).toFixed(2)} ms`
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.child.once('exit', () => resolve())
+    server.child.send('close')
+  })
+}
+
+/** Time to the response head of each request (reset by each round). */
+let firstBytes: number[] = []
+const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
+const BODY = JSON.stringify({ model: 'm', input: 'hi', stream: true })
+
+/** One streamed request to its end; resolves with the milliseconds it took. */
+function stream(baseUrl: string, started = performance.now()): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/responses`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        firstBytes.push(performance.now() - started)
+        let tail = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          tail = (tail + chunk).slice(-4096)
+        })
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}`))
+          else if (!tail.includes('response.completed'))
+            reject(new Error(`no response.completed: ${tail.slice(-300)}`))
+          else resolve(performance.now() - started)
+        })
+        res.on('error', reject)
+      },
+    )
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as this request went out: send it again, timed from the first try.
+      if (req.reusedSocket && error.code === 'ECONNRESET') stream(baseUrl, started).then(resolve, reject)
+      else reject(error)
+    })
+    req.end(BODY)
+  })
+}
+
+interface Round {
+  latencies: number[]
+  seconds: number
+}
+
+/** `CLIENTS` workers stream until `count` requests are done (or `until` passes). */
+async function load(baseUrl: string, count: number, until = Number.POSITIVE_INFINITY): Promise<Round> {
+  const latencies: number[] = []
+  let next = 0
+  const started = performance.now()
+  const worker = async (): Promise<void> => {
+    while (next < count && performance.now() < until) {
+      next += 1
+      latencies.push(await stream(baseUrl))
+    }
+  }
+  await Promise.all(Array.from({ length: CLIENTS }, worker))
+  return { latencies, seconds: (performance.now() - started) / 1000 }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+}
+
+const ms = (value: number): string => `${value.toFixed(0)} ms`
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const load1 = (): string => loadavg()[0]?.toFixed(1) ?? '?'
+
+function describe(label: string, round: Round): string {
+  const { latencies, seconds } = round
+  const head = `head p50 ${ms(percentile(firstBytes, 50))} p99 ${ms(percentile(firstBytes, 99))} max ${ms(Math.max(...firstBytes))}`
+  firstBytes = []
+  return `${label}: ${head}; end p50 ${ms(percentile(latencies, 50))} p95 ${ms(percentile(latencies, 95))} p99 ${ms(percentile(latencies, 99))} max ${ms(Math.max(...latencies))}; ${(latencies.length / seconds).toFixed(0)} requests/s`
+}
+
+// BENCH_DB_DIR puts the database elsewhere (a tmpfs shows what the disk's fsyncs cost).
+const dir = mkdtempSync(join(process.env.BENCH_DB_DIR ?? tmpdir(), 'gateway-load-'))
+const upstream = await startServer(['upstream', String(CHUNK_DELAY_MS)])
+const gateway = await startServer(['gateway', upstream.url, `sqlite:${join(dir, 'load.db')}`])
+try {
+  console.log(
+    `load: ${CLIENTS} concurrent streaming clients, ${REQUESTS} stored requests each way, upstream ${CHUNK_DELAY_MS} ms between frames, SQLite; load avg ${load1()} on ${(await import('node:os')).cpus().length} cores`,
+  )
+  // Warm both paths (JIT, connections, the database file).
+  await load(upstream.url, CLIENTS)
+  await load(gateway.url, CLIENTS)
+  const upstreamBefore = await statsOf(upstream)
+  const direct = await load(upstream.url, REQUESTS)
+  const upstreamAfter = await statsOf(upstream)
+  console.log(
+    `${describe('load: direct to the upstream', direct)}; upstream CPU ${cpuPer(upstreamBefore, upstreamAfter, REQUESTS)}/request, event loop delay p99 ${ms(upstreamAfter.delay.p99)} max ${ms(upstreamAfter.delay.max)}`,
+  )
+  const gatewayBefore = await statsOf(gateway)
+  const via = await load(gateway.url, REQUESTS)
+  const gatewayAfter = await statsOf(gateway)
+  console.log(
+    `${describe('load: through the gateway   ', via)}; gateway CPU ${cpuPer(gatewayBefore, gatewayAfter, REQUESTS)}/request, event loop delay p99 ${ms(gatewayAfter.delay.p99)} max ${ms(gatewayAfter.delay.max)}, its handler p50 ${ms(gatewayAfter.handler?.p50 ?? 0)} p99 ${ms(gatewayAfter.handler?.p99 ?? 0)} max ${ms(gatewayAfter.handler?.max ?? 0)}`,
+  )
+  const p99 = percentile(via.latencies, 99) / percentile(direct.latencies, 99)
+  const throughput = via.latencies.length / via.seconds / (direct.latencies.length / direct.seconds)
+  console.log(
+    `load: gateway p99 ${p99.toFixed(2)}× the upstream's (target ≤ 2) — ${p99 <= 2 ? 'met' : 'NOT met'}; throughput ${(throughput * 100).toFixed(0)}% of the upstream's (target ≥ 60%) — ${throughput >= 0.6 ? 'met' : 'NOT met'}; load avg ${load1()}`,
+  )
+
+  const before = (await statsOf(gateway)).memory
+  const soak = await load(gateway.url, Number.POSITIVE_INFINITY, performance.now() + SOAK_SECONDS * 1000)
+  const after = (await statsOf(gateway)).memory
+  console.log(
+    describe(`soak: ${SOAK_SECONDS} s through the gateway, ${soak.latencies.length} requests`, soak),
+  )
+  console.log(
+    `soak: gateway after GC — RSS ${mb(before.rss)} → ${mb(after.rss)}, heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)}, external ${mb(before.external)} → ${mb(after.external)}; load avg ${load1()}`,
+  )
+} finally {
+  agent.destroy()
+  await stop(gateway)
+  await stop(upstream)
+  rmSync(dir, { recursive: true, force: true })
+}
