@@ -74,7 +74,8 @@ async function marketplace(root: string, name = 'acme-tools'): Promise<string> {
       },
     }),
   )
-  await put(formatter, 'hooks/mark.sh', `echo fired >> "${join(root, 'hook-fired.txt')}"\n`)
+  // Hooks run confined (issue 34): the project is where a plugin's hook may write.
+  await put(formatter, 'hooks/mark.sh', 'echo fired >> "$CLAUDE_PROJECT_DIR/hook-fired.txt"\n')
   await chmod(join(formatter, 'hooks/mark.sh'), 0o755)
   await put(formatter, 'server.js', '// never started in these tests\n')
   await put(
@@ -199,7 +200,7 @@ describe('plugin marketplaces and installs (issue 24)', () => {
     ])
     const run = await cli(box, ['exec', '--model', `scripted:${script}`, '--output-format', 'json', 'read'])
     expect(run.code).toBe(0)
-    expect(await readFile(join(box.root, 'hook-fired.txt'), 'utf8')).toBe('fired\n')
+    expect(await readFile(join(box.project, 'hook-fired.txt'), 'utf8')).toBe('fired\n')
 
     // Disabling removes every component; enabling brings them back.
     expect((await cli(box, ['plugin', 'disable', 'formatter@acme-tools'])).code).toBe(0)

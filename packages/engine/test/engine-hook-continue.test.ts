@@ -139,12 +139,17 @@ describe('Claude Code hooks: SessionEnd hears why the session closed', { timeout
   it('close({reason}) passes clear / prompt_input_exit to SessionEnd; plain close is other', async () => {
     const project = buggyProject()
     const home = tempDir('ze-home-')
-    const seen = join(home, 'ends.jsonl')
-    const hook = join(home, 'end.sh')
+    // Hooks run confined (issue 34): the hook writes into a folder the user's settings make writable.
+    mkdirSync(join(home, 'logs'), { recursive: true })
+    const seen = join(home, 'logs', 'ends.jsonl')
+    const hook = join(home, 'logs', 'end.sh')
     writeFileSync(hook, `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\n`)
     chmodSync(hook, 0o755)
     mkdirSync(join(home, 'config'), { recursive: true })
-    writeFileSync(join(home, 'config', 'settings.toml'), `[[hooks.SessionEnd]]\ncommand = "${hook}"\n`)
+    writeFileSync(
+      join(home, 'config', 'settings.toml'),
+      `[[hooks.SessionEnd]]\ncommand = "${hook}"\n[shell.sandbox]\nwrite_paths = ["~/logs"]\n`,
+    )
     const t = await engineWith([], home)
     for (const reason of ['clear', 'prompt_input_exit', undefined] as const) {
       const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })

@@ -13,9 +13,12 @@ describe('Claude Code hook events', { timeout: 60_000 }, () => {
   it('PostToolUseFailure gets a failed call (tool_use_id, error), PostToolUse only a successful one', async () => {
     const project = buggyProject()
     const home = tempDir('ze-home-')
+    // Hooks run confined (issue 34): they write into a folder the user's settings make writable.
+    const logs = join(home, 'logs')
+    mkdirSync(logs)
     const hook = (name: string) => {
-      const path = join(home, `${name}.sh`)
-      writeFileSync(path, `#!/bin/sh\ncat >> "${home}/${name}.jsonl"\necho >> "${home}/${name}.jsonl"\n`)
+      const path = join(logs, `${name}.sh`)
+      writeFileSync(path, `#!/bin/sh\ncat >> "${logs}/${name}.jsonl"\necho >> "${logs}/${name}.jsonl"\n`)
       chmodSync(path, 0o755)
       return path
     }
@@ -29,6 +32,8 @@ describe('Claude Code hook events', { timeout: 60_000 }, () => {
         '[[hooks.PostToolUseFailure]]',
         'matcher = "Read"',
         `command = "${hook('failure')}"`,
+        '[shell.sandbox]',
+        'write_paths = ["~/logs"]',
       ].join('\n'),
     )
     const t = await engineWith(
@@ -47,7 +52,7 @@ describe('Claude Code hook events', { timeout: 60_000 }, () => {
     session.send({ type: 'submit', text: 'Read both.' })
     await t.waitFor(session, 'turnFinished')
     const lines = (name: string) =>
-      readFileSync(join(home, `${name}.jsonl`), 'utf8')
+      readFileSync(join(logs, `${name}.jsonl`), 'utf8')
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -74,7 +79,11 @@ describe("an agent's frontmatter hooks", { timeout: 60_000 }, () => {
   it('run on its own tool calls only, and its Stop hooks as SubagentStop', async () => {
     const project = buggyProject()
     const home = tempDir('ze-home-')
-    const log = join(home, 'agent-hooks.jsonl')
+    // Hooks run confined (issue 34): the log is in a folder the user's settings make writable.
+    mkdirSync(join(home, 'logs'), { recursive: true })
+    mkdirSync(join(home, 'config'), { recursive: true })
+    writeFileSync(join(home, 'config', 'settings.toml'), '[shell.sandbox]\nwrite_paths = ["~/logs"]\n')
+    const log = join(home, 'logs', 'agent-hooks.jsonl')
     const record = `sh -c 'cat >> "${log}"; echo >> "${log}"'`
     mkdirSync(join(home, '.claude', 'agents'), { recursive: true })
     writeFileSync(

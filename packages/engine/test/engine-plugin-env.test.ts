@@ -19,7 +19,6 @@ function put(root: string, path: string, text: string): void {
 describe('a plugin’s processes get CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA', { timeout: 60_000 }, () => {
   it('in its hooks, its agents’ hooks and its stdio MCP servers', async () => {
     const market = tempDir('ze-market-')
-    const log = join(tempDir('ze-log-'), 'env.log')
     put(
       market,
       '.claude-plugin/marketplace.json',
@@ -31,7 +30,8 @@ describe('a plugin’s processes get CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA',
     put(
       market,
       'guard/hooks/run.sh',
-      `#!/bin/sh\n. "$CLAUDE_PLUGIN_ROOT/hooks/lib.sh"\necho "$1 $LIB $CLAUDE_PLUGIN_ROOT $CLAUDE_PLUGIN_DATA" >> "${log}"\n`,
+      // The data folder is where a confined plugin hook may write beside the project (issue 34).
+      '#!/bin/sh\n. "$CLAUDE_PLUGIN_ROOT/hooks/lib.sh"\necho "$1 $LIB $CLAUDE_PLUGIN_ROOT $CLAUDE_PLUGIN_DATA" >> "$CLAUDE_PLUGIN_DATA/env.log"\n',
     )
     chmodSync(join(market, 'guard/hooks/run.sh'), 0o755)
     put(
@@ -105,7 +105,7 @@ describe('a plugin’s processes get CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA',
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
     session.send({ type: 'submit', text: 'Watch.' })
     await t.waitFor(session, 'turnFinished')
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+    expect(readFileSync(join(data, 'env.log'), 'utf8').trim().split('\n')).toEqual([
       `prompt ok ${root} ${data}`,
       `agent ok ${root} ${data}`,
     ])

@@ -31,8 +31,13 @@ const lastOutput = (t: T, session: Session) => {
   return event?.type === 'commandOutput' ? event.markdown : ''
 }
 
+/** Where the plugin's hook leaves its mark: its data folder, the one place outside the project it may write (issue 34). */
+const HOOK_COMMAND = 'echo tidy-hook >> "$CLAUDE_PLUGIN_DATA/hook.txt"'
+const markerOf = (t: { engine: { paths: { dataDir: string } } }) =>
+  join(t.engine.paths.dataDir, 'plugins', 'data', 'tidy-acme', 'hook.txt')
+
 /** A marketplace `acme` with one plugin `tidy`: a command, an agent, a skill, a hook and an MCP server. */
-function acmeMarketplace(marker: string): string {
+function acmeMarketplace(): string {
   const market = tempDir('ze-market-')
   put(
     market,
@@ -48,7 +53,7 @@ function acmeMarketplace(marker: string): string {
     'tidy/hooks/hooks.json',
     JSON.stringify({
       hooks: {
-        UserPromptSubmit: [{ hooks: [{ type: 'command', command: `echo tidy-hook >> ${marker}` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: HOOK_COMMAND }] }],
       },
     }),
   )
@@ -80,7 +85,7 @@ async function answerNext(t: T, session: Session, count: number, label: string):
 
 describe('plugins in a session', () => {
   it('runs /plugin:command and offers plugin:agent of a plugin installed before the session', async () => {
-    const market = acmeMarketplace(join(tempDir('ze-marker-'), 'hook.txt'))
+    const market = acmeMarketplace()
     const project = buggyProject()
     const t = await engineWith([{ blocks: [{ type: 'text', text: 'Swept.' }] }])
     const paths = { dataDir: t.engine.paths.dataDir, env: {}, cwd: project }
@@ -108,7 +113,7 @@ describe('plugins in a session', () => {
   })
 
   it("a project's enabledPlugins load only once the workspace is trusted, and trusting the running session loads them", async () => {
-    const market = acmeMarketplace(join(tempDir('ze-marker-'), 'hook.txt'))
+    const market = acmeMarketplace()
     const project = buggyProject()
     put(project, '.claude/settings.json', JSON.stringify({ enabledPlugins: { 'tidy@acme': true } }))
     const t = await engineWith([{ blocks: [{ type: 'text', text: 'Swept.' }] }])
@@ -135,12 +140,12 @@ describe('plugins in a session', () => {
   })
 
   it('/plugin marketplace add, then /plugin install asks once showing what it adds and makes its command, agent, skill, hook and MCP server live; disable, uninstall and marketplace remove take them away', async () => {
-    const marker = join(tempDir('ze-marker-'), 'hook.txt')
-    const market = acmeMarketplace(marker)
+    const market = acmeMarketplace()
     const project = buggyProject()
     const t = await engineWith((_request, index) => ({
       blocks: [{ type: 'text', text: `Answer ${index}.` }],
     }))
+    const marker = markerOf(t)
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
     const run = async (args: string) => {
       session.send({ type: 'runCommand', name: 'plugin', args })
@@ -165,7 +170,7 @@ describe('plugins in a session', () => {
     expect(asked).toContain('commands: /tidy:sweep')
     expect(asked).toContain('agents: tidy:broom')
     expect(asked).toContain('skills: tidy:shine')
-    expect(asked).toContain(`hook UserPromptSubmit: runs echo tidy-hook >> ${marker}`)
+    expect(asked).toContain(`hook UserPromptSubmit: runs ${HOOK_COMMAND}`)
     expect(asked).toMatch(/MCP server plugin_tidy_dust: runs .*tidy\/server\.mjs/)
 
     // Accepted: installed, enabled, and live in this session.

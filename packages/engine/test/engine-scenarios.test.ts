@@ -3,7 +3,7 @@
  * Engine: real settings files, real hook scripts run by /bin/sh, real tools, the real store on disk.
  * The model is the only script.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EngineEvent, Message } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
@@ -20,6 +20,22 @@ function homeWithSettings(toml: string): string {
   mkdirSync(join(home, 'config'), { recursive: true })
   writeFileSync(join(home, 'config', 'settings.toml'), toml)
   return home
+}
+
+/** User settings that make `dir` writable for confined commands and hooks. */
+const writable = (dir: string) => `[shell.sandbox]\nwrite_paths = [${JSON.stringify(dir)}]\n`
+
+/** Whether a process whose command line holds `marker` is alive on this machine. */
+function running(marker: string): boolean {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .some((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid))
+      } catch {
+        return false
+      }
+    })
 }
 
 /** An executable shell script in `dir`. */
@@ -115,7 +131,10 @@ describe('scenarios on a real engine (spec 000 "Tool batch", "Stop boundary", "P
 printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"rewritten by policy","updatedInput":{"command":"echo rewritten-by-hook","description":"Rewritten"}}}'
 `,
     )
-    const home = homeWithSettings(`[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = "${hook}"\n`)
+    // The hook writes beside itself: a folder the user's settings make writable (hooks run confined).
+    const home = homeWithSettings(
+      `[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = "${hook}"\n${writable(hooks)}`,
+    )
     const t = await engineWith(
       [
         {
@@ -157,7 +176,7 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
       'stop.sh',
       `cat >> ${calls}\necho >> ${calls}\necho 'run the tests first' >&2\nexit 2\n`,
     )
-    const home = homeWithSettings(`[[hooks.Stop]]\ncommand = "${hook}"\n`)
+    const home = homeWithSettings(`[[hooks.Stop]]\ncommand = "${hook}"\n${writable(hooks)}`)
     const t = await engineWith(
       (_request, index) => ({ blocks: [{ type: 'text', text: `answer ${index}` }] }),
       home,
@@ -184,10 +203,10 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
   it('a hook that outlives timeout_secs is killed with its process group, warns, and the call goes on', async () => {
     const project = buggyProject()
     const hooks = tempDir('ze-hooks-')
-    const pidFile = join(hooks, 'child.pid')
-    // The hook starts a grandchild (in its process group) and then hangs.
-    const hook = script(hooks, 'slow.sh', `sleep 300 &\necho $! > ${pidFile}\nwait\n`)
-    // Two seconds: time for the hook to start its grandchild and write its pid on a loaded machine.
+    const marker = `ze-hook-grandchild-${process.pid}-${Date.now()}`
+    // The hook starts a grandchild (in its process group, named by the marker) and then hangs.
+    const hook = script(hooks, 'slow.sh', `sh -c 'sleep 300; :' ${marker} &\nwait\n`)
+    // Two seconds: time for the hook to start its grandchild on a loaded machine.
     const home = homeWithSettings(`[[hooks.PreToolUse]]\ncommand = "${hook}"\ntimeout_secs = 2\n`)
     const t = await engineWith(
       [
@@ -209,9 +228,9 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
       .events(session, 'notice')
       .filter((event) => event.type === 'notice' && event.level === 'warning')
     expect(JSON.stringify(warnings)).toContain('timed out after 2s and was stopped')
-    const grandchild = Number(readFileSync(pidFile, 'utf8').trim())
-    // A killed process dies when next scheduled, which a loaded machine may delay.
-    await expect.poll(() => alive(grandchild), { timeout: 30_000 }).toBe(false)
+    // A killed process dies when next scheduled, which a loaded machine may delay. (A confined
+    // hook has its own pid namespace: the marker, not a pid it reports, finds the grandchild.)
+    await expect.poll(() => running(marker), { timeout: 30_000 }).toBe(false)
     await t.engine.shutdown()
   })
 

@@ -1,5 +1,4 @@
 import { ProcessScope, type SandboxBackend } from '@z-engine/host'
-import { isWithin } from '@z-engine/policy'
 import { reminderText } from '@z-engine/prompts'
 import { type PermissionMode, PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
@@ -51,6 +50,7 @@ import { CommandRunner } from './command-runner.js'
 import { ContextTracker, touchedPaths } from './context-tracker.js'
 import { definedToolAsTool } from './defined-tools.js'
 import { takeEnvironmentSnapshot } from './environment.js'
+import { hookSandboxRequest } from './hook-confinement.js'
 import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
@@ -407,17 +407,16 @@ export async function assembleSession(
     projectDir: projectRoot,
     // Hooks are child processes like any command: the allowlisted environment, never the engine's keys.
     env: toolContext.env,
-    // Hooks a project defines run confined whenever a backend exists (issue 34: the project's code,
-    // like an auto-allowed build); the user's own and plugins' run unconfined (their scripts live
-    // in folders the view masks).
+    // Every hook runs confined whenever a backend exists (issue 34), whoever defined it: the
+    // project's, the user's, a plugin's and an agent's (hook-confinement.ts says what each sees).
     sandboxFor: (hook) =>
-      hook.source !== undefined && isWithin(hook.source, projectRoot)
-        ? sandbox.prepare({
-            root: projectRoot,
-            additionalDirectories: gate.additionalDirectories,
-            granted: 'write',
-          })
-        : Promise.resolve(undefined),
+      sandbox.prepare(
+        hookSandboxRequest(hook, {
+          projectRoot,
+          home: paths.home,
+          additionalDirectories: gate.additionalDirectories,
+        }),
+      ),
     onNotice: (level, message) => notice(level, message),
     scope: processes,
     home: paths.home,
@@ -537,6 +536,8 @@ export async function assembleSession(
         projectRoot,
         env,
         childEnv: toolContext.env,
+        // An agent's own servers are confined like the session's (issue 34).
+        confine: serverConfiner(confinement, 'mcp'),
         notice: (level, message) => notice(level, message, 'mcp'),
       }),
     environment,

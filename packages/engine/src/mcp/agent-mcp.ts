@@ -1,3 +1,4 @@
+import type { ArgvConfiner } from '@z-engine/host'
 import type { McpServerSettings } from '@z-engine/protocol'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
 import { McpManager } from './mcp-manager.js'
@@ -13,6 +14,8 @@ export interface AgentMcpContext {
   projectRoot: string
   env: Readonly<Record<string, string | undefined>>
   childEnv: Readonly<Record<string, string>>
+  /** Puts its stdio servers into the session's sandbox, as the session's own (issue 34). */
+  confine?: ArgvConfiner
   notice(level: 'info' | 'warning', message: string): void
 }
 
@@ -73,6 +76,7 @@ export function createAgentMcp(
   return new McpManager({
     specs,
     baseEnv: context.childEnv,
+    ...(context.confine ? { confine: context.confine } : {}),
     // Notices go to the session; a run has no reminder queue, so deferral and list-change reminders
     // are dropped (docs/mcp.md).
     hooks: { notice: context.notice, remind: () => {} },

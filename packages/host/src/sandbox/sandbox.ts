@@ -1,11 +1,11 @@
 import { lstat, mkdtemp, realpath, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import type { CommandWrapper } from '../process/shell.js'
 import { planBubblewrap } from './bwrap-plan.js'
 import type { SandboxBackend } from './detect.js'
 import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
-import { resolveProfile } from './resolve-profile.js'
+import { resolveProfile, within } from './resolve-profile.js'
 import { planSeatbelt } from './seatbelt-plan.js'
 import { unixSocketFilter } from './seccomp-filter.js'
 import { prepareViewFiles } from './view-files.js'
@@ -25,6 +25,11 @@ export interface SandboxRequest {
    * `node /opt/tools/server.js`): each file's package folder, never the home or its parents.
    */
   programs?: readonly string[]
+  /**
+   * Folders or files shown read-only beside `read_paths` (a plugin's folder for its hooks); secrets
+   * under them stay masked. The home itself, a parent of it and `/` are never shown this way.
+   */
+  readable?: readonly string[]
   /** Overrides `allow_network` for a `write`-mode start (an MCP server that talks to its service). */
   network?: boolean
   /**
@@ -168,7 +173,7 @@ export class Sandbox {
       tmpDir: this.tmpDir,
       allowNetwork: request.network ?? this.settings.allowNetwork,
       ...(request.programs ? { programs: request.programs } : {}),
-      readPaths: this.settings.readPaths ?? [],
+      readPaths: [...(this.settings.readPaths ?? []), ...narrowerThanHome(request.readable ?? [], this.home)],
       writePaths: this.settings.writePaths ?? [],
       masked: [...this.engineDirs, ...(request.masked ?? [])],
       env: this.env,
@@ -211,6 +216,14 @@ export class Sandbox {
     const view = await this.#viewFiles?.catch(() => undefined)
     if (view) await rm(view.dir, { recursive: true, force: true })
   }
+}
+
+/** The paths that are neither the home, a parent of it nor `/`. */
+function narrowerThanHome(paths: readonly string[], home: string): string[] {
+  return paths.filter((path) => {
+    const folder = resolve(path)
+    return folder !== dirname(folder) && !within(home, [folder])
+  })
 }
 
 /**
