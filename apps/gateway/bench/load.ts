@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000)
@@ -70,8 +71,12 @@ function stop(server: Server): Promise<void> {
   })
 }
 
-/** Time to the response head of each request (reset by each round). */
+/** Time to the response head of each request, new connections and resent requests (reset by each round). */
 let firstBytes: number[] = []
+let connections = 0
+let resent = 0
+/** Time to the TCP connection of each request that opened one. */
+let connects: number[] = []
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
 const BODY = JSON.stringify({ model: 'm', input: 'hi', stream: true })
 
@@ -99,8 +104,15 @@ function stream(baseUrl: string, started = performance.now()): Promise<number> {
     )
     req.on('error', (error: NodeJS.ErrnoException) => {
       // A kept-alive socket the server closed as this request went out: send it again, timed from the first try.
-      if (req.reusedSocket && error.code === 'ECONNRESET') stream(baseUrl, started).then(resolve, reject)
-      else reject(error)
+      if (req.reusedSocket && error.code === 'ECONNRESET') {
+        resent += 1
+        stream(baseUrl, started).then(resolve, reject)
+      } else reject(error)
+    })
+    req.once('socket', (socket) => {
+      if (req.reusedSocket) return
+      connections += 1
+      socket.once('connect', () => connects.push(performance.now() - started))
     })
     req.end(BODY)
   })
@@ -114,6 +126,11 @@ interface Round {
 /** `CLIENTS` workers stream until `count` requests are done (or `until` passes). */
 async function load(baseUrl: string, count: number, until = Number.POSITIVE_INFINITY): Promise<Round> {
   const latencies: number[] = []
+  firstBytes = []
+  connects = []
+  connections = 0
+  resent = 0
+  clientLag.reset()
   let next = 0
   const started = performance.now()
   const worker = async (): Promise<void> => {
@@ -135,11 +152,17 @@ const ms = (value: number): string => `${value.toFixed(0)} ms`
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const load1 = (): string => loadavg()[0]?.toFixed(1) ?? '?'
 
+/** The load generator's own event loop: a late client inflates every latency it measures. */
+const clientLag = monitorEventLoopDelay({ resolution: 10 })
+clientLag.enable()
+
 function describe(label: string, round: Round): string {
   const { latencies, seconds } = round
+  const lag = `client event loop delay p99 ${ms(clientLag.percentile(99) / 1e6)} max ${ms(clientLag.max / 1e6)}`
+  clientLag.reset()
   const head = `head p50 ${ms(percentile(firstBytes, 50))} p99 ${ms(percentile(firstBytes, 99))} max ${ms(Math.max(...firstBytes))}`
   firstBytes = []
-  return `${label}: ${head}; end p50 ${ms(percentile(latencies, 50))} p95 ${ms(percentile(latencies, 95))} p99 ${ms(percentile(latencies, 99))} max ${ms(Math.max(...latencies))}; ${(latencies.length / seconds).toFixed(0)} requests/s`
+  return `${label}: ${lag}; ${connections} new connections (connected p99 ${ms(percentile(connects, 99))} max ${ms(Math.max(0, ...connects))}), ${resent} resent; ${head}; end p50 ${ms(percentile(latencies, 50))} p95 ${ms(percentile(latencies, 95))} p99 ${ms(percentile(latencies, 99))} max ${ms(Math.max(...latencies))}; ${(latencies.length / seconds).toFixed(0)} requests/s`
 }
 
 // BENCH_DB_DIR puts the database elsewhere (a tmpfs shows what the disk's fsyncs cost).
