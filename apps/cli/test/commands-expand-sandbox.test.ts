@@ -51,4 +51,30 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('commands expand under 
     expect(existsSync(join(box.root, 'outside.txt'))).toBe(false)
     expect(existsSync(join(box.project, '.git', 'hooks', 'pre-commit'))).toBe(false)
   })
+
+  it('an embedded line cannot read what a Read(...) deny rule names (issue 34)', async () => {
+    const box = await sandbox()
+    const config = join(box.root, 'config', 'z-engine')
+    await mkdir(config, { recursive: true })
+    await writeFile(
+      join(config, 'settings.toml'),
+      '[permissions]\nmode = "bypass"\ndeny = ["Read(./.env)"]\n\n[shell.sandbox]\nenabled = true\n',
+    )
+    await writeFile(join(box.project, '.env'), 'API_KEY=ENV-EXPAND-SECRET\n')
+    await mkdir(join(box.project, '.z-engine', 'commands'), { recursive: true })
+    // Read through a program, not `cat .env` (the gate itself would refuse that line).
+    const line = `node -e "process.stdout.write(require('fs').readFileSync('.en'+'v','utf8'))"; echo finished`
+    await writeFile(
+      join(box.project, '.z-engine', 'commands', 'peek.md'),
+      `---\ndescription: Peeks\n---\nOutput:\n!\`${line}\`\n`,
+    )
+    await (await Engine.create({ env: box.env })).trustWorkspace(box.project)
+    const result = await runInProcess(['commands', 'expand', 'peek', '--cwd', box.project], {
+      cwd: box.root,
+      env: box.env,
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('finished')
+    expect(result.stdout).not.toContain('ENV-EXPAND-SECRET')
+  })
 })

@@ -103,6 +103,7 @@ async function expand(context: InspectContext, entries: readonly CatalogEntry[])
     projectRoot: context.projectRoot,
     home: context.home,
     env: context.io.env,
+    engineDirs: [context.configDir, context.dataDir],
   })
   const agents = await loadAgentDefinitions(context.roots)
   const expanded = await expandCommand(entry.definition, rest.join(' '), {

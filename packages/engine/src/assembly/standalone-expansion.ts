@@ -20,8 +20,9 @@ export interface StandaloneExpansion extends Pick<ExpandCommandDeps, 'canRead' |
 /**
  * `@file` reads and `` !`cmd` `` lines for `commands expand`, decided and run as a session does
  * (issue 13): the gate over the same settings with the sandbox's facts, each allowed line through
- * the sandbox under the confinement its allow relied on (or `[shell.sandbox] enabled`), with the
- * `[shell.env]` allowlisted environment, and its processes killed at `close`.
+ * the sandbox under the confinement its allow relied on (or `[shell.sandbox] enabled`) with the
+ * same masks (deny-ruled paths, the engine's folders), with the `[shell.env]` allowlisted
+ * environment, and its processes killed at `close`.
  */
 export async function openStandaloneExpansion(input: {
   settings: Settings
@@ -32,12 +33,15 @@ export async function openStandaloneExpansion(input: {
   env: Readonly<Record<string, string | undefined>>
   /** The sandbox backend (default: detected on this machine's PATH). */
   backend?: SandboxBackend
+  /** The engine's config and data folders: masked wherever a confined view would show them. */
+  engineDirs?: readonly string[]
 }): Promise<StandaloneExpansion> {
   const opened = await openSessionSandbox({
     settings: input.settings,
     home: input.home,
     env: input.env,
     ...(input.backend ? { backend: input.backend } : {}),
+    ...(input.engineDirs ? { engineDirs: input.engineDirs } : {}),
   })
   const gate = settingsGate({
     settings: input.settings,
@@ -46,6 +50,7 @@ export async function openStandaloneExpansion(input: {
     home: input.home,
     sandbox: opened.facts,
   })
+  const additionalDirectories = input.settings.permissions.additional_directories
   const confinements = new Map<string, Confinement>()
   const processes = new ProcessScope()
   return {
@@ -54,11 +59,16 @@ export async function openStandaloneExpansion(input: {
       gate.allows('Bash', { command }, granted, (confinement) => confinements.set(command, confinement)),
     runShell: async (command, cwd, signal) => {
       const confinement = confinements.get(command)
+      // What `Read(...)` deny rules name is masked in the view, as in a session (issue 34).
+      const masked = opened.sandbox.available
+        ? await gate.deniedReadPaths([input.projectRoot, ...additionalDirectories])
+        : []
       const result = await runUserShell(command, {
         request: {
           root: input.projectRoot,
-          additionalDirectories: input.settings.permissions.additional_directories,
+          additionalDirectories,
           ...(confinement !== undefined ? { granted: confinement } : {}),
+          ...(masked.length > 0 ? { masked } : {}),
         },
         sandbox: opened.sandbox,
         cwd,

@@ -7,10 +7,12 @@ import {
   type PolicyContext,
   type RuleLayer,
   type RuleSet,
+  readDenied,
   type SandboxFacts,
 } from '@z-engine/policy'
 import type { PermissionMode, Settings } from '@z-engine/protocol'
 import { actionFor } from '@z-engine/tools'
+import { deniedReadPaths } from './denied-read-paths.js'
 import { pathFactsOnDisk } from './path-facts.js'
 
 /**
@@ -141,6 +143,8 @@ export function settingsGate(input: {
     grantedRules: readonly string[],
     onConfinement?: (confinement: Confinement) => void,
   ): boolean
+  /** The paths `Read(...)` deny rules name inside `roots`: masked in a confined view, as a session masks them. */
+  deniedReadPaths(roots: readonly string[]): Promise<string[]>
 } {
   const where = gateFactsOf(input.settings, {
     mode: input.settings.permissions.mode,
@@ -156,6 +160,17 @@ export function settingsGate(input: {
       if (decision.decision === 'allow' && decision.confinement !== undefined)
         onConfinement?.(decision.confinement)
       return decision.decision === 'allow'
+    },
+    deniedReadPaths: (roots) => {
+      const rules = buildRuleSet(layers)
+      const context = policyContextOf(facts, rules)
+      return deniedReadPaths({
+        deny: rules.deny,
+        projectRoot: input.projectRoot,
+        home: input.home,
+        roots,
+        readDenied: (path) => readDenied(path, context),
+      })
     },
   }
 }
