@@ -14,6 +14,7 @@ import {
 } from '../sse/round-accumulator.js'
 import type { GatewayToolCall, GatewayToolset } from '../tools/gateway-tools.js'
 import { gatewayRuns, isClientCall } from '../tools/ownership.js'
+import { roundSignal } from '../upstream/round-signal.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { GatewayError } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
@@ -22,9 +23,6 @@ import type { CreateResponseRequest } from '../wire/request.js'
 import { RetainedBudget } from './budget.js'
 import { modelInput, prefixFor, toInputItem } from './items.js'
 import { addUsage } from './usage.js'
-
-/** Why a round's upstream request is released (one reason for all: an abort builds no exception each time). */
-const ROUND_ENDED = new Error('the round ended')
 
 /** Where a streaming response's events go. `send` resolves once written; false when the client left. */
 export interface TurnSink {
@@ -213,9 +211,8 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     if (upstreamTools.length > 0) body.tools = upstreamTools
     if (round > 0) body.tool_choice = 'auto'
 
-    const roundAbort = new AbortController()
-    const signal = AbortSignal.any([input.signal, roundAbort.signal])
-    const reply = await input.upstream.createResponse(body, signal)
+    const upstreamRound = roundSignal(input.signal)
+    const reply = await input.upstream.createResponse(body, upstreamRound.signal)
     if (input.signal.aborted) return { kind: 'aborted' }
     if (reply.kind === 'error') {
       if (!started) return { kind: 'error', error: reply.error }
@@ -284,7 +281,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       )
       if (read.broken && input.signal.aborted) return { kind: 'aborted' }
       const ended = read.outcome
-      roundAbort.abort(ROUND_ENDED)
+      upstreamRound.end()
       if (clientGone || input.signal.aborted) return { kind: 'aborted' }
       if (eventLimitHit) return incomplete('max_stream_event_bytes')
       outcome = ended ?? accumulator.end()

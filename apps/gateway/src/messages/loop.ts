@@ -13,6 +13,7 @@ import { toInputItem } from '../executor/items.js'
 import { SseDecoder } from '../sse/parse-sse.js'
 import { readUpstreamRound } from '../sse/read-upstream.js'
 import { outcomeOfJson, RoundAccumulator, type RoundOutcome } from '../sse/round-accumulator.js'
+import { roundSignal } from '../upstream/round-signal.js'
 import type { Upstream } from '../upstream/upstream.js'
 import type { GatewayError } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
@@ -22,9 +23,6 @@ import type { MessagesRequest, MessagesToolChoice } from './request.js'
 import { BlockStream } from './stream-blocks.js'
 import { toInputItems, upstreamBody } from './to-upstream.js'
 import type { MessagesCall, MessagesTools, Provenance } from './tools.js'
-
-/** Why a round's upstream request is released (one reason for all: an abort builds no exception each time). */
-const ROUND_ENDED = new Error('the round ended')
 
 /** Where a streamed message's events go; `send` resolves false when the client left. */
 export interface MessagesSink {
@@ -152,11 +150,8 @@ export async function runMessages(input: MessagesInput): Promise<MessagesResult>
 
   for (let round = 0; round < limits.maxRounds; round++) {
     const body = upstreamBody(request, history, tools.upstreamTools, toolChoice, sink !== undefined)
-    const roundAbort = new AbortController()
-    const reply = await input.upstream.createResponse(
-      body,
-      AbortSignal.any([input.signal, roundAbort.signal]),
-    )
+    const upstreamRound = roundSignal(input.signal)
+    const reply = await input.upstream.createResponse(body, upstreamRound.signal)
     if (input.signal.aborted) return { kind: 'aborted' }
     if (reply.kind === 'error') {
       if (!started) return { kind: 'error', error: reply.error }
@@ -189,7 +184,7 @@ export async function runMessages(input: MessagesInput): Promise<MessagesResult>
       )
       if (read.broken && input.signal.aborted) return { kind: 'aborted' }
       const ended = read.outcome
-      roundAbort.abort(ROUND_ENDED)
+      upstreamRound.end()
       if (clientGone || input.signal.aborted) return { kind: 'aborted' }
       if (eventLimitHit)
         return fail(

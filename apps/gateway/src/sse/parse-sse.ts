@@ -29,7 +29,11 @@ export class SseDecoder {
 
   /** Feeds a chunk; returns every event it completed. */
   push(chunk: Uint8Array): SseFeed {
-    let bytes = this.#pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.#pending, chunk])
+    // A view of the chunk, not a copy (only the unfinished tail is kept past this call).
+    let bytes =
+      this.#pending.length === 0
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : Buffer.concat([this.#pending, chunk])
     const messages: SseMessage[] = []
     let start = 0
     for (let i = 0; i < bytes.length; i++) {
