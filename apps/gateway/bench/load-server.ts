@@ -60,4 +60,6 @@ process.on('message', (message) => {
   }
   if (message === 'close') void server.close().then(() => process.exit(0))
 })
+// A bench that died (an uncaught error skips its cleanup) leaves no server behind.
+process.on('disconnect', () => process.exit(0))
 process.send?.({ url: server.url })
