@@ -11,6 +11,9 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 const httpAgent = new HttpAgent({ keepAlive: true })
 const httpsAgent = new HttpsAgent({ keepAlive: true })
 
+/** An upstream silent this long (no head, or no byte of a body) is given up: `fetch`'s own limits were 300 s. */
+export const UPSTREAM_IDLE_TIMEOUT_MS = 300_000
+
 /** What a request sends. */
 export interface HttpRequestInit {
   method: 'GET' | 'POST'
@@ -93,6 +96,7 @@ export function sendHttp(url: string, init: HttpRequestInit, signal?: AbortSigna
             ? init.headers
             : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
         agent: https ? httpsAgent : httpAgent,
+        timeout: UPSTREAM_IDLE_TIMEOUT_MS,
       },
       (answer) => {
         message = answer
@@ -108,6 +112,9 @@ export function sendHttp(url: string, init: HttpRequestInit, signal?: AbortSigna
     }
     signal?.addEventListener('abort', abort, { once: true })
     request.once('close', release)
+    request.on('timeout', () =>
+      request.destroy(new Error(`the upstream sent nothing for ${UPSTREAM_IDLE_TIMEOUT_MS / 1000} s`)),
+    )
     request.on('error', reject)
     request.end(init.body)
   })
