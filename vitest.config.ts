@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Tests run against each package's TypeScript source (the `@z-engine/source` export condition),
@@ -34,5 +35,9 @@ export default defineConfig({
     // expect.poll's own default (1 s) is a race on a loaded machine.
     expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
+    // Most files spend their time waiting on child processes (git, bubblewrap, the CLI, servers), so
+    // one more worker than cores keeps both cores busy; vitest's default (cores - 1) runs one file
+    // at a time on two cores. `Z_ENGINE_TEST_WORKERS` overrides it.
+    maxWorkers: Number(process.env.Z_ENGINE_TEST_WORKERS) || availableParallelism() + 1,
   },
 })
