@@ -106,7 +106,7 @@ describe('a Claude Agent SDK program on the engine', () => {
       (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }),
     )
     expect(checked.stdout).toBe('')
-  }, 180_000)
+  }, 300_000)
 
   it('runs the same program on the real Claude Agent SDK (its Claude Code binary) over the same wire server, with the same outcome', async () => {
     // The program with the real SDK's import, and its command with this package's test fakes, written

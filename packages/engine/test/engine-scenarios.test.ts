@@ -8,11 +8,19 @@ import { join } from 'node:path'
 import type { EngineEvent, Message } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../src/index.js'
-import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
+import { buggyProject, cleanupTempDirs, engineWith as harnessEngineWith, tempDir } from './engine-harness.js'
 import { cleanupServers, eventHelpers, sdkEngine, WIRE_MODELS } from './engine-sdk-harness.js'
 
 cleanupTempDirs()
 cleanupServers()
+
+/**
+ * The harness's engine without the repository map: these scenarios assert the exact blocks a
+ * request carries, and a map that is built after the first request joins the next one as a
+ * reminder, sooner or later depending on the machine's load.
+ */
+const engineWith: typeof harnessEngineWith = (script, home, extra = {}) =>
+  harnessEngineWith(script, home, { settings: { context: { repo_map: false } }, ...extra })
 
 /** A home whose user settings file holds `toml` (the user layer is never trust-gated). */
 function homeWithSettings(toml: string): string {
