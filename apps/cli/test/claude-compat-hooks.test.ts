@@ -97,6 +97,36 @@ describe('Claude Code compatibility: hooks', () => {
     expect(value.hooks.SubagentStart[0]).toMatchObject({ matcher: 'reviewer', matcherKind: 'exact' })
   })
 
+  it('hooks list refuses the blocks Claude Code refuses (exit 1, each error naming file and field) and lists the rest', async () => {
+    const box = await trusted({
+      PreToolUse: [
+        { matcher: ['Bash'], hooks: [{ type: 'command', command: 'echo matcher-list' }] },
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo slow', timeout: '5s' }] },
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo kept' }] },
+      ],
+    })
+    const result = await runInProcess(['hooks', 'list', '--json', '--cwd', box.project], {
+      cwd: box.root,
+      env: box.env,
+    })
+    expect(result.code).toBe(1)
+    const value = JSON.parse(result.stdout)
+    const file = join(box.project, '.claude/settings.json')
+    expect(value.hooks.PreToolUse.map((hook: { command: string }) => hook.command)).toEqual(['echo kept'])
+    expect(
+      value.notices
+        .filter((notice: { code: string }) => notice.code === 'hook_invalid')
+        .map((notice: { severity: string; file: string; key: string }) => [
+          notice.severity,
+          notice.file,
+          notice.key,
+        ]),
+    ).toEqual([
+      ['error', file, 'hooks.PreToolUse[0].matcher'],
+      ['error', file, 'hooks.PreToolUse[1].hooks[0].timeout'],
+    ])
+  })
+
   it('hooks test feeds the stdin a session would, with permission_mode and agent_type', async () => {
     const box = await trusted({
       PreToolUse: [

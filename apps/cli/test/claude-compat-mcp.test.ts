@@ -170,6 +170,36 @@ describe('Claude Code compatibility: .mcp.json', () => {
     })
   })
 
+  it('skips an http server with oauth by name, and refuses one whose oauth Claude Code would refuse', async () => {
+    const box = await project(
+      JSON.stringify({
+        mcpServers: {
+          signin: {
+            type: 'http',
+            url: 'http://127.0.0.1:1/mcp',
+            oauth: { clientId: 'abc', callbackPort: 8080 },
+          },
+          broken: { type: 'http', url: 'http://127.0.0.1:1/mcp', oauth: { callbackPort: 'x' } },
+          local: { command: 'node', args: [FAULT_SERVER] },
+        },
+      }),
+    )
+    const listed = await mcpList(box)
+    expect(listed.find('local')).toMatchObject({ status: 'ready' })
+    expect(listed.find('signin')).toBeUndefined()
+    expect(listed.find('broken')).toBeUndefined()
+    expect(listed.notices.find((notice) => notice.key === 'mcp.servers.signin')).toMatchObject({
+      severity: 'warning',
+      code: 'server_refused',
+      message: expect.stringContaining('sets "oauth"'),
+    })
+    expect(listed.notices.find((notice) => notice.key === 'mcp.servers.broken.oauth')).toMatchObject({
+      severity: 'error',
+      code: 'server_invalid',
+      message: expect.stringContaining('field "oauth" .callbackPort must be a positive integer'),
+    })
+  })
+
   it('reports a .mcp.json that is not valid JSON (json_invalid) instead of showing nothing', async () => {
     const box = await project('{"mcpServers": {"a": {"command": "x",}}}')
     const listed = await mcpList(box)

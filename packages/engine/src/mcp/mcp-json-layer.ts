@@ -88,6 +88,21 @@ export function convertMcpServers(
       )
       continue
     }
+    // Claude Code reads `oauth` on http and sse servers only (a stdio server's is dropped unread).
+    const remote = entry.type === 'http' || entry.type === 'sse' || entry.type === 'streamable-http'
+    const invalidOauth = remote ? oauthProblem(entry.oauth) : undefined
+    if (invalidOauth !== undefined) {
+      notices.push(
+        notice(
+          'error',
+          file,
+          `${key}.oauth`,
+          `server "${name}": field "oauth" ${invalidOauth}; this server is skipped (as Claude Code skips it)`,
+          'server_invalid',
+        ),
+      )
+      continue
+    }
     const refused = refusal(name, entry)
     if (refused !== undefined) {
       notices.push(notice(layer, 'warning', file, key, refused, 'server_refused'))
@@ -141,8 +156,30 @@ function refusal(name: string, entry: Json): string | undefined {
     return `server "${name}" has a "url" but no "type", so it is skipped (as Claude Code skips it); add "type": "http" (or "sse")`
   if (entry.type === 'ws')
     return `server "${name}" uses the "ws" (WebSocket) transport, which Z Engine does not support; it is skipped (use "http" or "sse" if the server offers them)`
+  if (entry.oauth !== undefined && entry.type !== undefined && entry.command === undefined)
+    return `server "${name}" sets "oauth" (an OAuth sign-in Claude Code performs in a browser), which Z Engine does not perform; it is skipped rather than reached without its credentials (put a token in "headers", with \${VAR} for secrets)`
   if (entry.headersHelper !== undefined)
     return `server "${name}" sets "headersHelper", a command whose output becomes its headers, which Z Engine does not run; it is skipped (put the headers in "headers", with \${VAR} for secrets)`
+  return undefined
+}
+
+/**
+ * What is wrong with an `oauth` block by Claude Code 2.1.332's schema (it drops such a server):
+ * an object of `clientId`, `callbackPort` (a positive integer), `authServerMetadataUrl` (https),
+ * `scopes` (non-empty) and `xaa`. Undefined when absent or well formed.
+ */
+function oauthProblem(oauth: unknown): string | undefined {
+  if (oauth === undefined) return undefined
+  if (!isRecord(oauth)) return 'must be an object such as {"clientId": "…", "callbackPort": 8080}'
+  if (oauth.clientId !== undefined && typeof oauth.clientId !== 'string') return '.clientId must be a string'
+  const port = oauth.callbackPort
+  if (port !== undefined && !(typeof port === 'number' && Number.isInteger(port) && port > 0))
+    return '.callbackPort must be a positive integer'
+  const metadata = oauth.authServerMetadataUrl
+  if (metadata !== undefined && !(typeof metadata === 'string' && /^https:\/\/[^\s]+$/.test(metadata)))
+    return '.authServerMetadataUrl must be an https:// URL'
+  if (oauth.scopes !== undefined && !(typeof oauth.scopes === 'string' && oauth.scopes !== ''))
+    return '.scopes must be a non-empty string'
   return undefined
 }
 

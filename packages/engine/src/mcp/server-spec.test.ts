@@ -103,7 +103,7 @@ describe('.mcp.json as a settings layer', () => {
     })
   })
 
-  it('skips by name what Claude Code refuses or Z Engine cannot run: url without type, ws, headersHelper', () => {
+  it('skips by name what Claude Code refuses or Z Engine cannot run: url without type, ws, headersHelper, oauth', () => {
     const layer = parseMcpJsonLayer(
       '/p/.mcp.json',
       JSON.stringify({
@@ -111,16 +111,31 @@ describe('.mcp.json as a settings layer', () => {
           untyped: { url: 'http://localhost:3001/mcp' },
           socket: { type: 'ws', url: 'ws://localhost:3002' },
           helper: { type: 'http', url: 'http://localhost/mcp', headersHelper: './auth.sh' },
+          signin: {
+            type: 'http',
+            url: 'http://localhost/mcp',
+            oauth: { clientId: 'abc', callbackPort: 8080 },
+          },
+          badOauth: { type: 'http', url: 'http://localhost/mcp', oauth: 'yes' },
+          badPort: { type: 'sse', url: 'http://localhost/sse', oauth: { callbackPort: 'x' } },
           ok: { type: 'sse', url: 'http://localhost/sse' },
         },
       }),
     )
     expect(Object.keys(layer.data.mcp?.servers ?? {})).toEqual(['ok'])
-    expect(layer.notices.map((entry) => [entry.key, entry.code])).toEqual([
-      ['mcp.servers.untyped', 'server_refused'],
-      ['mcp.servers.socket', 'server_refused'],
-      ['mcp.servers.helper', 'server_refused'],
+    expect(layer.notices.map((entry) => [entry.key, entry.code, entry.severity])).toEqual([
+      ['mcp.servers.untyped', 'server_refused', 'warning'],
+      ['mcp.servers.socket', 'server_refused', 'warning'],
+      ['mcp.servers.helper', 'server_refused', 'warning'],
+      ['mcp.servers.signin', 'server_refused', 'warning'],
+      ['mcp.servers.badOauth.oauth', 'server_invalid', 'error'],
+      ['mcp.servers.badPort.oauth', 'server_invalid', 'error'],
     ])
+    expect(layer.notices[3]!.message).toContain('server "signin" sets "oauth"')
+    expect(layer.notices[4]!.message).toBe(
+      '/p/.mcp.json: server "badOauth": field "oauth" must be an object such as {"clientId": "…", "callbackPort": 8080}; this server is skipped (as Claude Code skips it)',
+    )
+    expect(layer.notices[5]!.message).toContain('field "oauth" .callbackPort must be a positive integer')
     expect(layer.notices[0]!.message).toContain('has a "url" but no "type"')
     expect(layer.notices[1]!.message).toContain('"ws" (WebSocket) transport')
     expect(layer.notices[2]!.message).toContain('"headersHelper"')

@@ -184,9 +184,18 @@ describe('headers Claude Code writes that strict YAML rejects', () => {
         '</example>',
       ].join('\n'),
       model: 'sonnet',
-      color: 'magenta',
       tools: ['Write', 'Read'],
     })
+    // Claude Code shows an unknown colour as none; the agent loads.
+    expect(byName('widget-maker')!.color).toBeUndefined()
+    expect(byName('widget-maker')!.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'field_invalid',
+        message: expect.stringContaining(
+          '"color" must be one of red, blue, green, yellow, purple, orange, pink, cyan; it was ignored',
+        ),
+      }),
+    )
     expect(byName('widget-maker')!.warnings.map((warning) => warning.code)).toContain('frontmatter_repaired')
     expect(byName('folded')).toMatchObject({
       description: 'Reviews code after a change. Trigger: the user asks for a review of recent work',

@@ -12,6 +12,9 @@ import type {
   DefinitionWarning,
 } from './types.js'
 
+/** The agent colours Claude Code 2.1.332 shows (any other `color` is left uncoloured). */
+export const AGENT_COLORS = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'] as const
+
 /** A parsed definition, why the file was skipped, or `ignored` for a file that is not a definition. */
 export type ParseResult<Definition> =
   | { ok: true; definition: Definition }
@@ -114,7 +117,9 @@ export function agentFromFields(
   if (mode !== undefined) definition.permissionMode = mode
   const maxTurns = fields.positiveInteger('maxTurns')
   if (maxTurns !== undefined) definition.maxTurns = maxTurns
-  const color = fields.string('color')
+  // Claude Code keeps an agent whose colour it does not know and shows it uncoloured; we drop the
+  // value the same way, with a warning naming it.
+  const color = fields.oneOf('color', AGENT_COLORS)
   if (color !== undefined) definition.color = color
   const skills = fields.list('skills')
   if (skills !== undefined) definition.skills = skills

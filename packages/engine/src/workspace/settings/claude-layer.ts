@@ -25,7 +25,7 @@ export async function readClaudeLayer(name: SettingsLayerName, file: string): Pr
       present: true,
       data: {},
       notices: [
-        problem(
+        problemNotice(
           'error',
           name,
           file,
@@ -49,7 +49,7 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
     const message = error instanceof Error ? error.message : String(error)
     const offset = jsonErrorOffset(text)
     const line = offset === undefined ? undefined : text.slice(0, offset).split('\n').length
-    const notice = problem(
+    const notice = problemNotice(
       'error',
       name,
       file,
@@ -66,12 +66,19 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
       present: true,
       data: {},
       notices: [
-        problem('error', name, file, 'must hold a JSON object; it is skipped', undefined, 'json_not_object'),
+        problemNotice(
+          'error',
+          name,
+          file,
+          'must hold a JSON object; it is skipped',
+          undefined,
+          'json_not_object',
+        ),
       ],
     }
   }
   const notices: SettingsNotice[] = []
-  const warn = (message: string) => notices.push(problem('warning', name, file, message))
+  const warn = (message: string) => notices.push(problemNotice('warning', name, file, message))
   const layer: Json = {}
 
   if (isRecord(raw.permissions)) {
@@ -96,7 +103,7 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
       if (applied) permissions[to] = [value]
       else if (list.strings.length > 0) permissions[to] = list.strings
       notices.push({
-        ...problem(
+        ...problemNotice(
           'error',
           name,
           file,
@@ -124,48 +131,8 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
     layer.permissions = permissions
   }
 
-  if (isRecord(raw.hooks)) {
-    const hooks: Json = {}
-    for (const [event, groups] of Object.entries(raw.hooks)) {
-      if (!Array.isArray(groups)) {
-        warn(`hooks.${event} must be a list of matcher groups; it is ignored`)
-        continue
-      }
-      const entries: Json[] = []
-      groups.forEach((group, groupIndex) => {
-        const where = `hooks.${event}[${groupIndex}]`
-        if (!isRecord(group) || !Array.isArray(group.hooks)) {
-          warn(`${where} must be an object with a "hooks" list; it is ignored`)
-          return
-        }
-        group.hooks.forEach((hook, hookIndex) => {
-          if (
-            !isRecord(hook) ||
-            hook.type !== 'command' ||
-            typeof hook.command !== 'string' ||
-            hook.command === ''
-          ) {
-            warn(
-              `${where}.hooks[${hookIndex}] is not a {"type": "command", "command": …} hook; it is ignored`,
-            )
-            return
-          }
-          const entry: Json = { command: hook.command }
-          if (typeof group.matcher === 'string' && group.matcher !== '') entry.matcher = group.matcher
-          if (typeof hook.timeout === 'number' && hook.timeout > 0)
-            entry.timeout_secs = Math.ceil(hook.timeout)
-          if (typeof hook.if === 'string' && hook.if.trim() !== '') entry.if = hook.if
-          else if (hook.if !== undefined)
-            warn(
-              `${where}.hooks[${hookIndex}].if must be a permission rule such as "Bash(git *)"; it is ignored`,
-            )
-          entries.push(entry)
-        })
-      })
-      if (entries.length > 0) hooks[event] = entries
-    }
-    layer.hooks = hooks
-  }
+  if (isRecord(raw.hooks))
+    layer.hooks = claudeHooks(raw.hooks, (found) => notices.push(hookProblem(name, file, found)))
 
   const plugins = claudePlugins(raw, warn)
   if (plugins !== undefined) layer.plugins = plugins
@@ -174,7 +141,7 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
   for (const issue of result.warnings) warn(`${issue.path} ${issue.message}; it is ignored`)
   if (!result.ok) {
     notices.push(
-      problem(
+      problemNotice(
         'error',
         name,
         file,
@@ -186,6 +153,99 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
   const data = result.settings as SettingsLayer
   notices.push(...ruleNotices(data, name, file))
   return { name, file, present: true, data, notices }
+}
+
+/** Hook types Claude Code runs that Z Engine does not (it runs `command` hooks). */
+const UNRUN_HOOK_TYPES = new Set(['prompt', 'agent', 'http', 'mcp_tool'])
+
+/** A broken hook block: refused like Claude Code 2.1.332 refuses it (an error, the block skipped). */
+function hookProblem(layer: SettingsLayerName, file: string, problem: HookProblem): SettingsNotice {
+  return {
+    ...problemNotice(problem.severity, layer, file, problem.message),
+    key: problem.key,
+    code: problem.severity === 'error' ? 'hook_invalid' : 'hook_type_unsupported',
+  }
+}
+
+interface HookProblem {
+  severity: SettingsNotice['severity']
+  key: string
+  message: string
+}
+
+/**
+ * Claude Code's `hooks` (`{Event: [{matcher?, hooks: [{type, command, timeout?, if?}]}]}`) as the
+ * layer's hook entries. What Claude Code 2.1.332 drops, we drop, as errors naming the field: an
+ * event that is not a list, a group without a `hooks` list or with a matcher that is not a string
+ * (the whole group), a hook with an unknown type, no command, a `timeout` that is not a positive
+ * number or an `if` that is not a rule (that hook). Hook types Claude Code runs and Z Engine does
+ * not (`prompt`, `agent`, `http`, `mcp_tool`) are skipped with a warning naming the type.
+ */
+function claudeHooks(raw: Json, report: (problem: HookProblem) => void): Json {
+  const hooks: Json = {}
+  const error = (key: string, message: string) => report({ severity: 'error', key, message })
+  for (const [event, groups] of Object.entries(raw)) {
+    if (!Array.isArray(groups)) {
+      error(
+        `hooks.${event}`,
+        `hooks.${event} must be a list of matcher groups; it is skipped (as Claude Code skips it)`,
+      )
+      continue
+    }
+    const entries: Json[] = []
+    groups.forEach((group, groupIndex) => {
+      const where = `hooks.${event}[${groupIndex}]`
+      if (!isRecord(group) || !Array.isArray(group.hooks)) {
+        error(
+          where,
+          `${where} must be an object with a "hooks" list; this matcher group is skipped (as Claude Code skips it)`,
+        )
+        return
+      }
+      if (group.matcher !== undefined && typeof group.matcher !== 'string') {
+        error(
+          `${where}.matcher`,
+          `${where}.matcher must be a string such as "Bash" or "Edit|Write", not ${JSON.stringify(group.matcher)}; this matcher group is skipped (as Claude Code skips it)`,
+        )
+        return
+      }
+      group.hooks.forEach((hook, hookIndex) => {
+        const at = `${where}.hooks[${hookIndex}]`
+        const skip = (field: string, why: string) =>
+          error(
+            field === '' ? at : `${at}.${field}`,
+            `${at}${field === '' ? '' : `.${field}`} ${why}; this hook is skipped (as Claude Code skips it)`,
+          )
+        if (!isRecord(hook)) return skip('', 'must be an object such as {"type": "command", "command": "…"}')
+        if (typeof hook.type === 'string' && UNRUN_HOOK_TYPES.has(hook.type)) {
+          report({
+            severity: 'warning',
+            key: `${at}.type`,
+            message: `${at} is a "${hook.type}" hook, which Z Engine does not run (it runs "command" hooks); it is skipped`,
+          })
+          return
+        }
+        if (hook.type !== 'command')
+          return skip(
+            'type',
+            `${JSON.stringify(hook.type)} is not a hook type (valid: command, prompt, agent, http, mcp_tool)`,
+          )
+        if (typeof hook.command !== 'string' || hook.command.trim() === '')
+          return skip('command', 'must be the command to run')
+        if (hook.timeout !== undefined && !(typeof hook.timeout === 'number' && hook.timeout > 0))
+          return skip('timeout', `must be a number of seconds, not ${JSON.stringify(hook.timeout)}`)
+        if (hook.if !== undefined && !(typeof hook.if === 'string' && hook.if.trim() !== ''))
+          return skip('if', 'must be a permission rule such as "Bash(git *)"')
+        const entry: Json = { command: hook.command }
+        if (typeof group.matcher === 'string' && group.matcher !== '') entry.matcher = group.matcher
+        if (typeof hook.timeout === 'number') entry.timeout_secs = Math.ceil(hook.timeout)
+        if (typeof hook.if === 'string') entry.if = hook.if
+        entries.push(entry)
+      })
+    })
+    if (entries.length > 0) hooks[event] = entries
+  }
+  return hooks
 }
 
 /**
@@ -255,7 +315,7 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function problem(
+function problemNotice(
   severity: SettingsNotice['severity'],
   layer: SettingsLayerName,
   file: string,

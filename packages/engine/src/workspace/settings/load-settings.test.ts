@@ -313,11 +313,56 @@ describe('Claude Code compatibility', () => {
       expect.objectContaining({
         severity: 'warning',
         layer: 'claudeProject',
-        message: expect.stringMatching(
-          /PostToolUse\[0\]\.hooks\[1\] is not a .*command.* hook; it is ignored/,
+        key: 'hooks.PostToolUse[0].hooks[1].type',
+        code: 'hook_type_unsupported',
+        message: expect.stringContaining(
+          'hooks.PostToolUse[0].hooks[1] is a "prompt" hook, which Z Engine does not run',
         ),
       }),
     ])
+  })
+
+  it('refuses the hook blocks Claude Code 2.1.332 refuses, as errors naming the file and field; the rest load', async () => {
+    const run = (command: string, extra: Record<string, unknown> = {}) => ({
+      type: 'command',
+      command,
+      ...extra,
+    })
+    // Each case measured with `claude -p` (its debug log: "Invalid setting skipped … entry ignored").
+    const file = write(
+      join(projectRoot, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          SessionStart: [
+            { matcher: 5, hooks: [run('matcher-not-string')] },
+            { matcher: 'startup' },
+            { hooks: [run('slow', { timeout: 'ten' }), run('kept', { timeout: 5 })] },
+            { hooks: [{ type: 'bogus', command: 'x' }, run(''), run('cond', { if: 3 })] },
+          ],
+          Stop: 'not-a-list',
+        },
+      }),
+    )
+    const loaded = await load()
+    expect(loaded.hooks.SessionStart).toEqual([{ command: 'kept', timeoutSecs: 5, source: file }])
+    expect(loaded.notices.map((notice) => [notice.severity, notice.code, notice.key])).toEqual([
+      ['error', 'hook_invalid', 'hooks.SessionStart[0].matcher'],
+      ['error', 'hook_invalid', 'hooks.SessionStart[1]'],
+      ['error', 'hook_invalid', 'hooks.SessionStart[2].hooks[0].timeout'],
+      ['error', 'hook_invalid', 'hooks.SessionStart[3].hooks[0].type'],
+      ['error', 'hook_invalid', 'hooks.SessionStart[3].hooks[1].command'],
+      ['error', 'hook_invalid', 'hooks.SessionStart[3].hooks[2].if'],
+      ['error', 'hook_invalid', 'hooks.Stop'],
+    ])
+    expect(loaded.notices[0]!.message).toBe(
+      `${file}: hooks.SessionStart[0].matcher must be a string such as "Bash" or "Edit|Write", not 5; this matcher group is skipped (as Claude Code skips it)`,
+    )
+    expect(loaded.notices[2]!.message).toBe(
+      `${file}: hooks.SessionStart[2].hooks[0].timeout must be a number of seconds, not "ten"; this hook is skipped (as Claude Code skips it)`,
+    )
+    expect(loaded.notices[3]!.message).toContain(
+      '"bogus" is not a hook type (valid: command, prompt, agent, http, mcp_tool)',
+    )
   })
 
   it('loads every Claude Code hook event, and names the ones a session never fires', async () => {
