@@ -587,6 +587,7 @@ export async function assembleSession(
     system,
     spill,
     preCompact: (trigger, focus) => hooks.preCompact(trigger, focus),
+    postCompact: async (trigger, summary) => hooks.postCompact?.(trigger, summary),
   })
 
   const commands = new CommandRunner({

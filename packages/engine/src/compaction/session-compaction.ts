@@ -36,6 +36,8 @@ export interface CompactionDeps {
   /** Runs PreCompact hooks before summarizing. */
   /** Runs PreCompact hooks; a `blocked` reason stops the compaction. */
   preCompact: (trigger: CompactionTrigger, focus: string) => Promise<{ blocked?: string }>
+  /** PostCompact hooks, once a summary of the main agent's history was recorded. */
+  postCompact?: (trigger: CompactionTrigger, summary: string) => Promise<void>
 }
 
 /**
@@ -121,6 +123,10 @@ export class SessionCompaction {
     session.state.workingSet.splice(0, session.state.workingSet.length, ...result.messages)
     // The repo map is rebuilt after a compaction (its ranking follows the files touched so far).
     this.deps.system.invalidate()
+    const summary = result.summaryMessage.content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n')
+    await this.deps.postCompact?.(result.marker.trigger, summary)
   }
 
   /**

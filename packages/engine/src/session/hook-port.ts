@@ -235,6 +235,41 @@ export function createHookPort(options: HookPortOptions): HookPort {
       if (!hasHooks('Notification')) return
       report(await runHooks('Notification', { ...common(), message }, options.config(), hookOptions))
     },
+    async stopFailure(error, details) {
+      if (!hasHooks('StopFailure')) return
+      report(
+        await runHooks(
+          'StopFailure',
+          { ...common(), error, errorDetails: details },
+          options.config(),
+          hookOptions,
+        ),
+      )
+    },
+    async postCompact(trigger, summary) {
+      if (!hasHooks('PostCompact')) return
+      report(
+        await runHooks(
+          'PostCompact',
+          { ...common(), trigger, compactSummary: summary },
+          options.config(),
+          hookOptions,
+        ),
+      )
+    },
+    async preModelSwitch(change) {
+      if (!hasHooks('PreModelSwitch')) return {}
+      const outcome = report(
+        await runHooks('PreModelSwitch', { ...common(), ...change }, options.config(), hookOptions),
+      )
+      if (outcome.blocked || !outcome.continue)
+        return { blocked: outcome.blockReason ?? outcome.stopReason ?? 'blocked by a PreModelSwitch hook' }
+      return {}
+    },
+    async postModelSwitch(change) {
+      if (!hasHooks('PostModelSwitch')) return
+      report(await runHooks('PostModelSwitch', { ...common(), ...change }, options.config(), hookOptions))
+    },
     async sessionStart(source) {
       if (!hasHooks('SessionStart')) return {}
       const outcome = report(

@@ -111,6 +111,23 @@ export interface HookPort {
   sessionEnd?(reason: SessionEndReason): Promise<void>
   /** Notification: the engine waits on the user (an approval or a question); it only informs. */
   notification?(message: string): Promise<void>
+  /** StopFailure: the turn ended on a model API error (Claude Code's error kind); it only informs. */
+  stopFailure?(error: string, details: string): Promise<void>
+  /** PostCompact: after a summary compaction was recorded; it only informs. */
+  postCompact?(trigger: 'auto' | 'manual', summary: string): Promise<void>
+  /** PreModelSwitch: before the session's model changes; a block (exit 2) keeps the model. */
+  preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
+  /** PostModelSwitch: after the session's model changed; it only informs. */
+  postModelSwitch?(change: ModelSwitch): Promise<void>
+}
+
+/** A change of the session's model, as the model-switch hooks see it. */
+export interface ModelSwitch {
+  fromModel: string
+  toModel: string
+  requestedModel: string
+  source: 'command' | 'sdk'
+  contextTokens: number
 }
 
 /** Working-tree snapshots (shadow git) for rewind. */

@@ -342,17 +342,8 @@ export class SessionActor implements Session {
         this.#state.mode = command.mode
         await this.#core.commit({ type: 'modeChanged', mode: command.mode })
         return
-      case 'setModel': {
-        const resolved = this.#core.services.models.resolve(command.model)
-        if (!resolved.ok) {
-          this.#notice('error', resolved.message, 'unknown_model')
-          return
-        }
-        this.#state.modelRef = command.model
-        this.#state.modelPinned = true
-        await this.#core.commit({ type: 'modelChanged', model: command.model })
-        return
-      }
+      case 'setModel':
+        return this.#setModel(command.model, 'sdk')
       case 'setTitle':
         this.#state.title = command.title
         await this.#core.commit({ type: 'titleChanged', title: command.title })
@@ -514,6 +505,38 @@ export class SessionActor implements Session {
     )
   }
 
+  /** Changes the model; PreModelSwitch hooks may keep the current one, PostModelSwitch hooks hear of it. */
+  async #setModel(model: string, source: 'command' | 'sdk'): Promise<void> {
+    const models = this.#core.services.models
+    const resolved = models.resolve(model)
+    if (!resolved.ok) {
+      this.#notice('error', resolved.message, 'unknown_model')
+      return
+    }
+    const before = models.resolve(this.#state.modelRef)
+    const change = {
+      fromModel: before.ok ? before.model.id : this.#state.modelRef,
+      toModel: resolved.model.id,
+      requestedModel: model,
+      source,
+      contextTokens: this.#state.lastPromptTokens,
+    }
+    const hooks = this.#core.services.hooks
+    const verdict = (await hooks.preModelSwitch?.(change)) ?? {}
+    if (verdict.blocked !== undefined) {
+      this.#notice(
+        'warning',
+        `The model stays ${this.#state.modelRef}: ${verdict.blocked}`,
+        'model_switch_blocked',
+      )
+      return
+    }
+    this.#state.modelRef = model
+    this.#state.modelPinned = true
+    await this.#core.commit({ type: 'modelChanged', model })
+    await hooks.postModelSwitch?.(change)
+  }
+
   async #carryOut(action: CommandAction): Promise<void> {
     switch (action.type) {
       case 'output':
@@ -531,6 +554,8 @@ export class SessionActor implements Session {
           ...(action.focus !== undefined ? { focus: action.focus } : {}),
         })
       case 'command':
+        // `/model <name>` is Claude Code's `command` source for the model-switch hooks.
+        if (action.command.type === 'setModel') return this.#setModel(action.command.model, 'command')
         return this.#handle(action.command)
       case 'task':
         this.#startTask(async (signal) => this.#carryOut(await action.run(signal)))

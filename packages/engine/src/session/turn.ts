@@ -6,6 +6,7 @@ import { strongerModels } from '../decisions/seams/route-ladder.js'
 import { applyTaskView } from '../decisions/seams/task-view-plan.js'
 import { judgeTurnInBackground } from '../decisions/seams/turn-end.js'
 import { turnStartAdvice } from '../decisions/seams/turn-start.js'
+import type { ModelErrorKind } from '../model/types.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
 import type { SessionCore } from './session-core.js'
@@ -195,7 +196,14 @@ export async function runTurn(
     .catch(() => undefined)
   trackCheckpointWork(session, ended)
   if (run.mutated) await ended
-  if (run.type === 'failed') session.notice('error', run.error.message, run.error.kind)
+  if (run.type === 'failed') {
+    session.notice('error', run.error.message, run.error.kind)
+    const kind = stopFailureKind(run.error.kind)
+    if (kind !== undefined)
+      await session.services.hooks
+        .stopFailure?.(kind, run.error.providerMessage ?? run.error.message)
+        .catch(() => undefined)
+  }
   const badge =
     verification === undefined
       ? plainBadge(run)
@@ -277,6 +285,36 @@ function finalText(messages: readonly Message[]): string | undefined {
     return text === '' ? undefined : text
   }
   return undefined
+}
+
+/**
+ * A model error as Claude Code's StopFailure names it (its `error` field, what matchers test);
+ * undefined for a cancelled request, which is not a failure.
+ */
+function stopFailureKind(kind: ModelErrorKind): string | undefined {
+  switch (kind) {
+    case 'authentication':
+    case 'permission':
+      return 'authentication_failed'
+    case 'rate_limited':
+      return 'rate_limit'
+    case 'overloaded':
+      return 'overloaded'
+    case 'invalid_request':
+    case 'context_overflow':
+      return 'invalid_request'
+    case 'not_found':
+      return 'model_not_found'
+    case 'server':
+    case 'network':
+      return 'server_error'
+    case 'aborted':
+      return undefined
+    default: {
+      const unknownKind: never = kind
+      return unknownKind
+    }
+  }
 }
 
 /** The outcome for a turn stopped by a command. */

@@ -14,6 +14,8 @@ const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
   'Stop',
   'SubagentStop',
   'PreCompact',
+  // Claude Code 2.1.332 reads a PreModelSwitch block as a blocking error: the model is kept.
+  'PreModelSwitch',
 ])
 
 /** Events whose `additionalContext` reaches a model (the subagent's, for SubagentStart). */

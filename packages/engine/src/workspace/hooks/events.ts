@@ -95,7 +95,7 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'error',
     punctuatedNames: false,
     required: ['error'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('when a turn ends on a model API error (`rate_limit`, `server_error`…; not a cancel)'),
   },
   SubagentStart: {
     matchOn: 'agent_type',
@@ -119,19 +119,19 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'trigger',
     punctuatedNames: true,
     required: ['trigger'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('after a summary compaction of the main agent was recorded, with the summary'),
   },
   PreModelSwitch: {
     matchOn: 'to_model',
     punctuatedNames: true,
     required: ['to_model'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('before the session model changes (`/model`, `setModel`); a block keeps the model'),
   },
   PostModelSwitch: {
     matchOn: 'to_model',
     punctuatedNames: true,
     required: ['to_model'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('after the session model changed'),
   },
   PermissionRequest: {
     matchOn: 'tool_name',

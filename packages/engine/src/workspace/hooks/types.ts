@@ -72,6 +72,20 @@ interface ToolCallFields {
   toolUseId?: string
 }
 
+/** A model change (Claude Code's PreModelSwitch/PostModelSwitch fields). */
+export interface ModelSwitchFields {
+  /** The provider model id the session ran before. */
+  fromModel: string
+  /** The provider model id it runs after. */
+  toModel: string
+  /** What was asked for (an alias, a `provider:model` reference). */
+  requestedModel: string | null
+  /** `command`: `/model`; `sdk`: an embedder's `setModel` command. */
+  source: 'command' | 'sdk'
+  /** Prompt tokens the next request re-sends (0 before the first response). */
+  contextTokens: number
+}
+
 /** The fields of an event Z Engine never fires (see HOOK_EVENT_TABLE): whatever `hooks test` is given. */
 type OpenFields = Record<string, unknown>
 
@@ -87,7 +101,8 @@ export interface HookEventInputs {
   SessionStart: { source: 'startup' | 'resume' | 'clear' | 'compact' }
   SessionEnd: { reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other' }
   Stop: { stopHookActive: boolean }
-  StopFailure: OpenFields
+  /** The turn ended on a model API error: Claude Code's error kind, and the provider's words. */
+  StopFailure: { error: string; errorDetails?: string; lastAssistantMessage?: string }
   SubagentStart: { agentId: string; agentType: string }
   SubagentStop: {
     stopHookActive: boolean
@@ -97,9 +112,10 @@ export interface HookEventInputs {
     lastAssistantMessage?: string
   }
   PreCompact: { trigger: 'manual' | 'auto'; customInstructions: string }
-  PostCompact: OpenFields
-  PreModelSwitch: OpenFields
-  PostModelSwitch: OpenFields
+  /** After a summary compaction: its trigger and the summary the conversation continues from. */
+  PostCompact: { trigger: 'manual' | 'auto'; compactSummary: string }
+  PreModelSwitch: ModelSwitchFields
+  PostModelSwitch: ModelSwitchFields
   /** `notificationType` is Claude Code's (`permission_prompt`, `idle_prompt`, `elicitation_dialog`…). */
   Notification: { message: string; notificationType?: string; title?: string }
   PermissionRequest: OpenFields
