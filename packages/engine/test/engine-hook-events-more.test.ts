@@ -2,7 +2,7 @@
  * Issue 38: hook events that were accepted but never fired now fire at their moment, on a real
  * Engine with real hook scripts reading Claude Code's stdin: PostCompact after a summary,
  * PreModelSwitch (which may keep the model) and PostModelSwitch around a model change, StopFailure
- * when a turn ends on a model error.
+ * when a turn ends on a model error, PostToolBatch once per batch.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -143,6 +143,46 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
         error_details: 'invalid x-api-key',
       }),
     ])
+    await session.close()
+    await t.engine.shutdown()
+  })
+
+  it('PostToolBatch gets every call of a batch once, with its result, after the last one', async () => {
+    const project = buggyProject()
+    const home = recordingHome([{ event: 'PostToolUse' }, { event: 'PostToolBatch' }])
+    const t = await engineWith(
+      [
+        {
+          blocks: [
+            { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'math.js') } },
+            { type: 'tool_use', name: 'Glob', input: { pattern: '*.js' } },
+          ],
+        },
+        { blocks: [{ type: 'text', text: 'read both' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'look' })
+    await session.idle()
+    expect(recorded(home, 'PostToolUse')).toHaveLength(2)
+    const batches = recorded(home, 'PostToolBatch')
+    expect(batches).toHaveLength(1)
+    expect(batches[0]).toMatchObject({
+      hook_event_name: 'PostToolBatch',
+      tool_calls: [
+        {
+          tool_name: 'Read',
+          tool_input: { file_path: join(project, 'math.js') },
+          tool_response: expect.any(String),
+        },
+        {
+          tool_name: 'Glob',
+          tool_input: { pattern: '*.js' },
+          tool_response: expect.stringContaining('math.js'),
+        },
+      ],
+    })
     await session.close()
     await t.engine.shutdown()
   })

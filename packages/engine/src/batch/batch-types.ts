@@ -17,6 +17,14 @@ export interface BatchCall {
   parseError?: string
 }
 
+/** One finished call of a batch as PostToolBatch hooks read it (Claude Code's snake_case fields). */
+export interface BatchCallRecord {
+  tool_name: string
+  tool_input: unknown
+  tool_use_id: string
+  tool_response?: unknown
+}
+
 /** What PreToolUse hooks said about one call. */
 export interface PreToolUseVerdict {
   /** A hook blocked the call (exit 2 or decision block); the reason goes to the model. */
@@ -62,6 +70,8 @@ export interface BatchDeps {
     result: ToolResult,
     toolUseId: string,
   ): Promise<{ additionalContext?: string; stop?: string }>
+  /** PostToolBatch hooks: once every call of the batch has its result, before the next request. */
+  postToolBatch?(calls: BatchCallRecord[]): Promise<void>
   emit(event: EngineEvent): Promise<void>
   /**
    * The tool-gate decision seam, asked only about a call that would be allowed: a reason to ask the

@@ -493,6 +493,17 @@ export async function runBatch(
     else await Promise.all(group.indices.map((index) => limit(() => execute(states[index]!))))
   }
 
+  // Claude Code fires PostToolBatch once per batch, after every call resolved (not on a cancel).
+  if (!signal.aborted && deps.postToolBatch !== undefined)
+    await deps.postToolBatch(
+      states.map((state) => ({
+        tool_name: state.prepared.kind === 'ready' ? state.prepared.tool.name : state.call.block.name,
+        tool_input: state.prepared.kind === 'ready' ? state.prepared.input : state.call.block.input,
+        tool_use_id: state.call.block.id,
+        ...(state.result !== undefined ? { tool_response: outputText(state.result.content) } : {}),
+      })),
+    )
+
   return {
     results: states.map((state) => state.result ?? textResult(state.call.block.id, CANCELLED_TEXT, true)),
     statuses: states.map((state) => state.status ?? 'cancelled'),

@@ -99,6 +99,7 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
       if (result.ok && changesTree(deps.tools.get(name), value, result)) services.verification?.noteChange()
       return services.hooks.postToolUse(name, value, result, site(), toolUseId)
     },
+    postToolBatch: async (calls) => services.hooks.postToolBatch?.(calls, site()),
     emit: (event) => core.commit(event, scope),
     ...(services.decisions?.joins('toolGate')
       ? {

@@ -235,6 +235,17 @@ export function createHookPort(options: HookPortOptions): HookPort {
       if (!hasHooks('Notification')) return
       report(await runHooks('Notification', { ...common(), message }, options.config(), hookOptions))
     },
+    async postToolBatch(calls, site) {
+      if (!hasHooks('PostToolBatch', site?.agentType)) return
+      report(
+        await runHooks(
+          'PostToolBatch',
+          { ...common(site), toolCalls: calls },
+          configFor(site?.agentType),
+          callOptions(site),
+        ),
+      )
+    },
     async stopFailure(error, details) {
       if (!hasHooks('StopFailure')) return
       report(

@@ -10,7 +10,7 @@ import type {
   VerificationBadge,
 } from '@z-engine/protocol'
 import type { CheckInfo, ToolCtx, ToolResult } from '@z-engine/tools'
-import type { PreToolUseVerdict } from '../batch/batch-types.js'
+import type { BatchCallRecord, PreToolUseVerdict } from '../batch/batch-types.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import type { AgentReliefFn, SubagentCompactionTarget } from '../compaction/agent-relief.js'
 import type { DecisionHub } from '../decisions/hub.js'
@@ -111,6 +111,8 @@ export interface HookPort {
   sessionEnd?(reason: SessionEndReason): Promise<void>
   /** Notification: the engine waits on the user (an approval or a question); it only informs. */
   notification?(message: string): Promise<void>
+  /** PostToolBatch: every call of a batch has its result; it only informs. */
+  postToolBatch?(calls: BatchCallRecord[], site?: HookCallSite): Promise<void>
   /** StopFailure: the turn ended on a model API error (Claude Code's error kind); it only informs. */
   stopFailure?(error: string, details: string): Promise<void>
   /** PostCompact: after a summary compaction was recorded; it only informs. */

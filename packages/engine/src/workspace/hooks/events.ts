@@ -49,7 +49,7 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
   PostToolBatch: {
     punctuatedNames: false,
     required: ['tool_calls'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('once per tool batch, after every call has its result, before the next request'),
   },
   PermissionDenied: {
     matchOn: 'tool_name',

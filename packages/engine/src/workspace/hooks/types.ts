@@ -94,7 +94,10 @@ export interface HookEventInputs {
   PreToolUse: ToolCallFields
   PostToolUse: ToolCallFields & { toolResponse: unknown }
   PostToolUseFailure: ToolCallFields & { error: string; isInterrupt?: boolean }
-  PostToolBatch: OpenFields
+  /** Every call of a batch, once all have results (each in Claude Code's snake_case, as on stdin). */
+  PostToolBatch: {
+    toolCalls: Array<{ tool_name: string; tool_input: unknown; tool_use_id: string; tool_response?: unknown }>
+  }
   PermissionDenied: OpenFields
   UserPromptSubmit: { prompt: string }
   UserPromptExpansion: OpenFields
