@@ -11,14 +11,18 @@ import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-har
 
 afterAll(() => cleanupTempDirs())
 
-/** A home whose settings record every listed event's stdin (one JSON line each) in `<home>/<event>.jsonl`. */
+/**
+ * A home whose settings record every listed event's stdin (one JSON line each) in
+ * `<home>/logs/<event>.jsonl`. Hooks run confined (issue 34): `~/logs` is made writable.
+ */
 function recordingHome(events: Array<{ event: string; matcher?: string; refuse?: string }>): string {
   const home = tempDir('ze-home-')
   mkdirSync(join(home, 'config'), { recursive: true })
+  mkdirSync(join(home, 'logs'), { recursive: true })
   const toml: string[] = []
   for (const { event, matcher, refuse } of events) {
-    const hook = join(home, `${event}.sh`)
-    const log = join(home, `${event}.jsonl`)
+    const hook = join(home, 'logs', `${event}.sh`)
+    const log = join(home, 'logs', `${event}.jsonl`)
     // `refuse`: an input holding that word is refused (exit 2, Claude Code's block).
     writeFileSync(
       hook,
@@ -27,12 +31,13 @@ function recordingHome(events: Array<{ event: string; matcher?: string; refuse?:
     chmodSync(hook, 0o755)
     toml.push(`[[hooks.${event}]]`, ...(matcher ? [`matcher = "${matcher}"`] : []), `command = "${hook}"`, '')
   }
+  toml.push('[shell.sandbox]', 'write_paths = ["~/logs"]', '')
   writeFileSync(join(home, 'config', 'settings.toml'), toml.join('\n'))
   return home
 }
 
 function recorded(home: string, event: string): Array<Record<string, unknown>> {
-  const file = join(home, `${event}.jsonl`)
+  const file = join(home, 'logs', `${event}.jsonl`)
   if (!existsSync(file)) return []
   return readFileSync(file, 'utf8')
     .split('\n')

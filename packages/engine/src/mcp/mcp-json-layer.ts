@@ -94,6 +94,7 @@ export function convertMcpServers(
     if (invalidOauth !== undefined) {
       notices.push(
         notice(
+          layer,
           'error',
           file,
           `${key}.oauth`,
