@@ -209,39 +209,50 @@ function claudeHooks(raw: Json, report: (problem: HookProblem) => void): Json {
         )
         return
       }
-      group.hooks.forEach((hook, hookIndex) => {
+      for (const [hookIndex, hook] of group.hooks.entries()) {
         const at = `${where}.hooks[${hookIndex}]`
         const skip = (field: string, why: string) =>
           error(
             field === '' ? at : `${at}.${field}`,
             `${at}${field === '' ? '' : `.${field}`} ${why}; this hook is skipped (as Claude Code skips it)`,
           )
-        if (!isRecord(hook)) return skip('', 'must be an object such as {"type": "command", "command": "…"}')
+        if (!isRecord(hook)) {
+          skip('', 'must be an object such as {"type": "command", "command": "…"}')
+          continue
+        }
         if (typeof hook.type === 'string' && UNRUN_HOOK_TYPES.has(hook.type)) {
           report({
             severity: 'warning',
             key: `${at}.type`,
             message: `${at} is a "${hook.type}" hook, which Z Engine does not run (it runs "command" hooks); it is skipped`,
           })
-          return
+          continue
         }
-        if (hook.type !== 'command')
-          return skip(
+        if (hook.type !== 'command') {
+          skip(
             'type',
             `${JSON.stringify(hook.type)} is not a hook type (valid: command, prompt, agent, http, mcp_tool)`,
           )
-        if (typeof hook.command !== 'string' || hook.command.trim() === '')
-          return skip('command', 'must be the command to run')
-        if (hook.timeout !== undefined && !(typeof hook.timeout === 'number' && hook.timeout > 0))
-          return skip('timeout', `must be a number of seconds, not ${JSON.stringify(hook.timeout)}`)
-        if (hook.if !== undefined && !(typeof hook.if === 'string' && hook.if.trim() !== ''))
-          return skip('if', 'must be a permission rule such as "Bash(git *)"')
+          continue
+        }
+        if (typeof hook.command !== 'string' || hook.command.trim() === '') {
+          skip('command', 'must be the command to run')
+          continue
+        }
+        if (hook.timeout !== undefined && !(typeof hook.timeout === 'number' && hook.timeout > 0)) {
+          skip('timeout', `must be a number of seconds, not ${JSON.stringify(hook.timeout)}`)
+          continue
+        }
+        if (hook.if !== undefined && !(typeof hook.if === 'string' && hook.if.trim() !== '')) {
+          skip('if', 'must be a permission rule such as "Bash(git *)"')
+          continue
+        }
         const entry: Json = { command: hook.command }
         if (typeof group.matcher === 'string' && group.matcher !== '') entry.matcher = group.matcher
         if (typeof hook.timeout === 'number') entry.timeout_secs = Math.ceil(hook.timeout)
         if (typeof hook.if === 'string') entry.if = hook.if
         entries.push(entry)
-      })
+      }
     })
     if (entries.length > 0) hooks[event] = entries
   }
