@@ -298,7 +298,15 @@ function claudePlugins(raw: Json, warn: (message: string) => void): Json | undef
           warn(
             `extraKnownMarketplaces.${name} needs a source {"source": "github", "repo"}, {"source": "git", "url"} or {"source": "directory", "path"}; it is ignored`,
           )
-        else marketplaces[name] = { source: text }
+        else {
+          marketplaces[name] = { source: text }
+          // A git marketplace is cloned at its default branch, whole: say so rather than pin silently wrong.
+          for (const field of ['ref', 'path', 'sparsePaths'] as const)
+            if (source?.source !== 'directory' && source?.[field] !== undefined)
+              warn(
+                `extraKnownMarketplaces.${name}.source.${field} is not applied (Z Engine clones a marketplace's default branch, whole, and reads .claude-plugin/marketplace.json at its root); it is ignored`,
+              )
+        }
       }
       plugins.marketplaces = marketplaces
     }
