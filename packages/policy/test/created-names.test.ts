@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { bash, context } from './helpers.js'
+import type { PolicyContext } from '../src/decide/context.js'
+import { bash, context, ROOT } from './helpers.js'
 
 // Issue 34 class 5: copies, moves and extractions are judged by the names they create, not by the
 // operand they name. A name the policy protects (or a tree of unknown names, which may hold one)
@@ -56,6 +57,49 @@ describe('copies by what they create (issue 34)', () => {
     (line) => {
       const name = line.split(' ')[0] as string
       expect(bash(line, context('acceptEdits', { allow: [`Bash(${name}:*)`] })).decision).toBe('allow')
+    },
+  )
+})
+
+// A folder copied by name brings what it holds: `cp -r vendor out` creates `out/vendor/…` (or
+// `out/…` when out is new), so the names inside vendor are judged too (the engine walks it, bounded).
+describe('a folder copied by name is judged by the names inside it (issue 34)', () => {
+  const withTree = (names: readonly string[] | undefined): Partial<PolicyContext> => ({
+    pathFacts: {
+      realPath: (path) => path,
+      treeNames: (dir) => (dir === `${ROOT}/vendor` ? names : []),
+    },
+  })
+  const planted = ['lib', 'lib/a.js', '.git', '.git/config', '.git/hooks', '.git/hooks/post-checkout']
+
+  it.each([
+    'cp -r vendor out',
+    'cp -a vendor sub/',
+    'cp -r vendor .',
+    'mv vendor out',
+    'rsync -a vendor out',
+  ])('%j asks when the folder holds a protected place', (line) => {
+    const name = line.split(' ')[0] as string
+    for (const mode of MODES) {
+      const verdict = bash(
+        line,
+        context(mode, { allow: [`Bash(${name}:*)`, 'Edit(/**)'] }, withTree(planted)),
+      )
+      expect(verdict.decision).toBe('ask')
+      expect(verdict.reason).toMatch(/may create .*\.git.*protected/)
+    }
+  })
+
+  it('asks when the folder is too large to walk (its names are unknown)', () => {
+    expect(bash('cp -r vendor out', context('acceptEdits', {}, withTree(undefined))).decision).toBe('ask')
+  })
+
+  it.each(['cp -r vendor out', 'mv vendor out', 'cp -r vendor .'])(
+    '%j stays allowed in acceptEdits when nothing inside is protected',
+    (line) => {
+      expect(
+        bash(line, context('acceptEdits', {}, withTree(['lib', 'lib/a.js', 'README.md']))).decision,
+      ).toBe('allow')
     },
   )
 })

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { gitConfigEntries, gitHooksFolder, prefetchGitHooksFolder } from '@z-engine/host'
 import type { GitConfigEntry, PathFacts } from '@z-engine/policy'
 import { realPathOnDisk } from '@z-engine/tools'
+import { treeNamesOnDisk } from './tree-names.js'
 
 /** The top folder of the git repository holding `dir` (a work tree with `.git`, or a bare repository). */
 export function repositoryOnDisk(dir: string): string | undefined {
@@ -91,6 +92,8 @@ export function pathFactsOnDisk(projectRoot: string): DiskPathFacts {
     repositoryOf: repositoryOnDisk,
     // Asked only when a line has a git command the table proves read-only.
     gitConfig: gitConfigOnDisk,
+    // Asked only for a folder a copy or move names (`cp -r vendor out`), bounded.
+    treeNames: treeNamesOnDisk,
     resolved(): Record<string, string> {
       const out: Record<string, string> = {}
       for (const [path, resolved] of real) if (resolved !== undefined) out[path] = resolved

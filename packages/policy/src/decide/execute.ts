@@ -3,7 +3,7 @@ import { isWithin, normalizePath, relativeTo } from '../paths/normalize.js'
 import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
 import type { Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
-import { isPossibleName } from '../shell/created-names.js'
+import { copiedTree, isPossibleName } from '../shell/created-names.js'
 import type { Confinement, Decision, PolicyContext } from './context.js'
 import { isInScope, protectedIn } from './files.js'
 import { withGitConfig } from './shell-git-config.js'
@@ -260,7 +260,9 @@ export function decideExecute(command: string, cwd: string, context: PolicyConte
   trace.step('no ask rule matches')
   // 4. Protected paths: always ask before a change, whatever the rules; only bypass allows.
   for (const c of facts.commands) {
-    for (const target of c.writes) {
+    // A folder copied by name is judged by the names inside it too (`cp -r vendor out`).
+    const created = c.writes.flatMap((target) => copiedTree(target, context.pathFacts, context.projectRoot))
+    for (const target of [...c.writes, ...created]) {
       const reason = target.kind === 'path' ? protectedIn(target.path, context) : undefined
       if (reason === undefined) continue
       if (context.mode === 'bypass')

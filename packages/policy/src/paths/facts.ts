@@ -29,6 +29,13 @@ export interface PathFacts {
    * cannot neutralise (see `repositoryGitProgram`).
    */
   gitConfig?(dir: string): readonly GitConfigEntry[] | undefined
+  /**
+   * The names inside a folder, as paths relative to it (`lib`, `lib/a.js`, `.git/config`), read
+   * without following links and at most a bounded number; `[]` for a path that is not a folder;
+   * undefined when it holds more or cannot be read. A copy or move of the folder (`cp -r vendor
+   * out`) is judged by the names it creates from these.
+   */
+  treeNames?(dir: string): readonly string[] | undefined
 }
 
 /** How many links one resolution follows before it gives up (Linux's MAXSYMLINKS). */

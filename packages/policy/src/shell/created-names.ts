@@ -1,4 +1,5 @@
 import picomatch from 'picomatch'
+import type { PathFacts } from '../paths/facts.js'
 import { normalizePath } from '../paths/normalize.js'
 import { TOOLCHAIN_FILES } from '../paths/protected.js'
 import type { Target } from './target.js'
@@ -26,6 +27,9 @@ const PROTECTED_CANDIDATES = [
 
 /** Targets that stand for names a tree of unknown names may bring, not names the line shows. */
 const POSSIBLE = new WeakSet<Target>()
+
+/** Targets a copy or move names (`out/vendor`) → the source folder whose names it brings along. */
+const COPIED_FROM = new WeakMap<Target, string>()
 
 /** Whether a target is a name a copy or extraction may create (its reason says "may create"). */
 export function isPossibleName(target: Target): boolean {
@@ -61,10 +65,12 @@ export function createdInto(source: ShellWord, sourceTarget: Target, dir: string
       const inside = PROTECTED_CANDIDATES.filter((candidate) =>
         candidate.toLowerCase().startsWith(`${name.toLowerCase()}/`),
       )
-      return [`${dir}/${name}`, ...inside.map((candidate) => `${dir}/${candidate}`)].map((path) => ({
-        kind: 'path',
-        path: normalizePath(path),
-      }))
+      const named: Target = { kind: 'path', path: normalizePath(`${dir}/${name}`) }
+      COPIED_FROM.set(named, sourceTarget.path)
+      return [
+        named,
+        ...inside.map((candidate): Target => ({ kind: 'path', path: normalizePath(`${dir}/${candidate}`) })),
+      ]
     }
     case 'glob': {
       const last = source.value.replace(/\/+$/, '').split('/').pop() ?? ''
@@ -85,4 +91,26 @@ export function createdInto(source: ShellWord, sourceTarget: Target, dir: string
       return unreachable
     }
   }
+}
+
+/**
+ * The names a copied or moved folder brings (issue 34): for a target a copy names (`out/vendor`),
+ * every name inside its source folder under it — and under its parent too (`out/…`: a new `out`
+ * becomes the copy), unless that parent is `root`, which exists. A folder too large to walk brings
+ * every protected candidate. Nothing without facts (pure callers) or for a target no copy named.
+ */
+export function copiedTree(target: Target, facts: PathFacts | undefined, root: string): Target[] {
+  const source = COPIED_FROM.get(target)
+  if (source === undefined || target.kind !== 'path' || facts?.treeNames === undefined) return []
+  const parent = target.path.slice(0, target.path.lastIndexOf('/')) || '/'
+  const prefixes = parent === root ? [target.path] : [target.path, parent]
+  const names = facts.treeNames(source)
+  if (names === undefined) return prefixes.flatMap((prefix) => treeInto(prefix))
+  return prefixes.flatMap((prefix) =>
+    names.map((name) => {
+      const created: Target = { kind: 'path', path: normalizePath(`${prefix}/${name}`) }
+      POSSIBLE.add(created)
+      return created
+    }),
+  )
 }
