@@ -2,7 +2,8 @@
  * Issue 38: hook events that were accepted but never fired now fire at their moment, on a real
  * Engine with real hook scripts reading Claude Code's stdin: PostCompact after a summary,
  * PreModelSwitch (which may keep the model) and PostModelSwitch around a model change, StopFailure
- * when a turn ends on a model error, PostToolBatch once per batch.
+ * when a turn ends on a model error, PostToolBatch once per batch, UserPromptExpansion when a
+ * command becomes a prompt.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -26,7 +27,7 @@ function recordingHome(events: Array<{ event: string; matcher?: string; refuse?:
     // `refuse`: an input holding that word is refused (exit 2, Claude Code's block).
     writeFileSync(
       hook,
-      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> '${log}'\n${refuse ? `case "$input" in *${refuse}*) echo "switching to that model is not allowed here" >&2; exit 2;; esac\n` : ''}`,
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> '${log}'\n${refuse ? `case "$input" in *${refuse}*) echo "not allowed here" >&2; exit 2;; esac\n` : ''}`,
     )
     chmodSync(hook, 0o755)
     toml.push(`[[hooks.${event}]]`, ...(matcher ? [`matcher = "${matcher}"`] : []), `command = "${hook}"`, '')
@@ -105,7 +106,7 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
     expect(notices).toContainEqual(
       expect.objectContaining({
         code: 'model_switch_blocked',
-        message: expect.stringContaining('switching to that model is not allowed here'),
+        message: expect.stringContaining('not allowed here'),
       }),
     )
     expect(t.events(session, 'modelChanged')).toHaveLength(1)
@@ -188,6 +189,45 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
         },
       ],
     })
+    await session.close()
+    await t.engine.shutdown()
+  })
+
+  it('UserPromptExpansion gets a /command as it became a prompt; a block drops the command', async () => {
+    const project = buggyProject()
+    const home = recordingHome([{ event: 'UserPromptExpansion', refuse: 'deploy' }])
+    mkdirSync(join(home, '.claude', 'commands'), { recursive: true })
+    writeFileSync(
+      join(home, '.claude', 'commands', 'greet.md'),
+      '---\ndescription: Greet\n---\nSay hello to $ARGUMENTS.\n',
+    )
+    writeFileSync(
+      join(home, '.claude', 'commands', 'deploy.md'),
+      '---\ndescription: Deploy\n---\nDeploy $ARGUMENTS.\n',
+    )
+    const t = await engineWith(() => ({ blocks: [{ type: 'text', text: 'hello' }] }), home)
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'runCommand', name: 'greet', args: 'world' })
+    await t.waitFor(session, 'turnFinished')
+    await session.idle()
+    expect(recorded(home, 'UserPromptExpansion')).toEqual([
+      expect.objectContaining({
+        hook_event_name: 'UserPromptExpansion',
+        expansion_type: 'slash_command',
+        command_name: 'greet',
+        command_args: 'world',
+        prompt: expect.stringContaining('Say hello to world.'),
+      }),
+    ])
+    expect(t.client.requests).toHaveLength(1)
+    session.send({ type: 'runCommand', name: 'deploy', args: 'prod' })
+    await session.idle()
+    expect(recorded(home, 'UserPromptExpansion')).toHaveLength(2)
+    expect(t.client.requests).toHaveLength(1)
+    const notices = t
+      .events(session, 'notice')
+      .flatMap((event) => (event.type === 'notice' ? [event.message] : []))
+    expect(notices).toContainEqual(expect.stringContaining('/deploy was not run: not allowed here'))
     await session.close()
     await t.engine.shutdown()
   })

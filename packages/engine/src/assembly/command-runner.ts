@@ -11,7 +11,7 @@ import { renderMcpStatus } from '../mcp/render-status.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import { createInteractionPort } from '../session/interaction-port.js'
 import type { SessionCore } from '../session/session-core.js'
-import type { CommandAction } from '../session/session-types.js'
+import type { CommandAction, TurnInput } from '../session/session-types.js'
 import type { SessionVerification } from '../verification/session-verification.js'
 import {
   buildCommandCatalog,
@@ -159,7 +159,44 @@ export class CommandRunner {
   async run(name: string, args: string): Promise<CommandAction> {
     const resolution = resolveCommand(await this.catalog(), name)
     if (!resolution.ok) return { type: 'notice', level: 'warning', message: resolution.notice }
-    return this.#runEntry(resolution.entry, args)
+    const action = await this.#runEntry(resolution.entry, args)
+    if (action.type !== 'turn' || resolution.entry.kind === 'engine') return action
+    return this.#expansionHooks(
+      action.input,
+      resolution.entry.kind === 'mcp' ? 'mcp_prompt' : 'slash_command',
+      args,
+    )
+  }
+
+  /**
+   * UserPromptExpansion hooks (Claude Code's): a command became a prompt. A block (exit 2) drops the
+   * turn with its reason; their context goes to the model with the prompt.
+   */
+  async #expansionHooks(
+    input: TurnInput,
+    expansionType: 'slash_command' | 'mcp_prompt',
+    args: string,
+  ): Promise<CommandAction> {
+    const hooks = this.deps.session.services.hooks
+    if (hooks.userPromptExpansion === undefined || input.command === undefined) return { type: 'turn', input }
+    const prompt = input.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
+    const verdict = await hooks.userPromptExpansion({
+      expansionType,
+      commandName: input.command,
+      commandArgs: args,
+      prompt,
+    })
+    if (verdict.blocked !== undefined)
+      return {
+        type: 'notice',
+        level: 'warning',
+        message: `/${input.command} was not run: ${verdict.blocked}`,
+      }
+    if (verdict.additionalContext === undefined) return { type: 'turn', input }
+    return {
+      type: 'turn',
+      input: { ...input, content: [...input.content, { type: 'text', text: verdict.additionalContext }] },
+    }
   }
 
   async #runEntry(entry: CatalogEntry, args: string): Promise<CommandAction> {

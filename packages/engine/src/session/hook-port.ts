@@ -235,6 +235,18 @@ export function createHookPort(options: HookPortOptions): HookPort {
       if (!hasHooks('Notification')) return
       report(await runHooks('Notification', { ...common(), message }, options.config(), hookOptions))
     },
+    async userPromptExpansion(expansion) {
+      if (!hasHooks('UserPromptExpansion')) return {}
+      const outcome = report(
+        await runHooks('UserPromptExpansion', { ...common(), ...expansion }, options.config(), hookOptions),
+      )
+      if (outcome.blocked || !outcome.continue)
+        return {
+          blocked: outcome.blockReason ?? outcome.stopReason ?? 'blocked by a UserPromptExpansion hook',
+        }
+      const context = joined(outcome.additionalContext)
+      return context !== undefined ? { additionalContext: context } : {}
+    },
     async postToolBatch(calls, site) {
       if (!hasHooks('PostToolBatch', site?.agentType)) return
       report(

@@ -111,6 +111,13 @@ export interface HookPort {
   sessionEnd?(reason: SessionEndReason): Promise<void>
   /** Notification: the engine waits on the user (an approval or a question); it only informs. */
   notification?(message: string): Promise<void>
+  /** UserPromptExpansion: a command became a prompt; a block drops it, context joins it. */
+  userPromptExpansion?(expansion: {
+    expansionType: 'slash_command' | 'mcp_prompt'
+    commandName: string
+    commandArgs: string
+    prompt: string
+  }): Promise<{ blocked?: string; additionalContext?: string }>
   /** PostToolBatch: every call of a batch has its result; it only informs. */
   postToolBatch?(calls: BatchCallRecord[], site?: HookCallSite): Promise<void>
   /** StopFailure: the turn ended on a model API error (Claude Code's error kind); it only informs. */

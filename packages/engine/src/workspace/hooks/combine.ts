@@ -16,6 +16,7 @@ const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
   'PreCompact',
   // Claude Code 2.1.332 reads a PreModelSwitch block as a blocking error: the model is kept.
   'PreModelSwitch',
+  'UserPromptExpansion',
 ])
 
 /** Events whose `additionalContext` reaches a model (the subagent's, for SubagentStart). */
@@ -26,6 +27,7 @@ const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set([
   'UserPromptSubmit',
   'SessionStart',
   'SubagentStart',
+  'UserPromptExpansion',
 ])
 
 /**

@@ -72,7 +72,7 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'command_name',
     punctuatedNames: true,
     required: ['command_name'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('when a /command or an MCP prompt becomes a prompt, before its turn; a block drops it'),
   },
   SessionStart: {
     matchOn: 'source',

@@ -100,7 +100,13 @@ export interface HookEventInputs {
   }
   PermissionDenied: OpenFields
   UserPromptSubmit: { prompt: string }
-  UserPromptExpansion: OpenFields
+  /** A command became a prompt (Claude Code's fields; `prompt` is the expanded text). */
+  UserPromptExpansion: {
+    expansionType: 'slash_command' | 'mcp_prompt'
+    commandName: string
+    commandArgs: string
+    prompt: string
+  }
   SessionStart: { source: 'startup' | 'resume' | 'clear' | 'compact' }
   SessionEnd: { reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other' }
   Stop: { stopHookActive: boolean }
