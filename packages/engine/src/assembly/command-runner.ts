@@ -179,7 +179,8 @@ export class CommandRunner {
   ): Promise<CommandAction> {
     const hooks = this.deps.session.services.hooks
     if (hooks.userPromptExpansion === undefined || input.command === undefined) return { type: 'turn', input }
-    const prompt = input.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
+    const content = input.content ?? [{ type: 'text' as const, text: input.text }]
+    const prompt = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
     const verdict = await hooks.userPromptExpansion({
       expansionType,
       commandName: input.command,
@@ -195,7 +196,7 @@ export class CommandRunner {
     if (verdict.additionalContext === undefined) return { type: 'turn', input }
     return {
       type: 'turn',
-      input: { ...input, content: [...input.content, { type: 'text', text: verdict.additionalContext }] },
+      input: { ...input, content: [...content, { type: 'text', text: verdict.additionalContext }] },
     }
   }
 
