@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * What an embedder installs (run `pnpm build` first; uses the npm registry, or npm's cache when warm):
- * packs the 8 library packages, npm-installs the tarballs into a fresh app, and prints the install
+ * What an embedder installs (uses the npm registry, or npm's cache when warm): builds the 8 library
+ * packages from empty `dist/` folders (turbo replays a cached build over what is there, so a `dist/`
+ * built before can hold stale chunks that `pnpm pack` would ship and this would count), packs them, npm-installs the tarballs into a fresh app, and prints the install
  * size (apparent bytes and disk usage), package count and install scripts, then, from that app, the
  * import time of `@z-engine/engine` (ESM and CommonJS, median of 9 fresh processes) and the memory
  * of an idle session (an engine with 20 sessions open, none running a turn).
@@ -13,9 +14,18 @@ import { join, resolve } from 'node:path'
 
 const LIBRARIES = ['protocol', 'policy', 'context', 'prompts', 'store', 'host', 'tools', 'engine']
 const root = resolve(import.meta.dirname, '..')
+for (const name of LIBRARIES) rmSync(join(root, 'packages', name, 'dist'), { recursive: true, force: true })
+execFileSync(
+  'pnpm',
+  ['exec', 'turbo', 'run', 'build', ...LIBRARIES.map((name) => `--filter=@z-engine/${name}`)],
+  {
+    cwd: root,
+    stdio: 'ignore',
+  },
+)
 for (const name of LIBRARIES) {
   if (!existsSync(join(root, 'packages', name, 'dist'))) {
-    console.error(`packages/${name} has no dist/: run pnpm build first.`)
+    console.error(`packages/${name} did not build: run pnpm build to see why.`)
     process.exit(1)
   }
 }

@@ -6,13 +6,12 @@ type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number]
 // are inlined, so `z-engine exec` loads a handful of files instead of
 // ~800 modules. Commands load lazily (see router.ts), so the chat's Ink/React, ACP and serve land in
 // their own chunks. The packages come in as built (their ES module bundles, precompiled validators
-// embedded). Left outside are what is read as a file at run time: web-tree-sitter and the grammar
-// wasm in @z-engine/context (read by the repo-map worker), ajv (for MCP and fallback tool schemas,
-// and the precompiled validators' runtime) and the optional gateway with its database drivers.
+// embedded). Left outside are what is read as a file at run time: the grammar and tree-sitter
+// runtime wasm in @z-engine/context (read by the repo-map worker), ajv (for MCP and fallback tool
+// schemas, and the precompiled validators' runtime) and the optional gateway with its database drivers.
 // Those are this package's own dependencies, so they resolve from dist/ in any install layout.
 const EXTERNAL = [
   'ajv',
-  'web-tree-sitter',
   '@z-engine/gateway',
   // Ink's React devtools bridge, imported only when DEV=true and not installed.
   'react-devtools-core',
@@ -60,7 +59,7 @@ export default defineConfig({
   minifySyntax: true,
   target: 'node20',
   loader: { '.md': 'text' },
-  noExternal: [/^(?!ajv$|ajv\/|web-tree-sitter$|@z-engine\/gateway$|react-devtools-core$)/],
+  noExternal: [/^(?!ajv$|ajv\/|@z-engine\/gateway$|react-devtools-core$)/],
   external: EXTERNAL,
   esbuildPlugins: [anthropicBaseClientOnly],
   // Bundled CommonJS dependencies call require() for Node's built-ins; give ESM chunks one.

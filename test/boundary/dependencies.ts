@@ -17,8 +17,8 @@ export const USED_BY_NAME: Readonly<Record<string, Readonly<Record<string, strin
   cli: {
     // The CLI's build inlines the engine but leaves these installed (apps/cli/tsup.config.ts).
     ajv: 'the inlined engine compiles tool and MCP schemas with it at run time',
-    'web-tree-sitter': 'the inlined engine parses the repository map with it',
-    '@z-engine/context': 'the inlined engine reads the grammar .wasm files it ships',
+    '@z-engine/context':
+      'the inlined engine reads the grammar and tree-sitter runtime .wasm.br files it ships',
   },
   engine: {
     // Language servers the LSP tests start as processes (packages/engine/test/engine-lsp.test.ts).
@@ -41,6 +41,10 @@ export const BUNDLED: Readonly<Record<string, Readonly<Record<string, string>>>>
   },
   prompts: {
     yaml: "bundled from its ES module build: its CommonJS entry's require('process') breaks embedders' ESM bundles",
+  },
+  context: {
+    'web-tree-sitter':
+      'bundled, its runtime wasm shipped compressed in grammars/: the published package adds a debug build and source maps (4.6 MB of the install)',
   },
 }
 

@@ -17,11 +17,14 @@ export const ALLOWED_INTERNAL: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Internal packages a package may declare (never import) because code bundled into its build
- * needs them at run time: the CLI inlines the engine, whose grammar loader reads the `.wasm` files
+ * needs them at run time: the CLI inlines the engine, whose grammar loader reads the `.wasm.br` files
  * `@z-engine/context` ships. Each entry says why.
  */
 export const RUNTIME_OF_BUNDLED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  cli: { context: 'the inlined engine reads the grammar .wasm files @z-engine/context ships' },
+  cli: {
+    context:
+      'the inlined engine reads the grammar and tree-sitter runtime .wasm.br files @z-engine/context ships',
+  },
 }
 
 /** Packages that must do no I/O. */

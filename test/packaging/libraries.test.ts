@@ -100,11 +100,15 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
       expect(existsSync(join(dir, 'LICENSE')), `${manifest.name} LICENSE`).toBe(true)
       expect(readFileSync(join(dir, 'package.json'), 'utf8')).not.toContain('workspace:')
     }
+    // Six grammars and the tree-sitter runtime (its JavaScript is bundled into @z-engine/context).
     expect(
       readdirSync(join(app, 'node_modules', '@z-engine', 'context', 'grammars')).filter((f) =>
         f.endsWith('.wasm.br'),
       ),
-    ).toHaveLength(6)
+    ).toHaveLength(7)
+    expect(
+      existsSync(join(app, 'node_modules', '@z-engine', 'context', 'node_modules', 'web-tree-sitter')),
+    ).toBe(false)
 
     // The program as ESM: type-checked against the `import` types, compiled, run.
     copyFileSync(join(import.meta.dirname, 'app', 'main.ts'), join(app, 'main.ts'))
@@ -139,6 +143,33 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
     expect(readFileSync(join(cjs, 'dist', 'main.js'), 'utf8')).toContain('require("@z-engine/engine")')
     const commonjs = await run(process.execPath, [join(cjs, 'dist', 'main.js')], { cwd: cjs })
     expect(JSON.parse(commonjs.stdout)).toEqual(expected)
+
+    // The repository map from the packed engine, as ES module and CommonJS: the compressed grammars
+    // and runtime wasm are read from @z-engine/context and parsed (in the worker).
+    const project = join(work, 'project')
+    mkdirSync(join(project, 'src'), { recursive: true })
+    await writeFile(
+      join(project, 'src', 'a.ts'),
+      'export function add(a: number, b: number) { return a + b }\n',
+    )
+    await writeFile(join(project, 'b.py'), 'class Box:\n    pass\n')
+    const probe = `.buildRepoMap({ root: ${JSON.stringify(project)} }).then((map) => console.log(JSON.stringify(map)))`
+    const maps = await Promise.all([
+      run(
+        process.execPath,
+        ['--input-type=module', '-e', `import('@z-engine/engine/internal').then((m) => m${probe})`],
+        {
+          cwd: app,
+        },
+      ),
+      run(process.execPath, ['-e', `require('@z-engine/engine/internal')${probe}`], { cwd: cjs }),
+    ])
+    for (const map of maps) {
+      const built = JSON.parse(map.stdout) as { errors: string[]; text: string }
+      expect(built.errors).toEqual([])
+      expect(built.text).toContain('function add(a: number, b: number)')
+      expect(built.text).toContain('class Box')
+    }
 
     // One file by esbuild, ES module and CommonJS, each run from a folder where nothing else can be
     // resolved: the custom tool's schema compiles (ajv is in the bundle), yaml needs no require shim.

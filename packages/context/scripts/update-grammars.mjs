@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Fetches the repository map's grammar `.wasm` files from the per-language npm packages pinned in
- * GRAMMARS below and writes them brotli-compressed (`.wasm.br`) into `grammars/`, with each
+ * GRAMMARS below (and the tree-sitter runtime's wasm, from the web-tree-sitter version this package
+ * bundles) and writes them brotli-compressed (`.wasm.br`) into `grammars/`, with each
  * package's license, recording the checksum of each published `.wasm` in `grammars/grammars.json`.
  * Only the grammars ship: the packages themselves carry native sources and install scripts that an
  * embedder should not get. Compressed, the six grammars take 0.4 MB instead of 5 MB of the install
@@ -31,7 +32,16 @@ const GRAMMARS = [
   { name: 'tree-sitter-python', version: '0.25.0', files: ['tree-sitter-python.wasm'] },
   { name: 'tree-sitter-go', version: '0.25.0', files: ['tree-sitter-go.wasm'] },
   { name: 'tree-sitter-rust', version: '0.24.0', files: ['tree-sitter-rust.wasm'] },
+  // The tree-sitter runtime's own wasm: its JavaScript is bundled into this package's build (tsup
+  // `noExternal`) from the dev dependency, so the wasm must come from that same version.
+  { name: 'web-tree-sitter', version: runtimeVersion(), files: ['web-tree-sitter.wasm'] },
 ]
+
+/** The exact web-tree-sitter version this package bundles (its dev dependency). */
+function runtimeVersion() {
+  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'))
+  return manifest.devDependencies['web-tree-sitter']
+}
 
 const grammarsDir = join(import.meta.dirname, '..', 'grammars')
 const manifestPath = join(grammarsDir, 'grammars.json')
@@ -55,7 +65,14 @@ function writeCompressed(wasm, target) {
 if (process.argv.includes('--check')) {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
   let bad = 0
-  for (const { file, sha256: expected } of manifest.files) {
+  for (const { file, from, sha256: expected } of manifest.files) {
+    const pinned = GRAMMARS.find((grammar) => from.startsWith(`${grammar.name}@`))
+    if (pinned === undefined || from !== `${pinned.name}@${pinned.version}`) {
+      console.error(
+        `${file}: grammars.json says it is from ${from}; this script pins ${pinned?.name}@${pinned?.version}`,
+      )
+      bad += 1
+    }
     const actual = sha256(published(join(grammarsDir, file)))
     if (actual !== expected) {
       console.error(`${file}: sha256 ${actual}, grammars.json says ${expected}`)

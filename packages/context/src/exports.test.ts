@@ -32,6 +32,7 @@ it('exports exactly the public surface', () => {
       "SKILL_TOOL_NAME",
       "SUMMARY_LABEL",
       "SYSTEM_SECTION_KINDS",
+      "TREE_SITTER_RUNTIME_FILE",
       "appendReminders",
       "applyMicroClear",
       "applySummary",

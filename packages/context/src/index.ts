@@ -63,7 +63,12 @@ export { appendReminders, wrapSystemReminder } from './prompt/reminders.js'
 export type { EnvironmentSnapshot, SystemParts, SystemSection, SystemSectionKind } from './prompt/system.js'
 export { buildSystem, renderEnvironment, SYSTEM_SECTION_KINDS } from './prompt/system.js'
 export type { RepoMapLanguage } from './repo-map/languages.js'
-export { GRAMMAR_FILES, languageForPath, REPO_MAP_LANGUAGES } from './repo-map/languages.js'
+export {
+  GRAMMAR_FILES,
+  languageForPath,
+  REPO_MAP_LANGUAGES,
+  TREE_SITTER_RUNTIME_FILE,
+} from './repo-map/languages.js'
 export type { OutlineResult, Outliner, OutlinerInput } from './repo-map/outliner.js'
 export { countIdentifiers, createOutliner, importedReferences } from './repo-map/outliner.js'
 export { rankFiles } from './repo-map/rank.js'

@@ -42,3 +42,13 @@ export const GRAMMAR_FILES: Readonly<Record<RepoMapLanguage, { packageName: stri
   go: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-go.wasm.br' },
   rust: { packageName: '@z-engine/context', file: 'grammars/tree-sitter-rust.wasm.br' },
 }
+
+/**
+ * The tree-sitter runtime's own wasm (`web-tree-sitter.wasm`, brotli-compressed like the grammars):
+ * its JavaScript is bundled into this package, so the wasm ships beside the grammars and is passed
+ * to {@link createOutliner} as `runtimeWasm`.
+ */
+export const TREE_SITTER_RUNTIME_FILE: Readonly<{ packageName: string; file: string }> = {
+  packageName: '@z-engine/context',
+  file: 'grammars/web-tree-sitter.wasm.br',
+}

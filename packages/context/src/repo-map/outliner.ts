@@ -23,7 +23,10 @@ export type OutlineResult = { ok: true; outline: FileOutline } | { ok: false; er
 /** Grammar bytes per language, and optionally the tree-sitter runtime's own wasm. */
 export interface OutlinerInput {
   grammars: Partial<Record<RepoMapLanguage, Uint8Array>>
-  /** `web-tree-sitter.wasm`; when absent, web-tree-sitter locates it itself. */
+  /**
+   * `web-tree-sitter.wasm` (decompressed from {@link TREE_SITTER_RUNTIME_FILE}); when absent,
+   * web-tree-sitter looks for it beside the module that holds it, which fails in this package's build.
+   */
   runtimeWasm?: Uint8Array
 }
 

@@ -9,6 +9,7 @@ import {
   type Outliner,
   REPO_MAP_LANGUAGES,
   type RepoMapLanguage,
+  TREE_SITTER_RUNTIME_FILE,
 } from '@z-engine/context'
 
 /**
@@ -23,7 +24,7 @@ function resolveFile(id: string): string {
 
 const decompress = promisify(brotliDecompress)
 
-/** A grammar's wasm bytes: the shipped `.wasm.br` files are brotli-compressed (install size). */
+/** A grammar's (or the runtime's) wasm bytes: the shipped `.wasm.br` files are brotli-compressed (install size). */
 async function readGrammar(path: string): Promise<Uint8Array> {
   const bytes = await readFile(path)
   return path.endsWith('.br') ? await decompress(bytes) : bytes
@@ -97,8 +98,9 @@ async function loadLanguage(language: RepoMapLanguage): Promise<LanguageLoad> {
       error: `${language}: could not read or decompress ${packageName}/${file} (${String(error)}); a bundled engine needs ${packageName} installed beside it.`,
     }
   }
-  runtimeWasm ??= readFile(resolveFile('web-tree-sitter/web-tree-sitter.wasm')).catch(
-    // web-tree-sitter can still locate its own wasm file.
+  const runtimeFile = `${TREE_SITTER_RUNTIME_FILE.packageName}/${TREE_SITTER_RUNTIME_FILE.file}`
+  runtimeWasm ??= readGrammar(resolveFile(runtimeFile)).catch(
+    // From the sources, web-tree-sitter (a dev dependency there) still locates its own wasm file.
     () => undefined,
   )
   const runtime = await runtimeWasm
