@@ -127,6 +127,27 @@ describe('model refs', () => {
     expect(resolveModelInfo('opus').id).toBe('claude-opus-4-6')
   })
 
+  it('prices the 5.5 models as Claude Code 2.1.332’s bundled catalog does (sonnet, opus there)', () => {
+    expect(resolveModelInfo('claude-sonnet-5-5')).toMatchObject({
+      provider: 'anthropic',
+      known: true,
+      contextWindow: 1_000_000,
+      maxOutputTokens: 128_000,
+      prices: {
+        inputPerMillion: 2,
+        outputPerMillion: 10,
+        cacheWritePerMillion: 2.5,
+        cacheReadPerMillion: 0.1,
+      },
+    })
+    expect(resolveModelInfo('claude-opus-5-5')).toMatchObject({
+      known: true,
+      contextWindow: 1_000_000,
+      prices: { inputPerMillion: 4, outputPerMillion: 20, cacheWritePerMillion: 5, cacheReadPerMillion: 0.2 },
+    })
+    expect(parseModelRef('claude-sonnet-5-5')).toMatchObject({ ok: true, ref: { provider: 'anthropic' } })
+  })
+
   it('says how to fix an unknown or malformed ref', () => {
     expect(parseModelRef('my-model')).toMatchObject({
       ok: false,

@@ -130,8 +130,22 @@ function open(contextWindow: number, maxOutputTokens: number, reasoning = false,
   return { provider: 'openai-chat', contextWindow, maxOutputTokens, prices: FREE, vision, reasoning }
 }
 
+/**
+ * A Claude 5.5 model as Claude Code 2.1.332's own model catalog has it: a native 1M-token window,
+ * 128,000 output tokens, 5-minute cache writes at 1.25× input, and its own cache-read price.
+ */
+function claude55(input: number, output: number, cacheRead: number): Entry {
+  const entry = claude(input, output, 128_000)
+  return { ...entry, contextWindow: 1_000_000, prices: { ...entry.prices, cacheReadPerMillion: cacheRead } }
+}
+
 const CATALOG: Record<string, Entry> = {
-  // Anthropic. The 4.6 models are priced as their 4.5 predecessors (assumed; override in settings).
+  // Anthropic. The 5.5 models' figures are from Claude Code 2.1.332's bundled catalog (pricing tiers
+  // `tier_2_10_cache_read_0_10`, `tier_4_20_cache_read_0_20`); Haiku 5.5 is left out: its price rises
+  // above 100k prompt tokens, which a per-model price cannot express.
+  'claude-sonnet-5-5': claude55(2, 10, 0.1),
+  'claude-opus-5-5': claude55(4, 20, 0.2),
+  // The 4.6 models are priced as their 4.5 predecessors (assumed; override in settings).
   'claude-opus-4-6': claude(5, 25, 64_000),
   'claude-sonnet-4-6': claude(3, 15, 64_000),
   'claude-opus-4-5': claude(5, 25, 64_000),
