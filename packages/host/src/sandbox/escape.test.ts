@@ -216,6 +216,40 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
     expect(existsSync(join(project, '.mcp.json'))).toBe(false)
   })
 
+  it('a command prepared while another holds a placeholder still runs after that one ends, and cannot create the path', async () => {
+    // A's bubblewrap leaves the empty placeholder .mcp.json; B, planned while it exists, must not
+    // bind it as an existing file, or A's cleanup pulls it away before B starts.
+    const first = await sandbox.prepare({ root: project, additionalDirectories: [], granted: 'write' })
+    if (!first) throw new Error('expected a confined run')
+    const shell = findShell(env.PATH)
+    const a = await runShellCommand('true', {
+      cwd: project,
+      env,
+      shellPath: shell,
+      wrap: first.wrap,
+      timeoutMs: 20_000,
+    })
+    expect(a.exitCode).toBe(0)
+    expect(existsSync(join(project, '.mcp.json'))).toBe(true)
+    const second = await sandbox.prepare({ root: project, additionalDirectories: [], granted: 'write' })
+    if (!second) throw new Error('expected a confined run')
+    await first.release()
+    try {
+      const b = await runShellCommand('echo ran; echo "{}" > .mcp.json', {
+        cwd: project,
+        env,
+        shellPath: shell,
+        wrap: second.wrap,
+        timeoutMs: 20_000,
+      })
+      expect(b.output).toContain('ran')
+      expect(b.output).not.toMatch(/bwrap:/)
+    } finally {
+      await second.release()
+    }
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false)
+  })
+
   it('cannot write through symlinks or hard links', async () => {
     const result = await confined(
       [

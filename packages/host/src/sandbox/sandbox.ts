@@ -73,6 +73,12 @@ export function sandboxModeFor(input: {
 
 /** Placeholders in use by commands of this process, so the last one out removes them. */
 const placeholderUsers = new Map<string, number>()
+/**
+ * Placeholders bubblewrap made for this process's commands and not yet removed. A command planned
+ * while one is there sees a path that exists; it must still plan a placeholder (and count as its
+ * user), or the first command's cleanup removes what its bind needs before it starts.
+ */
+const madePlaceholders = new Set<string>()
 
 /**
  * A session's sandbox: the backend, the settings and a private temp folder shared by its confined
@@ -193,9 +199,12 @@ export class Sandbox {
         }
       }
     }
+    if (backend.kind === 'bubblewrap') adoptPlaceholders(profile)
     const placeholders = backend.kind === 'bubblewrap' ? profile.placeholders : []
-    for (const entry of placeholders)
+    for (const entry of placeholders) {
       placeholderUsers.set(entry.path, (placeholderUsers.get(entry.path) ?? 0) + 1)
+      madePlaceholders.add(entry.path)
+    }
     let released = false
     return {
       mode,
@@ -234,6 +243,17 @@ async function removeCreated(paths: readonly string[]): Promise<void> {
   for (const path of paths) await rm(path, { recursive: true, force: true }).catch(() => {})
 }
 
+/**
+ * Plans as placeholders the protected paths that exist only as this process's own placeholders
+ * (another command's, still there): planned as read-only binds, they could vanish before bwrap runs.
+ */
+function adoptPlaceholders(profile: { readOnly: ProfilePath[]; placeholders: ProfilePath[] }): void {
+  const adopted = profile.readOnly.filter((entry) => madePlaceholders.has(entry.path))
+  if (adopted.length === 0) return
+  profile.readOnly = profile.readOnly.filter((entry) => !madePlaceholders.has(entry.path))
+  profile.placeholders = [...profile.placeholders, ...adopted]
+}
+
 /** Removes the empty mount points bubblewrap left for placeholders once no command uses them. */
 async function removePlaceholders(entries: readonly ProfilePath[]): Promise<void> {
   for (const entry of entries) {
@@ -244,8 +264,12 @@ async function removePlaceholders(entries: readonly ProfilePath[]): Promise<void
     }
     placeholderUsers.delete(entry.path)
     const info = await lstat(entry.path).catch(() => undefined)
-    if (!info) continue
-    if (entry.kind === 'file' && info.isFile() && info.size === 0) await unlink(entry.path).catch(() => {})
-    if (entry.kind === 'dir' && info.isDirectory()) await rmdir(entry.path).catch(() => {})
+    // A command planned meanwhile uses it again (it plans a placeholder, which bwrap recreates if
+    // this removal wins); it removes it when it ends.
+    if ((placeholderUsers.get(entry.path) ?? 0) > 0) continue
+    if (info && entry.kind === 'file' && info.isFile() && info.size === 0)
+      await unlink(entry.path).catch(() => {})
+    if (info && entry.kind === 'dir' && info.isDirectory()) await rmdir(entry.path).catch(() => {})
+    if ((placeholderUsers.get(entry.path) ?? 0) === 0) madePlaceholders.delete(entry.path)
   }
 }
