@@ -244,6 +244,42 @@ describe('the Claude Agent SDK query() over the engine', () => {
     }
   }, 60_000)
 
+  it('switches to fallbackModel when the main model stays overloaded (529) after its retries, pricing both', async () => {
+    const project = tempDir('ze-cas-project-')
+    const home = tempDir('ze-cas-home-')
+    const server = await startScriptedServer((request) =>
+      request.body.model === 'claude-haiku-4-5'
+        ? { blocks: [{ type: 'text', text: 'Done on the fallback.' }] }
+        : {
+            fault: {
+              type: 'status',
+              status: 529,
+              body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+              headers: { 'retry-after': '0' },
+            },
+          },
+    )
+    try {
+      const env = {
+        ANTHROPIC_API_KEY: 'x',
+        ANTHROPIC_BASE_URL: server.url,
+        PATH: process.env.PATH,
+        HOME: home,
+      }
+      const messages = await collect(
+        query({ prompt: 'hi', options: { cwd: project, env, model: 'sonnet', fallbackModel: 'haiku' } }),
+      )
+      const models = server.requests.map((request) => request.body.model)
+      expect(models.at(-1)).toBe('claude-haiku-4-5')
+      expect(models.slice(0, -1).every((model) => model === 'claude-sonnet-4-6')).toBe(true)
+      const result = messages.at(-1) as SDKResultMessage
+      expect(result).toMatchObject({ type: 'result', subtype: 'success', result: 'Done on the fallback.' })
+      expect(Object.keys(result.modelUsage)).toContain('claude-haiku-4-5')
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+
   it('streams Claude Code’s shapes and obeys the query’s controls: canUseTool options, aliased matchers, partial messages, UUIDs, setModel between streamed prompts, refused methods, dontAsk', async () => {
     const project = tempDir('ze-cas-project-')
     const home = tempDir('ze-cas-home-')
@@ -519,11 +555,11 @@ describe('the Claude Agent SDK query() over the engine', () => {
       const refused = collect(
         query({
           prompt: 'Which colour?',
-          options: { cwd: project, env, fallbackModel: 'claude-haiku-4-5', maxBudgetUsd: 1, betas: [] },
+          options: { cwd: project, env, maxBudgetUsd: 1, betas: [] },
         }),
       )
       await expect(refused).rejects.toThrow(
-        /cannot honour these options[\s\S]*options\.fallbackModel: no fallback model is tried[\s\S]*options\.maxBudgetUsd[\s\S]*options\.betas/,
+        /cannot honour these options[\s\S]*options\.maxBudgetUsd[\s\S]*options\.betas/,
       )
     } finally {
       await server.close()

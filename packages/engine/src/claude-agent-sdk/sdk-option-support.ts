@@ -25,7 +25,6 @@ const PROCESS_ONLY = new Set([
 const NOT_HONOURED: Readonly<Record<string, string>> = {
   betas: 'beta headers are not sent',
   enableFileCheckpointing: 'the engine always checkpoints; rewind with the session API',
-  fallbackModel: 'no fallback model is tried; a failed request ends the turn with its error',
   maxBudgetUsd: 'no cost ceiling is enforced; watch total_cost_usd on the result',
   outputFormat: 'structured output is not enforced; parse the result text',
   permissionPromptToolName: 'use canUseTool',
@@ -78,6 +77,7 @@ const DEFAULT_VALUES: Readonly<Record<string, unknown>> = {
 const HONOURED = new Set([
   'abortController',
   'agents',
+  'fallbackModel',
   'additionalDirectories',
   'allowedTools',
   'canUseTool',

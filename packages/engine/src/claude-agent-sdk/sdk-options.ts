@@ -97,19 +97,18 @@ export function settingsOf(options: Options): SettingsLayer {
     ...(options.additionalDirectories ? { additional_directories: options.additionalDirectories } : {}),
   }
   const thinking = options.maxThinkingTokens
+  const model = {
+    ...(thinking === undefined
+      ? {}
+      : thinking > 0
+        ? { thinking: true, thinking_budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.floor(thinking)) }
+        : { thinking: false }),
+    // Claude Code's switch when the main model stays overloaded (the engine's `model.fallback`).
+    ...(options.fallbackModel !== undefined ? { fallback: modelRef(options.fallbackModel) } : {}),
+  }
   return {
     ...(Object.keys(permissions).length > 0 ? { permissions } : {}),
-    ...(thinking !== undefined
-      ? {
-          model:
-            thinking > 0
-              ? {
-                  thinking: true,
-                  thinking_budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.floor(thinking)),
-                }
-              : { thinking: false },
-        }
-      : {}),
+    ...(Object.keys(model).length > 0 ? { model } : {}),
     ...(options.maxTurns !== undefined ? { agents: { max_turns: options.maxTurns } } : {}),
     ...(Object.keys(servers).length > 0 ? { mcp: { servers } } : {}),
   } as SettingsLayer
