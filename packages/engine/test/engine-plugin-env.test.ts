@@ -105,7 +105,9 @@ describe('a plugin’s processes get CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA',
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'bypass' })
     session.send({ type: 'submit', text: 'Watch.' })
     await t.waitFor(session, 'turnFinished')
-    expect(readFileSync(join(data, 'env.log'), 'utf8').trim().split('\n')).toEqual([
+    // The notices name a hook that failed, should its line be missing.
+    const notices = JSON.stringify(t.events(session, 'notice'))
+    expect(readFileSync(join(data, 'env.log'), 'utf8').trim().split('\n'), notices).toEqual([
       `prompt ok ${root} ${data}`,
       `agent ok ${root} ${data}`,
     ])

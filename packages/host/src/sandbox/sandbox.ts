@@ -1,3 +1,4 @@
+import { lstatSync, readdirSync } from 'node:fs'
 import { lstat, mkdtemp, realpath, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -248,10 +249,26 @@ async function removeCreated(paths: readonly string[]): Promise<void> {
  * (another command's, still there): planned as read-only binds, they could vanish before bwrap runs.
  */
 function adoptPlaceholders(profile: { readOnly: ProfilePath[]; placeholders: ProfilePath[] }): void {
-  const adopted = profile.readOnly.filter((entry) => madePlaceholders.has(entry.path))
+  const adopted = profile.readOnly.filter(
+    (entry) => madePlaceholders.has(entry.path) && emptyOrGone(entry.path),
+  )
   if (adopted.length === 0) return
-  profile.readOnly = profile.readOnly.filter((entry) => !madePlaceholders.has(entry.path))
+  profile.readOnly = profile.readOnly.filter((entry) => !adopted.includes(entry))
   profile.placeholders = [...profile.placeholders, ...adopted]
+}
+
+/**
+ * Whether a path is missing or empty: a placeholder (possibly being removed right now), not a file
+ * or folder somebody has since put there. Synchronous, so no cleanup runs between check and use.
+ */
+function emptyOrGone(path: string): boolean {
+  try {
+    const info = lstatSync(path)
+    if (info.isDirectory()) return readdirSync(path).length === 0
+    return info.isFile() && info.size === 0
+  } catch {
+    return true
+  }
 }
 
 /** Removes the empty mount points bubblewrap left for placeholders once no command uses them. */
@@ -270,6 +287,7 @@ async function removePlaceholders(entries: readonly ProfilePath[]): Promise<void
     if (info && entry.kind === 'file' && info.isFile() && info.size === 0)
       await unlink(entry.path).catch(() => {})
     if (info && entry.kind === 'dir' && info.isDirectory()) await rmdir(entry.path).catch(() => {})
-    if ((placeholderUsers.get(entry.path) ?? 0) === 0) madePlaceholders.delete(entry.path)
+    // Still listed in madePlaceholders: a command planned while this removal ran saw the path and
+    // must plan a placeholder too (adoptPlaceholders checks the path is still empty or gone).
   }
 }
