@@ -4,6 +4,7 @@ import type {
   ApprovalRequest,
   EngineEvent,
   PermissionDecisionKind,
+  SuggestedRule,
   ToolResultBlock,
   ToolStatus,
   ToolUseBlock,
@@ -42,6 +43,15 @@ export interface PreToolUseVerdict {
   stop?: string
 }
 
+/** What PermissionRequest hooks answered an ask with; nothing: the user is asked. */
+export interface PermissionRequestAnswer {
+  decision?:
+    | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
+    | { behavior: 'deny'; message?: string; interrupt?: boolean }
+  /** A hook answered `continue: false`: its stopReason. */
+  stop?: string
+}
+
 /** What the batch needs from its run; every I/O dependency is injected. */
 export interface BatchDeps {
   tools: ReadonlyMap<string, Tool>
@@ -60,6 +70,13 @@ export interface BatchDeps {
   decideReady?(): Promise<void>
   /** The host's `canUseTool`, bound to its timeout; absent: the verdict stands. */
   canUseTool?(request: ToolPermissionRequest, signal: AbortSignal): Promise<HostVerdict>
+  /** PermissionRequest hooks, run for a call about to ask; absent: none configured. */
+  permissionRequest?(
+    toolName: string,
+    input: Record<string, unknown>,
+    toolUseId: string,
+    suggestion: SuggestedRule | undefined,
+  ): Promise<PermissionRequestAnswer>
   /** Announces every request, then resolves once all are answered (cancelled → absent from the map). */
   requestApprovals(requests: ApprovalRequest[], signal: AbortSignal): Promise<Map<string, ApprovalDecision>>
   /** Applies AllowSession / AllowProject rules. */

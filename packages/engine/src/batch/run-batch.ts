@@ -241,6 +241,49 @@ async function prepare(
         preview = undefined
       }
       const suggestion = hook.permission || review !== undefined ? undefined : verdict.suggestion
+      // PermissionRequest hooks answer in the user's place; a deny rule was already applied above.
+      const answered = await deps.permissionRequest?.(tool.name, input, block.id, suggestion)
+      if (answered?.stop !== undefined)
+        return {
+          kind: 'settled',
+          status: 'denied',
+          text: `Not run: a PermissionRequest hook stopped the turn (${answered.stop})`,
+          stop: answered.stop,
+        }
+      const hookAnswer = answered?.decision
+      if (hookAnswer?.behavior === 'deny') {
+        const text = `Permission denied by a PermissionRequest hook${hookAnswer.message ? `: ${hookAnswer.message}` : '.'}`
+        return {
+          kind: 'settled',
+          status: 'denied',
+          text,
+          ...(hookAnswer.interrupt ? { stop: 'a PermissionRequest hook denied with interrupt' } : {}),
+        }
+      }
+      if (hookAnswer?.behavior === 'allow') {
+        if (hookAnswer.updatedInput === undefined) return { kind: 'ready', tool, input, title, ...context }
+        const invalid = await deps.validate(tool.name, tool.inputSchema, hookAnswer.updatedInput)
+        if (invalid)
+          return {
+            kind: 'settled',
+            status: 'error',
+            text: `Error: a PermissionRequest hook rewrote the input badly: ${invalid}`,
+          }
+        // New input is a new call for the policy: its deny rules and protected paths still hold.
+        const updated = conservativeAction(tool, hookAnswer.updatedInput, deps)
+        if (updated.type === 'execute') await deps.decideReady?.()
+        const again = deps.decide(tool.name, updated)
+        if (again.decision === 'deny')
+          return { kind: 'settled', status: 'denied', text: `Permission denied: ${again.reason}` }
+        return {
+          kind: 'ready',
+          tool,
+          input: hookAnswer.updatedInput,
+          title: safeTitle(tool, hookAnswer.updatedInput, deps),
+          ...(hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}),
+          ...(again.realPaths !== undefined ? { realPaths: again.realPaths } : {}),
+        }
+      }
       // An escalated Allow keeps the confinement the policy's allow relied on.
       const confinement =
         review !== undefined && verdict.decision === 'allow' ? verdict.confinement : undefined

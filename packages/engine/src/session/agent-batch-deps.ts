@@ -80,6 +80,15 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
     ...(host
       ? { canUseTool: (request, signal) => consultHost(host.callback, request, signal, host.timeoutMs) }
       : {}),
+    ...(services.hooks.permissionRequest
+      ? {
+          permissionRequest: (name, input, toolUseId, suggestion) =>
+            services.hooks.permissionRequest?.(
+              { toolName: name, input, toolUseId, ...(suggestion !== undefined ? { suggestion } : {}) },
+              site(),
+            ) ?? Promise.resolve({}),
+        }
+      : {}),
     requestApprovals: async (requests, signal) => {
       options.onApprovalWait?.(true)
       try {

@@ -1,5 +1,5 @@
 import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
-import type { PermissionMode } from '@z-engine/protocol'
+import type { PermissionMode, SuggestedRule } from '@z-engine/protocol'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { runHooks } from '../workspace/hooks/run-hooks.js'
 import type { HookCommand, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
@@ -50,6 +50,27 @@ export function claudePermissionMode(mode: PermissionMode): string {
 /** What the user is shown when a hook answered `continue: false`: its stopReason, or who stopped. */
 function stopText(outcome: HookOutcome, event: string): string {
   return outcome.stopReason ?? `a ${event} hook stopped the turn (continue: false)`
+}
+
+/**
+ * The approval card's suggested rule as Claude Code's `permission_suggestions` (permission
+ * updates: `Bash(npm test:*)` → `{ toolName: 'Bash', ruleContent: 'npm test:*' }`).
+ */
+function permissionSuggestions(suggestion: SuggestedRule | undefined): unknown[] | undefined {
+  if (suggestion === undefined) return undefined
+  const rules = (suggestion.rules ?? [suggestion.rule]).map((rule) => {
+    const open = rule.indexOf('(')
+    if (open < 0 || !rule.endsWith(')')) return { toolName: rule }
+    return { toolName: rule.slice(0, open), ruleContent: rule.slice(open + 1, -1) }
+  })
+  return [
+    {
+      type: 'addRules',
+      rules,
+      behavior: 'allow',
+      destination: suggestion.scope === 'project' ? 'localSettings' : 'session',
+    },
+  ]
 }
 
 /** Adapts the hooks runner to the session's HookPort; never throws. */
@@ -160,6 +181,28 @@ export function createHookPort(options: HookPortOptions): HookPort {
         ...(context !== undefined ? { additionalContext: context } : {}),
         ...(outcome.continue ? {} : { stop: stopText(outcome, event) }),
       }
+    },
+    async permissionRequest(request, site) {
+      if (!hasHooks('PermissionRequest', site?.agentType)) return {}
+      const suggestions = permissionSuggestions(request.suggestion)
+      const outcome = report(
+        await runHooks(
+          'PermissionRequest',
+          {
+            ...common(site),
+            toolName: request.toolName,
+            toolInput: request.input,
+            toolUseId: request.toolUseId,
+            ...(suggestions !== undefined ? { permissionSuggestions: suggestions } : {}),
+          },
+          configFor(site?.agentType),
+          callOptions(site),
+        ),
+      )
+      if (!outcome.continue) return { stop: stopText(outcome, 'PermissionRequest') }
+      // Exit 2 denies as Claude Code does, its stderr the message for the model.
+      if (outcome.blocked) return { decision: { behavior: 'deny', message: outcome.blockReason ?? '' } }
+      return outcome.permissionRequest !== undefined ? { decision: outcome.permissionRequest } : {}
     },
     async userPromptSubmit(prompt) {
       if (!hasHooks('UserPromptSubmit')) return {}

@@ -5,12 +5,13 @@ import type {
   Cost,
   LogRecord,
   PermissionMode,
+  SuggestedRule,
   ToolUseBlock,
   Usage,
   VerificationBadge,
 } from '@z-engine/protocol'
 import type { CheckInfo, ToolCtx, ToolResult } from '@z-engine/tools'
-import type { BatchCallRecord, PreToolUseVerdict } from '../batch/batch-types.js'
+import type { BatchCallRecord, PermissionRequestAnswer, PreToolUseVerdict } from '../batch/batch-types.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import type { AgentReliefFn, SubagentCompactionTarget } from '../compaction/agent-relief.js'
 import type { DecisionHub } from '../decisions/hub.js'
@@ -93,6 +94,11 @@ export interface HookPort {
     site?: HookCallSite,
     toolUseId?: string,
   ): Promise<{ additionalContext?: string; stop?: string }>
+  /**
+   * PermissionRequest: an approval is about to be asked; a hook may answer it instead of the user
+   * (allow, with a rewritten input, or deny with a message); `stop` when a hook stopped the turn.
+   */
+  permissionRequest?(request: PermissionRequestCall, site?: HookCallSite): Promise<PermissionRequestAnswer>
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
   /**
@@ -128,6 +134,15 @@ export interface HookPort {
   preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
   /** PostModelSwitch: after the session's model changed; it only informs. */
   postModelSwitch?(change: ModelSwitch): Promise<void>
+}
+
+/** The ask a PermissionRequest hook answers. */
+export interface PermissionRequestCall {
+  toolName: string
+  input: Record<string, unknown>
+  toolUseId: string
+  /** The rule the approval card would offer. */
+  suggestion?: SuggestedRule
 }
 
 /** A change of the session's model, as the model-switch hooks see it. */

@@ -17,6 +17,8 @@ const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
   // Claude Code 2.1.332 reads a PreModelSwitch block as a blocking error: the model is kept.
   'PreModelSwitch',
   'UserPromptExpansion',
+  // Claude Code 2.1.332: exit 2 on PermissionRequest denies the permission, stderr to the model.
+  'PermissionRequest',
 ])
 
 /** Events whose `additionalContext` reaches a model (the subagent's, for SubagentStart). */
@@ -97,6 +99,12 @@ export function combineHookResults(event: HookEvent, results: HookRunResult[]): 
       if (output.decision === 'approve') ignore('"decision": "approve"')
     }
     if (output.decision === 'block' && !CAN_BLOCK.has(event)) ignore('"decision": "block"')
+    if (output.permissionRequest !== undefined) {
+      if (event !== 'PermissionRequest') ignore('"decision"')
+      // A deny wins over an allow; the first deny's message, the last allow's rewrite.
+      else if (outcome.permissionRequest?.behavior !== 'deny')
+        outcome.permissionRequest = output.permissionRequest
+    }
 
     const decision = event === 'PreToolUse' ? permissionDecisionOf(output) : undefined
     if (decision !== undefined) {
@@ -145,5 +153,6 @@ function withoutSpecificFields(output: NonNullable<HookRunResult['output']>): Ho
   delete kept.permissionDecisionReason
   delete kept.updatedInput
   delete kept.additionalContext
+  delete kept.permissionRequest
   return kept
 }

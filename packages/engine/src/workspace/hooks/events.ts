@@ -137,7 +137,7 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'tool_name',
     punctuatedNames: true,
     required: ['tool_name', 'tool_input'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('when a call is about to ask for approval; its allow or deny answers instead of the user'),
   },
   Setup: {
     matchOn: 'trigger',

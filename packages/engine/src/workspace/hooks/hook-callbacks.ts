@@ -8,6 +8,7 @@ import {
   type HookInput,
   type HookPermissionDecision,
   type HookRunResult,
+  type PermissionRequestDecision,
 } from './types.js'
 
 /**
@@ -32,6 +33,8 @@ export interface HookCallbackOutput {
     updatedInput?: Record<string, unknown>
     /** Text for the model. */
     additionalContext?: string
+    /** PermissionRequest: the answer given instead of the user's. */
+    decision?: PermissionRequestDecision
   }
 }
 

@@ -1,4 +1,4 @@
-import type { HookJsonOutput, HookPermissionDecision } from './types.js'
+import type { HookJsonOutput, HookPermissionDecision, PermissionRequestDecision } from './types.js'
 
 /** What a hook's stdout turned out to be. */
 export type ParsedHookStdout =
@@ -101,7 +101,52 @@ function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kin
           warnings.push('ignored "hookSpecificOutput.updatedInput": expected an object')
         }
       }
+      if (fields.decision !== undefined) {
+        const answer = permissionRequestDecision(fields.decision, warnings)
+        if (answer !== undefined) output.permissionRequest = answer
+      }
     }
   }
   return { kind: 'json', output, warnings }
+}
+
+/** A PermissionRequest hook's `hookSpecificOutput.decision` (`{ behavior: "allow" | "deny", … }`). */
+function permissionRequestDecision(
+  value: unknown,
+  warnings: string[],
+): PermissionRequestDecision | undefined {
+  const path = 'hookSpecificOutput.decision'
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    warnings.push(`ignored "${path}": expected an object with "behavior"`)
+    return undefined
+  }
+  const fields = value as Record<string, unknown>
+  switch (fields.behavior) {
+    case 'allow': {
+      const updated = fields.updatedInput
+      if (fields.updatedPermissions !== undefined)
+        warnings.push(
+          `ignored "${path}.updatedPermissions": Z Engine does not apply permission updates from hooks`,
+        )
+      if (updated === undefined) return { behavior: 'allow' }
+      if (updated !== null && typeof updated === 'object' && !Array.isArray(updated))
+        return { behavior: 'allow', updatedInput: updated as Record<string, unknown> }
+      warnings.push(`ignored "${path}": "updatedInput" must be an object`)
+      return undefined
+    }
+    case 'deny': {
+      const message = typeof fields.message === 'string' ? fields.message : undefined
+      if (fields.message !== undefined && message === undefined)
+        warnings.push(`ignored "${path}.message": expected a string`)
+      const interrupt = fields.interrupt === true
+      return {
+        behavior: 'deny',
+        ...(message !== undefined ? { message } : {}),
+        ...(interrupt ? { interrupt } : {}),
+      }
+    }
+    default:
+      warnings.push(`ignored "${path}": expected "behavior" to be "allow" or "deny"`)
+      return undefined
+  }
 }

@@ -110,6 +110,49 @@ describe('runHooks', () => {
     expect(outcome.results[0]!.status).toBe('blocked')
   })
 
+  it('reads a PermissionRequest decision: a deny (or exit 2) wins over an allow, bad answers are warned about', async () => {
+    const allow = script(
+      'pr-allow',
+      `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}'`,
+    )
+    const deny = script(
+      'pr-deny',
+      `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not today","interrupt":true}}}'`,
+    )
+    const odd = script(
+      'pr-odd',
+      `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"maybe"}}}'`,
+    )
+    const refuse = script('pr-refuse', 'echo "no shell" >&2; exit 2')
+    const allowed = await runHooks(
+      'PermissionRequest',
+      preToolUse,
+      { PermissionRequest: [allow, odd] },
+      options(),
+    )
+    expect(allowed.permissionRequest).toEqual({ behavior: 'allow', updatedInput: { command: 'ls' } })
+    expect(allowed.warnings.join('\n')).toContain('"behavior" to be "allow" or "deny"')
+    const denied = await runHooks(
+      'PermissionRequest',
+      preToolUse,
+      { PermissionRequest: [deny, allow] },
+      options(),
+    )
+    expect(denied.permissionRequest).toEqual({ behavior: 'deny', message: 'not today', interrupt: true })
+    const blocked = await runHooks(
+      'PermissionRequest',
+      preToolUse,
+      { PermissionRequest: [refuse] },
+      options(),
+    )
+    expect(blocked.blocked).toBe(true)
+    expect(blocked.blockReason).toBe('no shell')
+    // Written for PermissionRequest but run on PreToolUse: ignored by name.
+    const elsewhere = await runHooks('PreToolUse', preToolUse, { PreToolUse: [deny] }, options())
+    expect(elsewhere.permissionRequest).toBeUndefined()
+    expect(elsewhere.ignored.join('\n')).toContain('hookSpecificOutput for PermissionRequest')
+  })
+
   it('warns and continues on any other exit code', async () => {
     const hook = script('fail', 'echo "linter crashed" >&2; exit 3')
     const outcome = await runHooks(

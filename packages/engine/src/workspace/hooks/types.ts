@@ -127,7 +127,8 @@ export interface HookEventInputs {
   PostModelSwitch: ModelSwitchFields
   /** `notificationType` is Claude Code's (`permission_prompt`, `idle_prompt`, `elicitation_dialog`…). */
   Notification: { message: string; notificationType?: string; title?: string }
-  PermissionRequest: OpenFields
+  /** The ask about to be shown; `permissionSuggestions` are Claude Code's permission updates. */
+  PermissionRequest: ToolCallFields & { permissionSuggestions?: unknown[] }
   Setup: OpenFields
   TeammateIdle: OpenFields
   TaskCreated: OpenFields
@@ -169,7 +170,14 @@ export interface HookJsonOutput {
   permissionDecisionReason?: string
   updatedInput?: Record<string, unknown>
   additionalContext?: string
+  /** PermissionRequest: `hookSpecificOutput.decision`, the answer given instead of the user's. */
+  permissionRequest?: PermissionRequestDecision
 }
+
+/** A PermissionRequest hook's answer to an ask (Claude Code's `decision.behavior`). */
+export type PermissionRequestDecision =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
+  | { behavior: 'deny'; message?: string; interrupt?: boolean }
 
 /** How one hook process ended. */
 export type HookRunStatus =
@@ -223,6 +231,8 @@ export interface HookOutcome {
   permissionDecisionReason?: string
   /** PreToolUse: the rewritten input (the last hook in configuration order that gave one wins). */
   updatedInput?: Record<string, unknown>
+  /** PermissionRequest: the answer instead of the user's (a deny or a block wins over an allow). */
+  permissionRequest?: PermissionRequestDecision
   /** Text for the model: plain stdout (UserPromptSubmit/SessionStart) and `additionalContext`. */
   additionalContext: string[]
   /** Messages for the user (`systemMessage`). */
