@@ -99,6 +99,7 @@ async function collection(project: string): Promise<void> {
         SubagentStop: [{ matcher: 'code-reviewer', hooks: [{ type: 'command', command: './on-review.sh' }] }],
         UserPromptSubmit: [{ matcher: 'ignored', hooks: [{ type: 'command', command: './on-prompt.sh' }] }],
         PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './on-permission.sh' }] }],
+        Setup: [{ matcher: 'init', hooks: [{ type: 'command', command: './on-setup.sh' }] }],
       },
     }),
   )
@@ -173,7 +174,8 @@ describe('a real-world-shaped Claude Code collection', () => {
     expect(byEvent.UserPromptSubmit).toEqual([expect.objectContaining({ matcherKind: 'ignored' })])
     // Kept, listed, and said never to run here.
     expect(byEvent.PermissionRequest).toHaveLength(1)
-    expect(Object.keys(hooks.value.neverFired as object)).toEqual(['PermissionRequest'])
+    expect(byEvent.Setup).toHaveLength(1)
+    expect(Object.keys(hooks.value.neverFired as object)).toEqual(['Setup'])
 
     const mcp = await json(box, ['mcp', 'list'])
     expect((mcp.value.servers as Named[]).map((server) => server.name)).toEqual(['docs'])
