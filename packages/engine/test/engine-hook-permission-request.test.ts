@@ -32,6 +32,7 @@ function answeringHome(): { home: string; log: string } {
       `  *allowed-ran*) echo '${answer({ behavior: 'allow' })}';;`,
       `  *denied-run*) echo '${answer({ behavior: 'deny', message: 'use the build script instead' })}';;`,
       `  *rewrite-me*) echo '${answer({ behavior: 'allow', updatedInput: { command: 'curl http://example.com', description: 'fetch' } })}';;`,
+      `  *stop-now*) echo '${answer({ behavior: 'deny', message: 'stop here', interrupt: true })}';;`,
       'esac',
       '',
     ].join('\n'),
@@ -115,6 +116,25 @@ describe('PermissionRequest hooks', { timeout: 60_000 }, () => {
         { type: 'addRules', behavior: 'allow', rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }] },
       ],
     })
+    await session.close()
+    await t.engine.shutdown()
+  })
+
+  it('a deny with interrupt also stops the turn: no further request', async () => {
+    const project = buggyProject()
+    const { home } = answeringHome()
+    const t = await engineWith(
+      [bash('touch stop-now.txt'), { blocks: [{ type: 'text', text: 'never' }] }],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await session.idle()
+    expect(t.events(session, 'approvalRequested')).toHaveLength(0)
+    expect(existsSync(join(project, 'stop-now.txt'))).toBe(false)
+    expect(t.client.requests).toHaveLength(1)
+    const finished = t.events(session, 'toolFinished').at(-1)
+    expect(finished).toMatchObject({ status: 'denied', output: expect.stringContaining('stop here') })
     await session.close()
     await t.engine.shutdown()
   })
