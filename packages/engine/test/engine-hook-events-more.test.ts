@@ -3,7 +3,7 @@
  * Engine with real hook scripts reading Claude Code's stdin: PostCompact after a summary,
  * PreModelSwitch (which may keep the model) and PostModelSwitch around a model change, StopFailure
  * when a turn ends on a model error, PostToolBatch once per batch, UserPromptExpansion when a
- * command becomes a prompt.
+ * command becomes a prompt, InstructionsLoaded for each instruction file a session starts with.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -228,6 +228,39 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
       .events(session, 'notice')
       .flatMap((event) => (event.type === 'notice' ? [event.message] : []))
     expect(notices).toContainEqual(expect.stringContaining('/deploy was not run: not allowed here'))
+    await session.close()
+    await t.engine.shutdown()
+  })
+
+  it('InstructionsLoaded reports each instruction file loaded at session start, an import as `include`', async () => {
+    const project = buggyProject()
+    const home = recordingHome([{ event: 'InstructionsLoaded' }])
+    mkdirSync(join(home, '.claude'), { recursive: true })
+    writeFileSync(join(home, '.claude', 'CLAUDE.md'), 'Be brief.\n')
+    mkdirSync(join(project, 'docs'))
+    writeFileSync(join(project, 'docs', 'style.md'), 'Tabs, not spaces.\n')
+    writeFileSync(join(project, 'CLAUDE.md'), 'Run the tests. See @docs/style.md\n')
+    writeFileSync(join(project, 'CLAUDE.local.md'), 'My notes.\n')
+    const t = await engineWith(() => ({ blocks: [{ type: 'text', text: 'ok' }] }), home)
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    const loads = recorded(home, 'InstructionsLoaded').map((input) => ({
+      file_path: input.file_path,
+      memory_type: input.memory_type,
+      load_reason: input.load_reason,
+      ...(input.parent_file_path !== undefined ? { parent_file_path: input.parent_file_path } : {}),
+    }))
+    expect(loads).toEqual([
+      { file_path: join(home, '.claude', 'CLAUDE.md'), memory_type: 'User', load_reason: 'session_start' },
+      { file_path: join(project, 'CLAUDE.md'), memory_type: 'Project', load_reason: 'session_start' },
+      {
+        file_path: join(project, 'docs', 'style.md'),
+        memory_type: 'Project',
+        load_reason: 'include',
+        parent_file_path: join(project, 'CLAUDE.md'),
+      },
+      { file_path: join(project, 'CLAUDE.local.md'), memory_type: 'Local', load_reason: 'session_start' },
+    ])
+    expect(recorded(home, 'InstructionsLoaded')[0]).toMatchObject({ hook_event_name: 'InstructionsLoaded' })
     await session.close()
     await t.engine.shutdown()
   })

@@ -42,6 +42,7 @@ import type { AgentDefinition } from '../workspace/definitions/types.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { withHookEnv } from '../workspace/hooks/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
+import { sessionStartLoads } from '../workspace/instructions/loaded-hook-fields.js'
 import { loadRules } from '../workspace/instructions/rules-load.js'
 import { pluginDefinitionSources, pluginEnvironment } from '../workspace/plugins/active.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
@@ -803,6 +804,9 @@ export async function assembleSession(
   }
   mcp.start()
   if (input.waitForMcp) await mcp.settled()
+  // Claude Code reports each instruction file as it enters the context, before SessionStart.
+  for (const load of sessionStartLoads(instructions.files, projectRoot, paths.home))
+    await hooks.instructionsLoaded?.(load)
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
   const view: SessionView = {

@@ -204,6 +204,10 @@ export function createHookPort(options: HookPortOptions): HookPort {
       if (outcome.blocked) return { decision: { behavior: 'deny', message: outcome.blockReason ?? '' } }
       return outcome.permissionRequest !== undefined ? { decision: outcome.permissionRequest } : {}
     },
+    async instructionsLoaded(file) {
+      if (!hasHooks('InstructionsLoaded')) return
+      report(await runHooks('InstructionsLoaded', { ...common(), ...file }, options.config(), hookOptions))
+    },
     async userPromptSubmit(prompt) {
       if (!hasHooks('UserPromptSubmit')) return {}
       const outcome = report(

@@ -18,6 +18,7 @@ import type { DecisionHub } from '../decisions/hub.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
+import type { InstructionsLoadedFields } from '../workspace/hooks/types.js'
 
 /** The session's verification as turns and batches see it (spec 000 "Verification"). */
 export interface VerificationPort {
@@ -99,6 +100,8 @@ export interface HookPort {
    * (allow, with a rewritten input, or deny with a message); `stop` when a hook stopped the turn.
    */
   permissionRequest?(request: PermissionRequestCall, site?: HookCallSite): Promise<PermissionRequestAnswer>
+  /** InstructionsLoaded: an instruction file entered the context; it only informs. */
+  instructionsLoaded?(file: InstructionsLoadedFields): Promise<void>
   /** UserPromptSubmit: may block the prompt or add context. */
   userPromptSubmit(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
   /**

@@ -192,7 +192,7 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'load_reason',
     punctuatedNames: true,
     required: ['file_path'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at('for each instruction file loaded as a session starts (`session_start`, imports `include`)'),
   },
   CwdChanged: {
     punctuatedNames: false,

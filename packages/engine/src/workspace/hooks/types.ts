@@ -89,6 +89,16 @@ export interface ModelSwitchFields {
 /** The fields of an event Z Engine never fires (see HOOK_EVENT_TABLE): whatever `hooks test` is given. */
 type OpenFields = Record<string, unknown>
 
+/** What InstructionsLoaded hooks read: the file (absolute), its kind and why it was loaded. */
+export interface InstructionsLoadedFields {
+  filePath: string
+  memoryType: 'User' | 'Project' | 'Local' | 'Managed'
+  loadReason: 'session_start' | 'nested_traversal' | 'path_glob_match' | 'include' | 'compact'
+  globs?: string[]
+  triggerFilePath?: string
+  parentFilePath?: string
+}
+
 /** The event-specific fields each event's hooks receive on stdin (camelCase; snake_case on stdin). */
 export interface HookEventInputs {
   PreToolUse: ToolCallFields
@@ -138,7 +148,8 @@ export interface HookEventInputs {
   ConfigChange: OpenFields
   WorktreeCreate: OpenFields
   WorktreeRemove: OpenFields
-  InstructionsLoaded: OpenFields
+  /** An instruction file entered the context (Claude Code's `memory_type` and `load_reason`). */
+  InstructionsLoaded: InstructionsLoadedFields
   CwdChanged: OpenFields
   FileChanged: OpenFields
   DirectoryAdded: OpenFields
