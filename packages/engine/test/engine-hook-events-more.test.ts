@@ -3,7 +3,7 @@
  * Engine with real hook scripts reading Claude Code's stdin: PostCompact after a summary,
  * PreModelSwitch (which may keep the model) and PostModelSwitch around a model change, StopFailure
  * when a turn ends on a model error, PostToolBatch once per batch, UserPromptExpansion when a
- * command becomes a prompt, InstructionsLoaded for each instruction file a session starts with.
+ * command becomes a prompt, InstructionsLoaded for each instruction file entering the context.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -232,7 +232,7 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
     await t.engine.shutdown()
   })
 
-  it('InstructionsLoaded reports each instruction file loaded at session start, an import as `include`', async () => {
+  it('InstructionsLoaded reports each instruction file as it enters the context: at start, by import, nested, by glob', async () => {
     const project = buggyProject()
     const home = recordingHome([{ event: 'InstructionsLoaded' }])
     mkdirSync(join(home, '.claude'), { recursive: true })
@@ -241,7 +241,20 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
     writeFileSync(join(project, 'docs', 'style.md'), 'Tabs, not spaces.\n')
     writeFileSync(join(project, 'CLAUDE.md'), 'Run the tests. See @docs/style.md\n')
     writeFileSync(join(project, 'CLAUDE.local.md'), 'My notes.\n')
-    const t = await engineWith(() => ({ blocks: [{ type: 'text', text: 'ok' }] }), home)
+    mkdirSync(join(project, 'src'))
+    writeFileSync(join(project, 'src', 'app.ts'), 'export {}\n')
+    writeFileSync(join(project, 'src', 'CLAUDE.md'), 'Source notes.\n')
+    mkdirSync(join(project, '.claude', 'rules'), { recursive: true })
+    writeFileSync(join(project, '.claude', 'rules', 'ts.md'), '---\npaths: src/**/*.ts\n---\nStrict types.\n')
+    const t = await engineWith(
+      [
+        {
+          blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'src', 'app.ts') } }],
+        },
+        { blocks: [{ type: 'text', text: 'ok' }] },
+      ],
+      home,
+    )
     const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
     const loads = recorded(home, 'InstructionsLoaded').map((input) => ({
       file_path: input.file_path,
@@ -261,6 +274,24 @@ describe('hook events fired since issue 38', { timeout: 60_000 }, () => {
       { file_path: join(project, 'CLAUDE.local.md'), memory_type: 'Local', load_reason: 'session_start' },
     ])
     expect(recorded(home, 'InstructionsLoaded')[0]).toMatchObject({ hook_event_name: 'InstructionsLoaded' })
+
+    // A nested file and a glob rule load when a call first touches a path under them.
+    session.send({ type: 'submit', text: 'read it' })
+    await session.idle()
+    expect(recorded(home, 'InstructionsLoaded').slice(4)).toEqual([
+      expect.objectContaining({
+        file_path: join(project, 'src', 'CLAUDE.md'),
+        memory_type: 'Project',
+        load_reason: 'nested_traversal',
+        trigger_file_path: join(project, 'src', 'app.ts'),
+      }),
+      expect.objectContaining({
+        file_path: join(project, '.claude', 'rules', 'ts.md'),
+        memory_type: 'Project',
+        load_reason: 'path_glob_match',
+        globs: ['src/**/*.ts'],
+      }),
+    ])
     await session.close()
     await t.engine.shutdown()
   })

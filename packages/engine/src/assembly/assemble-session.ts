@@ -385,6 +385,7 @@ export async function assembleSession(
     isReadDenied: (path) => gate.readDenied(path),
     rules: rules.rules,
     repoMap,
+    onLoaded: async (load) => hooks.instructionsLoaded?.(load),
   })
 
   const hooks = createHookPort({

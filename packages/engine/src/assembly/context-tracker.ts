@@ -1,8 +1,9 @@
-import { isAbsolute, relative, resolve } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { AnnouncementTracker, nestedFolders, type Rule, renderRule } from '@z-engine/context'
 import { reminderText } from '@z-engine/prompts'
 import type { ToolUseBlock } from '@z-engine/protocol'
 import type { RepoMapService } from '../repo-map/repo-map-service.js'
+import type { InstructionsLoadedFields } from '../workspace/hooks/types.js'
 import { loadNestedInstructions } from '../workspace/instructions/instructions-load.js'
 
 /** Input fields that name a file or folder a tool touches (Claude Code's names). */
@@ -41,6 +42,8 @@ export class ContextTracker {
       isReadDenied?: (path: string) => boolean
       rules: readonly Rule[]
       repoMap: RepoMapService | undefined
+      /** InstructionsLoaded hooks, told of each nested file and glob rule as it is announced. */
+      onLoaded?: (load: InstructionsLoadedFields) => Promise<void>
     },
   ) {}
 
@@ -67,15 +70,47 @@ export class ContextTracker {
             ...(this.options.isReadDenied ? { isReadDenied: this.options.isReadDenied } : {}),
           })
         : { files: [], warnings: [] }
-    return this.#announcements
-      .take({ touched, nestedFiles: nested.files, rules: this.options.rules })
-      .map((announcement) =>
-        announcement.kind === 'nested'
-          ? reminderText('nestedInstructions', {
-              path: announcement.file.path,
-              content: announcement.file.content,
-            })
-          : renderRule(announcement.rule),
-      )
+    const announcements = this.#announcements.take({
+      touched,
+      nestedFiles: nested.files,
+      rules: this.options.rules,
+    })
+    if (this.options.onLoaded)
+      for (const announcement of announcements)
+        await this.options.onLoaded(this.#loaded(announcement, touched))
+    return announcements.map((announcement) =>
+      announcement.kind === 'nested'
+        ? reminderText('nestedInstructions', {
+            path: announcement.file.path,
+            content: announcement.file.content,
+          })
+        : renderRule(announcement.rule),
+    )
+  }
+  /** Claude Code's InstructionsLoaded input for one announcement (paths absolute). */
+  #loaded(
+    announcement: ReturnType<AnnouncementTracker['take']>[number],
+    touched: readonly string[],
+  ): InstructionsLoadedFields {
+    const { root, home } = this.options
+    const absolute = (shown: string) =>
+      shown.startsWith('~/') ? join(home, shown.slice(2)) : isAbsolute(shown) ? shown : resolve(root, shown)
+    if (announcement.kind === 'nested') {
+      const folder = dirname(announcement.file.path)
+      const trigger = touched.find((path) => path.startsWith(`${folder}/`))
+      return {
+        filePath: absolute(announcement.file.path),
+        memoryType: 'Project',
+        loadReason: 'nested_traversal',
+        ...(trigger !== undefined ? { triggerFilePath: resolve(root, trigger) } : {}),
+      }
+    }
+    const { rule } = announcement
+    return {
+      filePath: absolute(rule.path),
+      memoryType: rule.path.startsWith('~/') ? 'User' : 'Project',
+      loadReason: 'path_glob_match',
+      globs: [...rule.globs],
+    }
   }
 }

@@ -192,7 +192,9 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'load_reason',
     punctuatedNames: true,
     required: ['file_path'],
-    firing: at('for each instruction file loaded as a session starts (`session_start`, imports `include`)'),
+    firing: at(
+      'for each instruction file as it enters the context: at session start, by import, nested, by glob',
+    ),
   },
   CwdChanged: {
     punctuatedNames: false,
