@@ -315,7 +315,11 @@ describe('agent lifecycle', () => {
     chmodSync(hook, 0o755)
     const home = tempDir('ze-home-')
     mkdirSync(join(home, 'config'), { recursive: true })
-    writeFileSync(join(home, 'config', 'settings.toml'), `[[hooks.SubagentStop]]\ncommand = "${hook}"\n`)
+    // Hooks run confined (issue 34): the folder the script logs to is opened to writes.
+    writeFileSync(
+      join(home, 'config', 'settings.toml'),
+      `[[hooks.SubagentStop]]\ncommand = "${hook}"\n[shell.sandbox]\nwrite_paths = ["${hooks}"]\n`,
+    )
     const results: ModelRequest[] = []
     const script = perAgent({
       main: [
