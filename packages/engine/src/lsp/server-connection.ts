@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { type ArgvConfiner, killProcessTree, type ProcessScope, spawnSupervised } from '@z-engine/host'
+import { type ArgvConfiner, killProcessTree, type ProcessScope } from '@z-engine/host'
 import { CancellationTokenSource, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node'
 import {
   type ClientCapabilities,
@@ -18,6 +18,7 @@ import {
   type ServerCapabilities,
   ShutdownRequest,
 } from 'vscode-languageserver-protocol/node'
+import { confineOrAsIs, spawnConfined } from '../util/spawn-confined.js'
 import { type LspServerSpec, languageIdOf } from './server-table.js'
 
 /** Milliseconds a server may take to answer `initialize` (a cold tsserver or pyright is slow). */
@@ -77,24 +78,9 @@ export class ServerConnection {
   async start(): Promise<void> {
     const { spec, root } = this.#options
     const argv = [this.#options.commandPath, ...spec.args]
-    const confined = this.#options.confine
-      ? await this.#options.confine(argv, root)
-      : { argv, release: async () => {} }
-    this.#confined = 'mode' in confined && confined.mode !== undefined
-    const child = spawnSupervised({
-      file: confined.argv[0] as string,
-      args: confined.argv.slice(1),
-      cwd: root,
-      env: this.#options.env,
-    })
-    let released = false
-    const release = () => {
-      if (released) return
-      released = true
-      void confined.release()
-    }
-    child.once('exit', release)
-    child.once('error', release)
+    const confined = await confineOrAsIs(this.#options.confine, argv, root)
+    this.#confined = confined.mode !== undefined
+    const child = spawnConfined(confined, root, this.#options.env)
     this.#child = child
     if (child.pid !== undefined) this.#options.scope.add(child.pid)
     child.stderr.on('data', (chunk: Buffer) => {

@@ -6,7 +6,8 @@ import {
   serializeMessage,
   type Transport,
 } from '@modelcontextprotocol/client'
-import { type ArgvConfiner, killProcessTree, processTree, spawnSupervised } from '@z-engine/host'
+import { type ArgvConfiner, killProcessTree, processTree } from '@z-engine/host'
+import { confineOrAsIs, spawnConfined } from '../util/spawn-confined.js'
 
 /** What a stdio server is started from. */
 export interface SupervisedStdioOptions {
@@ -45,25 +46,10 @@ export class SupervisedStdioTransport implements Transport {
   async start(): Promise<void> {
     if (this.#child) throw new Error('the stdio transport is already started')
     const argv = [this.options.command, ...this.options.args]
-    const confined = this.options.confine
-      ? await this.options.confine(argv, this.options.cwd)
-      : { argv, release: async () => {} }
+    const confined = await confineOrAsIs(this.options.confine, argv, this.options.cwd)
     return new Promise((resolve, reject) => {
-      const child = spawnSupervised({
-        file: confined.argv[0] as string,
-        args: confined.argv.slice(1),
-        cwd: this.options.cwd,
-        env: this.options.env,
-      })
+      const child = spawnConfined(confined, this.options.cwd, this.options.env)
       this.#child = child
-      let released = false
-      const release = () => {
-        if (released) return
-        released = true
-        void confined.release()
-      }
-      child.once('exit', release)
-      child.once('error', release)
       child.once('error', (error) => {
         reject(error)
         this.onerror?.(error)
