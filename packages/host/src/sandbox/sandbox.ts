@@ -72,14 +72,13 @@ export function sandboxModeFor(input: {
   return input.enabled ? 'write' : undefined
 }
 
-/** Placeholders in use by commands of this process, so the last one out removes them. */
-const placeholderUsers = new Map<string, number>()
 /**
- * Placeholders bubblewrap made for this process's commands and not yet removed. A command planned
- * while one is there sees a path that exists; it must still plan a placeholder (and count as its
- * user), or the first command's cleanup removes what its bind needs before it starts.
+ * Placeholders bubblewrap made for this process's commands, with how many commands use each now, so
+ * the last one out removes it. A path stays listed (at 0) after its removal: a command planned while
+ * it was there saw a path that exists and must still plan a placeholder, or the first command's
+ * cleanup removes what its bind needs before it starts.
  */
-const madePlaceholders = new Set<string>()
+const placeholderUsers = new Map<string, number>()
 
 /**
  * A session's sandbox: the backend, the settings and a private temp folder shared by its confined
@@ -204,7 +203,6 @@ export class Sandbox {
     const placeholders = backend.kind === 'bubblewrap' ? profile.placeholders : []
     for (const entry of placeholders) {
       placeholderUsers.set(entry.path, (placeholderUsers.get(entry.path) ?? 0) + 1)
-      madePlaceholders.add(entry.path)
     }
     let released = false
     return {
@@ -250,7 +248,7 @@ async function removeCreated(paths: readonly string[]): Promise<void> {
  */
 function adoptPlaceholders(profile: { readOnly: ProfilePath[]; placeholders: ProfilePath[] }): void {
   const adopted = profile.readOnly.filter(
-    (entry) => madePlaceholders.has(entry.path) && emptyOrGone(entry.path),
+    (entry) => placeholderUsers.has(entry.path) && emptyOrGone(entry.path),
   )
   if (adopted.length === 0) return
   profile.readOnly = profile.readOnly.filter((entry) => !adopted.includes(entry))
@@ -279,7 +277,7 @@ async function removePlaceholders(entries: readonly ProfilePath[]): Promise<void
       placeholderUsers.set(entry.path, users)
       continue
     }
-    placeholderUsers.delete(entry.path)
+    placeholderUsers.set(entry.path, 0)
     const info = await lstat(entry.path).catch(() => undefined)
     // A command planned meanwhile uses it again (it plans a placeholder, which bwrap recreates if
     // this removal wins); it removes it when it ends.
@@ -287,7 +285,5 @@ async function removePlaceholders(entries: readonly ProfilePath[]): Promise<void
     if (info && entry.kind === 'file' && info.isFile() && info.size === 0)
       await unlink(entry.path).catch(() => {})
     if (info && entry.kind === 'dir' && info.isDirectory()) await rmdir(entry.path).catch(() => {})
-    // Still listed in madePlaceholders: a command planned while this removal ran saw the path and
-    // must plan a placeholder too (adoptPlaceholders checks the path is still empty or gone).
   }
 }
