@@ -175,6 +175,10 @@ export const EventSchemas = {
           description:
             "Whether the call, as given, only reads (the tool's own classification); absent when the tool is unknown or could not tell. Headless runs count a denied call that is not read-only as a denied change.",
         }),
+        diff: described(
+          'The change a successful file tool made (Edit, MultiEdit, Write, NotebookEdit): the file and its unified diff, so every applied edit can be shown, however it was approved.',
+          obj({ path: str(), unifiedDiff: str() }),
+        ),
       },
     ),
   ),

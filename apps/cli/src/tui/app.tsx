@@ -284,7 +284,15 @@ export function ChatApp({
       return
     }
     shown.add(output.toolUseId)
-    dispatch({ type: 'local', entry: { kind: 'toolOutput', title: output.title, text: output.text } })
+    dispatch({
+      type: 'local',
+      entry: {
+        kind: 'toolOutput',
+        title: output.title,
+        text: output.text,
+        ...(output.diff ? { diff: true } : {}),
+      },
+    })
   }
 
   /** `/rewind` or Esc Esc: the picker of the user's messages, newest selected. */

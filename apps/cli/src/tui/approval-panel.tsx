@@ -6,6 +6,7 @@ import {
 } from '@z-engine/protocol'
 import { Box, type Key, Text, useStdout } from 'ink'
 import type { ReactNode } from 'react'
+import { diffBody, diffCounts, shownPath } from './diff-lines.js'
 import { keyed } from './keyed.js'
 import { editLine } from './line-edit.js'
 
@@ -115,38 +116,6 @@ export function diffColor(line: string): string {
   if (line.startsWith('-')) return 'red'
   if (line.startsWith('@@')) return 'cyan'
   return 'white'
-}
-
-/**
- * The hunks of a unified diff without its file headers (`Index:`, `===`, `---`, `+++`): the card
- * names the file once, so the change itself gets the rows.
- */
-export function diffBody(unifiedDiff: string): string[] {
-  const lines = unifiedDiff.replace(/\n$/, '').split('\n')
-  const firstHunk = lines.findIndex((line) => line.startsWith('@@'))
-  const body = firstHunk < 0 ? lines : lines.slice(firstHunk)
-  return body.filter(
-    (line) => !line.startsWith('--- ') && !line.startsWith('+++ ') && !line.startsWith('Index: '),
-  )
-}
-
-/** Added and removed line counts of a diff body. */
-export function diffCounts(body: readonly string[]): { added: number; removed: number } {
-  let added = 0
-  let removed = 0
-  for (const line of body) {
-    if (line.startsWith('+')) added++
-    else if (line.startsWith('-')) removed++
-  }
-  return { added, removed }
-}
-
-/** A path as the card shows it: relative to the project when inside it, else as given. */
-export function shownPath(path: string, projectRoot: string | undefined): string {
-  if (projectRoot === undefined) return path
-  const root = projectRoot.endsWith('/') ? projectRoot : `${projectRoot}/`
-  if (path === projectRoot) return '.'
-  return path.startsWith(root) ? path.slice(root.length) : path
 }
 
 /** The whole change of a card, for Ctrl-O to print above it (finished rows are never redrawn). */

@@ -41,6 +41,14 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
         <Text dimColor>{`  ⎿ ${card.summary}`}</Text>
       ) : null}
       {card.reply !== undefined ? <Text dimColor>{`  ⎿ ${card.reply}`}</Text> : null}
+      {card.change !== undefined && card.status === 'ok' ? (
+        <Text dimColor>
+          {'  ⎿ '}
+          <Text color="green">{`+${card.change.added}`}</Text>{' '}
+          <Text color="red">{`-${card.change.removed}`}</Text>
+          {' (ctrl+o to show the change)'}
+        </Text>
+      ) : null}
       {card.status === 'running'
         ? keyed(visibleProgress(card), 'out').map(({ key, item: line }) => (
             <Text key={key} dimColor wrap="truncate-end">

@@ -9,6 +9,7 @@ import type {
   RewindScope,
   Route,
 } from '@z-engine/protocol'
+import { diffBody, diffCounts, shownPath } from './diff-lines.js'
 import { taskViewDivider } from './task-view-divider.js'
 import { todoLines } from './todo-lines.js'
 import {
@@ -16,6 +17,7 @@ import {
   type LiveRows,
   retryText,
   type ToolCard,
+  type ToolOutput,
   type TranscriptEntry,
   visibleProgress,
 } from './view-model.js'
@@ -201,16 +203,18 @@ function appendCard(state: ChatState, card: ToolCard, result: string | undefined
       : card.status !== 'ok' && card.status !== 'error'
         ? live
         : ''
-  if (text.trim() !== '') {
+  if (card.change !== undefined && card.status === 'ok') {
+    next = keepOutput(next, {
+      toolUseId: card.toolUseId,
+      title: `change to ${shownPath(card.change.path, next.projectRoot)}`,
+      text: card.change.body,
+      diff: true,
+    })
+  } else if (text.trim() !== '') {
     output = collapseOutput(text)
     const kept =
       text.length > KEPT_OUTPUT_CHARS ? `${text.slice(0, KEPT_OUTPUT_CHARS)}\n… (cut at 64 KiB)` : text
-    next = {
-      ...next,
-      outputs: [...next.outputs, { toolUseId: card.toolUseId, title: card.title, text: kept }].slice(
-        -KEPT_OUTPUTS,
-      ),
-    }
+    next = keepOutput(next, { toolUseId: card.toolUseId, title: card.title, text: kept })
   }
   const reply = next.replies.get(card.toolUseId)
   if (reply !== undefined) {
@@ -223,6 +227,18 @@ function appendCard(state: ChatState, card: ToolCard, result: string | undefined
     kind: 'tool',
     card: { ...rest, progress: [], ...(output ? { output } : {}), ...(reply !== undefined ? { reply } : {}) },
   })
+}
+
+/** Keeps a finished call's whole output (or diff) for Ctrl-O, the newest {@link KEPT_OUTPUTS}. */
+function keepOutput(state: ChatState, output: ToolOutput): ChatState {
+  return { ...state, outputs: [...state.outputs, output].slice(-KEPT_OUTPUTS) }
+}
+
+/** A file change as a card keeps it: the path, the diff's hunks and their counts. */
+function changeOf(diff: { path: string; unifiedDiff: string } | undefined): ToolCard['change'] {
+  if (diff === undefined) return undefined
+  const body = diffBody(diff.unifiedDiff)
+  return { path: diff.path, body: body.join('\n'), ...diffCounts(body) }
 }
 
 /** Gives finished cards their result's output (a card waits for it), or keeps it for a card still running. */
@@ -446,11 +462,13 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
         status: 'running',
         progress: [],
       }
+      const change = changeOf(event.diff)
       const done: ToolCard = {
         ...card,
         status: event.status,
         durationMs: event.durationMs,
         ...(event.summary !== undefined ? { summary: event.summary } : {}),
+        ...(change !== undefined ? { change } : {}),
       }
       const result = state.results.get(event.toolUseId)
       // A successful call whose output is shown waits (still drawn live) for its result message.

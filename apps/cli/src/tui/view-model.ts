@@ -27,6 +27,8 @@ export interface ToolCard {
   output?: { lines: string[]; hidden: number }
   /** What the user answered for this call: the chosen AskUserQuestion answers, or deny feedback. */
   reply?: string
+  /** The file change the call made: the card shows its counts, Ctrl-O prints the hunks (`body`). */
+  change?: { path: string; added: number; removed: number; body: string }
 }
 
 /** A finished call's whole output, kept so Ctrl-O can show it. */
@@ -34,6 +36,8 @@ export interface ToolOutput {
   toolUseId: string
   title: string
   text: string
+  /** The text is a diff's hunks (coloured as one). */
+  diff?: boolean
 }
 
 /**

@@ -69,6 +69,15 @@ function readOnlyOf(state: CallState, deps: BatchDeps): boolean | undefined {
   }
 }
 
+/** The file change a successful call reports in its details (the file tools' `path` and `unifiedDiff`). */
+function appliedDiff(result: ToolResult): { path: string; unifiedDiff: string } | undefined {
+  if (!result.ok) return undefined
+  const details = result.output.details
+  const path = details?.path
+  const unifiedDiff = details?.unifiedDiff
+  return typeof path === 'string' && typeof unifiedDiff === 'string' ? { path, unifiedDiff } : undefined
+}
+
 /** A result's text for the host (`toolFinished.output`): text blocks, images as `[image]`. */
 function outputText(content: readonly ToolResultContent[]): string {
   return content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
@@ -520,6 +529,7 @@ export async function runBatch(
       ]
       state.result = { type: 'tool_result', toolUseId, content: withExtra, isError }
     }
+    const diff = signal.aborted ? undefined : appliedDiff(result)
     await deps.emit({
       type: 'toolFinished',
       toolUseId,
@@ -527,6 +537,7 @@ export async function runBatch(
       status: state.status ?? 'error',
       durationMs: Date.now() - started,
       output: outputText(state.result.content),
+      ...(diff !== undefined ? { diff } : {}),
     })
   }
 
