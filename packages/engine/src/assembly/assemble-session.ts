@@ -45,6 +45,7 @@ import { loadInstructions } from '../workspace/instructions/instructions-load.js
 import { sessionStartLoads } from '../workspace/instructions/loaded-hook-fields.js'
 import { loadRules } from '../workspace/instructions/rules-load.js'
 import { pluginDefinitionSources, pluginEnvironment } from '../workspace/plugins/active.js'
+import { changedSettingsFiles } from '../workspace/settings/changed-files.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
@@ -639,6 +640,19 @@ export async function assembleSession(
     }
     const previous = loaded
     const read = await input.reloadSettings()
+    // ConfigChange hooks (the session's, before the change) may keep the settings it has; trusting
+    // the workspace is the user's own decision, which no hook undoes.
+    const changes = trustNow ? [] : changedSettingsFiles(previous.readLayers, read.loaded.readLayers)
+    for (const change of changes) {
+      const verdict = await hooks.configChange?.(change)
+      if (verdict?.blocked === undefined) continue
+      notice(
+        'warning',
+        `Settings not reloaded: a ConfigChange hook kept ${change.filePath ?? change.source} out: ${verdict.blocked}`,
+        'config_change_blocked',
+      )
+      return {}
+    }
     loaded = read.loaded
     trusted = read.trusted
     gate.setTrusted(trusted)

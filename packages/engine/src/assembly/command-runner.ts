@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { contextBreakdown } from '@z-engine/context'
 import type { CommandSandbox, ProcessScope } from '@z-engine/host'
 import { type Confinement, resolvePath } from '@z-engine/policy'
@@ -241,8 +242,20 @@ export class CommandRunner {
             return { exitCode: result.exitCode, stdout: result.output, stderr: '' }
           },
           knownAgentTypes: this.deps.agents.map((agent) => agent.name),
+          screenShellLine: async (line) =>
+            (await session.services.hooks.preSkillShellCommand?.({
+              ...line,
+              toolUseId: `skill-shell-${randomUUID()}`,
+              invokedBy: 'user',
+            })) ?? {},
         })
         for (const message of expanded.notices) session.notice('warning', message, 'command_expansion')
+        if (expanded.stopped !== undefined)
+          return {
+            type: 'notice',
+            level: 'warning',
+            message: `/${entry.name} was not run: ${expanded.stopped}`,
+          }
         const reminders: ContentBlock[] = expanded.reminders.map((text) => ({ type: 'text', text }))
         return {
           type: 'turn',
@@ -534,6 +547,8 @@ export class CommandRunner {
               message: `Added for this session; not saved: ${persisted.error}`,
             }
         }
+        // Claude Code's DirectoryAdded hooks hear of it once it is added (and saved); they only inform.
+        await this.deps.session.services.hooks.directoryAdded?.(directory)
         return output(
           `The agent may now work in ${directory}${save ? ' (saved to settings.local.toml)' : ''}.`,
         )

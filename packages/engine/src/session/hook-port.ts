@@ -327,6 +327,53 @@ export function createHookPort(options: HookPortOptions): HookPort {
         ),
       )
     },
+    async directoryAdded(directory) {
+      if (!hasHooks('DirectoryAdded')) return
+      report(
+        await runHooks(
+          'DirectoryAdded',
+          { ...common(), directory, source: 'slash_command' },
+          options.config(),
+          hookOptions,
+        ),
+      )
+    },
+    async cwdChanged(oldCwd, newCwd) {
+      if (!hasHooks('CwdChanged')) return
+      report(await runHooks('CwdChanged', { ...common(), oldCwd, newCwd }, options.config(), hookOptions))
+    },
+    async preSkillShellCommand(line) {
+      if (!hasHooks('PreSkillShellCommand')) return {}
+      const outcome = report(
+        await runHooks(
+          'PreSkillShellCommand',
+          {
+            ...common(),
+            toolName: 'Bash',
+            toolInput: { command: line.command },
+            toolUseId: line.toolUseId,
+            commandName: line.commandName,
+            ...(line.commandSource !== undefined ? { commandSource: line.commandSource } : {}),
+            invokedBy: line.invokedBy,
+          },
+          options.config(),
+          hookOptions,
+        ),
+      )
+      if (!outcome.continue) return { stop: stopText(outcome, 'PreSkillShellCommand') }
+      return outcome.blocked ? { refused: outcome.blockReason ?? '' } : {}
+    },
+    async configChange(change) {
+      if (!hasHooks('ConfigChange')) return {}
+      const outcome = report(
+        await runHooks('ConfigChange', { ...common(), ...change }, options.config(), hookOptions),
+      )
+      // Claude Code never lets a hook keep out a managed policy's change.
+      if (change.source === 'policy_settings') return {}
+      if (outcome.blocked || !outcome.continue)
+        return { blocked: outcome.blockReason || outcome.stopReason || 'blocked by a ConfigChange hook' }
+      return {}
+    },
     async preModelSwitch(change) {
       if (!hasHooks('PreModelSwitch')) return {}
       const outcome = report(

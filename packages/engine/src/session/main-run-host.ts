@@ -64,7 +64,11 @@ export function buildMainRunHost(
     cwd: {
       get: () => cwd,
       set: (next) => {
+        const before = cwd
         cwd = next
+        // Claude Code's CwdChanged: the main agent's shell moved. It only informs, so the call
+        // does not wait for it (the session's scope ends what is still running when it closes).
+        if (next !== before) void services.hooks.cwdChanged?.(before, next)
       },
     },
     mode: () => state.mode,

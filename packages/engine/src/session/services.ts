@@ -18,7 +18,7 @@ import type { DecisionHub } from '../decisions/hub.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
-import type { InstructionsLoadedFields } from '../workspace/hooks/types.js'
+import type { ConfigChangeFields, InstructionsLoadedFields } from '../workspace/hooks/types.js'
 
 /** The session's verification as turns and batches see it (spec 000 "Verification"). */
 export interface VerificationPort {
@@ -133,6 +133,17 @@ export interface HookPort {
   stopFailure?(error: string, details: string): Promise<void>
   /** PostCompact: after a summary compaction was recorded; it only informs. */
   postCompact?(trigger: 'auto' | 'manual', summary: string): Promise<void>
+  /** DirectoryAdded: `/add-dir` added a folder; it only informs (system messages are shown). */
+  directoryAdded?(directory: string): Promise<void>
+  /** CwdChanged: the main agent's shell moved; it only informs. */
+  cwdChanged?(oldCwd: string, newCwd: string): Promise<void>
+  /**
+   * PreSkillShellCommand: an embedded `` !`cmd` `` of a command or skill is about to run. `refused`
+   * (the hook's reason, maybe empty) keeps it from running; `stop` (`continue: false`) drops the command.
+   */
+  preSkillShellCommand?(line: SkillShellLine): Promise<{ refused?: string; stop?: string }>
+  /** ConfigChange: a changed settings file is about to apply; `blocked` keeps the session's settings. */
+  configChange?(change: ConfigChangeFields): Promise<{ blocked?: string }>
   /** PreModelSwitch: before the session's model changes; a block (exit 2) keeps the model. */
   preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
   /** PostModelSwitch: after the session's model changed; it only informs. */
@@ -146,6 +157,17 @@ export interface PermissionRequestCall {
   toolUseId: string
   /** The rule the approval card would offer. */
   suggestion?: SuggestedRule
+}
+
+/** An embedded shell line of a command or skill, as PreSkillShellCommand hooks see it. */
+export interface SkillShellLine {
+  command: string
+  commandName: string
+  /** Names this line (no tool call of the transcript has it). */
+  toolUseId: string
+  /** Where the command comes from (its definition's layer). */
+  commandSource?: string
+  invokedBy: 'user' | 'claude' | 'other'
 }
 
 /** A change of the session's model, as the model-switch hooks see it. */

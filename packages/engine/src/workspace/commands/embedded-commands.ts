@@ -13,6 +13,13 @@ export interface EmbeddedCommandDeps {
   /** Runs a shell line in `cwd` (the project root) and returns its output; should not throw. */
   runShell(command: string, cwd: string, signal?: AbortSignal): Promise<ShellRunResult>
   signal?: AbortSignal
+  /**
+   * Claude Code's PreSkillShellCommand hooks, asked before each line is decided: `refused` keeps the
+   * line from running (the hook's reason, maybe empty), `stop` drops the whole command.
+   */
+  screen?(command: string): Promise<{ refused?: string; stop?: string }>
+  /** The command's name, for what the user is told about a refused line (`/commit`). */
+  commandName?: string
 }
 
 /**
@@ -30,13 +37,22 @@ const EMBEDDED = /(?<=^|\s)!`([^`]+)`|^```![ \t]*\n([\s\S]*?)\n```[ \t]*$/gm
 export async function runEmbeddedCommands(
   text: string,
   deps: EmbeddedCommandDeps,
-): Promise<{ text: string; notices: string[]; ran: string[] }> {
+): Promise<{ text: string; notices: string[]; ran: string[]; stopped?: string }> {
   const notices: string[] = []
   const ran: string[] = []
   const replacements: string[] = []
   // Sequential, in order: these are shell commands and may depend on each other's effects.
   for (const match of text.matchAll(EMBEDDED)) {
     const command = (match[1] ?? match[2] ?? '').trim()
+    const screened = (await deps.screen?.(command)) ?? {}
+    // `continue: false` drops the command: nothing after it runs, and no turn starts.
+    if (screened.stop !== undefined) return { text, notices, ran, stopped: screened.stop }
+    if (screened.refused !== undefined) {
+      const why = screened.refused === '' ? 'blocked by hook' : `blocked by hook: ${screened.refused}`
+      notices.push(`Not run in /${deps.commandName ?? 'command'}: ${command} (${why})`)
+      replacements.push(`[not run: ${why}]`)
+      continue
+    }
     if (!(await deps.canRun(command))) {
       notices.push(
         `!\`${command}\` was not run: neither the command's allowed-tools nor the session's permissions allow it.`,

@@ -24,6 +24,11 @@ export interface ExpandCommandDeps {
   /** Agent types of the registry, for `@agent-<name>` reminders. */
   knownAgentTypes: readonly string[]
   signal?: AbortSignal
+  /** PreSkillShellCommand hooks for each embedded line (see `runEmbeddedCommands`). */
+  screenShellLine?(line: { command: string; commandName: string; commandSource: string }): Promise<{
+    refused?: string
+    stop?: string
+  }>
 }
 
 /** A prompt command ready to start a turn. */
@@ -42,6 +47,8 @@ export interface ExpandedCommand {
   inlinedFiles: string[]
   /** The `` !`cmd` `` lines that ran. */
   ranCommands: string[]
+  /** Set when a PreSkillShellCommand hook answered `continue: false`: its reason; start no turn. */
+  stopped?: string
 }
 
 /**
@@ -74,6 +81,17 @@ export async function expandCommand(
     canRun: (command) => deps.canRun(command, turnRules),
     runShell: deps.runShell,
     ...(deps.signal ? { signal: deps.signal } : {}),
+    commandName: definition.name,
+    ...(deps.screenShellLine
+      ? {
+          screen: (command: string) =>
+            deps.screenShellLine!({
+              command,
+              commandName: definition.name,
+              commandSource: definition.source.layer,
+            }),
+        }
+      : {}),
   })
   notices.push(...embedded.notices)
   const inlined = await inlineFileReferences(embedded.text, {
@@ -100,5 +118,6 @@ export async function expandCommand(
     ranCommands: embedded.ran,
   }
   if (definition.model !== undefined) expanded.model = definition.model
+  if (embedded.stopped !== undefined) expanded.stopped = embedded.stopped
   return expanded
 }

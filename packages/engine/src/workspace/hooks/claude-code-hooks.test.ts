@@ -230,4 +230,67 @@ describe('Claude Code hooks', () => {
       agent_type: 'Explore',
     })
   })
+
+  it('PreSkillShellCommand: deny, ask, defer or any updatedInput refuse the line; allow adds nothing', async () => {
+    const line = {
+      ...common,
+      toolName: 'Bash',
+      toolInput: { command: 'git status' },
+      toolUseId: 'skill-shell-1',
+      commandName: 'commit',
+      invokedBy: 'user' as const,
+    }
+    const answer = (name: string, specific: Record<string, unknown>) =>
+      script(
+        name,
+        `cat >/dev/null\nprintf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreSkillShellCommand', ...specific } })}'`,
+      )
+    const run = (hook: HookCommand) =>
+      runHooks('PreSkillShellCommand', line, { PreSkillShellCommand: [hook] }, options())
+    for (const decision of ['deny', 'ask', 'defer']) {
+      const outcome = await run(
+        answer(`skill-${decision}`, { permissionDecision: decision, permissionDecisionReason: 'no' }),
+      )
+      expect(outcome.blocked, decision).toBe(true)
+      expect(outcome.blockReason).toBe('no')
+      expect(outcome.warnings).toEqual([])
+    }
+    const rewrite = await run(answer('skill-rewrite', { updatedInput: { command: 'git log' } }))
+    expect(rewrite.blocked).toBe(true)
+    const allow = await run(answer('skill-allow', { permissionDecision: 'allow' }))
+    expect(allow.blocked).toBe(false)
+    expect(allow.warnings).toEqual([])
+  })
+
+  it('output fields of events that never fire are refused by name', async () => {
+    const hook = script(
+      'watch',
+      `cat >/dev/null\nprintf '%s' '{"hookSpecificOutput":{"hookEventName":"CwdChanged","watchPaths":[".env"],"retry":true}}'`,
+    )
+    const outcome = await runHooks(
+      'CwdChanged',
+      { ...common, oldCwd: '/a', newCwd: '/b' },
+      { CwdChanged: [hook] },
+      options(),
+    )
+    expect(outcome.warnings).toEqual([
+      expect.stringContaining('ignored "hookSpecificOutput.watchPaths": Z Engine watches no files for hooks'),
+      expect.stringContaining('ignored "hookSpecificOutput.retry": PermissionDenied never fires'),
+    ])
+  })
+
+  it('"defer" on PreToolUse is named as ignored, never read as a decision', async () => {
+    const hook = script(
+      'defer',
+      `cat >/dev/null\nprintf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'`,
+    )
+    const outcome = await runHooks(
+      'PreToolUse',
+      { ...common, toolName: 'Bash', toolInput: { command: 'ls' } },
+      { PreToolUse: [hook] },
+      options(),
+    )
+    expect(outcome.permissionDecision).toBeUndefined()
+    expect(outcome.ignored).toEqual([expect.stringContaining('"permissionDecision": "defer"')])
+  })
 })

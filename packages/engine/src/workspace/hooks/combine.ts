@@ -19,7 +19,14 @@ const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
   'UserPromptExpansion',
   // Claude Code 2.1.332: exit 2 on PermissionRequest denies the permission, stderr to the model.
   'PermissionRequest',
+  // Claude Code 2.1.332: a refused embedded command is not run (`[not run: blocked by hook: …]`).
+  'PreSkillShellCommand',
+  // Claude Code 2.1.332: a blocked ConfigChange keeps the settings the session has.
+  'ConfigChange',
 ])
+
+/** Events whose `permissionDecision` and `updatedInput` a session reads. */
+const TAKES_DECISION: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PreSkillShellCommand'])
 
 /** Events whose `additionalContext` reaches a model (the subagent's, for SubagentStart). */
 const TAKES_CONTEXT: ReadonlySet<HookEvent> = new Set([
@@ -93,10 +100,24 @@ export function combineHookResults(event: HookEvent, results: HookRunResult[]): 
     if (output.systemMessage) outcome.systemMessages.push(output.systemMessage)
     if (output.additionalContext && !TAKES_CONTEXT.has(event)) ignore('"additionalContext"')
     else if (output.additionalContext) outcome.additionalContext.push(output.additionalContext)
-    if (event !== 'PreToolUse') {
+    if (output.permissionDecisionDeferred && event !== 'PreSkillShellCommand')
+      ignore('"permissionDecision": "defer"')
+    if (!TAKES_DECISION.has(event)) {
       if (output.permissionDecision !== undefined) ignore('"permissionDecision"')
       if (output.updatedInput !== undefined) ignore('"updatedInput"')
-      if (output.decision === 'approve') ignore('"decision": "approve"')
+    }
+    if (event !== 'PreToolUse' && output.decision === 'approve') ignore('"decision": "approve"')
+    // Claude Code: `allow` adds nothing, a deny or an ask keeps the line from running, and an
+    // `updatedInput` is never applied, so any value keeps it from running too.
+    if (
+      event === 'PreSkillShellCommand' &&
+      (output.permissionDecision === 'deny' ||
+        output.permissionDecision === 'ask' ||
+        output.permissionDecisionDeferred ||
+        output.updatedInput !== undefined)
+    ) {
+      outcome.blocked = true
+      blockReasons.push(output.permissionDecisionReason ?? output.reason ?? '')
     }
     if (output.decision === 'block' && !CAN_BLOCK.has(event)) ignore('"decision": "block"')
     if (output.permissionRequest !== undefined) {
@@ -151,6 +172,7 @@ function withoutSpecificFields(output: NonNullable<HookRunResult['output']>): Ho
   delete kept.hookEventName
   delete kept.permissionDecision
   delete kept.permissionDecisionReason
+  delete kept.permissionDecisionDeferred
   delete kept.updatedInput
   delete kept.additionalContext
   delete kept.permissionRequest

@@ -55,7 +55,9 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'tool_name',
     punctuatedNames: true,
     required: ['tool_name', 'tool_input'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: never(
+      'Claude Code fires it only when its auto-mode classifier denies a call; Z Engine has no such classifier (`auto` runs as acceptEdits)',
+    ),
   },
   Notification: {
     matchOn: 'notification_type',
@@ -176,7 +178,9 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'source',
     punctuatedNames: true,
     required: ['source'],
-    firing: never('Z Engine does not fire it yet'),
+    firing: at(
+      'when `/reload` (or a trust or plugin change) is about to apply a settings file that changed; a block keeps the session settings',
+    ),
   },
   WorktreeCreate: {
     punctuatedNames: false,
@@ -198,8 +202,8 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
   },
   CwdChanged: {
     punctuatedNames: false,
-    required: ['new_cwd'],
-    firing: never('Z Engine does not fire it yet'),
+    required: ['old_cwd', 'new_cwd'],
+    firing: at("after the main agent's Bash call moved its shell (`cd`)"),
   },
   FileChanged: {
     matchOn: 'file_path',
@@ -210,8 +214,8 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
   DirectoryAdded: {
     matchOn: 'source',
     punctuatedNames: true,
-    required: ['directory'],
-    firing: never('Z Engine does not fire it yet'),
+    required: ['directory', 'source'],
+    firing: at('after `/add-dir` added a folder the agent may work in'),
   },
   MessageDisplay: {
     punctuatedNames: false,
@@ -221,8 +225,10 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
   PreSkillShellCommand: {
     matchOn: 'tool_name',
     punctuatedNames: true,
-    required: ['tool_input'],
-    firing: never('Z Engine does not fire it yet'),
+    required: ['tool_input', 'command_name'],
+    firing: at(
+      'before each `` !`cmd` `` of a command or skill runs; a deny, ask or rewrite keeps it from running',
+    ),
   },
 }
 

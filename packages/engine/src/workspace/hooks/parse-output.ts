@@ -81,6 +81,8 @@ function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kin
       if (decision !== undefined) {
         if (DECISIONS.includes(decision as HookPermissionDecision)) {
           output.permissionDecision = decision as HookPermissionDecision
+        } else if (decision === 'defer') {
+          output.permissionDecisionDeferred = true
         } else {
           warnings.push('ignored "hookSpecificOutput.permissionDecision": expected "allow", "deny" or "ask"')
         }
@@ -101,6 +103,13 @@ function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kin
           warnings.push('ignored "hookSpecificOutput.updatedInput": expected an object')
         }
       }
+      // Fields of events Z Engine never fires: refused by name rather than dropped in silence.
+      if (fields.watchPaths !== undefined)
+        warnings.push(
+          'ignored "hookSpecificOutput.watchPaths": Z Engine watches no files for hooks (FileChanged never fires)',
+        )
+      if (fields.retry !== undefined)
+        warnings.push('ignored "hookSpecificOutput.retry": PermissionDenied never fires in Z Engine')
       if (fields.decision !== undefined) {
         const answer = permissionRequestDecision(fields.decision, warnings)
         if (answer !== undefined) output.permissionRequest = answer

@@ -99,6 +99,12 @@ export interface InstructionsLoadedFields {
   parentFilePath?: string
 }
 
+/** A settings file about to apply, as ConfigChange hooks see it (Claude Code's `source`). */
+export interface ConfigChangeFields {
+  source: 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings' | 'skills'
+  filePath?: string
+}
+
 /** The event-specific fields each event's hooks receive on stdin (camelCase; snake_case on stdin). */
 export interface HookEventInputs {
   PreToolUse: ToolCallFields
@@ -108,7 +114,8 @@ export interface HookEventInputs {
   PostToolBatch: {
     toolCalls: Array<{ tool_name: string; tool_input: unknown; tool_use_id: string; tool_response?: unknown }>
   }
-  PermissionDenied: OpenFields
+  /** Never fired (Claude Code fires it only on its auto-mode classifier's denials); its fields for `hooks test`. */
+  PermissionDenied: ToolCallFields & { reason?: string }
   UserPromptSubmit: { prompt: string }
   /** A command became a prompt (Claude Code's fields; `prompt` is the expanded text). */
   UserPromptExpansion: {
@@ -145,16 +152,27 @@ export interface HookEventInputs {
   TaskCompleted: OpenFields
   Elicitation: OpenFields
   ElicitationResult: OpenFields
-  ConfigChange: OpenFields
+  /** A settings file changed and is about to apply (`/reload`); a block keeps the session's settings. */
+  ConfigChange: ConfigChangeFields
   WorktreeCreate: OpenFields
   WorktreeRemove: OpenFields
   /** An instruction file entered the context (Claude Code's `memory_type` and `load_reason`). */
   InstructionsLoaded: InstructionsLoadedFields
-  CwdChanged: OpenFields
+  /** The main agent's shell moved (a Bash `cd`). */
+  CwdChanged: { oldCwd: string; newCwd: string }
   FileChanged: OpenFields
-  DirectoryAdded: OpenFields
+  /** A folder the agent may work in was added (`slash_command`: `/add-dir`). */
+  DirectoryAdded: { directory: string; source: 'slash_command' | 'register_repo_root' }
   MessageDisplay: OpenFields
-  PreSkillShellCommand: OpenFields
+  /** An embedded `` !`cmd` `` of a command or skill is about to run (Claude Code's fields). */
+  PreSkillShellCommand: {
+    toolName: string
+    toolInput: { command: string }
+    toolUseId: string
+    commandName: string
+    commandSource?: string
+    invokedBy: 'user' | 'claude' | 'other'
+  }
 }
 
 /** What a hook of event `E` receives (camelCase here; snake_case JSON on its stdin). */
@@ -179,6 +197,8 @@ export interface HookJsonOutput {
   hookEventName?: string
   permissionDecision?: HookPermissionDecision
   permissionDecisionReason?: string
+  /** `permissionDecision: "defer"` (Claude Code's hand-over to an SDK host): only PreSkillShellCommand reads it, as a refusal. */
+  permissionDecisionDeferred?: true
   updatedInput?: Record<string, unknown>
   additionalContext?: string
   /** PermissionRequest: `hookSpecificOutput.decision`, the answer given instead of the user's. */
