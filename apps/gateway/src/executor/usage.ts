@@ -8,7 +8,8 @@ function num(value: unknown): number {
 /** Adds one round's usage to the running total (null until a round reports usage). */
 export function addUsage(total: JsonObject | null, round: JsonObject | null): JsonObject | null {
   if (round === null) return total
-  if (total === null) return structuredClone(round)
+  // A JSON copy, not structuredClone (V8's serializer): this runs once per response on the hot path.
+  if (total === null) return JSON.parse(JSON.stringify(round)) as JsonObject
   const inDetails = isObject(total.input_tokens_details) ? total.input_tokens_details : {}
   const outDetails = isObject(total.output_tokens_details) ? total.output_tokens_details : {}
   const roundIn = isObject(round.input_tokens_details) ? round.input_tokens_details : {}

@@ -1,12 +1,12 @@
 /** The gateway's HTTP server: routing, authentication, request tracking and graceful shutdown. */
 
-import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { GatewayConfig } from '../config.js'
 import type { Executor } from '../executor/executor.js'
 import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
 import type { Upstream } from '../upstream/upstream.js'
+import { newRequestId } from '../wire/ids.js'
 import { type Authenticator, type AuthFailure, type Principal, RateLimiter } from './auth.js'
 import { sendError } from './io.js'
 import type { Logger } from './log.js'
@@ -44,7 +44,7 @@ export async function startHttpServer(options: {
   const server: Server = createServer((req, res) => {
     const started = Date.now()
     const url = new URL(req.url ?? '/', 'http://gateway')
-    const requestId = `req_${randomBytes(12).toString('hex')}`
+    const requestId = newRequestId()
     // Both spellings: OpenAI clients read x-request-id, Anthropic clients request-id.
     res.setHeader('x-request-id', requestId)
     res.setHeader('request-id', requestId)

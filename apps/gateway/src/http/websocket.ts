@@ -17,7 +17,6 @@
  * Close codes: 1000 on a client close, 1001 on shutdown, 1007 for a frame that is not a JSON message
  * of a known type, 1008 when the token expired, 1009 for an oversize frame (ws), 1011 on a gateway fault.
  */
-import { randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
@@ -25,6 +24,7 @@ import type { GatewayConfig } from '../config.js'
 import type { Executor, ResponseSession } from '../executor/executor.js'
 import type { TurnSink } from '../executor/turn.js'
 import { errorBody, type GatewayError } from '../wire/errors.js'
+import { newRequestId } from '../wire/ids.js'
 import { isObject, type JsonObject, jsonBytes } from '../wire/json.js'
 import { type CreateResponseRequest, parseCreateResponse } from '../wire/request.js'
 import type { Authenticator, Principal } from './auth.js'
@@ -309,7 +309,7 @@ export function createWebSocketEndpoint(options: {
 
   return {
     handleUpgrade(req, socket, head) {
-      const requestId = `req_${randomBytes(12).toString('hex')}`
+      const requestId = newRequestId()
       const log: Logger = (record) => options.log({ ...record, request_id: requestId })
       void authenticator.authenticate(req.headers).then((principal) => {
         if ('status' in principal) return rejectUpgrade(socket, principal.status, principal.message)

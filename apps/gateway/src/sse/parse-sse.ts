@@ -36,25 +36,28 @@ export class SseDecoder {
         : Buffer.concat([this.#pending, chunk])
     const messages: SseMessage[] = []
     let start = 0
-    for (let i = 0; i < bytes.length; i++) {
-      const byte = bytes[i]
-      if (byte === LF && this.#skipLf && i === start) {
-        // The LF of a CRLF whose CR ended the previous chunk.
-        this.#skipLf = false
-        start = i + 1
-        continue
-      }
-      this.#skipLf = false
-      if (byte !== LF && byte !== CR) continue
-      if (i - start > this.#maxLineBytes)
+    if (this.#skipLf && bytes[0] === LF) start = 1
+    this.#skipLf = false
+    // Line ends are found by the native indexOf, not a byte loop: most upstreams end lines with LF
+    // alone, and a chunk without CR needs one search per line.
+    let nextCr = bytes.indexOf(CR, start)
+    while (start < bytes.length) {
+      const lf = bytes.indexOf(LF, start)
+      if (nextCr !== -1 && nextCr < start) nextCr = bytes.indexOf(CR, start)
+      const crFirst = nextCr !== -1 && (lf === -1 || nextCr < lf)
+      const end = crFirst ? nextCr : lf
+      if (end === -1) break
+      if (end - start > this.#maxLineBytes)
         return { ok: false, reason: 'line_too_long', limit: this.#maxLineBytes }
-      this.#line(bytes.subarray(start, i).toString('utf8'), messages)
-      if (byte === CR) {
-        if (i + 1 < bytes.length) {
-          if (bytes[i + 1] === LF) i++
-        } else this.#skipLf = true
-      }
-      start = i + 1
+      this.#line(bytes.toString('utf8', start, end), messages)
+      if (crFirst) {
+        if (end + 1 < bytes.length) start = bytes[end + 1] === LF ? end + 2 : end + 1
+        else {
+          // The LF of this CRLF may open the next chunk.
+          this.#skipLf = true
+          start = end + 1
+        }
+      } else start = end + 1
     }
     bytes = bytes.subarray(start)
     if (bytes.length > this.#maxLineBytes)

@@ -22,13 +22,22 @@ const POOL_IDS = 256
 let pool = Buffer.alloc(0)
 let offset = 0
 
-/** A new gateway-owned id: `<prefix>_` and 24 random hex bytes (never an upstream id, never reused). */
-export function newId(prefix: IdPrefix): string {
-  if (offset + ID_BYTES > pool.length) {
+function randomHex(bytes: number): string {
+  if (offset + bytes > pool.length) {
     pool = randomBytes(ID_BYTES * POOL_IDS)
     offset = 0
   }
-  const id = pool.toString('hex', offset, offset + ID_BYTES)
-  offset += ID_BYTES
-  return `${prefix}_${id}`
+  const hex = pool.toString('hex', offset, offset + bytes)
+  offset += bytes
+  return hex
+}
+
+/** A new gateway-owned id: `<prefix>_` and 24 random hex bytes (never an upstream id, never reused). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomHex(ID_BYTES)}`
+}
+
+/** A request id (`req_` and 12 random hex bytes), from the same pool: one per HTTP request. */
+export function newRequestId(): string {
+  return `req_${randomHex(12)}`
 }
