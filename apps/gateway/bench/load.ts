@@ -10,7 +10,7 @@
  * (`BENCH_SHARED_GROUP=1`: one), as in production. Each server reports where its requests' time went
  * from the client's send (accepted, request event, head, end); `BENCH_TIMELINES=1` prints the slowest
  * requests' client and server timelines side by side, `BENCH_DIAG=1` the servers' loop lateness and
- * accept queue.
+ * accept queue; `BENCH_GATEWAY_FLAGS` adds Node flags to the gateway process (e.g. V8 heap tuning).
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -43,7 +43,9 @@ function startServer(args: string[]): Promise<Server> {
       '--import',
       'tsx',
       ...(profile && args[0] === 'gateway' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-      ...(args[0] === 'gateway' && process.env.BENCH_GATEWAY_FLAGS ? process.env.BENCH_GATEWAY_FLAGS.split(' ') : []),
+      ...(args[0] === 'gateway' && process.env.BENCH_GATEWAY_FLAGS
+        ? process.env.BENCH_GATEWAY_FLAGS.split(' ')
+        : []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // Its own session, hence its own scheduler autogroup (Linux): as on separate machines, the
