@@ -1,7 +1,8 @@
 /**
  * Issue 17 "Nothing blocks the first request but what it needs": the repository map is built in the
  * background. In a project never seen before the first request goes out without it, the finished map
- * reaches the model as a reminder on a later user message (the system prompt stays byte-identical),
+ * reaches the model as a reminder at the tail of the next user message — the next tool results in a
+ * turn (issue 40), else the next prompt (the system prompt stays byte-identical),
  * and it is persisted in the data dir; the next session in that project has it in the system prompt
  * of its first request.
  */
@@ -62,5 +63,47 @@ describe('the repository map off the request path', () => {
     expect(systemText(request)).toContain(MAP)
     expect(systemText(request)).toContain('function double(x)')
     expect(lastUserText(request)).not.toContain(MAP)
+  })
+
+  it('a late map goes out with the next tool results, at their tail, in the same turn', async () => {
+    const project = buggyProject()
+    writeFileSync(join(project, 'util.js'), 'export function double(x) {\n  return x * 2\n}\n')
+    const home = tempDir('ze-home-')
+    let cacheFile = ''
+    // The model answers the first request with a Read only once the map is built (its outlines are
+    // persisted just before it is queued): the test decides that the map is late, not the machine.
+    const script = async (_request: ModelRequest, index: number) => {
+      if (index === 0) {
+        await until(() => existsSync(cacheFile))
+        return {
+          blocks: [
+            { type: 'tool_use' as const, name: 'Read', input: { file_path: join(project, 'math.js') } },
+          ],
+        }
+      }
+      return { blocks: [{ type: 'text' as const, text: 'Read it.' }] }
+    }
+    const harness = await engineWith(script, home)
+    cacheFile = repoMapCacheFile(harness.engine.paths.dataDir, project)
+    const session = await harness.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'What does math.js do?' })
+    await harness.waitFor(session, 'turnFinished')
+    await harness.engine.shutdown()
+
+    const [opening, afterRead] = harness.client.requests
+    expect(harness.client.requests).toHaveLength(2)
+    expect(systemText(opening!)).not.toContain(MAP)
+    // The prefix the provider cached is untouched: same system prompt, same earlier messages.
+    expect(systemText(afterRead!)).toBe(systemText(opening!))
+    expect(afterRead!.messages.slice(0, opening!.messages.length)).toEqual(opening!.messages)
+    // The tool results' message: the Read's result first, the map as a reminder at its tail.
+    const results = afterRead!.messages.at(-1)!
+    expect(results.role).toBe('user')
+    const blocks = results.content as { type: string; text?: string }[]
+    expect(blocks[0]!.type).toBe('tool_result')
+    expect(blocks.at(-1)!.type).toBe('text')
+    expect(blocks.at(-1)!.text).toContain(MAP)
+    expect(blocks.at(-1)!.text).toContain('function double(x)')
+    expect(blocks.slice(0, -1).some((block) => JSON.stringify(block).includes(MAP))).toBe(false)
   })
 })

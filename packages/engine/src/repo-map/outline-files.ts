@@ -22,31 +22,71 @@ type Outlined = { ok: true; results: OutlineResult[]; errors: string[] } | { ok:
 let shared: Promise<Worker | undefined> | undefined
 let nextId = 0
 const waiting = new Map<number, (reply: OutlineReply | 'stopped') => void>()
+/** Threads this module ended on purpose: their exit is no failure. */
+const stopped = new WeakSet<Worker>()
 
 /**
  * Outlines files with tree-sitter in a worker thread shared by the process (started on first use,
  * never keeping the process alive while idle), falling back to this thread when no worker can be
  * started. `here`: parse on this thread unless the worker already runs; for a build with a handful
  * of files, where starting a thread (~100 ms of CPU, plus loading tree-sitter there) costs more
- * than the parsing (issue 17). Results come in the order of `files`.
+ * than the parsing (issue 17). Results come in the order of `files`. When `signal` aborts, the
+ * batch is abandoned at once (rejects with the abort reason): its outlines can no longer reach
+ * anyone, so nothing waits for them, and a thread parsing only abandoned batches is ended
+ * (issue 40: a one-shot run exits without waiting for the parse of a map it will never send).
  */
 export async function outlineFiles(
   files: readonly { path: string; text: string }[],
-  options: { here?: boolean } = {},
+  options: { here?: boolean; signal?: AbortSignal } = {},
 ): Promise<Outlined> {
+  const signal = options.signal
+  signal?.throwIfAborted()
   if (options.here && shared === undefined) return outlineHere(files)
   shared ??= startWorker()
   const worker = await shared
+  if (signal?.aborted) {
+    if (worker && waiting.size === 0) stopWorker(worker)
+    signal.throwIfAborted()
+  }
   if (!worker) return outlineHere(files)
+  // Ended for another caller's abandoned batch while this one waited for it to start: a new one.
+  if (stopped.has(worker)) return outlineFiles(files, options)
   const id = nextId++
-  const reply = await new Promise<OutlineReply | 'stopped'>((resolve) => {
+  let abandon = () => {}
+  const reply = await new Promise<OutlineReply | 'stopped' | 'abandoned'>((resolve) => {
     waiting.set(id, resolve)
+    abandon = () => {
+      waiting.delete(id)
+      // No one else waits on this thread: its current parse is for nobody.
+      if (waiting.size === 0) stopWorker(worker)
+      resolve('abandoned')
+    }
+    signal?.addEventListener('abort', abandon, { once: true })
     worker.ref()
     worker.postMessage({ id, files: [...files] } satisfies OutlineRequest)
   })
+  signal?.removeEventListener('abort', abandon)
+  if (reply === 'abandoned') signal!.throwIfAborted()
   if (waiting.size === 0) worker.unref()
-  if (reply === 'stopped') return outlineHere(files)
+  if (reply === 'stopped' || reply === 'abandoned') return outlineHere(files)
   return reply.ok ? { ok: true, results: reply.results, errors: reply.errors } : reply
+}
+
+/** Whether the parsing thread is started (or starting); for tests of abandonment. */
+export function outlineThreadStarted(): boolean {
+  return shared !== undefined
+}
+
+/** Batches posted to the parsing thread and not yet answered; for tests of abandonment. */
+export function outlineBatchesWaiting(): number {
+  return waiting.size
+}
+
+/** Ends the parsing thread without waiting; the next batch starts a new one. */
+function stopWorker(worker: Worker): void {
+  stopped.add(worker)
+  shared = undefined
+  void worker.terminate()
 }
 
 async function outlineHere(files: readonly { path: string; text: string }[]): Promise<Outlined> {
@@ -81,6 +121,8 @@ async function startWorker(): Promise<Worker | undefined> {
     })
     const fail = () => {
       // The thread died (or could not load): parse what was waiting, and all later files, here.
+      // Ended on purpose, it left nothing waiting, and the next batch starts a new one.
+      if (stopped.has(worker)) return
       shared = Promise.resolve(undefined)
       for (const resolve of waiting.values()) resolve('stopped')
       waiting.clear()

@@ -139,7 +139,7 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
       const batch = paths.slice(start, start + FILES_PER_BATCH)
       const outlined = await outlineFiles(
         batch.map((path) => ({ path, text: sources.get(path)!.text })),
-        { here },
+        { here, ...(input.signal ? { signal: input.signal } : {}) },
       )
       if (!outlined.ok) {
         errors.push(outlined.error)

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Outliner } from '@z-engine/context'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadOutliner } from './grammars.js'
+import { outlineBatchesWaiting, outlineThreadStarted } from './outline-files.js'
 import { buildRepoMap } from './repo-map-build.js'
 import { RepoMapService } from './repo-map-service.js'
 import { walkSourceFiles } from './walk.js'
@@ -27,6 +28,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(temp, { recursive: true, force: true })
 })
+
+async function until(condition: () => boolean): Promise<void> {
+  // A ceiling for a loaded machine: it returns as soon as the condition holds.
+  const deadline = Date.now() + 90_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
 
 async function put(root: string, path: string, text: string, mtimeSeconds?: number): Promise<void> {
   const file = join(root, path)
@@ -260,5 +270,26 @@ describe('RepoMapService', () => {
     await next.close()
     const after = JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: unknown[] }
     expect(after.entries).toHaveLength(60)
+  })
+
+  it('close abandons the parse in flight: the thread ends, the next session starts another', async () => {
+    const root = join(temp, 'abandoned')
+    const cacheFile = join(temp, 'data', 'repo-map', 'abandoned.json')
+    // Enough to keep the thread busy for many batches after it starts.
+    for (let i = 0; i < 300; i++)
+      await put(root, `src/m${i}.ts`, `export function f${i}(a: number): number {\n  return a + ${i}\n}\n`)
+    const service = new RepoMapService({ root, cacheFile, onLate: () => expect.unreachable() })
+    expect(await service.text()).toBe('')
+    // A batch is in the thread's hands: closing must not wait for it.
+    await until(() => outlineBatchesWaiting() > 0)
+    await service.close()
+    // Nothing parses for a closed session: the thread is gone, not left finishing its batch.
+    expect(outlineBatchesWaiting()).toBe(0)
+    expect(outlineThreadStarted()).toBe(false)
+    const next = new RepoMapService({ root, cacheFile })
+    expect(await next.built()).toContain('src/m0.ts:')
+    await next.close()
+    const after = JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: unknown[] }
+    expect(after.entries).toHaveLength(300)
   })
 })
