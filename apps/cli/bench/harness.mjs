@@ -107,6 +107,82 @@ export function hugeFolder(root) {
   return dir
 }
 
+/** The modules every feature of {@link largeRepo} imports: what a good map of it names. */
+const LARGE_HUBS = ['cache', 'clock', 'config', 'errors', 'events', 'http', 'ids', 'logger', 'queue', 'store']
+
+/**
+ * A real-shaped git repository of about 20,000 files under `root`: 2,000 TypeScript sources in 40
+ * feature folders, each importing a few of 10 core modules (`src/core/*.ts`, the most referenced),
+ * tests beside them, a `.gitignore`d `node_modules` (300 packages, 15,000 files) and build output
+ * (`dist/`, 3,000 files), plus the bug file. Sources are written in path order, as a checkout
+ * writes them. Returns the folder, the file count, the source count and the core modules' paths.
+ */
+export function largeRepo(root) {
+  const dir = mkdtempSync(join(root, 'large-'))
+  const write = (path, text) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  const sources = new Map()
+  for (const hub of LARGE_HUBS) {
+    const type = hub[0].toUpperCase() + hub.slice(1)
+    sources.set(
+      `src/core/${hub}.ts`,
+      `/** The ${hub} service every feature uses. */\nexport interface ${type}Options {\n  name: string\n  limit?: number\n}\n\nexport class ${type} {\n  constructor(private readonly options: ${type}Options) {}\n  describe(): string {\n    return this.options.name\n  }\n}\n\nexport function use${type}(name: string): ${type} {\n  return new ${type}({ name })\n}\n`,
+    )
+  }
+  for (let area = 0; area < 40; area++)
+    for (let file = 0; file < 45; file++) {
+      const hubs = [LARGE_HUBS[(area + file) % 10], LARGE_HUBS[(area * 3 + file * 7 + 1) % 10]]
+      const imports = [...new Set(hubs)]
+        .map((hub) => `import { use${hub[0].toUpperCase()}${hub.slice(1)} } from '../core/${hub}.js'`)
+        .join('\n')
+      const calls = [...new Set(hubs)].map(
+        (hub) => `use${hub[0].toUpperCase()}${hub.slice(1)}('a${area}f${file}')`,
+      )
+      sources.set(
+        `src/area${area}/feature${file}.ts`,
+        `${imports}\n\nexport interface Feature${area}x${file}Input {\n  id: string\n  count: number\n}\n\nexport function runFeature${area}x${file}(input: Feature${area}x${file}Input): string {\n  const parts = [${calls.join(', ')}]\n  return parts.map((part) => part.describe()).join(input.id)\n}\n`,
+      )
+      if (file < 5)
+        sources.set(
+          `src/area${area}/feature${file}.test.ts`,
+          `import { runFeature${area}x${file} } from './feature${file}.js'\nif (runFeature${area}x${file}({ id: '-', count: 1 }) === '') throw new Error('empty')\n`,
+        )
+    }
+  sources.set('README.md', '# large\n\nA generated, real-shaped repository.\n')
+  sources.set('package.json', '{"name":"large","type":"module","private":true}\n')
+  sources.set('.gitignore', 'node_modules/\ndist/\n')
+  sources.set('add.js', BUG)
+  for (const path of [...sources.keys()].sort()) write(path, sources.get(path))
+  let files = sources.size
+  // Dependencies (ignored): 300 packages of 50 files.
+  for (let pkg = 0; pkg < 300; pkg++) {
+    write(
+      `node_modules/pkg-${pkg}/package.json`,
+      `{"name":"pkg-${pkg}","version":"1.0.${pkg}","main":"index.js"}\n`,
+    )
+    for (let file = 0; file < 49; file++)
+      write(
+        `node_modules/pkg-${pkg}/lib/part${file}.js`,
+        `export function part${pkg}x${file}(value) {\n  return value + ${file}\n}\n`,
+      )
+    files += 50
+  }
+  // Build output (ignored): 3,000 files.
+  for (let area = 0; area < 40; area++)
+    for (let file = 0; file < 75; file++) {
+      write(
+        `dist/area${area}/out${file}.js`,
+        `export function built${area}x${file}(input) {\n  return input\n}\n`,
+      )
+      files += 1
+    }
+  commitAll(dir)
+  const sourceCount = [...sources.keys()].filter((path) => path.startsWith('src/')).length
+  return { dir, files, sources: sourceCount, hubs: LARGE_HUBS.map((hub) => `src/core/${hub}.ts`) }
+}
+
 /** Bytes under `dir` (apparent sizes). */
 export function treeBytes(dir) {
   let total = 0

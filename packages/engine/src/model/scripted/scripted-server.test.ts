@@ -59,6 +59,22 @@ describe('scripted server', () => {
     ])
   })
 
+  it('serves a step a script function answers with later (a promise)', async () => {
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    server = await startScriptedServer(async (recorded) => {
+      await held
+      return { blocks: [{ type: 'text', text: `held ${recorded.path}` }] }
+    })
+    const answer = post('/v1/messages', { model: 'm', stream: false }).then((reply) => reply.json())
+    // The request is in and waiting on the script; nothing is sent until it answers.
+    await expect.poll(() => server?.requests.length).toBe(1)
+    release()
+    expect(await answer).toMatchObject({ content: [{ type: 'text', text: 'held /v1/messages' }] })
+  })
+
   it('says when the script has run out, in the provider error shape', async () => {
     server = await startScriptedServer([])
     const reply = await post('/v1/messages', { model: 'm', stream: true })

@@ -41,10 +41,10 @@ export interface ReplayStep {
 /** One step the server can take. */
 export type ServerStep = ScriptStep | ReplayStep
 
-/** Steps in order, or a function of the request. */
+/** Steps in order, or a function of the request (which may answer with a promise of its step). */
 export type ServerScript =
   | ServerStep[]
-  | ((request: RecordedRequest, index: number) => ServerStep | undefined)
+  | ((request: RecordedRequest, index: number) => ServerStep | undefined | Promise<ServerStep | undefined>)
 
 /** Options of {@link startScriptedServer}. */
 export interface ScriptedServerOptions extends Omit<ChatEncodeOptions, 'model'> {
@@ -167,7 +167,8 @@ export async function startScriptedServer(
     res.on('close', () => {
       if (!finished) recorded.closedEarly = true
     })
-    const step = Array.isArray(script) ? script[index] : script(recorded, index)
+    // A function may answer later (a benchmark holding a request until some state is reached).
+    const step = Array.isArray(script) ? script[index] : await script(recorded, index)
     await respond(res, step, format, wire, index + 1, { ...options, cachedTokens: cached.tokens })
     finished = true
   }
