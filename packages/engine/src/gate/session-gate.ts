@@ -125,6 +125,8 @@ export class SessionGate implements GatePort {
 
   /** Whether a Read deny rule covers `path` (absolute): checkpoints leave such files out. */
   readDenied(path: string): boolean {
+    // No deny rule, nothing denied: checkpoints ask this of every indexed path twice a turn (issue 40).
+    if (this.#rules.deny.length === 0) return false
     const facts = gateFactsOf(this.#options.settings, {
       mode: this.#options.settings.permissions.mode,
       projectRoot: this.#options.projectRoot,

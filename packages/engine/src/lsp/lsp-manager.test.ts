@@ -1,6 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { ProcessScope } from '@z-engine/host'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LspManager } from './lsp-manager.js'
@@ -96,5 +105,38 @@ describe('LspManager (language servers per session)', () => {
     )
     expect(await manager.diagnosticsAfterWrite(join(root, 'x.zz'), signal)).toBeUndefined()
     expect(notices).toHaveLength(1)
+  })
+
+  it('asks rustup for a proxied server only when a toolchain holds it', () => {
+    const home = mkdtempSync(join(tmpdir(), 'ze-lsp-home-'))
+    dirs.push(home)
+    const bin = join(home, 'bin')
+    mkdirSync(bin)
+    // A rustup that records each run and answers like `rustup which`: the default toolchain's binary.
+    const asked = join(home, 'asked')
+    const installed = join(home, '.rustup', 'toolchains', 'stable', 'bin', 'rust-analyzer')
+    writeFileSync(
+      join(bin, 'rustup'),
+      `#!/bin/sh\necho "$@" >> ${asked}\n[ -x ${installed} ] && echo ${installed} && exit 0\nexit 1\n`,
+    )
+    chmodSync(join(bin, 'rustup'), 0o755)
+    symlinkSync('rustup', join(bin, 'rust-analyzer'))
+    const manager = () =>
+      new LspManager({
+        root: mkdtempSync(join(tmpdir(), 'ze-lsp-')),
+        settings: { enabled: true, diagnostics_wait_ms: 5_000, servers: {} },
+        env: { PATH: bin, HOME: home },
+        scope: new ProcessScope(),
+        trusted: () => true,
+        notice: () => {},
+      })
+    // rustup without the component (no toolchain has rust-analyzer): not offered, rustup not run.
+    expect(manager().anyInstalled()).toBe(false)
+    expect(existsSync(asked)).toBe(false)
+    mkdirSync(dirname(installed), { recursive: true })
+    writeFileSync(installed, '#!/bin/sh\n')
+    chmodSync(installed, 0o755)
+    expect(manager().anyInstalled()).toBe(true)
+    expect(readFileSync(asked, 'utf8')).toBe('which rust-analyzer\n')
   })
 })

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { accessSync, constants, realpathSync } from 'node:fs'
+import { accessSync, constants, existsSync, readdirSync, realpathSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { basename, delimiter, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ArgvConfiner, ProcessScope } from '@z-engine/host'
@@ -400,6 +400,7 @@ export class LspManager implements LspPort {
       if ([root, realOr(root)].some((folder) => isInside(path, folder) || isInside(real, folder))) continue
       if (isShim(path, real)) continue
       if (basename(real) === 'rustup' && basename(path) !== 'rustup') {
+        if (!rustupMayHave(basename(path), this.#options.env)) continue
         const actual = rustupWhich(basename(path), this.#options.env)
         if (actual !== undefined && !isInside(realOr(actual), realOr(root))) return actual
         continue
@@ -491,6 +492,25 @@ function isShim(path: string, real: string): boolean {
   const shimmed = (p: string) =>
     p.split(sep).includes('shims') || /[\\/](?:\.asdf|mise|\.mise|\.pyenv|\.rbenv|\.nodenv)[\\/]/.test(p)
   return shimmed(path) || shimmed(real) || basename(real) === 'mise' || basename(real) === 'asdf'
+}
+
+/**
+ * Whether any installed rustup toolchain holds `name`: a proxy whose component no toolchain has
+ * (rustup installed, rust-analyzer not added) makes `rustup which` fail, so it is not run — it is a
+ * blocking process start in every session's assembly (issue 40). A toolchains folder that cannot be
+ * read for another reason than absence leaves the question to rustup.
+ */
+function rustupMayHave(name: string, env: Record<string, string>): boolean {
+  const rustupHome = env.RUSTUP_HOME || join(env.HOME || homedir(), '.rustup')
+  const toolchains = join(rustupHome, 'toolchains')
+  let names: string[]
+  try {
+    names = readdirSync(toolchains)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code !== 'ENOENT' && code !== 'ENOTDIR'
+  }
+  return names.some((toolchain) => existsSync(join(toolchains, toolchain, 'bin', name)))
 }
 
 /** The default toolchain's binary behind a rustup proxy, asked outside any project. */
