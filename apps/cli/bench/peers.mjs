@@ -203,7 +203,9 @@ if (codex) {
   })
 } else console.log('Codex: not installed (pnpm install, or BENCH_PEERS); skipped')
 
-const dataOf = (cli) => join(root, `data-${cli.name}`)
+/** The case being measured: each has its own data dirs (a project z-engine has not seen yet). */
+let caseName = ''
+const dataOf = (cli) => join(root, `data-${caseName}-${cli.name}`)
 
 /** The outline cache files in z-engine's data dir (written once a map build completed or stopped). */
 function outlineCaches(data) {
@@ -258,6 +260,7 @@ async function warmZEngine(cli, project) {
 
 /** Figures of every CLI in `project` for the current task, median of `count` alternated runs. */
 async function compare(label, project, count) {
+  caseName = label.replace(/[^a-z0-9]+/gi, '-')
   const samples = new Map(clis.map((cli) => [cli, []]))
   // Warm-up, not counted (Claude Code and Codex: one run each).
   for (const cli of clis) {
