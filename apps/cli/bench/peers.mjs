@@ -259,11 +259,13 @@ async function warmZEngine(cli, project) {
 }
 
 /** Figures of every CLI in `project` for the current task, median of `count` alternated runs. */
-async function compare(label, project, count) {
-  caseName = label.replace(/[^a-z0-9]+/gi, '-')
+async function compare(label, project, count, { dataKey, warm = true } = {}) {
+  caseName = dataKey ?? label.replace(/[^a-z0-9]+/gi, '-')
   const samples = new Map(clis.map((cli) => [cli, []]))
-  // Warm-up, not counted (Claude Code and Codex: one run each).
+  // Warm-up, not counted (Claude Code and Codex: one run each); none when an earlier case warmed
+  // every CLI in this project.
   for (const cli of clis) {
+    if (!warm) break
     if (cli.name === 'z-engine') await warmZEngine(cli, project)
     else await runTask(cli, project)
   }
@@ -329,7 +331,9 @@ try {
   if (cases.has('real')) {
     const { dir, files } = realRepo()
     task = fixTheBug(dir)
-    results.real = await compare(`fix-the-bug, copy of this repository (${files} files)`, dir, runs)
+    results.real = await compare(`fix-the-bug, copy of this repository (${files} files)`, dir, runs, {
+      dataKey: 'real',
+    })
     results.realFiles = files
   }
   if (cases.has('large')) {
@@ -359,6 +363,7 @@ try {
       `${SESSION_ROUNDS}-round session, copy of this repository`,
       dir,
       sessionRuns,
+      { dataKey: 'real', warm: results.real === undefined },
     )
   }
   const loadEnd = loadAverage()
