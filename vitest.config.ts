@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { SlowFirstSequencer } from './scripts/slow-first-sequencer.js'
 
 // Tests run against each package's TypeScript source (the `@z-engine/source` export condition),
 // so `vitest` needs no build; only CLI end-to-end tests use the built `dist/`.
@@ -39,5 +40,7 @@ export default defineConfig({
     // one more worker than cores keeps both cores busy; vitest's default (cores - 1) runs one file
     // at a time on two cores. `Z_ENGINE_TEST_WORKERS` overrides it.
     maxWorkers: Number(process.env.Z_ENGINE_TEST_WORKERS) || availableParallelism() + 1,
+    // A fresh clone has no results cache; without it a minute-long file could start last.
+    sequence: { sequencer: SlowFirstSequencer },
   },
 })
