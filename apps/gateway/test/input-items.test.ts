@@ -51,23 +51,3 @@ describe('GET /v1/responses/{id}/input_items', () => {
     ).rejects.toMatchObject({ status: 400, param: 'limit' })
   })
 })
-
-describe('background responses (not run by this gateway)', () => {
-  it('refuses background: true, cancel and stream=true by name instead of pretending', async () => {
-    stack = await startStack([text('a')])
-    await expect(
-      stack.client.responses.create({ model: 'm', input: 'x', background: true }),
-    ).rejects.toMatchObject({ status: 400, param: 'background', code: 'unsupported_parameter' })
-    expect(stack.upstream.requests).toHaveLength(0)
-    const done = await stack.client.responses.create({ model: 'm', input: 'x' })
-    await expect(stack.client.responses.cancel(done.id)).rejects.toMatchObject({
-      status: 400,
-      code: 'response_not_cancellable',
-    })
-    await expect(stack.client.responses.cancel('resp_missing')).rejects.toMatchObject({ status: 404 })
-    await expect(
-      stack.client.responses.retrieve(done.id, { stream: true, starting_after: 0 }),
-    ).rejects.toMatchObject({ status: 400, param: 'stream' })
-    expect((await stack.client.responses.retrieve(done.id)).status).toBe('completed')
-  })
-})

@@ -5,6 +5,7 @@
 import type { GatewayConfig } from '../config.js'
 import type { Metrics } from '../http/metrics.js'
 import type { NewItem, Storage, StoredConversation, StoredItem, TurnRecord } from '../storage/types.js'
+import { isStorageUnavailable } from '../storage/unavailable.js'
 import type { GatewayToolset } from '../tools/gateway-tools.js'
 import { gatewayRuns } from '../tools/ownership.js'
 import type { Upstream } from '../upstream/upstream.js'
@@ -12,8 +13,9 @@ import { type GatewayError, invalidRequest, notFound } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { CompactRequest, CreateResponseRequest } from '../wire/request.js'
+import { BackgroundRun, BackgroundRuns } from './background.js'
 import { checkPendingCalls, encodeCompaction, modelInput, prefixFor, toInputItem } from './items.js'
-import { runTurn, type TurnItem, type TurnSink } from './turn.js'
+import { responseSkeleton, runTurn, type TurnItem, type TurnSink } from './turn.js'
 
 /** Builds the gateway tools a request declares (undefined when it declares none), or refuses them. */
 export type ToolsetFactory = (
@@ -32,6 +34,13 @@ export interface ListOptions {
   limit: number
   order: 'asc' | 'desc'
   after?: string
+}
+
+/** A request checked and rehydrated, its gateway tools built. */
+interface Prepared {
+  rehydrated: Rehydrated
+  history: JsonObject[]
+  toolset: GatewayToolset | undefined
 }
 
 interface Rehydrated {
@@ -94,6 +103,7 @@ export class Executor {
   readonly #config: GatewayConfig
   readonly #toolsets: ToolsetFactory
   readonly #metrics: Metrics | undefined
+  readonly #background = new BackgroundRuns()
 
   constructor(
     storage: Storage,
@@ -199,22 +209,93 @@ export class Executor {
     tenant = '',
     session?: ResponseSession,
   ): Promise<CreateResult> {
+    const prepared = await this.#prepare(request, signal, tenant, session)
+    if ('status' in prepared) return { kind: 'error', error: prepared }
+    return this.#run(request, prepared, sink, signal, tenant, session, newId('resp'), now())
+  }
+
+  /**
+   * Starts a background response: checked and rehydrated now (so a bad request is still its HTTP
+   * error), then run detached from the request; it is persisted when it ends, as any response.
+   */
+  async createBackground(request: CreateResponseRequest, tenant = ''): Promise<BackgroundRun | GatewayError> {
+    const responseId = newId('resp')
+    const createdAt = now()
+    const run = new BackgroundRun(responseId, tenant, {
+      ...responseSkeleton(request, responseId, createdAt),
+      status: 'queued',
+    })
+    const prepared = await this.#prepare(request, run.controller.signal, tenant)
+    if ('status' in prepared) return prepared
+    this.#background.add(run)
+    const { signal } = run.controller
+    void this.#run(request, prepared, run.sink(), signal, tenant, undefined, responseId, createdAt).then(
+      (result) => {
+        switch (result.kind) {
+          case 'response':
+            return run.finish(result.response)
+          case 'aborted':
+            return run.finish({ ...run.snapshot, status: 'cancelled' })
+          case 'error':
+            return run.finish({
+              ...run.snapshot,
+              status: 'failed',
+              error: { code: result.error.code ?? 'server_error', message: result.error.message },
+            })
+          default: {
+            const unreachable: never = result
+            throw new Error(`unknown result ${JSON.stringify(unreachable)}`)
+          }
+        }
+      },
+      (error: unknown) =>
+        run.finish({
+          ...run.snapshot,
+          status: 'failed',
+          error: {
+            code: isStorageUnavailable(error) ? 'storage_unavailable' : 'server_error',
+            message: isStorageUnavailable(error)
+              ? 'The database was unavailable when this response ended; nothing was stored.'
+              : 'The gateway failed; nothing was stored.',
+          },
+        }),
+    )
+    return run
+  }
+
+  /** Rehydrates and checks a request, and builds its gateway tools: everything a run needs first. */
+  async #prepare(
+    request: CreateResponseRequest,
+    signal: AbortSignal,
+    tenant: string,
+    session?: ResponseSession,
+  ): Promise<Prepared | GatewayError> {
     const rehydrated = await this.#rehydrate(request, tenant, session)
-    if ('status' in rehydrated) return { kind: 'error', error: rehydrated }
+    if ('status' in rehydrated) return rehydrated
     const history = rehydrated.history.flatMap((item) => {
       const converted = toInputItem(item)
       return converted ? [converted] : []
     })
     const pending = checkPendingCalls(history, request.input)
-    if (pending) return { kind: 'error', error: pending }
+    if (pending) return pending
     const checked = modelInput([...history, ...request.input])
-    if (!Array.isArray(checked)) return { kind: 'error', error: checked }
+    if (!Array.isArray(checked)) return checked
     const tools = await this.#toolsets(request, signal)
-    if (isObject(tools) && 'status' in tools) return { kind: 'error', error: tools as GatewayError }
-    const toolset = tools as GatewayToolset | undefined
+    if (isObject(tools) && 'status' in tools) return tools as GatewayError
+    return { rehydrated, history, toolset: tools as GatewayToolset | undefined }
+  }
+
+  async #run(
+    request: CreateResponseRequest,
+    { rehydrated, history, toolset }: Prepared,
+    sink: TurnSink | undefined,
+    signal: AbortSignal,
+    tenant: string,
+    session: ResponseSession | undefined,
+    responseId: string,
+    createdAt: number,
+  ): Promise<CreateResult> {
     try {
-      const responseId = newId('resp')
-      const createdAt = now()
       const result = await runTurn({
         request,
         responseId,
@@ -349,10 +430,58 @@ export class Executor {
     )
   }
 
-  /** `GET /v1/responses/{id}`. */
+  /** `GET /v1/responses/{id}`: a background response as it is now (queued, in progress, or ended). */
   async getResponse(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    const run = this.#background.get(id, tenant)
+    if (run) return run.snapshot
     const stored = await this.#storage.getResponse(id)
     return stored && stored.tenant === tenant ? stored.snapshot : notFound('response', id)
+  }
+
+  /**
+   * `POST /v1/responses/{id}/cancel`: stops a running background response (status `cancelled`,
+   * nothing stored); an ended one is answered as it is, as OpenAI does; a foreground one is a 400.
+   */
+  async cancelResponse(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    const run = this.#background.get(id, tenant)
+    if (run) {
+      if (!run.finished) {
+        run.controller.abort()
+        await run.settled()
+      }
+      return run.snapshot
+    }
+    const stored = await this.#storage.getResponse(id)
+    if (!stored || stored.tenant !== tenant) return notFound('response', id)
+    if (stored.snapshot.background === true) return stored.snapshot
+    return invalidRequest(
+      `Only a background response can be cancelled; ${id} ran in the foreground and is ${stored.status}.`,
+      null,
+      'response_not_cancellable',
+    )
+  }
+
+  /**
+   * `GET /v1/responses/{id}?stream=true`: a background response's events to replay and follow, or why
+   * not (a foreground response has none; a background one's are kept for an hour after it ends, in
+   * the gateway process that ran it).
+   */
+  async responseEvents(id: string, tenant = ''): Promise<BackgroundRun | GatewayError> {
+    const run = this.#background.get(id, tenant)
+    if (run?.replayable()) return run
+    const stored = run ? undefined : await this.#storage.getResponse(id)
+    if (!run && (!stored || stored.tenant !== tenant)) return notFound('response', id)
+    return invalidRequest(
+      run || stored?.snapshot.background === true
+        ? `The events of background response ${id} are no longer kept (they are kept for an hour after it ends, up to 32 MiB, by the gateway process that ran it): GET it without 'stream'.`
+        : `'stream=true' replays a background response's events; ${id} ran in the foreground and is complete: GET it without 'stream'.`,
+      'stream',
+    )
+  }
+
+  /** Resolves when every running background response has ended, or after `timeoutMs`; true when they all did. */
+  async drainBackground(timeoutMs: number): Promise<boolean> {
+    return this.#background.drain(timeoutMs)
   }
 
   /**
@@ -375,8 +504,18 @@ export class Executor {
     }
   }
 
-  /** `DELETE /v1/responses/{id}`. */
+  /** `DELETE /v1/responses/{id}` (a running background response is cancelled first). */
   async deleteResponse(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
+    const run = this.#background.get(id, tenant)
+    if (run) {
+      if (!run.finished) {
+        run.controller.abort()
+        await run.settled()
+      }
+      this.#background.delete(id)
+      // A cancelled or failed run was never stored: it is gone now.
+      if (!(await this.#storage.getResponse(id))) return { id, object: 'response', deleted: true }
+    }
     if ((await this.#storage.getResponse(id))?.tenant !== tenant) return notFound('response', id)
     return (await this.#storage.deleteResponse(id))
       ? { id, object: 'response', deleted: true }
@@ -550,8 +689,9 @@ export class Executor {
     return { storage, upstream: await this.#upstream.reachable(2000) }
   }
 
-  /** Closes the storage. */
+  /** Cancels the background responses still running, then closes the storage. */
   async close(): Promise<void> {
+    await this.#background.cancelAll()
     await this.#storage.close()
   }
 }

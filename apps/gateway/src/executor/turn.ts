@@ -85,17 +85,21 @@ const ECHOED = [
   'user',
 ] as const
 
-function skeleton(input: TurnInput): JsonObject {
-  const { request } = input
+/** The public response object before its output: what `response.created` carries (and a queued background response). */
+export function responseSkeleton(
+  request: CreateResponseRequest,
+  responseId: string,
+  createdAt: number,
+): JsonObject {
   const echoed: JsonObject = {}
   for (const key of ECHOED) {
     const value = request.raw[key]
     if (value !== undefined) echoed[key] = value
   }
   return {
-    id: input.responseId,
+    id: responseId,
     object: 'response',
-    created_at: input.createdAt,
+    created_at: createdAt,
     status: 'in_progress',
     model: request.model,
     output: [],
@@ -111,6 +115,7 @@ function skeleton(input: TurnInput): JsonObject {
     conversation: request.conversationId === null ? null : { id: request.conversationId },
     metadata: request.metadata,
     store: request.store,
+    background: request.background,
   }
 }
 
@@ -124,7 +129,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
   const { config, request, sink, tools } = input
   const limits = config.limits
   const budget = new RetainedBudget(limits.maxRetainedBytes)
-  const base = skeleton(input)
+  const base = responseSkeleton(request, input.responseId, input.createdAt)
   let sequence = 0
   let started = false
   let clientGone = false
@@ -160,7 +165,12 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
   const start = async (): Promise<void> => {
     if (started) return
     started = true
-    await send('response.created', { response: base })
+    if (request.background) {
+      // OpenAI's background sequence: created and queued, then in progress.
+      const queued = { ...base, status: 'queued' }
+      await send('response.created', { response: queued })
+      await send('response.queued', { response: queued })
+    } else await send('response.created', { response: base })
     await send('response.in_progress', { response: base })
     for (const { index, item } of listed) {
       await send('response.output_item.added', { output_index: index, item })

@@ -1,10 +1,13 @@
 /** The HTTP routes: parse, call the executor (never storage), render JSON, SSE or OpenAI errors. */
 import type { ServerResponse } from 'node:http'
+import { BackgroundRun } from '../executor/background.js'
 import type { ListOptions } from '../executor/executor.js'
+import { sseFrame } from '../sse/write-sse.js'
 import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
 import { HttpReply } from '../upstream/http-client.js'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import {
+  type CreateResponseRequest,
   parseAddItems,
   parseCompactRequest,
   parseCreateConversation,
@@ -62,6 +65,7 @@ async function createResponse(context: RouteContext): Promise<void> {
   const parsed = parseCreateResponse(body.value)
   if (!parsed.ok) return sendError(context.res, parsed.error)
   const request = parsed.value
+  if (request.background) return createBackground(context, request)
   if (!context.executor.isStateful(request)) return passThrough(context, body.raw)
   const sink = request.stream ? sseSink(context.res) : undefined
   try {
@@ -219,34 +223,64 @@ async function listInputItems(context: RouteContext): Promise<void> {
   )
 }
 
-async function getResponse(context: RouteContext): Promise<void> {
-  const found = await context.executor.getResponse(context.params[0] ?? '', context.principal.tenant)
-  const stream = context.query.get('stream')
-  // Replaying a response's events is for background responses, which this gateway does not run.
-  if (!('status' in found && typeof found.status === 'number') && (stream === 'true' || stream === '1'))
-    return sendError(
-      context.res,
-      invalidRequest(
-        "'stream=true' replays a background response's events; this gateway runs no background responses, and a stored one is complete: GET it without 'stream'.",
-        'stream',
-        'unsupported_parameter',
-      ),
-    )
-  reply(context.res, found)
+/**
+ * `background: true`: the response runs detached from this request. Without `stream` the answer is
+ * the queued response at once; with it, its events stream as they come, and a client that leaves
+ * only stops following (the response goes on; `GET …?stream=true&starting_after=N` resumes).
+ */
+async function createBackground(context: RouteContext, request: CreateResponseRequest): Promise<void> {
+  const run = await context.executor.createBackground(request, context.principal.tenant)
+  if (!(run instanceof BackgroundRun)) return sendError(context.res, run)
+  if (!request.stream) return sendJson(context.res, 200, run.snapshot)
+  await streamRun(context, run, -1)
 }
 
-/** `POST /v1/responses/{id}/cancel`: only a background response can be cancelled, and there are none here. */
+/** Streams a background run's events after `after` and then its live ones, with backpressure. */
+async function streamRun(context: RouteContext, run: BackgroundRun, after: number): Promise<void> {
+  const { res } = context
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  })
+  for await (const event of run.follow(after, context.signal)) {
+    if (res.destroyed) return
+    if (!res.write(sseFrame(event.type, event.json)))
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done)
+          res.off('close', done)
+          resolve()
+        }
+        res.once('drain', done)
+        res.once('close', done)
+      })
+  }
+  if (!res.destroyed) res.end()
+}
+
+async function getResponse(context: RouteContext): Promise<void> {
+  const id = context.params[0] ?? ''
+  const stream = context.query.get('stream')
+  if (stream === 'true' || stream === '1') {
+    const raw = context.query.get('starting_after')
+    const after = raw === null ? -1 : Number(raw)
+    if (!Number.isInteger(after) || after < -1)
+      return sendError(
+        context.res,
+        invalidRequest('starting_after must be a sequence number (an integer, 0 or more).', 'starting_after'),
+      )
+    const run = await context.executor.responseEvents(id, context.principal.tenant)
+    if (!(run instanceof BackgroundRun)) return sendError(context.res, run)
+    return streamRun(context, run, after)
+  }
+  reply(context.res, await context.executor.getResponse(id, context.principal.tenant))
+}
+
+/** `POST /v1/responses/{id}/cancel`: stops a running background response; see the executor. */
 async function cancelResponse(context: RouteContext): Promise<void> {
-  const found = await context.executor.getResponse(context.params[0] ?? '', context.principal.tenant)
-  if ('status' in found && typeof found.status === 'number') return reply(context.res, found)
-  sendError(
-    context.res,
-    invalidRequest(
-      `Only a background response can be cancelled; ${context.params[0]} is ${String(found.status)} (this gateway runs no background responses).`,
-      null,
-      'response_not_cancellable',
-    ),
-  )
+  reply(context.res, await context.executor.cancelResponse(context.params[0] ?? '', context.principal.tenant))
 }
 
 async function models(context: RouteContext): Promise<void> {

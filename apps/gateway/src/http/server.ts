@@ -216,6 +216,9 @@ export async function startHttpServer(options: {
         await Promise.all(inflight.values())
       }
       await websockets.close(config.drainTimeoutMs)
+      // Background responses get the same grace; the executor cancels those still running as it closes.
+      if (!(await executor.drainBackground(config.drainTimeoutMs)))
+        options.log({ level: 'warn', msg: 'drain timed out; cancelling background responses' })
       server.closeAllConnections()
       await stopped
       await executor.close()

@@ -23,6 +23,7 @@ const createResponse = z.looseObject({
   tools: z.array(tool).nullable().optional(),
   max_tool_calls: z.number().int().min(0).nullable().optional(),
   metadata: z.record(z.string(), z.string()).nullable().optional(),
+  background: z.boolean().nullable().optional(),
 })
 
 /** A validated create-response request; `raw` keeps every field the client sent. */
@@ -40,6 +41,8 @@ export interface CreateResponseRequest {
   tools: JsonObject[]
   maxToolCalls: number | null
   metadata: Record<string, string>
+  /** Run detached from this request: retrievable, cancellable, its events replayable (OpenAI's background mode). */
+  background: boolean
 }
 
 /** A validated body, or the 400 that names what is wrong. */
@@ -110,14 +113,13 @@ export function parseCreateResponse(body: unknown): Parsed<CreateResponseRequest
         ? conversation
         : conversation.id
   const previousResponseId = value.previous_response_id ?? null
-  // Refused by name rather than run in the foreground as if it had been honoured.
-  if (body.background === true)
+  // A background response is retrieved later, so it must be stored (OpenAI refuses the pair too).
+  if (value.background === true && value.store === false)
     return {
       ok: false,
       error: invalidRequest(
-        "'background: true' is not supported by this gateway: send the request without it (it then runs while the request is open, and is stored as usual).",
+        "'background: true' needs the response stored: drop 'store: false' (a background response is fetched later by its id).",
         'background',
-        'unsupported_parameter',
       ),
     }
   if (conversationId !== null && previousResponseId !== null)
@@ -142,6 +144,7 @@ export function parseCreateResponse(body: unknown): Parsed<CreateResponseRequest
       tools: (value.tools ?? []) as JsonObject[],
       maxToolCalls: value.max_tool_calls ?? null,
       metadata: value.metadata ?? {},
+      background: value.background === true,
     },
   }
 }
