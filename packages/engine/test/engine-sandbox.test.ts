@@ -4,6 +4,7 @@
  * with the sandbox on cannot plant a git hook; without a backend one warning says why (once the
  * first request is out: the probe is off the startup path, issue 17).
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Message } from '@z-engine/protocol'
@@ -117,6 +118,45 @@ describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
     expect(out).toContain('ran')
     expect(out).not.toContain('NPMRC-SECRET')
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false)
+    await t.engine.shutdown()
+  })
+
+  it('a rule-allowed command runs confined with [shell.sandbox] off (issue 34); git runs its hooks; excluded_commands runs outside', async () => {
+    const project = buggyProject()
+    execFileSync('git', ['config', 'user.email', 't@t'], { cwd: project })
+    execFileSync('git', ['config', 'user.name', 't'], { cwd: project })
+    writeFileSync(join(project, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho hook > hook-ran.txt\n', {
+      mode: 0o755,
+    })
+    const outside = tempDir('ze-outside-')
+    const home = homeWithSettings(
+      '[permissions]\nallow = ["Bash(node:*)", "Bash(git commit:*)", "Bash(sh outside.sh)"]\n[shell.sandbox]\nexcluded_commands = ["sh outside.sh"]\n',
+    )
+    writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
+    writeFileSync(join(project, 'outside.sh'), `touch ${outside}/excluded.txt\n`)
+    const script = `const fs = require("fs"); try { fs.writeFileSync("${outside}/leak.txt", "x"); console.log("WROTE") } catch (e) { console.log(e.code) } try { console.log(fs.readFileSync(process.env.HOME + "/.npmrc", "utf8")) } catch (e) { console.log(e.code) }`
+    const t = await engineWith(
+      [
+        bash(`node -e '${script}'`),
+        bash('git commit -q --allow-empty -m rule'),
+        bash('sh outside.sh'),
+        { blocks: [{ type: 'text', text: 'done' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'approvalRequested')).toEqual([])
+    const node = textOf(t.client.requests[1]!.messages.at(-1))
+    expect(node).not.toContain('WROTE')
+    expect(node).not.toContain('NPMRC-SECRET')
+    expect(existsSync(join(outside, 'leak.txt'))).toBe(false)
+    // The user allowed `git commit`: the repository's hooks run (confined), not neutralised.
+    expect(readFileSync(join(project, 'hook-ran.txt'), 'utf8')).toBe('hook\n')
+    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: project }).toString()).toBe('rule\n')
+    // `sh outside.sh` is in excluded_commands: it ran outside the sandbox.
+    expect(existsSync(join(outside, 'excluded.txt'))).toBe(true)
     await t.engine.shutdown()
   })
 

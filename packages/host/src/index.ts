@@ -83,7 +83,7 @@ export type { BoundFile, ProfilePath, SandboxMode, SandboxProfile, SystemEntry }
 export type { ProfileRequest } from './sandbox/resolve-profile.js'
 export { resolveProfile } from './sandbox/resolve-profile.js'
 export type { CommandSandbox, ConfinedShellResult } from './sandbox/run-confined.js'
-export { runConfinedShell } from './sandbox/run-confined.js'
+export { neutralisesGit, runConfinedShell } from './sandbox/run-confined.js'
 export type { PreparedSandbox, SandboxRequest, SandboxSettings } from './sandbox/sandbox.js'
 export { Sandbox, sandboxModeFor } from './sandbox/sandbox.js'
 export { planSeatbelt, SANDBOX_EXEC, seatbeltProfileText } from './sandbox/seatbelt-plan.js'

@@ -256,13 +256,44 @@ describe('confinement the allow relies on', () => {
     expect(bash('mkdir build', context('acceptEdits')).confinement).toBe('write')
     expect(bash('cat README.md', context('acceptEdits')).confinement).toBe('read-only')
   })
-  it('allows the user gave (rules, bypass) and asks carry none', () => {
-    expect(bash('npm test', context('default', { allow: ['Bash(npm test:*)'] })).confinement).toBeUndefined()
-    expect(
-      bash('npm test && ls', context('default', { allow: ['Bash(npm test:*)'] })).confinement,
-    ).toBeUndefined()
+  it('bypass and asks carry none', () => {
     expect(bash('rm -rf /', context('bypass')).confinement).toBeUndefined()
     expect(bash('npm install', context('default')).confinement).toBeUndefined()
+  })
+  it('a rule-allowed line runs confined too (issue 34): git as configured unless the proof covered part of it', () => {
+    const npmTest = { allow: ['Bash(npm test:*)'] }
+    expect(bash('npm test', context('default', npmTest)).confinement).toBe('rule')
+    expect(bash('npm test', context('default', npmTest)).rule).toContain('Bash(npm test:*)')
+    // `git status` relied on the proof: its repository's fsmonitor must stay neutralised.
+    expect(bash('git status && npm test', context('default', npmTest)).confinement).toBe('write')
+    expect(bash('npm test && ls', context('default', npmTest)).confinement).toBe('write')
+    // A proven read-only command under a rule still runs on the proof (read-only view).
+    expect(bash('git status', context('default', { allow: ['Bash(git status:*)'] })).confinement).toBe(
+      'read-only',
+    )
+    expect(bash('mkdir x && npm test', context('acceptEdits', npmTest)).confinement).toBe('write')
+  })
+  it('[shell.sandbox] excluded_commands lets a rule-allowed line run unconfined, only when every command is excluded', () => {
+    const push = { allow: ['Bash(git push:*)', 'Bash(npm test:*)', 'Bash(git status:*)'] }
+    const facts = { sandbox: { active: true, autoAllow: false, excludedCommands: ['git push:*', 'git status'] } }
+    const verdict = bash('git push origin main', context('default', push, facts))
+    expect(verdict.decision).toBe('allow')
+    expect(verdict.confinement).toBeUndefined()
+    // An excluded pattern grants nothing: without the allow rule it asks.
+    expect(bash('git push origin main', context('default', {}, facts)).decision).toBe('ask')
+    // Mixed with a command that is not excluded, the whole line runs confined.
+    expect(bash('npm test && git push', context('default', push, facts)).confinement).toBe('rule')
+    // Or with one only the proof covers.
+    expect(bash('ls && git push', context('default', push, facts)).confinement).toBe('write')
+    // A proven command under an excluded rule keeps the rule's way (the user asked for it outside).
+    expect(bash('git status', context('default', push, facts)).confinement).toBeUndefined()
+    // auto_allow does not pull an excluded line back in.
+    const auto = { sandbox: { ...facts.sandbox, autoAllow: true } }
+    expect(bash('git push', context('default', push, auto)).confinement).toBeUndefined()
+    // A command with write options the mode permits stays confined, excluded or not.
+    const find = { allow: ['Bash(find:*)'] }
+    const findFacts = { sandbox: { active: true, autoAllow: false, excludedCommands: ['find:*'] } }
+    expect(bash('find . -delete', context('acceptEdits', find, findFacts)).confinement).toBe('write')
   })
 })
 

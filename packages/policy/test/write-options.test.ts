@@ -60,9 +60,9 @@ describe('write options under an allow rule (issue 34)', () => {
     'rg -n foo src',
     'sort -u a',
     'xxd a.bin',
-  ])('%j stays allowed by its rule, unconfined', (line) => {
+  ])('%j stays allowed, confined: read-only when proven, else as a rule allowed it', (line) => {
     const verdict = bash(line, ruleFor(line))
     expect(verdict.decision).toBe('allow')
-    expect(verdict.confinement).toBeUndefined()
+    expect(verdict.confinement).toBe(line.includes('$x') ? 'rule' : 'read-only')
   })
 })

@@ -27,7 +27,12 @@ export const PermissionCheckRequestSchema = described(
           active: bool({ description: 'Shell commands run confined.' }),
           autoAllow: bool({ description: '`shell.sandbox.auto_allow`: in-bounds commands run unasked.' }),
         },
-        { writableRoots: arr(absolutePath('A writable folder beyond the roots.')) },
+        {
+          writableRoots: arr(absolutePath('A writable folder beyond the roots.')),
+          excludedCommands: arr(str(), {
+            description: '`shell.sandbox.excluded_commands`: rule-allowed commands that run unconfined.',
+          }),
+        },
       ),
       autoAllowReadOnlyBash: bool({ description: '`permissions.auto_allow_read_only_bash` (default true).' }),
       allowedPrivateHosts: arr(str(), { description: '`web.allowed_private_hosts`.' }),

@@ -332,6 +332,9 @@ const ShellSection = obj(
           write_paths: strings(
             'Folders confined commands may write (read-only for read-only commands), e.g. tool caches `~/.npm`, `~/.cargo/registry`, `~/.cache/pip`, `~/go/pkg/mod`.',
           ),
+          excluded_commands: strings(
+            'Commands an allow rule covers that run outside the sandbox, as Bash rule patterns (`git push:*`, `gh *`, `npm publish`): for what needs the network, ssh keys or a credential helper. Every other rule-allowed command runs confined in write mode whenever a backend exists.',
+          ),
         },
       ),
       {},

@@ -1,4 +1,4 @@
-import type { SandboxRequest, ShellRunResult } from '@z-engine/host'
+import type { ConfinedShellResult, SandboxRequest } from '@z-engine/host'
 import type { Confinement } from '@z-engine/policy'
 import type { OutputKind } from './output-kind.js'
 import type { CheckInfo, Ports } from './ports.js'
@@ -79,7 +79,7 @@ export interface ShellRunner {
       /** The agent's root and folders, and the confinement the permission relied on. */
       sandbox?: SandboxRequest
     },
-  ): Promise<ShellRunResult>
+  ): Promise<ConfinedShellResult>
 }
 
 /** The default limits. */
@@ -146,6 +146,28 @@ export function sandboxRequestOf(ctx: ToolCtx): SandboxRequest {
   return {
     root: ctx.projectRoot,
     additionalDirectories: ctx.additionalDirectories,
-    ...(ctx.confinement !== undefined ? { granted: ctx.confinement } : {}),
+    ...grantOf(ctx.confinement),
+  }
+}
+
+/**
+ * The sandbox grant of a permission's confinement: a rule's allow runs in the write profile with
+ * git as the repository configures it; none leaves it to `[shell.sandbox] enabled`.
+ */
+export function grantOf(
+  confinement: Confinement | undefined,
+): Pick<SandboxRequest, 'granted' | 'gitAsConfigured'> {
+  switch (confinement) {
+    case undefined:
+      return {}
+    case 'read-only':
+    case 'write':
+      return { granted: confinement }
+    case 'rule':
+      return { granted: 'write', gitAsConfigured: true }
+    default: {
+      const unreachable: never = confinement
+      throw new Error(`unknown confinement ${JSON.stringify(unreachable)}`)
+    }
   }
 }

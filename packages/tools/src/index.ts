@@ -53,7 +53,7 @@ export type {
   ToolCtx,
   ToolLimits,
 } from './ctx.js'
-export { DEFAULT_TOOL_LIMITS, sandboxRequestOf } from './ctx.js'
+export { DEFAULT_TOOL_LIMITS, grantOf, sandboxRequestOf } from './ctx.js'
 export type { EditSpec } from './edit-apply.js'
 export { createFileTracker } from './file-tracker.js'
 export type { ToolName } from './names.js'

@@ -4,7 +4,7 @@ import type { CommandSandbox, ProcessScope } from '@z-engine/host'
 import { type Confinement, resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode, todoMarkdown } from '@z-engine/protocol'
-import { actionFor, type Tool } from '@z-engine/tools'
+import { actionFor, grantOf, type Tool } from '@z-engine/tools'
 import { renderDecisions } from '../decisions/render-traces.js'
 import type { SessionGate } from '../gate/session-gate.js'
 import type { McpManager } from '../mcp/mcp-manager.js'
@@ -229,7 +229,7 @@ export class CommandRunner {
               request: {
                 root: this.deps.projectRoot,
                 additionalDirectories: this.deps.gate.additionalDirectories,
-                ...(confinement !== undefined ? { granted: confinement } : {}),
+                ...grantOf(confinement),
               },
               ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
               ...(this.deps.scope ? { scope: this.deps.scope } : {}),

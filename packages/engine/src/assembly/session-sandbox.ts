@@ -57,6 +57,7 @@ export async function openSessionSandbox(input: SessionSandboxInput): Promise<Se
     active: sandbox.available,
     autoAllow: config.auto_allow,
     writableRoots: await sandbox.writableRoots(),
+    excludedCommands: config.excluded_commands,
   }
   if (backend.kind !== 'none') return { sandbox, facts }
   return { sandbox, facts, warning: noBackendWarning(backend.reason, backend.install) }
@@ -136,7 +137,12 @@ async function openOrExplain(input: SessionSandboxInput): Promise<SessionSandbox
     })
     return {
       sandbox,
-      facts: { active: false, autoAllow: input.settings.shell.sandbox.auto_allow, writableRoots: [] },
+      facts: {
+        active: false,
+        autoAllow: input.settings.shell.sandbox.auto_allow,
+        writableRoots: [],
+        excludedCommands: input.settings.shell.sandbox.excluded_commands,
+      },
       warning: noBackendWarning(reason, backend.install),
     }
   }

@@ -1,6 +1,7 @@
 import { ProcessScope, type SandboxBackend } from '@z-engine/host'
 import type { Confinement } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
+import { grantOf } from '@z-engine/tools'
 import { settingsGate } from '../gate/policy-gate.js'
 import type { ExpandCommandDeps } from '../workspace/commands/expand.js'
 import { openSessionSandbox } from './session-sandbox.js'
@@ -67,7 +68,7 @@ export async function openStandaloneExpansion(input: {
         request: {
           root: input.projectRoot,
           additionalDirectories,
-          ...(confinement !== undefined ? { granted: confinement } : {}),
+          ...grantOf(confinement),
           ...(masked.length > 0 ? { masked } : {}),
         },
         sandbox: opened.sandbox,

@@ -6,6 +6,7 @@ import {
   type PreparedSandbox,
   type ProcessScope,
   type SandboxRequest,
+  neutralisesGit,
   withNeutralGit,
 } from '@z-engine/host'
 import type { JobInfo } from '@z-engine/protocol'
@@ -64,7 +65,7 @@ export class ShellJobs implements JobPort {
   ): Promise<JobInfo> {
     const { sandbox: request, ...given } = options
     // A line the policy auto-allowed runs git with the repository's program-running keys overridden.
-    const start = request?.granted !== undefined ? { ...given, env: withNeutralGit(this.options.env) } : given
+    const start = neutralisesGit(request) ? { ...given, env: withNeutralGit(this.options.env) } : given
     const prepared = request ? await this.options.sandbox?.prepare(request) : undefined
     if (!prepared) return toJobInfo(this.processes.start(command, start))
     const info = this.processes.start(command, { ...start, wrap: prepared.wrap })

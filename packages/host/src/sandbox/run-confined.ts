@@ -16,7 +16,8 @@ export interface ConfinedShellResult extends ShellRunResult {
 /**
  * Runs one shell command through the sandbox when it confines this request (and unconfined when
  * it does not, or when there is no sandbox), releasing the sandbox's placeholders afterwards. A
- * request with a granted confinement runs with {@link withNeutralGit}'s environment.
+ * request with a granted confinement runs with {@link withNeutralGit}'s environment (unless a rule
+ * allowed it: `gitAsConfigured`).
  */
 export async function runConfinedShell(
   command: string,
@@ -24,7 +25,7 @@ export async function runConfinedShell(
 ): Promise<ConfinedShellResult> {
   const { sandbox, request, ...rest } = options
   // A line the policy auto-allowed runs git with the repository's program-running keys overridden.
-  const shell = request.granted !== undefined ? { ...rest, env: withNeutralGit(rest.env) } : rest
+  const shell = neutralisesGit(request) ? { ...rest, env: withNeutralGit(rest.env) } : rest
   const prepared = await sandbox?.prepare(request)
   if (!prepared) return runShellCommand(command, shell)
   try {
@@ -33,4 +34,9 @@ export async function runConfinedShell(
   } finally {
     await prepared.release()
   }
+}
+
+/** Whether a request runs git with the repository's program-running keys overridden. */
+export function neutralisesGit(request: SandboxRequest | undefined): boolean {
+  return request?.granted !== undefined && request.gitAsConfigured !== true
 }

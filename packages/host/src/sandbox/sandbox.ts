@@ -38,6 +38,11 @@ export interface SandboxRequest {
    * it will run confined). Absent: the user approved it, and `[shell.sandbox] enabled` decides.
    */
   granted?: SandboxMode
+  /**
+   * With `granted`: the user's allow rule covered the command, so git runs as the repository
+   * configures it (its hooks too, confined) instead of with {@link withNeutralGit}'s overrides.
+   */
+  gitAsConfigured?: boolean
 }
 
 /** A confined command, ready to start: wrap its argv; call `release` once it has exited. */

@@ -13,6 +13,12 @@ export interface SandboxFacts {
   autoAllow: boolean
   /** Writable folders beyond the agent root and additional directories (temp, tool caches). */
   writableRoots?: readonly string[]
+  /**
+   * `excluded_commands`: Bash rule patterns (`git push:*`, `gh *`) for commands an allow rule covers
+   * that run outside the sandbox (they need the network, ssh keys or a credential helper). Every
+   * other rule-allowed command runs confined.
+   */
+  excludedCommands?: readonly string[]
 }
 
 /** Everything `decide` needs; it reads nothing else (no fs, env or clock). */
@@ -54,14 +60,17 @@ export interface Decision {
   /**
    * Set on an allow that relies on confinement, so the command must run under it when a sandbox
    * exists: `read-only` for a line proven read-only (project mounted read-only), `write` for
-   * sandbox `auto_allow` and acceptEdits file commands (writes only inside the sandbox's bounds).
-   * Absent: the allow comes from the user (a rule, bypass mode) and `[shell.sandbox]` decides.
+   * sandbox `auto_allow` and acceptEdits file commands (writes only inside the sandbox's bounds),
+   * `rule` for a line allow rules cover (the write profile, git as the repository configures it:
+   * the user allowed the command, so its hooks run, confined).
+   * Absent: the user allowed it unconfined (bypass mode, a rule's command in `excluded_commands`)
+   * and `[shell.sandbox] enabled` decides.
    */
   confinement?: Confinement
 }
 
-/** How an auto-allowed command must be confined (see {@link Decision.confinement}). */
-export type Confinement = 'read-only' | 'write'
+/** How an allowed command must be confined (see {@link Decision.confinement}). */
+export type Confinement = 'read-only' | 'write' | 'rule'
 
 /** Per-call options of `decide`. */
 export interface DecideOptions {

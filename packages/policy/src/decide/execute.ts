@@ -1,7 +1,7 @@
 import type { SuggestedRule } from '@z-engine/protocol'
 import { isWithin, normalizePath, relativeTo } from '../paths/normalize.js'
 import { bashRuleMatches, bashTextMatches, pathRuleCouldMatchBelow, pathRuleMatches } from '../rules/match.js'
-import type { Rule } from '../rules/parse-rule.js'
+import { parseRule, type Rule } from '../rules/parse-rule.js'
 import { analyzeLine, type CommandFacts, type LineFacts, type Target } from '../shell/analyze.js'
 import { copiedTree, isPossibleName } from '../shell/created-names.js'
 import type { Confinement, Decision, PolicyContext } from './context.js'
@@ -302,7 +302,11 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   let unknownWrite = false
   let fileCommand = false
   let ruleWrites = false
+  // Commands an allow rule covered, and whether any other relied on the proof or acceptEdits.
+  const ruleCovered: CommandFacts[] = []
+  let analysisUsed = false
   const sandbox = context.sandbox
+  const excludedPatterns = sandbox?.excludedCommands ?? []
   // A confined command may write the sandbox's writable roots (temp, caches) without asking.
   const sandboxRoots =
     sandbox?.active && sandbox.autoAllow
@@ -336,8 +340,17 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
         !(sandboxRoots && targetInBounds(target, sandboxRoots)) &&
         !allowPathRule(target, 'edit'),
     )
+    const unknownRead = c.reads.some((target) => target.kind === 'unknown')
+    const proven = c.readOnly && context.autoAllowReadOnlyBash !== false && !unknownRead
+    // A proven read-only command runs on the proof (read-only view, git neutralised) even when a
+    // rule covers it too; only a rule's command in `excluded_commands` keeps the rule's way.
+    if (proven && !(rule && excludedFromSandbox(c, excludedPatterns))) {
+      analysisUsed = true
+      continue
+    }
     if (rule && !unpermittedWrite) {
       usedRule ??= rule
+      ruleCovered.push(c)
       // Its writes are allowed by the mode or the sandbox's bounds, not by the rule: it runs
       // confined so they cannot leave them (issue 34: `Bash(find:*)` and `find . -delete`).
       if (c.writeThrough.some((target) => target.kind !== 'unknown' && !allowPathRule(target, 'edit')))
@@ -352,10 +365,9 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
       needed.push({ kind: 'write', target: unpermittedWrite })
       continue
     }
-    const unknownRead = c.reads.some((target) => target.kind === 'unknown')
-    if (c.readOnly && context.autoAllowReadOnlyBash !== false && !unknownRead) continue
     if (context.mode === 'acceptEdits' && c.fileCommand) {
       fileCommand = true
+      analysisUsed = true
       continue
     }
     uncovered ??= c
@@ -376,7 +388,15 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
       ? `not covered: ${JSON.stringify(uncovered?.text)} (${uncovered?.reason ?? 'no allow rule'})`
       : 'every command is covered',
   )
-  if (sandboxRoots && outside === undefined) {
+  // Every command is one the user's rules allow and `excluded_commands` lets run outside the sandbox
+  // (`git push` needs ssh keys, a credential helper and the network): the line runs unconfined.
+  const excluded =
+    !uncovered &&
+    !ruleWrites &&
+    !analysisUsed &&
+    ruleCovered.length > 0 &&
+    ruleCovered.every((c) => excludedFromSandbox(c, excludedPatterns))
+  if (sandboxRoots && outside === undefined && !excluded) {
     const roots = sandboxRoots
     const inBounds = facts.commands.every((c) =>
       c.writes.every((target) => target.kind === 'unknown' || targetInBounds(target, roots)),
@@ -401,8 +421,14 @@ function decideCovered(facts: LineFacts, context: PolicyContext, trace: Trace): 
   }
   if (!uncovered) {
     if (usedRule) {
+      if (excluded) {
+        trace.step('every command is in [shell.sandbox] excluded_commands: it runs unconfined')
+        return trace.done('allow', 'allow rules cover every command of the line', usedRule)
+      }
       const allowed = trace.done('allow', 'allow rules cover every command of the line', usedRule)
-      return ruleWrites ? confined(allowed, 'write') : allowed
+      // Allowed commands that are not proven read-only still run confined (issue 34): the write
+      // profile, and git as configured unless part of the line relied on the policy's own analysis.
+      return confined(allowed, analysisUsed || ruleWrites ? 'write' : 'rule')
     }
     return confined(
       trace.done(
@@ -482,6 +508,14 @@ function folderRule(tool: 'Read' | 'Edit', target: Exclude<Target, { kind: 'unkn
 
 function targetPath(target: Exclude<Target, { kind: 'unknown' }>): string {
   return target.kind === 'path' ? target.path : target.base
+}
+
+/** Whether `excluded_commands` (Bash rule patterns such as `git push:*`) names this command. */
+function excludedFromSandbox(command: CommandFacts, patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => {
+    const parsed = parseRule(`Bash(${pattern})`, '[shell.sandbox] excluded_commands')
+    return parsed.ok && bashRuleMatches(parsed.rule, command, false)
+  })
 }
 
 /** Marks an allow that holds because the command will run confined. */

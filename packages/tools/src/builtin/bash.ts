@@ -146,6 +146,7 @@ async function runForeground(input: BashInput, ctx: ToolCtx, signal: AbortSignal
         ? `Command was killed by ${result.signal ?? 'a signal'}`
         : `Exit code ${result.exitCode}`,
     )
+    if (ctx.confinement === 'rule' && result.confinement !== undefined) notes.push(RULE_CONFINED)
   }
   const body = [output === '' ? '(no output)' : output, ...notes].join('\n')
   const text = await budgetOutput(ctx, body, 'log', 'bash-output')
@@ -153,3 +154,7 @@ async function runForeground(input: BashInput, ctx: ToolCtx, signal: AbortSignal
     return errorResult(result.timedOut ? 'timeout' : 'exit_code', text)
   return textResult(text, { details })
 }
+
+/** Why a rule-allowed command may have failed, and what the user can do about it (issue 34). */
+const RULE_CONFINED =
+  'It ran in the sandbox, as every command an allow rule covers does: no network unless [shell.sandbox] allow_network, an empty home but for read_paths and write_paths, no ssh keys, credential helpers or unix sockets. If it needs those (git push, npm publish), the user can add it to [shell.sandbox] excluded_commands (for example "git push:*") to run it outside.'

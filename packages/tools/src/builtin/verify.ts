@@ -66,12 +66,15 @@ export const verifyTool: Tool<VerifyInput> = {
               'Name at least one check to run, or omit `checks` to run them all.',
             )
           // Each check runs as this call's Bash would: its sandbox, environment and cancellation.
+          // A check runs the project's own code (its test script), so it is confined in write mode
+          // whenever a backend exists, approved or not, like the stop boundary's (issue 34).
+          const request = sandboxRequestOf(ctx)
           const runner: CheckCommandRunner = (command, options) =>
             ctx.shell.run(command, {
               cwd: options.cwd,
               timeoutMs: options.timeoutMs,
               signal,
-              sandbox: sandboxRequestOf(ctx),
+              sandbox: request.granted === undefined ? { ...request, granted: 'write' } : request,
               ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
             })
           return checks.run([...new Set(requested)], runner, signal)
