@@ -1,10 +1,23 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Engine } from '@z-engine/engine'
 import { describe, expect, it } from 'vitest'
 import { runInProcess, type Sandbox, sandbox } from './helpers.js'
+
+const bwrapInstalled =
+  ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].some((path) => existsSync(path)) || process.env.CI !== undefined
+
+/** Pids of `sleep 300` shells whose command line names this folder (a hook's leftovers). */
+function processesNamed(folder: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+  return out
+    .split('\n')
+    .filter((line) => line.includes(folder) && line.includes('sleep 300'))
+    .map((line) => line.trim().split(/\s+/)[0] ?? '')
+}
 
 async function put(root: string, path: string, text: string): Promise<void> {
   await mkdir(dirname(join(root, path)), { recursive: true })
@@ -201,6 +214,36 @@ describe('inspection commands', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({ additionalContext: ['key=none secret=none path=set'] })
   })
+
+  it.skipIf(!bwrapInstalled)(
+    'hooks test runs a hook confined as a session does (issue 34): no ~/.npmrc, writes outside vanish, leftovers killed',
+    async () => {
+      const box = await fixture(true)
+      await put(box.root, '.npmrc', '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
+      await put(
+        box.project,
+        '.z-engine/settings.toml',
+        [
+          '[[hooks.UserPromptSubmit]]',
+          `command = "cat $HOME/.npmrc; echo x > ${box.root}/escaped.txt; (sleep 300; echo late > late.txt) & echo ran > hook-out.txt"`,
+          '',
+        ].join('\n'),
+      )
+      await put(box.root, 'prompt.json', JSON.stringify({ prompt: 'hi' }))
+      const result = await runInProcess(
+        ['hooks', 'test', 'UserPromptSubmit', '--input', 'prompt.json', '--json', '--cwd', box.project],
+        { cwd: box.root, env: box.env },
+      )
+      expect(result.code, result.stderr).toBe(0)
+      const value = JSON.parse(result.stdout) as { results: Array<{ stdout: string; stderr: string }> }
+      expect(JSON.stringify(value.results)).not.toContain('NPMRC-SECRET')
+      // The project is writable, as for a session's hooks; the home is an empty view whose writes vanish.
+      expect(await readFile(join(box.project, 'hook-out.txt'), 'utf8')).toBe('ran\n')
+      expect(existsSync(join(box.root, 'escaped.txt'))).toBe(false)
+      // `(sleep 300 …) &` died with the run: its process scope was killed before the command returned.
+      expect(processesNamed(box.root)).toEqual([])
+    },
+  )
 
   it('an untrusted project has its hooks and MCP servers withheld, and says so', async () => {
     const box = await fixture(false)

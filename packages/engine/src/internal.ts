@@ -28,6 +28,8 @@ export { detectShellSandbox } from './assembly/session-sandbox.js'
 export type { StandaloneExpansion } from './assembly/standalone-expansion.js'
 /** Opens what command expansion needs without a session. */
 export { openStandaloneExpansion } from './assembly/standalone-expansion.js'
+/** Runs one event's hooks outside a session as a session runs them, confined (`z-engine hooks test`). */
+export { runHooksStandalone } from './assembly/standalone-hooks.js'
 /** The environment child processes get. */
 export { childEnvironmentFor } from './assembly/tool-context.js'
 /** A user `!` command's result. */

@@ -49,6 +49,7 @@ describe('public surface', () => {
         "killProcesses",
         "killSupervisedGroups",
         "mergeAgentBranch",
+        "neutralisesGit",
         "openAgentWorktree",
         "planBubblewrap",
         "planSeatbelt",

@@ -275,7 +275,9 @@ describe('confinement the allow relies on', () => {
   })
   it('[shell.sandbox] excluded_commands lets a rule-allowed line run unconfined, only when every command is excluded', () => {
     const push = { allow: ['Bash(git push:*)', 'Bash(npm test:*)', 'Bash(git status:*)'] }
-    const facts = { sandbox: { active: true, autoAllow: false, excludedCommands: ['git push:*', 'git status'] } }
+    const facts = {
+      sandbox: { active: true, autoAllow: false, excludedCommands: ['git push:*', 'git status'] },
+    }
     const verdict = bash('git push origin main', context('default', push, facts))
     expect(verdict.decision).toBe('allow')
     expect(verdict.confinement).toBeUndefined()

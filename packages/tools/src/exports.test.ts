@@ -33,6 +33,7 @@ describe('public surface', () => {
         "exitPlanModeTool",
         "fetchWebText",
         "globTool",
+        "grantOf",
         "grepTool",
         "isToolName",
         "jobKillTool",

@@ -9,7 +9,7 @@ import {
   type HookCommand,
   hookPayload,
   matcherKind,
-  runHooks,
+  runHooksStandalone,
 } from '@z-engine/engine/internal'
 import { HOOK_EVENTS } from '@z-engine/protocol'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
@@ -24,7 +24,8 @@ list: the command hooks a session in DIR would run, by event, with matcher (and 
 all, exact, list, regex, or ignored on events with nothing to match), \`if\` condition, timeout (the event's default when none is set) and the
 settings file that configured each (project hooks are withheld until the workspace is trusted).
 
-test: runs the hooks of <Event> that match the input, exactly as a session would, and prints the
+test: runs the hooks of <Event> that match the input, exactly as a session would (confined by the
+sandbox whenever a backend exists, with the same view, masks and process scope), and prints the
 stdin they got, each hook's outcome (status, exit code, output, warnings) and the combined decision.
 The input file holds the event's fields, e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}
 (snake_case or camelCase); session_id, transcript_path, cwd and permission_mode (the project's
@@ -139,10 +140,17 @@ async function test(context: InspectContext): Promise<number> {
       `--input ${file}: a ${event} hook gets ${missing.map((key) => `"${key}"`).join(' and ')} from a session; add ${missing.length > 1 ? 'them' : 'it'}.`,
     )
   const input = fields as unknown as HookInput<typeof event>
-  const outcome = await runHooks(event, input, context.loaded.hooks, {
-    projectDir: context.projectRoot,
+  // Run as a session's hooks run (issue 34): confined whenever a backend exists, with its masks and
+  // process scope, so a hook that passes here behaves the same in a session.
+  const { outcome, warning } = await runHooksStandalone(event, input, context.loaded.hooks, {
+    settings: context.loaded.settings,
+    layers: context.loaded.layers,
+    projectRoot: context.projectRoot,
+    home: context.home,
+    env: context.io.env,
     // The environment a session's hooks get: the allowlist, never the engine's credentials.
-    env: childEnvironmentFor(context.io.env, context.loaded.settings),
+    hookEnv: childEnvironmentFor(context.io.env, context.loaded.settings),
+    engineDirs: [context.configDir, context.dataDir],
     // `if` conditions resolve paths as the main agent's calls do.
     call: {
       projectRoot: context.projectRoot,
@@ -153,7 +161,11 @@ async function test(context: InspectContext): Promise<number> {
   // A hook asking for what the event ignores would silently do nothing in a session: say so.
   const code = outcome.ignored.length > 0 ? EXIT.failed : EXIT.ok
   if (context.json) {
-    printJson(context.io, { stdin: hookPayload(event, input), ...outcome })
+    printJson(context.io, {
+      stdin: hookPayload(event, input),
+      ...outcome,
+      ...(warning !== undefined ? { warning } : {}),
+    })
     return code
   }
   const lines = outcome.results.map(
@@ -173,6 +185,7 @@ async function test(context: InspectContext): Promise<number> {
   for (const context_ of outcome.additionalContext) lines.push(`context for the model: ${context_}`)
   for (const message of outcome.systemMessages) lines.push(`message: ${message}`)
   for (const ignored of outcome.ignored) lines.push(`ignored by a session: ${ignored}`)
+  if (warning !== undefined) lines.push(`warning: ${warning}`)
   printLines(context.io, lines)
   return code
 }

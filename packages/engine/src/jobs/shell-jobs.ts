@@ -3,10 +3,10 @@ import {
   BackgroundProcesses,
   type CommandSandbox,
   type CommandWrapper,
+  neutralisesGit,
   type PreparedSandbox,
   type ProcessScope,
   type SandboxRequest,
-  neutralisesGit,
   withNeutralGit,
 } from '@z-engine/host'
 import type { JobInfo } from '@z-engine/protocol'
