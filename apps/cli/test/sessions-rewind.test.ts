@@ -1,7 +1,9 @@
 /**
  * Issue 19 "Safe rewind" through the CLI: `sessions rewind` reverts only what the agent's tools and
- * shell commands changed, keeps the user's files and the user's later edits of the agent's files,
- * `--dry-run` changes nothing, and `--undo` puts the reverted files back.
+ * shell commands changed, keeps the user's files and the user's later edits of the agent's files
+ * (issue 39: hunk by hunk; a hunk both changed is left and reported, `--include-edited --only FILE`
+ * reverts that file whole), `--dry-run` shows the hunks and changes nothing, and `--undo` puts the
+ * reverted files back.
  */
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
@@ -69,7 +71,13 @@ describe('sessions rewind (in process)', () => {
     expect(dry.stdout).toContain('would:')
     expect(dry.stdout).toContain('  revert   a.txt')
     expect(dry.stdout).toContain('  revert   gen.txt')
-    expect(dry.stdout).toContain('  kept     b.txt (the agent changed it, then it was edited by hand')
+    // b.txt: the agent's one line was then edited by hand too: that hunk is left, and reported.
+    expect(dry.stdout).toContain(
+      "  merged   b.txt (the agent's hunks reverted except 1 that later edits overlap: left as they are; --include-edited --only b.txt reverts it whole)",
+    )
+    expect(dry.stdout).toContain('The hunks for a.txt:')
+    expect(dry.stdout).toContain('-agent a')
+    expect(dry.stdout).toContain('+original a')
     expect(dry.stdout).toContain('  kept     mine.txt (not changed by the agent)')
     expect(dry.stdout).toContain('Nothing was changed (--dry-run).')
     expect(await files()).toEqual(handMade)
@@ -79,7 +87,11 @@ describe('sessions rewind (in process)', () => {
     expect(JSON.parse(rewound.stdout)).toMatchObject({
       dryRun: false,
       restoredFiles: ['a.txt', 'gen.txt'],
-      skippedFiles: ['b.txt'],
+      skippedFiles: [],
+      mergedFiles: ['b.txt'],
+      conflictFiles: [
+        { path: 'b.txt', hunks: [{ current: 'the user fixed b', agent: 'agent b', restored: 'original b' }] },
+      ],
       leftAloneFiles: ['mine.txt'],
     })
     expect(await files()).toEqual({
@@ -97,5 +109,23 @@ describe('sessions rewind (in process)', () => {
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('Nothing to undo')
     expect((await run(['sessions', 'rewind', id, '--undo', '--to', messageId])).code).toBe(2)
+
+    // The other answer to the overlapping hunk: revert that one file whole.
+    expect(
+      (await run(['sessions', 'rewind', id, '--to', messageId, '--only', 'b.txt', '--scope', 'both'])).code,
+    ).toBe(2)
+    const whole = await run([
+      'sessions',
+      'rewind',
+      id,
+      '--to',
+      messageId,
+      '--include-edited',
+      '--only',
+      'b.txt',
+    ])
+    expect(whole.code, whole.stderr).toBe(0)
+    expect(whole.stdout).toContain('  restored b.txt')
+    expect(await files()).toEqual({ ...handMade, b: 'original b\n' })
   }, 120_000)
 })

@@ -119,7 +119,7 @@ describe('safe rewind', () => {
     const notices = () =>
       t.events(session, 'notice').map((event) => (event.type === 'notice' ? event.message : ''))
     expect(notices().join('\n')).toContain(
-      'kept 1 file(s) the agent changed that were edited by hand afterwards: b.txt',
+      'kept 1 file(s) the agent changed that were edited afterwards and cannot be merged (binary, created or removed): b.txt',
     )
 
     // Undo puts a.txt back; a second undo has nothing to do.
@@ -140,5 +140,90 @@ describe('safe rewind', () => {
     expect(forced).toMatchObject({ restoredFiles: ['a.txt', 'b.txt'], skippedFiles: [] })
     expect(existsSync(join(project, 'b.txt'))).toBe(false)
     expect(readFileSync(join(project, 'c.txt'), 'utf8')).toBe('mine\n')
+  })
+
+  it("reverts only the agent's hunks in a file edited afterwards; an overlapping hunk is left and reported", async () => {
+    const project = buggyProject()
+    const lines = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`)
+    writeFileSync(join(project, 'list.txt'), `${lines.join('\n')}\n`)
+    writeFileSync(join(project, 'clash.txt'), `${lines.join('\n')}\n`)
+    const home = tempDir('ze-home-')
+    const call = (name: string, input: Record<string, unknown>) => ({
+      blocks: [{ type: 'tool_use' as const, name, input }],
+    })
+    const t = await engineWith(
+      [
+        call('Read', { file_path: join(project, 'list.txt') }),
+        call('Edit', {
+          file_path: join(project, 'list.txt'),
+          old_string: 'line 2\n',
+          new_string: 'AGENT 2\n',
+        }),
+        call('Read', { file_path: join(project, 'clash.txt') }),
+        call('Edit', {
+          file_path: join(project, 'clash.txt'),
+          old_string: 'line 5\n',
+          new_string: 'AGENT 5\n',
+        }),
+        { blocks: [{ type: 'text', text: 'Edited.' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, mode: 'bypass', model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'Edit the lists.' })
+    await t.waitFor(session, 'turnFinished')
+    // The user then edits another part of list.txt, and the agent's own line of clash.txt.
+    const edit = (file: string, from: string, to: string) =>
+      writeFileSync(join(project, file), readFileSync(join(project, file), 'utf8').replace(from, to))
+    edit('list.txt', 'line 15\n', 'USER 15\n')
+    edit('clash.txt', 'AGENT 5\n', 'USER 5\n')
+    edit('clash.txt', 'line 18\n', 'USER 18\n')
+    const [first] = t.events(session, 'checkpointCreated')
+    if (first?.type !== 'checkpointCreated') throw new Error('no checkpoint')
+    const messageId = first.checkpoint.messageId
+
+    // The dry run shows the hunks it would write and changes nothing.
+    session.send({ type: 'rewind', messageId, scope: 'code', dryRun: true })
+    const previewed = await t.waitFor(session, 'rewindPreviewed')
+    if (previewed.type !== 'rewindPreviewed') throw new Error('no preview')
+    expect(previewed.mergeFiles).toEqual(['clash.txt', 'list.txt'])
+    expect(previewed.skippedFiles).toEqual([])
+    const listHunks = previewed.changes?.find((change) => change.path === 'list.txt')?.unifiedDiff ?? ''
+    expect(listHunks).toContain('-AGENT 2')
+    expect(listHunks).toContain('+line 2')
+    expect(listHunks).not.toContain('USER 15')
+    expect(readFileSync(join(project, 'list.txt'), 'utf8')).toContain('AGENT 2')
+
+    session.send({ type: 'rewind', messageId, scope: 'code' })
+    const rewound = await t.waitFor(session, 'rewound')
+    expect(rewound).toMatchObject({
+      restoredFiles: [],
+      skippedFiles: [],
+      mergedFiles: ['clash.txt', 'list.txt'],
+      conflictFiles: [
+        { path: 'clash.txt', hunks: [{ current: 'USER 5', agent: 'AGENT 5', restored: 'line 5' }] },
+      ],
+    })
+    const list = readFileSync(join(project, 'list.txt'), 'utf8')
+    expect(list).toContain('line 2\n')
+    expect(list).not.toContain('AGENT 2')
+    expect(list).toContain('USER 15\n')
+    // The overlapping hunk is left as the user has it; the user's other edit stays.
+    expect(readFileSync(join(project, 'clash.txt'), 'utf8')).toBe(
+      `${lines.join('\n').replace('line 5', 'USER 5').replace('line 18', 'USER 18')}\n`,
+    )
+    const notices = t.events(session, 'notice').map((event) => (event.type === 'notice' ? event.message : ''))
+    expect(notices.join('\n')).toContain(
+      "Rewind reverted only the agent's hunks in 1 file(s) edited afterwards, keeping the later edits: list.txt",
+    )
+    expect(notices.join('\n')).toContain('Rewind left 1 hunk(s) of clash.txt where later edits overlap')
+
+    // The other choice: revert that file whole.
+    session.send({ type: 'rewind', messageId, scope: 'code', includeEdited: true, only: ['clash.txt'] })
+    const whole = await t.waitFor(session, 'rewound', 2)
+    await t.engine.shutdown()
+    expect(whole).toMatchObject({ restoredFiles: ['clash.txt'] })
+    expect(readFileSync(join(project, 'clash.txt'), 'utf8')).toBe(`${lines.join('\n')}\n`)
+    expect(readFileSync(join(project, 'list.txt'), 'utf8')).toContain('USER 15\n')
   })
 })

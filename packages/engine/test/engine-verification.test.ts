@@ -134,6 +134,51 @@ describe('verification on a real engine (spec 000 "Verification")', () => {
     await t.engine.shutdown()
   })
 
+  it('a check run through Bash counts as its evidence: `npm test` passing verifies, failing fails, another command does not count', async () => {
+    const project = npmProject()
+    const read = call('Read', { file_path: join(project, 'math.js') })
+    const t = await engineWith(
+      [
+        read,
+        edit(project, 'return a + b', 'return a + b // sum'),
+        call('Bash', { command: 'npm test' }),
+        say('The test passes.'),
+        edit(project, 'a + b', 'a - b'),
+        call('Bash', { command: 'npm  run test' }),
+        say('The test fails now.'),
+        edit(project, 'a - b', 'a + b'),
+        call('Bash', { command: 'node --test' }),
+        say('Ran node directly.'),
+      ],
+      homeWithSettings(
+        '[permissions]\nallow = ["Bash(npm test)", "Bash(npm run test)", "Bash(node --test)"]\n',
+      ),
+    )
+    const session = await t.engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
+    const turn = async (count: number) => {
+      session.send({ type: 'submit', text: `turn ${count}` })
+      return (await t.waitFor(session, 'turnFinished', count)) as Extract<
+        EngineEvent,
+        { type: 'turnFinished' }
+      >
+    }
+    expect((await turn(1)).badge).toEqual({ type: 'verified', checkId: 'test' })
+    expect(t.events(session, 'checkRecorded')[0]).toMatchObject({
+      record: { checkId: 'test', kind: 'test', command: 'npm test', exitCode: 0, passed: true },
+    })
+    expect((await turn(2)).badge).toMatchObject({ type: 'failed', checkId: 'test' })
+    expect((await turn(3)).badge).toEqual({
+      type: 'unverified',
+      reason: 'Files changed after the last check ran.',
+    })
+    expect(t.events(session, 'checkRecorded')).toHaveLength(2)
+    await t.engine.shutdown()
+  })
+
   it('strict mode runs the test at the stop boundary and continues with the failure until the model fixes it', async () => {
     const project = npmProject()
     const t = await engineWith(

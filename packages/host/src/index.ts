@@ -3,6 +3,7 @@ export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
 export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
 export type { HooksFolderOptions } from './git/hooks-folder.js'
 export { gitHooksFolder, prefetchGitHooksFolder } from './git/hooks-folder.js'
+export type { MergeConflict } from './git/merge-file.js'
 export type { GitConfigListing } from './git/neutral-git.js'
 export { gitConfigEntries, withNeutralGit } from './git/neutral-git.js'
 export type {
@@ -10,6 +11,7 @@ export type {
   CheckpointFileChange,
   CheckpointResult,
   CheckpointSnapshot,
+  HunkRevert,
   RestoreOptions,
   RestoreReport,
   ShadowCheckpointsOptions,

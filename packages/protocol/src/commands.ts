@@ -74,7 +74,7 @@ export const CommandSchemas = {
     variant('includeFullHistory'),
   ),
   rewind: described(
-    'Restore code, conversation or both to the state before the given user message. A code rewind reverts only the files the agent changed since (its tools and shell commands); files the user changed are left alone, and so are files the agent changed that were edited by hand afterwards unless `includeEdited`. `dryRun` changes nothing and answers with `rewindPreviewed`.',
+    'Restore code, conversation or both to the state before the given user message. A code rewind reverts only the files the agent changed since (its tools and shell commands); files the user changed are left alone; in files the agent changed that were edited afterwards only the agent’s hunks are reverted (unless `includeEdited`). `dryRun` changes nothing and answers with `rewindPreviewed`.',
     variant(
       'rewind',
       { messageId: id(), scope: RewindScopeSchema },
@@ -83,7 +83,12 @@ export const CommandSchemas = {
           description: 'List what the rewind would change (`rewindPreviewed`); nothing is written.',
         }),
         includeEdited: bool({
-          description: 'Also revert files the agent changed that were edited by hand afterwards.',
+          description:
+            "Revert files the agent changed that were edited afterwards whole (by default only the agent's hunks are reverted and the later edits kept).",
+        }),
+        only: arr(str({ minLength: 1 }), {
+          description:
+            'Rewind only these files (paths relative to the project), e.g. one whose conflicting hunks were left; the conversation is not touched.',
         }),
       },
     ),

@@ -47,6 +47,20 @@ import { CostSchema, UsageSchema } from './usage.js'
 const id = () => str({ minLength: 1 })
 const count = () => int({ minimum: 0 })
 
+/** Schema of {@link RewindConflict}. */
+export const RewindConflictSchema = obj({
+  path: str(),
+  hunks: arr(
+    obj({
+      current: str({ description: 'The region as the file has it now (kept).' }),
+      agent: str({ description: 'The region as the agent left it.' }),
+      restored: str({ description: 'The region as it was at the checkpoint.' }),
+    }),
+  ),
+})
+/** A file a hunk-level rewind could not fully revert: the regions where a later edit overlaps the agent's. */
+export type RewindConflict = Infer<typeof RewindConflictSchema>
+
 /** Schema of {@link ToolProgress}. */
 export const ToolProgressSchema = tagged([
   variant('output', { stream: enums(['stdout', 'stderr']), text: str() }),
@@ -240,10 +254,18 @@ export const EventSchemas = {
         checkpointId: str({ minLength: 1, description: 'The checkpoint a code rewind restored.' }),
         skippedFiles: arr(str(), {
           description:
-            'Files the agent changed that were edited by hand afterwards: kept as they are (rewind with `includeEdited` reverts them).',
+            'Files the agent changed that were edited afterwards and cannot be merged (binary, created or removed by the agent): kept as they are (rewind with `includeEdited` reverts them).',
         }),
         leftAloneFiles: arr(str(), {
           description: 'Files changed since the target that the agent did not change: kept as they are.',
+        }),
+        mergedFiles: arr(str(), {
+          description:
+            "Files the agent changed that were edited afterwards: the agent's hunks were reverted and the later edits kept (a three-way merge).",
+        }),
+        conflictFiles: arr(RewindConflictSchema, {
+          description:
+            "Merged files where a later edit overlaps the agent's change: those regions were left as they are (rewind the file with `includeEdited` and `only` to revert it whole).",
         }),
       },
     ),
@@ -259,14 +281,27 @@ export const EventSchemas = {
           description: 'Files the code rewind would revert (written back or removed).',
         }),
         skippedFiles: arr(str(), {
-          description: 'Files the agent changed that were edited by hand afterwards: would be kept.',
+          description:
+            'Files the agent changed that were edited afterwards and cannot be merged: would be kept.',
         }),
         leftAloneFiles: arr(str(), {
           description: 'Files changed since that the agent did not change: would be kept.',
         }),
         removedMessageIds: arr(str(), { description: 'Messages the conversation rewind would drop.' }),
       },
-      { checkpointId: str({ minLength: 1, description: 'The checkpoint a code rewind would restore.' }) },
+      {
+        checkpointId: str({ minLength: 1, description: 'The checkpoint a code rewind would restore.' }),
+        mergeFiles: arr(str(), {
+          description: 'Edited files whose agent hunks would be reverted, the later edits kept.',
+        }),
+        conflictFiles: arr(RewindConflictSchema, {
+          description:
+            "Regions of merged files where a later edit overlaps the agent's change: would be left.",
+        }),
+        changes: arr(obj({ path: str(), unifiedDiff: str() }), {
+          description: 'The hunks the rewind would write, per file (the file now against the result).',
+        }),
+      },
     ),
   ),
   rewindUndone: described(

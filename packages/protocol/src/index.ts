@@ -38,7 +38,7 @@ export type { EventEnvelope } from './envelope.js'
 /** Schema of the event envelope. */
 export { EventEnvelopeSchema } from './envelope.js'
 /** Events a session publishes. */
-export type { EngineEvent, EventOf, EventType, NoticeLevel, ToolProgress } from './events.js'
+export type { EngineEvent, EventOf, EventType, NoticeLevel, RewindConflict, ToolProgress } from './events.js'
 /** Event tags and schemas (one per `type`, and the union). */
 export { EngineEventSchema, EVENT_TYPES, EventSchemas } from './events.js'
 /** Checkpoints, rewinds, compaction markers and task views. */

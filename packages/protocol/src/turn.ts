@@ -1,9 +1,18 @@
-import { bool, enums, type Infer, obj, str, tagged, variant } from './schema/builder.js'
+import { arr, bool, enums, type Infer, obj, str, tagged, variant } from './schema/builder.js'
 import { CostSchema, UsageSchema } from './usage.js'
 
 /** Schema of {@link VerificationBadge}. */
 export const VerificationBadgeSchema = tagged([
-  variant('verified', { checkId: str() }),
+  variant(
+    'verified',
+    { checkId: str() },
+    {
+      checks: arr(str(), {
+        description:
+          'Every proving check (test, build, typecheck) whose run since the last change passed, in the order they ran; `checkId` is the last.',
+      }),
+    },
+  ),
   variant('unverified', { reason: str() }),
   variant('failed', { checkId: str(), reason: str() }),
   variant('notApplicable'),

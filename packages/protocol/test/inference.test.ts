@@ -23,6 +23,7 @@ describe('inferred types', () => {
       scope: 'code' | 'conversation' | 'both'
       dryRun?: boolean
       includeEdited?: boolean
+      only?: string[]
     }>()
     expectTypeOf<ApprovalDecision>().toEqualTypeOf<
       | { type: 'allowOnce' }

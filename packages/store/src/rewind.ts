@@ -34,7 +34,12 @@ export function planRewind(snapshot: SessionSnapshot, request: RewindRequest): S
     (item) =>
       item.kind === 'message' && item.message.id === request.messageId && item.message.role === 'user',
   )
-  if (target === undefined) {
+  // A code rewind only needs the checkpoint: its message may already have left the conversation
+  // (e.g. reverting whole, after a rewind, a file whose hunks conflicted).
+  const kept =
+    request.scope === 'code' &&
+    snapshot.checkpoints.some((candidate) => candidate.messageId === request.messageId)
+  if (target === undefined && !kept) {
     return failure(
       'notFound',
       `no user message ${request.messageId} in the conversation; pick one from the transcript`,

@@ -50,6 +50,7 @@ describe('public surface', () => {
         "skillTool",
         "systemResolver",
         "todoWriteTool",
+        "unifiedDiff",
         "verifyTool",
         "webFetchTool",
         "writeTool",

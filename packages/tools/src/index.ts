@@ -55,6 +55,7 @@ export type {
 } from './ctx.js'
 export { DEFAULT_TOOL_LIMITS, grantOf, sandboxRequestOf } from './ctx.js'
 export type { EditSpec } from './edit-apply.js'
+export { unifiedDiff } from './edit-file.js'
 export { createFileTracker } from './file-tracker.js'
 export type { ToolName } from './names.js'
 export { isToolName, TOOL_NAMES } from './names.js'

@@ -1,6 +1,12 @@
 import type { ClientFactory } from '@z-engine/engine'
 import { createDefaultClientFactory, Engine, EngineError } from '@z-engine/engine'
-import { type EventEnvelope, type EventOf, REWIND_SCOPES, type RewindScope } from '@z-engine/protocol'
+import {
+  type EventEnvelope,
+  type EventOf,
+  REWIND_SCOPES,
+  type RewindConflict,
+  type RewindScope,
+} from '@z-engine/protocol'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -16,10 +22,12 @@ const HELP = `Usage: z-engine sessions <subcommand> [options]
 An id may be shortened to any unique prefix (as 'sessions list' prints them).
   fork <id> [--at <recordId>]   copy a session (up to a record, default all) into a new one
   rewind <id> --to <messageId> [--scope code|conversation|both] [--dry-run] [--include-edited]
-                                restore files and/or the conversation to before a user message:
-                                only files the agent changed are reverted (a file it changed that
-                                was edited by hand afterwards is kept unless --include-edited);
-                                --dry-run lists what would change and changes nothing
+         [--only <path>]...     restore files and/or the conversation to before a user message:
+                                only files the agent changed are reverted; in a file it changed
+                                that was edited afterwards only the agent's hunks are reverted
+                                (--include-edited reverts it whole; a hunk both changed is left
+                                and reported); --only limits a code rewind to those files;
+                                --dry-run shows the hunks it would write and changes nothing
   rewind <id> --undo            put back the files the last rewind reverted
 
 Options:
@@ -43,6 +51,7 @@ export async function main(io: CommandIo): Promise<number> {
     scope: { type: 'string' },
     'dry-run': { type: 'boolean' },
     'include-edited': { type: 'boolean' },
+    only: { type: 'string', multiple: true },
     undo: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
@@ -74,7 +83,8 @@ export async function main(io: CommandIo): Promise<number> {
           values.to !== undefined ||
           values.scope !== undefined ||
           values['dry-run'] ||
-          values['include-edited']
+          values['include-edited'] ||
+          values.only !== undefined
         )
           throw new UsageError("'sessions rewind --undo' takes only the session id.")
         return rewind(io, id as string, { type: 'undo' }, json)
@@ -83,9 +93,11 @@ export async function main(io: CommandIo): Promise<number> {
         throw new UsageError(
           "'sessions rewind' needs --to <messageId> ('sessions show <id>' lists them), or --undo.",
         )
-      const scope = values.scope ?? 'both'
+      const scope = values.scope ?? (values.only !== undefined ? 'code' : 'both')
       if (!(REWIND_SCOPES as readonly string[]).includes(scope))
         throw unknownWordError('--scope value', scope, REWIND_SCOPES)
+      if (values.only !== undefined && scope !== 'code')
+        throw new UsageError("'--only' names files, so it takes only '--scope code'.")
       return rewind(
         io,
         id as string,
@@ -95,6 +107,7 @@ export async function main(io: CommandIo): Promise<number> {
           scope: scope as RewindScope,
           dryRun: values['dry-run'] === true,
           includeEdited: values['include-edited'] === true,
+          ...(values.only !== undefined ? { only: values.only } : {}),
         },
         json,
       )
@@ -234,7 +247,14 @@ function offlineFactory(env: NodeJS.ProcessEnv): ClientFactory {
 
 /** What `sessions rewind` was asked to do. */
 type RewindRequest =
-  | { type: 'rewind'; messageId: string; scope: RewindScope; dryRun: boolean; includeEdited: boolean }
+  | {
+      type: 'rewind'
+      messageId: string
+      scope: RewindScope
+      dryRun: boolean
+      includeEdited: boolean
+      only?: string[]
+    }
   | { type: 'undo' }
 
 /** The event that answers a rewind request, or the error that ended it. */
@@ -243,7 +263,13 @@ type RewindAnswer =
   | { ok: false; message: string }
 
 /** Notices whose content the rewind output already lists (skipped and left-alone files). */
-const LISTED_NOTICES = new Set(['rewindKept', 'rewindLeftAlone', 'undoKept'])
+const LISTED_NOTICES = new Set([
+  'rewindKept',
+  'rewindMerged',
+  'rewindConflict',
+  'rewindLeftAlone',
+  'undoKept',
+])
 
 async function rewind(io: CommandIo, given: string, request: RewindRequest, json: boolean): Promise<number> {
   const reader = await Engine.create({ env: io.env })
@@ -280,6 +306,7 @@ async function rewind(io: CommandIo, given: string, request: RewindRequest, json
             scope: request.scope,
             ...(request.dryRun ? { dryRun: true } : {}),
             ...(request.includeEdited ? { includeEdited: true } : {}),
+            ...(request.only !== undefined ? { only: request.only } : {}),
           },
     )
     const answer = await settled
@@ -310,6 +337,8 @@ function rewindJson(event: EventOf<'rewound'> | EventOf<'rewindPreviewed'> | Eve
         restoredFiles: event.restoredFiles ?? [],
         skippedFiles: event.skippedFiles ?? [],
         leftAloneFiles: event.leftAloneFiles ?? [],
+        mergedFiles: event.mergedFiles ?? [],
+        conflictFiles: event.conflictFiles ?? [],
         removedMessageIds: event.removedMessageIds ?? [],
       }
     case 'rewindPreviewed':
@@ -320,7 +349,10 @@ function rewindJson(event: EventOf<'rewound'> | EventOf<'rewindPreviewed'> | Eve
         restoredFiles: event.restoreFiles,
         skippedFiles: event.skippedFiles,
         leftAloneFiles: event.leftAloneFiles,
+        mergedFiles: event.mergeFiles ?? [],
+        conflictFiles: event.conflictFiles ?? [],
         removedMessageIds: event.removedMessageIds,
+        changes: event.changes ?? [],
       }
     case 'rewindUndone':
       return { undone: true, restoredFiles: event.restoredFiles, skippedFiles: event.skippedFiles }
@@ -339,32 +371,59 @@ function rewindLines(
 ): string[] {
   const kept = (files: readonly string[] | undefined, why: string) =>
     (files ?? []).map((file) => `  kept     ${file} (${why})`)
+  const merged = (files: readonly string[] | undefined, conflicts: readonly RewindConflict[] | undefined) =>
+    (files ?? []).map((file) => {
+      const left = conflicts?.find((conflict) => conflict.path === file)?.hunks.length ?? 0
+      return left === 0
+        ? `  merged   ${file} (the agent's hunks reverted, later edits kept)`
+        : `  merged   ${file} (the agent's hunks reverted except ${left} that later edits overlap: left as they are; --include-edited --only ${file} reverts it whole)`
+    })
   switch (event.type) {
     case 'rewindPreviewed':
       return [
         `Rewinding ${id} to before ${event.messageId} (${event.scope}) would:`,
         ...event.restoreFiles.map((file) => `  revert   ${file}`),
+        ...merged(event.mergeFiles, event.conflictFiles),
         ...kept(
           event.skippedFiles,
-          'the agent changed it, then it was edited by hand; --include-edited reverts it',
+          'the agent changed it, then it was edited, and it cannot be merged; --include-edited reverts it',
         ),
         ...kept(event.leftAloneFiles, 'not changed by the agent'),
         ...(event.scope === 'code'
           ? []
           : [`  drop     ${event.removedMessageIds.length} message(s) from the conversation`]),
-        ...(event.restoreFiles.length === 0 && event.scope === 'code' ? ['  change no file'] : []),
+        ...(event.restoreFiles.length === 0 && (event.mergeFiles ?? []).length === 0 && event.scope === 'code'
+          ? ['  change no file']
+          : []),
+        ...(event.changes ?? []).flatMap((change) => [
+          '',
+          `The hunks for ${change.path}:`,
+          ...hunksOf(change.unifiedDiff),
+        ]),
         'Nothing was changed (--dry-run).',
       ]
     case 'rewound':
       return [
         `Rewound ${id} to before ${event.messageId} (${event.scope}).`,
         ...(event.restoredFiles ?? []).map((file) => `  restored ${file}`),
+        ...merged(event.mergedFiles, event.conflictFiles),
         ...kept(
           event.skippedFiles,
-          'the agent changed it, then it was edited by hand; --include-edited reverts it',
+          'the agent changed it, then it was edited, and it cannot be merged; --include-edited reverts it',
         ),
         ...kept(event.leftAloneFiles, 'not changed by the agent'),
-        ...((event.restoredFiles ?? []).length > 0
+        ...(event.conflictFiles ?? []).flatMap((conflict) =>
+          conflict.hunks.flatMap((hunk, index) => [
+            '',
+            `Left in ${conflict.path} (${index + 1}/${conflict.hunks.length}): now`,
+            ...indent(hunk.current),
+            '  the agent had',
+            ...indent(hunk.agent),
+            '  before it',
+            ...indent(hunk.restored),
+          ]),
+        ),
+        ...((event.restoredFiles ?? []).length > 0 || (event.mergedFiles ?? []).length > 0
           ? [`Undo the file changes with: z-engine sessions rewind ${id} --undo`]
           : []),
         ...(event.scope !== 'code' && lastRecordId !== undefined
@@ -384,6 +443,18 @@ function rewindLines(
       return unreachable
     }
   }
+}
+
+/** A file's diff without its headers: the hunks a rewind writes. */
+function hunksOf(unifiedDiff: string): string[] {
+  const lines = unifiedDiff.replace(/\n$/, '').split('\n')
+  const first = lines.findIndex((line) => line.startsWith('@@'))
+  return (first < 0 ? lines : lines.slice(first)).map((line) => `  ${line}`)
+}
+
+/** A conflict region's lines, indented under its label. */
+function indent(text: string): string[] {
+  return text === '' ? ['    (nothing)'] : text.split('\n').map((line) => `    ${line}`)
 }
 
 function notFound(io: CommandIo, id: string, message: string): number {

@@ -99,7 +99,8 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
             status: call?.status ?? (block.isError ? 'error' : 'ok'),
             duration_ms: call?.durationMs ?? 0,
             is_error: block.isError,
-            output: textOf(block.content),
+            // Each part on its own line, as the model reads them (diagnostics after an edit's snippet).
+            output: block.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'),
             ...(call?.summary !== undefined ? { summary: call.summary } : {}),
           })
         }
@@ -316,7 +317,11 @@ export function streamOutcome(outcome: TurnOutcome): StreamOutcome {
 export function streamVerification(badge: VerificationBadge): StreamVerification {
   switch (badge.type) {
     case 'verified':
-      return { status: 'verified', check_id: badge.checkId }
+      return {
+        status: 'verified',
+        check_id: badge.checkId,
+        ...(badge.checks !== undefined ? { check_ids: badge.checks } : {}),
+      }
     case 'failed':
       return { status: 'failed', check_id: badge.checkId, reason: badge.reason }
     case 'unverified':

@@ -27,6 +27,8 @@ export type StreamOutcome =
 export interface StreamVerification {
   status: 'verified' | 'unverified' | 'failed' | 'not_applicable'
   check_id?: string
+  /** Every proving check that passed since the last change (when more than one). */
+  check_ids?: string[]
   reason?: string
 }
 

@@ -18,7 +18,7 @@ import { attachMentionedFiles } from './file-mentions.js'
 import { helpMarkdown } from './help-text.js'
 import { EMPTY_HISTORY, type InputHistory, recall, remember } from './input-history.js'
 import { liveTail } from './live-tail.js'
-import { PickerView, pickerKey } from './picker.js'
+import { type PickerRow, PickerView, pickerKey } from './picker.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
 import {
   bufferOf,
@@ -36,7 +36,7 @@ import { completions, parseLine, type SlashCommand } from './slash-commands.js'
 import { nextMode, StatusLine } from './status-line.js'
 import { TrustPanel, type TrustSummary, trustKey } from './trust-panel.js'
 import { NO_KEY, useTerminalInput } from './use-terminal-input.js'
-import type { ChatState } from './view-model.js'
+import type { ChatState, RewindConflictChoice } from './view-model.js'
 
 /** Erase the screen, erase the scrollback, cursor home. */
 export const CLEAR_SCREEN_AND_SCROLLBACK = '\u001b[2J\u001b[3J\u001b[H'
@@ -51,6 +51,8 @@ export const ESC_ESC_WINDOW_MS = 1000
 type Overlay =
   | ({ kind: 'rewind' } & RewindStep)
   | { kind: 'resume'; rows: SessionRow[] | 'loading'; index: number }
+  /** After a code rewind left overlapping hunks: keep each such file, or revert it whole. */
+  | { kind: 'conflict'; queue: RewindConflictChoice[]; index: number }
 
 /** The keyboard state of the screen, kept in a ref so keys arriving between renders never race. */
 interface InputUi {
@@ -239,6 +241,19 @@ export function ChatApp({
     )
   }
 
+  // A code rewind that left overlapping hunks asks, file by file, whether to keep or revert it whole.
+  useEffect(() => {
+    if (state.rewindConflicts.length === 0) return
+    const open = ui.current.overlay
+    // Another picker open: asked once it closes.
+    if (open !== undefined && open.kind !== 'conflict') return
+    ui.current.overlay =
+      open === undefined
+        ? { kind: 'conflict', queue: state.rewindConflicts, index: 0 }
+        : { ...open, queue: [...open.queue, ...state.rewindConflicts] }
+    dispatch({ type: 'conflictsTaken' })
+  })
+
   // The first `trustRequired` of the chat opens the prompt by itself.
   useEffect(() => {
     if (state.trustRequest !== undefined && ui.current.trust.asked !== true) openTrust(false)
@@ -378,6 +393,29 @@ export function ChatApp({
           // As in Claude Code, the message comes back to the prompt to edit and send again.
           if (choice.scope !== 'code' && current.prompt.text === '')
             current.prompt = bufferOf(overlay.target.text)
+        }
+        return
+      }
+      case 'conflict': {
+        const [first, ...rest] = overlay.queue
+        if (!first) {
+          current.overlay = undefined
+          return
+        }
+        const result = pickerKey(conflictRows(first), overlay.index, input, key)
+        if (result.type === 'move') current.overlay = { ...overlay, index: result.index }
+        else if (result.type === 'cancel' || result.type === 'choose') {
+          // Esc keeps the file as the rewind left it.
+          if (result.type === 'choose' && conflictRows(first)[result.index]?.key === 'revert')
+            controller.send({
+              type: 'rewind',
+              messageId: first.messageId,
+              scope: 'code',
+              includeEdited: true,
+              only: [first.path],
+            })
+          else notice('info', `Kept ${first.path} as it is; its overlapping hunks stay.`)
+          current.overlay = rest.length > 0 ? { kind: 'conflict', queue: rest, index: 0 } : undefined
         }
         return
       }
@@ -718,6 +756,14 @@ export function ChatApp({
   )
 }
 
+/** The two answers to a file a rewind left hunks in. */
+function conflictRows(conflict: RewindConflictChoice): PickerRow[] {
+  return [
+    { key: 'keep', label: `Keep ${conflict.path} as it is now` },
+    { key: 'revert', label: `Revert ${conflict.path} whole (your edits in it too)` },
+  ]
+}
+
 /** The open picker, sized to leave the status line and a few transcript rows on an 80×24 screen. */
 function OverlayView({
   overlay,
@@ -749,6 +795,20 @@ function OverlayView({
           hint="↑/↓ to move · Enter to rewind · Esc to go back"
         />
       )
+    case 'conflict': {
+      const first = overlay.queue[0]
+      if (!first) return null
+      return (
+        <PickerView
+          title={`Rewind left ${first.hunks} hunk${first.hunks === 1 ? '' : 's'} of ${first.path}: your later edits overlap the agent's change there`}
+          subtitle="The agent's other hunks were reverted. Keep the file as it is, or revert it whole?"
+          rows={conflictRows(first)}
+          index={overlay.index}
+          height={height}
+          hint="↑/↓ to move · Enter to choose · Esc to keep"
+        />
+      )
+    }
     case 'resume':
       return (
         <PickerView

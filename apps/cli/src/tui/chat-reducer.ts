@@ -10,6 +10,8 @@ export type ChatAction =
   | { type: 'local'; entry: DistributiveOmit<TranscriptEntry, 'key'> }
   /** A new session's starting state (`/clear`). */
   | { type: 'reset'; state: ChatState }
+  /** The chat took the rewind's conflicting files to ask about them. */
+  | { type: 'conflictsTaken' }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
@@ -24,6 +26,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     }
     case 'reset':
       return action.state
+    case 'conflictsTaken':
+      return { ...state, rewindConflicts: [] }
     default: {
       const unreachable: never = action
       return unreachable

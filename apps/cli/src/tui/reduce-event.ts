@@ -67,9 +67,21 @@ export function userText(message: Message): string | undefined {
   if (message.role !== 'user') return undefined
   const parts: string[] = []
   for (const block of message.content)
-    if (block.type === 'text' && !isReminder(block.text) && !(parts.length > 0 && isCommandBody(block.text)))
+    if (
+      block.type === 'text' &&
+      !isReminder(block.text) &&
+      !(parts.length > 0 && (isCommandBody(block.text) || isAttachedFile(block.text)))
+    )
       parts.push(block.text)
   return parts.length > 0 ? parts.join('\n') : undefined
+}
+
+/**
+ * A file an `@path` mention attached to the prompt: for the model only, so the transcript (and a
+ * rewind putting the message back) shows the mention as typed, not the file's text.
+ */
+export function isAttachedFile(text: string): boolean {
+  return /^<file path="[^"\n]*">\n[\s\S]*\n<\/file>$/.test(text)
 }
 
 /**
@@ -313,14 +325,24 @@ function rewoundRows(
   ]
   if (event.scope === 'conversation') return rows
   const files = event.restoredFiles ?? []
-  rows.push({
-    kind: 'notice',
-    level: 'info',
-    text:
-      files.length === 0
-        ? 'No file needed restoring.'
-        : `Restored ${files.length} file${files.length === 1 ? '' : 's'}: ${files.slice(0, 8).join(', ')}${files.length > 8 ? ` and ${files.length - 8} more` : ''}.`,
-  })
+  const merged = event.mergedFiles ?? []
+  const list = (paths: readonly string[]) =>
+    `${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ` and ${paths.length - 8} more` : ''}`
+  if (files.length > 0 || merged.length === 0)
+    rows.push({
+      kind: 'notice',
+      level: 'info',
+      text:
+        files.length === 0
+          ? 'No file needed restoring.'
+          : `Restored ${files.length} file${files.length === 1 ? '' : 's'}: ${list(files)}.`,
+    })
+  if (merged.length > 0)
+    rows.push({
+      kind: 'notice',
+      level: 'info',
+      text: `Reverted the agent's hunks in ${merged.length} file${merged.length === 1 ? '' : 's'} edited since, keeping the later edits: ${list(merged)}.`,
+    })
   return rows
 }
 
@@ -554,13 +576,21 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
       const target = state.prompts[at]
       // The conversation from the target on is gone; a code-only rewind keeps it.
       const prompts = event.scope === 'code' || at < 0 ? state.prompts : state.prompts.slice(0, at)
-      return append({ ...state, prompts }, ...rewoundRows(event, target?.text))
+      const conflicts = (event.conflictFiles ?? []).map((conflict) => ({
+        messageId: event.messageId,
+        path: conflict.path,
+        hunks: conflict.hunks.length,
+      }))
+      return append(
+        { ...state, prompts, rewindConflicts: [...state.rewindConflicts, ...conflicts] },
+        ...rewoundRows(event, target?.text),
+      )
     }
     case 'rewindPreviewed':
       return append(state, {
         kind: 'notice',
         level: 'info',
-        text: `Rewind would revert ${event.restoreFiles.length} file(s), keep ${event.skippedFiles.length + event.leftAloneFiles.length} changed by hand, and drop ${event.removedMessageIds.length} message(s).`,
+        text: `Rewind would revert ${event.restoreFiles.length} file(s), revert the agent's hunks in ${(event.mergeFiles ?? []).length}, keep ${event.skippedFiles.length + event.leftAloneFiles.length} changed by hand, and drop ${event.removedMessageIds.length} message(s).`,
       })
     case 'rewindUndone':
       return append(state, {

@@ -2,6 +2,7 @@ import type { Engine } from '@z-engine/engine'
 import {
   answerText,
   decisionText,
+  isAttachedFile,
   isCommandBody,
   isReminder,
   isRewindable,
@@ -36,7 +37,12 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
       case 'message': {
         if (item.origin === 'reminder' || item.origin === 'summary') break
         for (const [index, block] of item.message.content.entries()) {
-          if (block.type === 'text' && item.message.role === 'user' && index > 0 && isCommandBody(block.text))
+          if (
+            block.type === 'text' &&
+            item.message.role === 'user' &&
+            index > 0 &&
+            (isCommandBody(block.text) || isAttachedFile(block.text))
+          )
             continue
           if (block.type === 'text' && block.text.trim() !== '' && !isReminder(block.text))
             push({ kind: item.message.role === 'user' ? 'user' : 'assistant', text: block.text })

@@ -53,7 +53,7 @@ function BadgeLabel({ badge }: { badge: ChatState['badge'] }): ReactNode {
     case 'notApplicable':
       return null
     case 'verified':
-      return <Text color="green">{` · ✓ verified (${badge.checkId})`}</Text>
+      return <Text color="green">{` · ✓ verified (${(badge.checks ?? [badge.checkId]).join(', ')})`}</Text>
     case 'failed':
       return <Text color="red">{` · ✗ failed (${badge.checkId})`}</Text>
     case 'unverified':

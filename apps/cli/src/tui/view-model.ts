@@ -91,6 +91,13 @@ export interface RewindTarget {
   text: string
 }
 
+/** A file whose overlapping hunks a rewind left, waiting for the user's keep-or-revert answer. */
+export interface RewindConflictChoice {
+  messageId: string
+  path: string
+  hunks: number
+}
+
 /** Everything the chat screen shows, rebuilt from events by `reduceEvent`. */
 export interface ChatState {
   finished: TranscriptEntry[]
@@ -128,6 +135,8 @@ export interface ChatState {
   prompts: RewindTarget[]
   /** The user messages a working-tree checkpoint was taken before (code can be rewound to them). */
   checkpoints: ReadonlySet<string>
+  /** Files a code rewind left hunks in (later edits overlap the agent's): the chat asks keep or revert whole. */
+  rewindConflicts: RewindConflictChoice[]
   /** The project withholds trust-gated settings and the user has not answered the trust prompt. */
   trustRequest?: { categories: string[] }
   /** Monotonic counter for row keys. */
@@ -158,6 +167,7 @@ export function initialChatState(init: {
     outputs: [],
     prompts: init.prompts ?? [],
     checkpoints: new Set(init.checkpoints ?? []),
+    rewindConflicts: [],
     busy: false,
     mode: init.mode,
     model: init.model,

@@ -501,6 +501,9 @@ export async function assembleSession(
       badge: (mark) => verification.badge(mark),
       atStop: (mark, used, signal) => checksAtStop(mark, used, signal),
       known: () => (ports.checks === undefined ? undefined : verification.known()),
+      noteShellRun: async (run) => {
+        if (ports.checks !== undefined) await verification.noteShellRun(run)
+      },
     },
     ...(input.canUseTool ? { canUseTool: input.canUseTool } : {}),
   }

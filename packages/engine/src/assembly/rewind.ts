@@ -13,20 +13,31 @@ export interface RewindInput {
   store: Pick<SessionStore, 'replay'>
   state: Pick<SessionState, 'workingSet' | 'todos'>
   /**
-   * Tells the user what a file rewind left alone. Codes: `rewindKept` (edited by hand after the
-   * agent), `rewindLeftAlone` (not the agent's), `rewindUnmarked` (turns with no end record),
-   * `undoKept` (edited since the rewind).
+   * Tells the user what a file rewind left alone. Codes: `rewindKept` (edited after the agent and
+   * not mergeable), `rewindMerged` (the agent's hunks reverted, later edits kept), `rewindConflict`
+   * (overlapping hunks left), `rewindLeftAlone` (not the agent's), `rewindUnmarked` (turns with no
+   * end record), `undoKept` (edited since the rewind).
    */
   notice: (level: 'info' | 'warning', message: string, code: RewindNoticeCode) => void
 }
 
 /** The `code` of each notice a rewind or its undo gives. */
-export type RewindNoticeCode = 'rewindKept' | 'rewindLeftAlone' | 'rewindUnmarked' | 'undoKept'
+export type RewindNoticeCode =
+  | 'rewindKept'
+  | 'rewindMerged'
+  | 'rewindConflict'
+  | 'rewindLeftAlone'
+  | 'rewindUnmarked'
+  | 'undoKept'
 
-/** How a rewind runs: `dryRun` only reports; `includeEdited` also reverts files edited by hand after the agent. */
+/**
+ * How a rewind runs: `dryRun` only reports; `includeEdited` reverts files edited after the agent
+ * whole (not only the agent's hunks); `only` limits a code rewind to those files.
+ */
 export interface RewindOptions {
   dryRun?: boolean
   includeEdited?: boolean
+  only?: readonly string[]
 }
 
 /**
@@ -43,6 +54,8 @@ export async function rewindSession(
   scope: RewindScope,
   options: RewindOptions = {},
 ): Promise<EventOf<'rewound'> | EventOf<'rewindPreviewed'>> {
+  if (options.only !== undefined && scope !== 'code')
+    throw new Error("Cannot rewind: 'only' names files, so it needs the scope 'code'.")
   await input.log.sync()
   const before = await input.store.replay(input.sessionId)
   if (!before.ok) throw new Error(`Cannot rewind: ${before.error.message}`)
@@ -50,7 +63,14 @@ export async function rewindSession(
   if (!plan.ok) throw new Error(`Cannot rewind: ${plan.error.message}`)
   const removedMessageIds = scope === 'code' ? [] : messagesFrom(before.value.snapshot, messageId)
   const target = plan.value.checkpoint
-  let files: FileRewind = { restored: [], skipped: [], leftAlone: [], unmarkedTurns: [] }
+  let files: FileRewind = {
+    restored: [],
+    skipped: [],
+    leftAlone: [],
+    unmarkedTurns: [],
+    merged: [],
+    conflicts: [],
+  }
   if (target) {
     const since = before.value.snapshot.checkpoints
     const turns = since.slice(
@@ -62,6 +82,7 @@ export async function rewindSession(
     files = await checkpoints.restore(target, turns, {
       ...(options.dryRun ? { dryRun: true } : { undoKey: input.sessionId }),
       ...(options.includeEdited ? { includeEdited: true } : {}),
+      ...(options.only !== undefined ? { only: options.only } : {}),
     })
   }
   if (options.dryRun)
@@ -74,12 +95,28 @@ export async function rewindSession(
       leftAloneFiles: files.leftAlone,
       removedMessageIds,
       ...(target ? { checkpointId: target.id } : {}),
+      ...(files.merged.length > 0 ? { mergeFiles: files.merged } : {}),
+      ...(files.conflicts.length > 0 ? { conflictFiles: files.conflicts } : {}),
+      ...(files.changes !== undefined ? { changes: files.changes } : {}),
     }
   if (files.skipped.length > 0)
     input.notice(
       'warning',
-      `Rewind kept ${files.skipped.length} file(s) the agent changed that were edited by hand afterwards: ${preview(files.skipped)}. Rewind with includeEdited (--include-edited) to revert them too.`,
+      `Rewind kept ${files.skipped.length} file(s) the agent changed that were edited afterwards and cannot be merged (binary, created or removed): ${preview(files.skipped)}. Rewind with includeEdited (--include-edited) to revert them too.`,
       'rewindKept',
+    )
+  const clean = files.merged.filter((path) => !files.conflicts.some((conflict) => conflict.path === path))
+  if (clean.length > 0)
+    input.notice(
+      'info',
+      `Rewind reverted only the agent's hunks in ${clean.length} file(s) edited afterwards, keeping the later edits: ${preview(clean)}.`,
+      'rewindMerged',
+    )
+  for (const conflict of files.conflicts)
+    input.notice(
+      'warning',
+      `Rewind left ${conflict.hunks.length} hunk(s) of ${conflict.path} where later edits overlap the agent's change (the rest was reverted). Keep it as it is, or revert the file whole: rewind with includeEdited and only ${conflict.path} (--include-edited --only ${conflict.path}).`,
+      'rewindConflict',
     )
   if (files.leftAlone.length > 0)
     input.notice(
@@ -97,6 +134,8 @@ export async function rewindSession(
     ...plan.value.event,
     restoredFiles: files.restored,
     ...(target ? { skippedFiles: files.skipped, leftAloneFiles: files.leftAlone } : {}),
+    ...(files.merged.length > 0 ? { mergedFiles: files.merged } : {}),
+    ...(files.conflicts.length > 0 ? { conflictFiles: files.conflicts } : {}),
     ...(removedMessageIds.length > 0 ? { removedMessageIds } : {}),
   }
   await input.journal(event)

@@ -5,6 +5,7 @@ import { consultHost } from '../batch/can-use-tool.js'
 import { InputValidator } from '../batch/input-schema.js'
 import { notesForResult } from '../decisions/seams/after-call.js'
 import { reviewAllowedCall } from '../decisions/seams/tool-gate.js'
+import type { ShellRun } from '../verification/session-verification.js'
 import type { EventScope } from './event-hub.js'
 import { requestApprovals } from './request-approvals.js'
 import type { SessionCore } from './session-core.js'
@@ -104,8 +105,11 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
       state.sessionRules.push(rule)
       await services.gate.grant(rule, ruleScope)
     },
-    postToolUse: (name, value, result, toolUseId) => {
+    postToolUse: async (name, value, result, toolUseId) => {
       if (result.ok && changesTree(deps.tools.get(name), value, result)) services.verification?.noteChange()
+      const run = name === 'Bash' ? shellRunOf(value, result) : undefined
+      // After the change is noted: a check run through Bash is evidence newer than it.
+      if (run !== undefined) await services.verification?.noteShellRun?.(run).catch(() => undefined)
       return services.hooks.postToolUse(name, value, result, site(), toolUseId)
     },
     postToolBatch: async (calls) => services.hooks.postToolBatch?.(calls, site()),
@@ -124,6 +128,33 @@ export function buildAgentBatchDeps(core: SessionCore, options: AgentBatchOption
     newId: core.newId,
   }
   return deps
+}
+
+/**
+ * A finished foreground Bash call as verification sees it: its command, where it ended, its exit
+ * code (a failed call's from its error text) and output. Undefined for a background start, a
+ * timeout, a cancel or a command that could not start.
+ */
+function shellRunOf(input: Record<string, unknown>, result: ToolResult): ShellRun | undefined {
+  if (typeof input.command !== 'string' || input.run_in_background === true) return undefined
+  if (result.ok) {
+    const details = result.output.details ?? {}
+    if (typeof details.exitCode !== 'number') return undefined
+    return {
+      command: input.command,
+      ...(typeof details.cwd === 'string' ? { cwd: details.cwd } : {}),
+      exitCode: details.exitCode,
+      output: result.output.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'),
+      ...(typeof details.durationMs === 'number' ? { durationMs: details.durationMs } : {}),
+    }
+  }
+  if (result.error.code !== 'exit_code') return undefined
+  const exit = /Exit code (\d+)/.exec(result.error.message)
+  return {
+    command: input.command,
+    exitCode: exit ? Number(exit[1]) : null,
+    output: result.error.message,
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import type {
   Cost,
   LogRecord,
   PermissionMode,
+  RewindConflict,
   SuggestedRule,
   ToolUseBlock,
   Usage,
@@ -17,6 +18,7 @@ import type { AgentReliefFn, SubagentCompactionTarget } from '../compaction/agen
 import type { DecisionHub } from '../decisions/hub.js'
 import type { SystemSection } from '../model/types.js'
 import type { RoundModel } from '../run/agent-run.js'
+import type { ShellRun } from '../verification/session-verification.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
 import type { ConfigChangeFields, InstructionsLoadedFields } from '../workspace/hooks/types.js'
 
@@ -26,6 +28,8 @@ export interface VerificationPort {
   mark(): number
   /** A tool call changed (or may have changed) the tree. */
   noteChange(): void
+  /** A Bash call finished: when it ran a check's command, it counts as that check's run. */
+  noteShellRun?(run: ShellRun): Promise<void>
   /** The badge of the turn that started at `mark`. */
   badge(mark: number): Promise<VerificationBadge>
   /** Verification at the stop boundary (auto and strict modes): end, or continue with feedback. */
@@ -190,15 +194,16 @@ export interface CheckpointPort {
   afterTurn?(turnId: string, before: Checkpoint | undefined, mutated: boolean): Promise<void>
   /**
    * Rewinds files to a checkpoint: only those the agent changed in the turns since (`turns`, the
-   * checkpoints taken from the target on, in order); the user's own changes are left alone, and so
-   * are files the agent changed that were edited by hand afterwards (unless `includeEdited`).
-   * `dryRun` reports the same without writing; `undoKey` records the trees before and after so
-   * `undo(undoKey)` can put the reverted files back.
+   * checkpoints taken from the target on, in order); the user's own changes are left alone. In a
+   * file the agent changed that was edited afterwards only the agent's hunks are reverted (a
+   * three-way merge), unless `includeEdited` reverts it whole. `only` limits the rewind to those
+   * paths. `dryRun` reports the same, with each file's hunks, without writing; `undoKey` records
+   * the trees before and after so `undo(undoKey)` can put the reverted files back.
    */
   restore(
     checkpoint: Checkpoint,
     turns?: readonly Checkpoint[],
-    options?: { dryRun?: boolean; includeEdited?: boolean; undoKey?: string },
+    options?: { dryRun?: boolean; includeEdited?: boolean; undoKey?: string; only?: readonly string[] },
   ): Promise<FileRewind>
   /**
    * Puts back what the last `restore` under `undoKey` reverted, except files edited since; undefined
@@ -211,12 +216,18 @@ export interface CheckpointPort {
 export interface FileRewind {
   /** Files written back or removed. */
   restored: string[]
-  /** Files the agent changed that were edited by hand afterwards: left as they are. */
+  /** Files the agent changed that were edited afterwards and cannot be merged (binary, created, removed): left as they are. */
   skipped: string[]
   /** Files changed since the checkpoint that the agent did not change: left as they are. */
   leftAlone: string[]
   /** Turns with no record of how they ended, whose every change counted as the agent's. */
   unmarkedTurns: string[]
+  /** Files the agent changed that were edited afterwards: the agent's hunks reverted, the later edits kept. */
+  merged: string[]
+  /** Merged files with regions where a later edit overlaps the agent's change: those were left. */
+  conflicts: RewindConflict[]
+  /** A dry run's hunks per file: the file now against what the rewind would write. */
+  changes?: Array<{ path: string; unifiedDiff: string }>
 }
 
 /** Resolves a model reference to a client for the next round. */

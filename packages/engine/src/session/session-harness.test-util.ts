@@ -102,7 +102,14 @@ export function testSession(options: {
     hooks: { ...noHooks, ...options.hooks },
     checkpoints: options.checkpoints ?? {
       create: async () => undefined,
-      restore: async () => ({ restored: [], skipped: [], leftAlone: [], unmarkedTurns: [] }),
+      restore: async () => ({
+        restored: [],
+        skipped: [],
+        leftAlone: [],
+        unmarkedTurns: [],
+        merged: [],
+        conflicts: [],
+      }),
     },
     models: { resolve: () => ({ ok: true, model: { client, id: 'scripted', maxOutputTokens: 4096 } }) },
     toolCtx: (params) =>

@@ -91,7 +91,7 @@ export interface SessionExtensions {
   rewind?: (
     messageId: string,
     scope: RewindScope,
-    options: { dryRun?: boolean; includeEdited?: boolean },
+    options: { dryRun?: boolean; includeEdited?: boolean; only?: readonly string[] },
   ) => Promise<EventOf<'rewound'> | EventOf<'rewindPreviewed'>>
   /** The working set replay rebuilds from the journal now (synced first): `includeFullHistory`. */
   replayWorkingSet?: () => Promise<Message[]>

@@ -266,7 +266,14 @@ describe('a checkpoint still being taken when its turn ends (issue 17)', () => {
         afterTurn: async (turnId, before, mutated) => {
           marks.push(`${turnId} ${before?.commit} ${mutated}`)
         },
-        restore: async () => ({ restored: [], skipped: [], leftAlone: [], unmarkedTurns: [] }),
+        restore: async () => ({
+          restored: [],
+          skipped: [],
+          leftAlone: [],
+          unmarkedTurns: [],
+          merged: [],
+          conflicts: [],
+        }),
       },
     })
     t.session.send({ type: 'submit', text: 'first' })

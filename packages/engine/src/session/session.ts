@@ -389,6 +389,7 @@ export class SessionActor implements Session {
             await rewind(command.messageId, command.scope, {
               ...(command.dryRun ? { dryRun: true } : {}),
               ...(command.includeEdited ? { includeEdited: true } : {}),
+              ...(command.only !== undefined ? { only: command.only } : {}),
             }),
           )
         })

@@ -32,8 +32,14 @@ export function decideBadge(facts: BadgeFacts): VerificationBadge {
   const failing = [...latest.values()].filter((record) => !record.passed).at(-1)
   if (failing !== undefined)
     return { type: 'failed', checkId: failing.checkId, reason: failureReason(failing) }
-  const proving = [...latest.values()].filter((record) => PROVING.has(record.kind)).at(-1)
-  if (proving !== undefined) return { type: 'verified', checkId: proving.checkId }
+  const proving = [...latest.values()].filter((record) => PROVING.has(record.kind))
+  const last = proving.at(-1)
+  if (last !== undefined)
+    return {
+      type: 'verified',
+      checkId: last.checkId,
+      ...(proving.length > 1 ? { checks: proving.map((record) => record.checkId) } : {}),
+    }
   return { type: 'unverified', reason: unverifiedReason(facts, current.length > 0) }
 }
 

@@ -27,6 +27,29 @@ export interface SessionVerificationDeps {
   now?: () => Date
 }
 
+/** A shell command that finished (a Bash call), as verification sees it. */
+export interface ShellRun {
+  command: string
+  /** The folder it ended in, when known (a failed call reports none). */
+  cwd?: string
+  exitCode: number | null
+  output: string
+  durationMs?: number
+}
+
+/** Whether a shell run ran a check: the same command (spacing aside; `npm run test` and `npm test` alike) in its folder. */
+function runsCheck(run: ShellRun & { cwd: string }, check: CheckInfo): boolean {
+  return normalizedCommand(run.command) === normalizedCommand(check.command) && run.cwd === check.cwd
+}
+
+/** A command with its spacing collapsed and `<pm> run test` spelled `<pm> test`. */
+function normalizedCommand(command: string): string {
+  return command
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/^(npm|pnpm|yarn|bun) run (test)\b/, '$1 $2')
+}
+
 /** One check's run, as the summary reports it. */
 interface Ran {
   check: CheckInfo
@@ -95,6 +118,37 @@ export class SessionVerification implements CheckPort {
   /** Whether a change was noted after `mark`. */
   changedSince(mark: number): boolean {
     return this.#lastChangeSeq > mark
+  }
+
+  /**
+   * A shell command that ran a check's command counts as that check's run (issue 39): a passing
+   * `npm test` through Bash is the `test` check's record, as if Verify had run it. Recorded after
+   * the call's change is noted, with the tree's fingerprint now (before and after alike: the shell
+   * run's starting tree is not known). Other commands are ignored.
+   */
+  async noteShellRun(run: ShellRun): Promise<void> {
+    const where = { ...run, cwd: run.cwd ?? this.#deps.projectRoot }
+    const check = (await this.list()).find((candidate) => runsCheck(where, candidate))
+    if (check === undefined) return
+    const now = this.#deps.now ?? (() => new Date())
+    const fingerprint = await this.#deps.fingerprint.compute()
+    const tests = parseTestCounts(run.output)
+    const record: CheckRecord = {
+      id: this.#deps.newId('chk'),
+      checkId: check.id,
+      kind: check.kind,
+      command: run.command,
+      exitCode: run.exitCode,
+      passed: run.exitCode === 0 && (tests?.failed ?? 0) === 0,
+      durationMs: Math.max(0, run.durationMs ?? 0),
+      fingerprintBefore: fingerprint,
+      fingerprintAfter: fingerprint,
+      at: now().toISOString(),
+      ...(tests !== undefined ? { tests } : {}),
+    }
+    this.#seq += 1
+    this.#records.push({ record, seq: this.#seq })
+    await this.#deps.record(record)
   }
 
   /** The badge of a turn that started at `mark` (read-only turns are not applicable). */

@@ -1,8 +1,9 @@
-import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 import { type RefUpdate, updateLooseRefs, writeLooseCommit } from './loose-objects.js'
+import { type MergeConflict, mergeThreeWay } from './merge-file.js'
 import { projectExcludesFile } from './project-excludes.js'
 import { applyTreeChanges, treeChanges } from './restore-tree.js'
 import {
@@ -88,6 +89,15 @@ export interface CheckpointDiff {
 export interface RestoreOptions {
   /** Restore only these paths (relative to the project); every other file is left as it is. */
   only?: readonly string[]
+}
+
+/** One file's agent changes reverted hunk by hunk (see {@link ShadowCheckpoints.revertHunks}). */
+export interface HunkRevert {
+  /** The file's text before the revert, and after it. */
+  before: string
+  after: string
+  /** Regions where a later edit overlaps the agent's change: left as they are. */
+  conflicts: MergeConflict[]
 }
 
 /** What a restore did. */
@@ -228,6 +238,50 @@ export class ShadowCheckpoints {
         return failure('restoreFailed', text)
       }
     })
+  }
+
+  /**
+   * Reverts the changes `steps` made to one file (each from checkpoint `from` to `to`, oldest
+   * first) in the file as it is now, keeping every other change in it: for each step, newest first,
+   * a three-way merge of the file, the step's end and its start. Where a later edit overlaps the
+   * step's change the file keeps its text, and the region is reported. Writes the result unless
+   * `dryRun`. Undefined when the file is missing in the working tree or at a step's end or start,
+   * is not a regular file, or is binary: it can only be kept or reverted whole.
+   */
+  revertHunks(
+    path: string,
+    steps: ReadonlyArray<{ from: string; to: string }>,
+    options: { dryRun?: boolean } = {},
+  ): Promise<CheckpointResult<HunkRevert | undefined>> {
+    return this.serialized(async () => {
+      if (this.isExcluded(path)) return { ok: true, value: undefined }
+      const file = join(this.context.workTree, path)
+      const info = await lstat(file).catch(() => undefined)
+      if (info === undefined || !info.isFile()) return { ok: true, value: undefined }
+      const before = await readFile(file)
+      let text: Buffer = before
+      const conflicts: MergeConflict[] = []
+      for (const step of [...steps].reverse()) {
+        const base = await this.blobAt(step.to, path)
+        const theirs = await this.blobAt(step.from, path)
+        if (base === undefined || theirs === undefined) return { ok: true, value: undefined }
+        const merged = await mergeThreeWay(this.context, { ours: text, base, theirs })
+        if (merged === undefined) return { ok: true, value: undefined }
+        text = merged.text
+        conflicts.push(...merged.conflicts)
+      }
+      if (!options.dryRun && !text.equals(before)) await writeFile(file, text)
+      return {
+        ok: true,
+        value: { before: before.toString('utf8'), after: text.toString('utf8'), conflicts },
+      }
+    })
+  }
+
+  /** A file's content in a checkpoint, or undefined when it has none there. */
+  private async blobAt(commit: string, path: string): Promise<Buffer | undefined> {
+    const shown = await runGit(this.context, ['cat-file', 'blob', `${commit}:${path}`])
+    return shown.code === 0 ? shown.stdout : undefined
   }
 
   /**
