@@ -342,6 +342,20 @@ describe('inspection commands', () => {
     expect(env.stdout).toMatch(/agents\.max_turns = 3\s+← env/)
   })
 
+  it('settings explain answers for a key nothing sets (its default) and names an unknown one', async () => {
+    const box = await fixture(true)
+    const run = (key: string) =>
+      runInProcess(['settings', 'explain', key, '--cwd', box.project], { cwd: box.root, env: box.env })
+    const model = await run('model')
+    expect(model.stdout).toMatch(
+      /^model = \{\}\s+← defaults: not set in any settings file or environment variable/m,
+    )
+    expect((await run('model.name')).stdout).toMatch(
+      /^model\.name\s+← defaults: not set .* — Main model id; the catalog default when absent\./m,
+    )
+    expect((await run('modle')).stdout).toContain("modle: no such setting (see 'z-engine settings explain'")
+  })
+
   it('doctor reports key presence without printing keys, tools on PATH and writable folders', async () => {
     const box = await sandbox()
     const secret = 'sk-ant-very-secret-value'
@@ -355,6 +369,10 @@ describe('inspection commands', () => {
     ).checks
     const byName = new Map(checks.map((check) => [check.name, check]))
     expect(byName.get('ANTHROPIC_API_KEY')).toMatchObject({ status: 'ok', detail: 'set' })
+    expect(byName.get('GEMINI_API_KEY')).toMatchObject({
+      status: 'warn',
+      detail: 'not set (nor GOOGLE_API_KEY)',
+    })
     expect(byName.get('model')).toMatchObject({ status: 'ok' })
     expect(byName.get('git')).toMatchObject({ status: 'ok' })
     expect(byName.get('data dir')).toMatchObject({ status: 'ok' })
@@ -371,6 +389,16 @@ describe('inspection commands', () => {
       env: { ...box.env, PATH: '' },
     })
     expect(missing.code).toBe(1)
+    const google = await runInProcess(['doctor', '--json', '--cwd', box.project], {
+      cwd: box.root,
+      env: { ...box.env, GOOGLE_API_KEY: 'g-secret' },
+    })
+    expect(google.stdout).not.toContain('g-secret')
+    expect(
+      (JSON.parse(google.stdout) as { checks: Array<{ name: string; detail: string }> }).checks.find(
+        (check) => check.name === 'GEMINI_API_KEY',
+      ),
+    ).toMatchObject({ detail: 'set as GOOGLE_API_KEY' })
     expect(missing.stdout).toMatch(/✗ model .*ANTHROPIC_API_KEY/)
     expect(missing.stdout).toMatch(/✗ git\s+not on PATH/)
     // No backend (bwrap is not on this PATH): a warning with how to install one, not a failure.

@@ -4,8 +4,8 @@
  * One scripted turn per language, so each server starts once: a Write with a type error gets the
  * diagnostic appended, and the LSP tool answers definition, references, hover and rename preview.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { delimiter, join, resolve } from 'node:path'
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { delimiter, dirname, join, resolve } from 'node:path'
 import type { EngineEvent } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import type { ScriptedResponse } from '../src/testing.js'
@@ -16,6 +16,10 @@ cleanupTempDirs()
 // The servers come from this package's devDependencies.
 const BIN = resolve(import.meta.dirname, '..', 'node_modules', '.bin')
 const PATH = `${BIN}${delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`
+/** The server's bin script (what `node_modules/.bin/typescript-language-server` links to). */
+const SERVER_CLI = realpathSync(
+  resolve(import.meta.dirname, '..', 'node_modules', 'typescript-language-server', 'lib', 'cli.mjs'),
+)
 
 const call = (name: string, input: Record<string, unknown>): ScriptedResponse => ({
   blocks: [{ type: 'tool_use', name, input }],
@@ -30,12 +34,16 @@ function home(): string {
 }
 
 /** Runs one turn of `responses` and returns each tool call's finished output, in order. */
-async function runTurn(project: string, responses: ScriptedResponse[]) {
+async function runTurn(
+  project: string,
+  responses: ScriptedResponse[],
+  options: { path?: string; trusted?: boolean } = {},
+) {
   const t = await engineWith([...responses, { blocks: [{ type: 'text', text: 'done' }] }], home(), {
-    env: { PATH, HOME: tempDir('ze-user-') },
+    env: { PATH: options.path ?? PATH, HOME: tempDir('ze-user-') },
   })
   // Language servers start only in a trusted workspace (issue 34).
-  await t.engine.trustWorkspace(project)
+  if (options.trusted !== false) await t.engine.trustWorkspace(project)
   const session = await t.engine.openSession({
     projectRoot: project,
     model: 'scripted:x',
@@ -110,5 +118,29 @@ describe('language servers on a real engine', () => {
     )
     expect(outputs[1]).toContain('greet.py:1:5: def greet(name: str) -> str:')
     expect(outputs[2]).toContain('app.py:3:14: count: int = greet("x")')
+  }, 120_000)
+
+  it('uses the server a trusted project installed in its node_modules/.bin; untrusted, the LSP tool is not offered', async () => {
+    const project = tempDir('ze-ts-local-')
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true } }))
+    writeFileSync(join(project, 'package.json'), '{"type":"module"}\n')
+    // The project's own install as npm leaves it (a link to the package's bin script), not on PATH.
+    const local = join(project, 'node_modules', '.bin')
+    mkdirSync(local, { recursive: true })
+    symlinkSync(SERVER_CLI, join(local, 'typescript-language-server'))
+    const main = join(project, 'main.ts')
+    const write = call('Write', { file_path: main, content: 'const total: string = 1\nconsole.log(total)\n' })
+    const withoutServers = `${dirname(process.execPath)}${delimiter}/usr/bin${delimiter}/bin`
+    const trusted = await runTurn(project, [write], { path: withoutServers })
+    expect(trusted.tools).toContain('LSP')
+    expect(trusted.outputs[0]).toMatch(
+      /File created at .*\ntypescript reports 1 error in main\.ts:\nmain\.ts:1:7 error: /,
+    )
+
+    const other = tempDir('ze-ts-local-untrusted-')
+    mkdirSync(join(other, 'node_modules', '.bin'), { recursive: true })
+    symlinkSync(SERVER_CLI, join(other, 'node_modules', '.bin', 'typescript-language-server'))
+    const untrusted = await runTurn(other, [], { path: withoutServers, trusted: false })
+    expect(untrusted.tools).not.toContain('LSP')
   }, 120_000)
 })

@@ -59,7 +59,19 @@ export async function main(io: CommandIo): Promise<number> {
     const set = (env[variable] ?? '').trim() !== ''
     checks.push({ name: variable, status: set ? 'ok' : 'warn', detail: set ? 'set' : 'not set' })
   }
-  for (const variable of ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'] as const)
+  // Gemini takes Google's other name for the key too, as its SDKs do.
+  const gemini = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'].find((variable) => (env[variable] ?? '').trim() !== '')
+  checks.push({
+    name: 'GEMINI_API_KEY',
+    status: gemini === undefined ? 'warn' : 'ok',
+    detail:
+      gemini === undefined
+        ? 'not set (nor GOOGLE_API_KEY)'
+        : gemini === 'GEMINI_API_KEY'
+          ? 'set'
+          : 'set as GOOGLE_API_KEY',
+  })
+  for (const variable of ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'] as const)
     if ((env[variable] ?? '') !== '')
       checks.push({ name: variable, status: 'ok', detail: env[variable] ?? '' })
 

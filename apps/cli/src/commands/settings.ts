@@ -1,3 +1,4 @@
+import { SettingsSchema } from '@z-engine/protocol'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext, subcommand } from '../inspect/inspect-context.js'
@@ -48,9 +49,33 @@ export async function main(io: CommandIo): Promise<number> {
         : ''
     return `${entry.path} = ${JSON.stringify(entry.value)}  ← ${from}${overridden}`
   })
+  // A key nothing sets still gets an answer: its built-in default, or that no setting has that name.
+  for (const key of keys)
+    if (!explain.some((entry) => entry.path === key || entry.path.startsWith(`${key}.`)))
+      lines.push(unsetLine(key))
   if (loaded.trustRequired.length > 0)
     lines.push(`withheld until the workspace is trusted: ${loaded.trustRequired.join(', ')}`)
   for (const notice of loaded.notices) lines.push(`${notice.severity}: ${notice.message}`)
   printLines(io, lines)
   return code
+}
+
+/** The line for a key no layer sets: its default (the whole section's), or that it is unknown. */
+function unsetLine(key: string): string {
+  const schema = key.split('.').reduce<SchemaNode | undefined>((node, part) => {
+    const next = node?.properties?.[part] ?? node?.additionalProperties
+    return typeof next === 'object' && next !== null ? next : undefined
+  }, SettingsSchema as SchemaNode)
+  if (schema === undefined) return `${key}: no such setting (see 'z-engine settings explain' for every key)`
+  const fallback = schema.default === undefined ? '' : ` = ${JSON.stringify(schema.default)}`
+  const about = schema.description !== undefined ? ` — ${schema.description}` : ''
+  return `${key}${fallback}  ← defaults: not set in any settings file or environment variable${about}`
+}
+
+/** The part of a JSON Schema the key lookup walks. */
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>
+  additionalProperties?: SchemaNode | boolean
+  default?: unknown
+  description?: string
 }

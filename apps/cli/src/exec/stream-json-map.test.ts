@@ -212,4 +212,39 @@ describe('createStreamJsonMapper', () => {
       summary: 'exit 1',
     })
   })
+
+  it("a tool result's text parts are on their own lines: diagnostics are not glued onto the snippet", () => {
+    const lines = mapAll([
+      {
+        type: 'toolFinished',
+        toolUseId: 'u2',
+        toolName: 'Edit',
+        status: 'ok',
+        durationMs: 3,
+      },
+      {
+        type: 'messageRecorded',
+        message: {
+          id: 'm4',
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              toolUseId: 'u2',
+              isError: false,
+              content: [
+                { type: 'text', text: 'The changed region now reads:\n     2\tconst x: number = "a"' },
+                { type: 'text', text: 'typescript reports 1 error in a.ts:\na.ts:2:7 error: Type mismatch' },
+              ],
+            },
+          ],
+        },
+      },
+    ])
+    expect(lines[0]).toMatchObject({
+      type: 'tool_result',
+      output:
+        'The changed region now reads:\n     2\tconst x: number = "a"\ntypescript reports 1 error in a.ts:\na.ts:2:7 error: Type mismatch',
+    })
+  })
 })

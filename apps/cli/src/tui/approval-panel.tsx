@@ -6,7 +6,7 @@ import {
 } from '@z-engine/protocol'
 import { Box, type Key, Text, useStdout } from 'ink'
 import type { ReactNode } from 'react'
-import { diffBody, diffCounts, shownPath } from './diff-lines.js'
+import { diffBody, diffCounts, expandTabs, shownPath } from './diff-lines.js'
 import { keyed } from './keyed.js'
 import { editLine } from './line-edit.js'
 
@@ -143,7 +143,7 @@ export function previewText(
 function DiffLines({ lines, prefix }: { lines: readonly string[]; prefix: string }): ReactNode {
   return keyed(lines, prefix).map(({ key, item: line }) => (
     <Text key={key} color={diffColor(line)} dimColor={line.startsWith('@@')} wrap="truncate-end">
-      {line === '' ? ' ' : line}
+      {line === '' ? ' ' : expandTabs(line)}
     </Text>
   ))
 }
@@ -166,7 +166,7 @@ function PreviewView({
         <Box flexDirection="column">
           {keyed(lines, 'cmd').map(({ key, item: line }, index) => (
             <Text key={key} color="cyan" wrap="truncate-end">
-              {`${index === 0 ? '$' : ' '} ${line}`}
+              {`${index === 0 ? '$' : ' '} ${expandTabs(line)}`}
             </Text>
           ))}
           {all.length > lines.length ? (
@@ -209,7 +209,7 @@ function PreviewView({
         <Box flexDirection="column">
           {keyed(lines, 'text').map(({ key, item: line }) => (
             <Text key={key} wrap="truncate-end">
-              {line === '' ? ' ' : line}
+              {line === '' ? ' ' : expandTabs(line)}
             </Text>
           ))}
           {all.length > lines.length ? (

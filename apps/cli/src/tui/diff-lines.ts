@@ -31,3 +31,20 @@ export function shownPath(path: string, projectRoot: string | undefined): string
   if (path === projectRoot) return '.'
   return path.startsWith(root) ? path.slice(root.length) : path
 }
+
+/** Columns between tab stops when a tab is drawn. */
+const TAB_WIDTH = 4
+
+/**
+ * A line with its tabs turned into spaces up to the next tab stop: the terminal would move the
+ * cursor past what the layout measured, and a bordered card's right edge would break.
+ */
+export function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line
+  let out = ''
+  for (const character of line) {
+    if (character === '\t') out += ' '.repeat(TAB_WIDTH - (out.length % TAB_WIDTH))
+    else out += character
+  }
+  return out
+}

@@ -2,6 +2,7 @@ import type { AgentInfo, TurnOutcome } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { diffColor } from './approval-panel.js'
+import { expandTabs } from './diff-lines.js'
 import { keyed } from './keyed.js'
 import { Markdown } from './markdown.js'
 import { type ToolCard, type ToolCardStatus, type TranscriptEntry, visibleProgress } from './view-model.js'
@@ -52,7 +53,7 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
       {card.status === 'running'
         ? keyed(visibleProgress(card), 'out').map(({ key, item: line }) => (
             <Text key={key} dimColor wrap="truncate-end">
-              {`  │ ${line}`}
+              {`  │ ${expandTabs(line)}`}
             </Text>
           ))
         : null}
@@ -64,7 +65,7 @@ export function ToolCardView({ card }: { card: ToolCard }): ReactNode {
       {card.output !== undefined
         ? keyed(card.output.lines, 'res').map(({ key, item: line }) => (
             <Text key={key} dimColor wrap="truncate-end">
-              {`  │ ${line}`}
+              {`  │ ${expandTabs(line)}`}
             </Text>
           ))
         : null}

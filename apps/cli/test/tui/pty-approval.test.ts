@@ -72,4 +72,53 @@ describe('the approval card in an 80×24 pseudo-terminal', () => {
     // (The engine refuses to overwrite a file the agent never read; the card's answer still went through.)
     await cli.waitFor((out) => out.includes('Rewrote it.'), 'the answer')
   })
+
+  it('draws tab-indented lines with spaces, so the card keeps its right border', async () => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm build' before the pty tests.`)
+    const home = tempDir('ze-pty-tab-home-')
+    const project = tempDir('ze-pty-tab-proj-')
+    const script = join(home, 'script.jsonl')
+    writeFileSync(
+      script,
+      [
+        JSON.stringify({
+          blocks: [
+            {
+              type: 'tool_use',
+              id: 'w1',
+              name: 'Write',
+              input: { file_path: 'tabs.go', content: 'func f() int {\n\tif true {\n\t\treturn 1\n\t}\n}\n' },
+            },
+          ],
+        }),
+        JSON.stringify({ blocks: [{ type: 'text', text: 'Wrote it.' }] }),
+      ].join('\n'),
+    )
+    const cli = startCli(['--model', `scripted:${script}`, '--cwd', project], ptyEnv(home), SIZE)
+    await cli.waitFor((out) => out.includes('Ask anything'), 'the composer')
+    cli.mark()
+    await cli.typeText('write tabs')
+    await cli.type(ENTER)
+    const lastCard = (out: string) => {
+      const from = out.lastIndexOf('╭', out.lastIndexOf('Write tabs.go'))
+      const to = out.indexOf('╯', out.lastIndexOf('[n] No'))
+      return from < 0 || to < 0 ? '' : out.slice(from, to + 1)
+    }
+    const card = lastCard(
+      await cli.waitFor(
+        (out) => lastCard(out).includes('return 1'),
+        'the approval card with the tabbed lines',
+      ),
+    )
+    expect(card).not.toContain('\t')
+    expect(card).toMatch(/\+ {7}return 1/)
+    const rows = card.split('\n').map((row) => row.trimEnd())
+    const width = rows[0]?.length ?? 0
+    for (const row of rows.filter((line) => line.trimStart().startsWith('│'))) {
+      expect(row.endsWith('│'), row).toBe(true)
+      expect(row.length, row).toBe(width)
+    }
+    await cli.type('y')
+    await cli.waitFor((out) => out.includes('Wrote it.'), 'the answer')
+  })
 })

@@ -56,15 +56,15 @@ describe('language servers and workspace trust (issue 34)', () => {
     await manager.close()
   })
 
-  it('a server binary inside the project or behind a shim is not used; one outside is', () => {
+  it('a server binary inside the project is used only from its node_modules/.bin or virtualenv, and only when trusted; one behind a shim is not; one outside is', () => {
     const { root } = fixture('resolution')
     const local = join(root, 'node_modules', '.bin')
     const shims = join(base, 'resolution', 'asdf', 'shims')
     const real = join(base, 'resolution', 'tools', 'bin')
     for (const dir of [local, shims, real]) mkdirSync(dir, { recursive: true })
-    const manager = (PATH: string) =>
+    const manager = (PATH: string, trusted = true, at = root) =>
       new LspManager({
-        root,
+        root: at,
         settings: {
           enabled: true,
           diagnostics_wait_ms: 1_000,
@@ -72,16 +72,23 @@ describe('language servers and workspace trust (issue 34)', () => {
         },
         env: { PATH },
         scope: new ProcessScope(),
-        trusted: () => true,
+        trusted: () => trusted,
         notice: () => {},
       })
-    for (const dir of [local, shims, real]) {
+    const other = fixture('resolution-other').root
+    const elsewhere = join(other, 'scripts')
+    for (const dir of [local, shims, real, elsewhere]) {
+      mkdirSync(dir, { recursive: true })
       writeFileSync(join(dir, 'my-ls'), '#!/bin/sh\n')
       chmodSync(join(dir, 'my-ls'), 0o755)
     }
-    expect(manager(local).anyInstalled()).toBe(false)
-    expect(manager(shims).anyInstalled()).toBe(false)
-    expect(manager(`${local}:${shims}:${real}`).anyInstalled()).toBe(true)
+    // Issue 39: a trusted project's own install is used, whatever PATH says; untrusted, it is not.
+    expect(manager('').anyInstalled()).toBe(true)
+    expect(manager(local, false).anyInstalled()).toBe(false)
+    // Any other folder of a project on PATH is no install of it: refused even when trusted.
+    expect(manager(elsewhere, true, other).anyInstalled()).toBe(false)
+    expect(manager(shims, false).anyInstalled()).toBe(false)
+    expect(manager(`${local}:${shims}:${real}`, false).anyInstalled()).toBe(true)
     // A relative command resolves inside the project: refused too.
     const relative = new LspManager({
       root,

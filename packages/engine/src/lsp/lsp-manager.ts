@@ -379,15 +379,21 @@ export class LspManager implements LspPort {
   }
 
   /**
-   * The command's absolute path, resolved outside the project (issue 34): as configured when
-   * absolute, else the first on PATH that is neither inside the project (its `node_modules/.bin`)
-   * nor a launcher the project steers (rustup's proxies obey `rust-toolchain.toml`, asdf/mise/pyenv
+   * The command's absolute path. In a trusted workspace, the project's own install first
+   * ({@link PROJECT_BIN_DIRS}: what its lockfile installed, run as confined as any server). Else
+   * resolved outside the project (issue 34): as configured when absolute, else the first on PATH
+   * that is neither inside the project nor a launcher the project steers (rustup's proxies obey `rust-toolchain.toml`, asdf/mise/pyenv
    * shims obey `.tool-versions`/`.python-version`). A rustup proxy is replaced by the default
    * toolchain's own binary (`rustup which`, run outside the project).
    */
   #commandPath(spec: LspServerSpec): string | undefined {
     const root = this.#options.root
     const command = spec.command
+    // A trusted project's own install comes first (issue 39): its `node_modules/.bin` or virtualenv.
+    if (!command.includes('/') && this.#options.trusted()) {
+      const local = PROJECT_BIN_DIRS.map((dir) => join(root, dir, command)).find(executable)
+      if (local !== undefined) return local
+    }
     const candidates = command.includes('/')
       ? [isAbsolute(command) ? command : resolve(root, command)]
       : (this.#options.env.PATH ?? '')
@@ -410,6 +416,12 @@ export class LspManager implements LspPort {
     return undefined
   }
 }
+
+/**
+ * Where a trusted project installs its own servers (issue 39): npm/pnpm/yarn's bin folder and the
+ * usual virtualenv folders.
+ */
+const PROJECT_BIN_DIRS = [join('node_modules', '.bin'), join('.venv', 'bin'), join('venv', 'bin')]
 
 class PositionError extends Error {}
 
