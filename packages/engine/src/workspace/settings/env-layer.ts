@@ -1,5 +1,6 @@
 import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import type { LoadedLayer, SettingsNotice } from './layers.js'
+import { setAt, valueAt } from './object-path.js'
 
 type ValueKind = 'string' | 'integer' | 'number' | 'boolean'
 
@@ -53,7 +54,7 @@ export function envLayer(env: Readonly<Record<string, string | undefined>>): Loa
       })
       continue
     }
-    setAt(data, path, valueAtPath(single.settings, path))
+    setAt(data, path, valueAt(single.settings, path))
     variables[key] = variable
   }
   return {
@@ -93,19 +94,4 @@ function article(kind: ValueKind): string {
 
 function nest(path: readonly string[], value: unknown): Record<string, unknown> {
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>
-}
-
-function valueAtPath(root: unknown, path: readonly string[]): unknown {
-  let holder = root
-  for (const key of path) holder = (holder as Record<string, unknown>)[key]
-  return holder
-}
-
-function setAt(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let holder = root
-  for (const key of path.slice(0, -1)) {
-    holder[key] ??= {}
-    holder = holder[key] as Record<string, unknown>
-  }
-  holder[path[path.length - 1]!] = value
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type Settings } from '@z-engine/protocol'
 import type { LoadedLayer, SettingsLayerName } from './layers.js'
+import { valueAt } from './object-path.js'
 
 /** Arrays that accumulate across layers (rules, hooks, checks); any other array is replaced. */
 const CONCATENATED = new Set([
@@ -121,7 +122,12 @@ function explainWrites(result: Json, writes: readonly SettingWrite[]): SettingEx
   }
   const explain: SettingExplanation[] = []
   for (const [path, list] of [...sources.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    explain.push({ path, value: valueAt(result, path), accumulates: concatenates(path), sources: list })
+    explain.push({
+      path,
+      value: valueAt(result, path.split('.')),
+      accumulates: concatenates(path),
+      sources: list,
+    })
   }
   return explain
 }
@@ -133,12 +139,6 @@ function recordDefaults(value: Json, prefix: string, sources: Map<string, Settin
       recordDefaults(inner, path, sources)
     else if (!isRecord(inner)) sources.set(path, [{ layer: 'defaults', value: inner }])
   }
-}
-
-function valueAt(root: Json, path: string): unknown {
-  let holder: unknown = root
-  for (const segment of path.split('.')) holder = isRecord(holder) ? holder[segment] : undefined
-  return holder
 }
 
 function dedupe(items: unknown[]): unknown[] {

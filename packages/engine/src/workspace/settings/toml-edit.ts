@@ -5,6 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util'
 import { parse } from 'smol-toml'
+import { setAt, valueAt } from './object-path.js'
 
 /** The edited text, or why the edit was not made (the text is then left as it was). */
 export type TomlEditResult = { ok: true; text: string; changed: boolean } | { ok: false; error: string }
@@ -50,7 +51,7 @@ export function editToml(text: string, edit: TomlEdit): TomlEditResult {
     }
   }
   const expected = plain(before) as Record<string, unknown>
-  setAt(expected, edit.path, planned.value)
+  setAt(expected, edit.path, planned.value === undefined ? undefined : plain(planned.value))
   if (!isDeepStrictEqual(plain(after), expected))
     return { ok: false, error: `the edit would change other settings; ${edit.byHand} it by hand` }
   return { ok: true, text: planned.text, changed: true }
@@ -59,25 +60,6 @@ export function editToml(text: string, edit: TomlEdit): TomlEditResult {
 /** Whether two key paths are the same. */
 export function samePath(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((segment, index) => segment === b[index])
-}
-
-function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
-  let holder: unknown = root
-  for (const key of path)
-    holder =
-      typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined
-  return holder
-}
-
-function setAt(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let holder = root
-  for (const key of path.slice(0, -1)) {
-    holder[key] ??= {}
-    holder = holder[key] as Record<string, unknown>
-  }
-  const last = path[path.length - 1]!
-  if (value === undefined) delete holder[last]
-  else holder[last] = plain(value)
 }
 
 /** Plain objects and arrays only: smol-toml's tables have no prototype and its dates are a Date subclass. */

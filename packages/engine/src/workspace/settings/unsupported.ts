@@ -1,6 +1,7 @@
 import { unknownDecisionFeatures } from '../../decisions/features.js'
 import { DECISION_FEATURES } from '../../decisions/registry.js'
 import type { LoadedLayer, SettingsNotice } from './layers.js'
+import { valueAt } from './object-path.js'
 
 /**
  * Settings the schema accepts (they are specified) but the engine does not implement yet. Each is
@@ -16,15 +17,6 @@ export const NOT_SUPPORTED_YET: ReadonlyArray<{
   keyPrefix?: string
 }> = []
 
-function valueAt(data: unknown, key: string): unknown {
-  let value = data
-  for (const part of key.split('.')) {
-    if (typeof value !== 'object' || value === null) return undefined
-    value = (value as Record<string, unknown>)[part]
-  }
-  return value
-}
-
 function isSet(value: unknown, keyPrefix: string | undefined): boolean {
   if (value === undefined) return false
   if (typeof value !== 'object' || value === null) return true
@@ -38,7 +30,7 @@ export function unsupportedSettingsNotices(layers: readonly LoadedLayer[]): Sett
   for (const layer of layers) {
     if (layer.name === 'defaults') continue
     for (const entry of NOT_SUPPORTED_YET) {
-      if (!isSet(valueAt(layer.data, entry.key), entry.keyPrefix)) continue
+      if (!isSet(valueAt(layer.data, entry.key.split('.')), entry.keyPrefix)) continue
       const file = layer.file ?? layer.name
       notices.push({
         severity: 'warning',
@@ -55,7 +47,7 @@ export function unsupportedSettingsNotices(layers: readonly LoadedLayer[]): Sett
 /** One warning per `decisions_*` switch that names no decision use (a typo would otherwise do nothing). */
 export function unknownDecisionFeatureNotices(layers: readonly LoadedLayer[]): SettingsNotice[] {
   return layers.flatMap((layer) => {
-    const experimental = valueAt(layer.data, 'experimental')
+    const experimental = valueAt(layer.data, ['experimental'])
     if (layer.name === 'defaults' || typeof experimental !== 'object' || experimental === null) return []
     const file = layer.file ?? layer.name
     return unknownDecisionFeatures(experimental as Record<string, unknown>, DECISION_FEATURES).map(
