@@ -121,9 +121,9 @@ describe('background responses', () => {
     await expect(
       stack.client.responses.retrieve(done.id, { stream: true, starting_after: 0 }),
     ).rejects.toMatchObject({ status: 400, param: 'stream' })
-    await expect(
-      stack.client.responses.retrieve('resp_missing', { stream: true }),
-    ).rejects.toMatchObject({ status: 404 })
+    await expect(stack.client.responses.retrieve('resp_missing', { stream: true })).rejects.toMatchObject({
+      status: 404,
+    })
     expect((await stack.client.responses.retrieve(done.id)).status).toBe('completed')
   })
 })
