@@ -110,6 +110,20 @@ describe('real paths decide (finding 9: links the repository ships)', () => {
     expect(read(`${ROOT}/src/a.ts`, ctx)).toBe('allow')
   })
 
+  it('a glob in a linked folder is judged by where the link leads (issue 34: `head lnk/*`)', () => {
+    const ctx = withFacts('default')
+    const bash = (command: string) =>
+      decide({ type: 'execute', command, cwd: ROOT }, ctx, { toolName: 'Bash' }).decision
+    expect(bash('head lnk/*')).toBe('ask')
+    expect(bash('cat lnk/.ss?/id_rsa')).toBe('ask')
+    expect(bash('head src/*')).toBe('allow')
+    const denied = withFacts('bypass', { deny: ['Read(~/.ssh/**)'] })
+    expect(
+      decide({ type: 'execute', command: 'cat lnk/.ssh/*', cwd: ROOT }, denied, { toolName: 'Bash' })
+        .decision,
+    ).not.toBe('allow')
+  })
+
   it('an allow rule must cover the real path too', () => {
     const ctx = withFacts('default', { allow: ['Edit(/rc)', 'Read(/lnk/**)'] })
     expect(write(`${ROOT}/rc`, ctx)).toBe('ask')

@@ -36,12 +36,24 @@ function commandWithRealPaths(command: CommandFacts, context: PolicyContext): Co
 function expand(targets: Target[], context: PolicyContext): Target[] {
   let out: Target[] | undefined
   for (const target of targets) {
-    if (target.kind !== 'path') continue
-    const resolved = targetsOf([target.path], context)
+    if (target.kind === 'unknown') continue
+    // A glob is judged by its fixed folder: `head lnk/*` through `lnk -> $HOME` reads the home.
+    const given = target.kind === 'path' ? target.path : target.base
+    const resolved = targetsOf([given], context)
     const extra: Target[] = resolved.targets
       .filter((candidate) => candidate.via !== undefined)
-      .map((candidate) => ({ kind: 'path', path: candidate.path }))
-    if (resolved.unresolved !== undefined) extra.push({ kind: 'unknown', text: target.path })
+      .map((candidate) =>
+        target.kind === 'path'
+          ? { kind: 'path', path: candidate.path }
+          : {
+              kind: 'glob',
+              base: candidate.path,
+              pattern: target.pattern.startsWith(given)
+                ? `${candidate.path}${target.pattern.slice(given.length)}`
+                : target.pattern,
+            },
+      )
+    if (resolved.unresolved !== undefined) extra.push({ kind: 'unknown', text: given })
     if (extra.length === 0) continue
     out ??= [...targets]
     out.push(...extra)

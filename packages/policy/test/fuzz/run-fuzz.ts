@@ -1,7 +1,13 @@
 // Generates lines, keeps those the policy allows in default mode (proven read-only inside the
 // project), runs them in the sandbox and returns every line that wrote or ran the canary.
 import fc from 'fast-check'
-import { buildRuleSet, decide, type PolicyContext, READ_ONLY_COMMANDS } from '../../src/index.js'
+import {
+  buildRuleSet,
+  decide,
+  type PolicyContext,
+  pathFactsFromLinks,
+  READ_ONLY_COMMANDS,
+} from '../../src/index.js'
 import { fuzzLine } from './grammar.js'
 import { type Observed, runInSandbox, SANDBOX_HOME, SANDBOX_PROJECT } from './sandbox.js'
 
@@ -176,6 +182,68 @@ export function fuzzDenyRule(options: {
   }
   return { allowed: allowed.length, executed, leaks }
 }
+
+/**
+ * The project ships a link out of it (`lnk -> /tmp/outside`, a stand-in for `$HOME`) holding a
+ * secret, and no `.env`: a line the policy allows in default mode (the engine tells it where links
+ * lead) must not print what lies behind the link (issue 34: `rg -L`, `grep -R`, `find -L`).
+ */
+export function fuzzLinkWalks(options: { seed: number; generate: number; budgetMs: number }): {
+  allowed: number
+  executed: number
+  leaks: string[]
+} {
+  const started = Date.now()
+  const judged: PolicyContext = {
+    ...context,
+    pathFacts: pathFactsFromLinks({ [`${SANDBOX_PROJECT}/lnk`]: '/tmp/outside' }),
+  }
+  const lines = [
+    ...new Set([...LINK_PROBES, ...fc.sample(fuzzLine, { seed: options.seed, numRuns: options.generate })]),
+  ]
+  const allowed = lines.filter(
+    (line) => decide({ type: 'execute', command: line, cwd: SANDBOX_PROJECT }, judged).decision === 'allow',
+  )
+  const leaks: string[] = []
+  let executed = 0
+  for (let at = 0; at < allowed.length; at += 10) {
+    if (at > 0 && Date.now() - started > options.budgetMs) break
+    const batch = allowed.slice(at, at + 10)
+    executed += batch.length
+    for (const observed of runInSandbox(batch, 120_000, LINK_SETUP))
+      if (observed.leaked) leaks.push(observed.line)
+  }
+  return { allowed: allowed.length, executed, leaks }
+}
+
+/** The link out of the fuzz project, and the secret behind it (the project's own `.env` removed). */
+export const LINK_SETUP = [
+  'mkdir -p /tmp/outside && printf "secret=1\\n" > /tmp/outside/token',
+  'rm -f .env && ln -s /tmp/outside lnk',
+].join('\n')
+
+/** Lines that followed a committed link out of the project before issue 34, always among those judged. */
+const LINK_PROBES = [
+  'rg -L secret',
+  'rg --follow secret',
+  'grep -R secret .',
+  'grep -rR secret',
+  'grep --dereference-recursive secret .',
+  'find -L . -name token',
+  'find . -follow -type f',
+  'ls -LR',
+  'du -L -a .',
+  'tree -l',
+  'grep -r secret lnk',
+  'rg secret lnk',
+  'cat lnk/token',
+  'head lnk/*',
+  'grep -r secret lnk/',
+  'cd lnk && cat token',
+  'tar chf - . | cat',
+  'rg -uu secret',
+  'grep -r secret .',
+]
 
 /** Lines that printed a deny-ruled file before issue 34, always among those judged. */
 const DENY_PROBES = [

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { fuzzCopies, fuzzDenyRule, fuzzProof, gitAllowedWithDriver, HOSTILE_CONFIG } from './run-fuzz.js'
+import {
+  fuzzCopies,
+  fuzzDenyRule,
+  fuzzLinkWalks,
+  fuzzProof,
+  gitAllowedWithDriver,
+  HOSTILE_CONFIG,
+  LINK_SETUP,
+} from './run-fuzz.js'
 import { runInSandbox, sandboxAvailable } from './sandbox.js'
 
 // The proof fuzzer (issue 12): lines the policy allows as read-only must neither write a file nor
@@ -88,6 +96,18 @@ describe.skipIf(!available)('the read-only proof against real bash', () => {
     },
     120_000,
   )
+
+  it('a link-following walk does reach the secret behind the link (so the next test means something)', () => {
+    const [follow, plain] = runInSandbox(['rg -L secret', 'grep -r secret .'], 60_000, LINK_SETUP)
+    expect(follow?.leaked).toBe(true)
+    expect(plain?.leaked).toBe(false)
+  })
+
+  it('with a link out of the project, no allowed line prints what lies behind it (issue 34)', () => {
+    const report = fuzzLinkWalks({ seed: 344, generate: 2000, budgetMs: 4000 })
+    expect(report.executed).toBeGreaterThan(0)
+    expect(report.leaks).toEqual([])
+  }, 120_000)
 
   it('the hostile repository does run the canary for plain git (so the next test means something)', () => {
     const [status, diff] = runInSandbox(['git status', 'git diff'], 60_000, HOSTILE_CONFIG)
