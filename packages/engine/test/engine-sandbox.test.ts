@@ -5,7 +5,7 @@
  * first request is out: the probe is off the startup path, issue 17).
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Message } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
@@ -157,6 +157,71 @@ describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
     expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: project }).toString()).toBe('rule\n')
     // `sh outside.sh` is in excluded_commands: it ran outside the sandbox.
     expect(existsSync(join(outside, 'excluded.txt'))).toBe(true)
+    await t.engine.shutdown()
+  })
+
+  it('under Bash(rg:*), Bash(grep:*), Bash(find:*) rules a link-following walk reads nothing of the home, and find -fprint outside asks (issue 34)', async () => {
+    const project = buggyProject()
+    const home = homeWithSettings('[permissions]\nallow = ["Bash(rg:*)", "Bash(grep:*)", "Bash(find:*)"]\n')
+    writeFileSync(join(home, 'notes.txt'), 'HOME-NOTES\n')
+    symlinkSync(home, join(project, 'lnk'))
+    const t = await engineWith(
+      [
+        bash('rg -L HOME-NOTES; echo end'),
+        bash('grep -R HOME-NOTES . ; echo end'),
+        bash('find -L . -name notes.txt; echo end'),
+        bash(`find . -name x -fprint ${home}/.bashrc`),
+        { blocks: [{ type: 'text', text: 'done' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    const ask = await t.waitFor(session, 'approvalRequested')
+    if (ask.type !== 'approvalRequested') throw new Error('unexpected')
+    session.send({ type: 'resolveApproval', approvalId: ask.request.id, decision: { type: 'deny' } })
+    await t.waitFor(session, 'turnFinished')
+    expect(t.events(session, 'approvalRequested')).toHaveLength(1)
+    for (const request of t.client.requests.slice(1, 4)) {
+      const output = textOf(request.messages.at(-1))
+      expect(output).toContain('end')
+      expect(output).not.toContain('HOME-NOTES')
+      expect(output).not.toContain('lnk/notes.txt')
+    }
+    expect(existsSync(join(home, '.bashrc'))).toBe(false)
+    await t.engine.shutdown()
+  })
+
+  it('an approved Verify runs its checks confined with [shell.sandbox] off (issue 34)', async () => {
+    const project = tempDir('ze-verify-')
+    const outside = tempDir('ze-outside-')
+    const home = homeWithSettings('')
+    writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'x', scripts: { test: 'node leak.js' } }),
+    )
+    writeFileSync(
+      join(project, 'leak.js'),
+      // Exits 1 when it could read ~/.npmrc, so the check's exit code tells.
+      `const fs = require('fs')\ntry { fs.writeFileSync(${JSON.stringify(join(outside, 'leak.txt'))}, 'x') } catch (e) { console.log(e.code) }\ntry { fs.readFileSync(process.env.HOME + '/.npmrc', 'utf8'); process.exit(1) } catch (e) { console.log(e.code) }\n`,
+    )
+    const t = await engineWith(
+      [
+        { blocks: [{ type: 'tool_use', name: 'Verify', input: { action: 'run', checks: ['test'] } }] },
+        { blocks: [{ type: 'text', text: 'done' }] },
+      ],
+      home,
+    )
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    session.send({ type: 'submit', text: 'go' })
+    const ask = await t.waitFor(session, 'approvalRequested')
+    if (ask.type !== 'approvalRequested') throw new Error('unexpected')
+    session.send({ type: 'resolveApproval', approvalId: ask.request.id, decision: { type: 'allowOnce' } })
+    await t.waitFor(session, 'turnFinished')
+    const [recorded] = t.events(session, 'checkRecorded')
+    expect(recorded).toMatchObject({ record: { checkId: 'test', exitCode: 0 } })
+    expect(existsSync(join(outside, 'leak.txt'))).toBe(false)
     await t.engine.shutdown()
   })
 
