@@ -32,6 +32,10 @@ const PLACES = [
   '/proj/.idea/runConfigurations/Evil.xml',
   '/proj/.idea/workspace.xml',
   '/proj/.run/Evil.run.xml',
+  // A trusted project's own language server (issue 39) starts from these unasked.
+  '/proj/node_modules/.bin/typescript-language-server',
+  '/proj/.venv/bin/pyright-langserver',
+  '/proj/venv/bin/basedpyright-langserver',
 ]
 
 describe('protected places (issue 34)', () => {
@@ -53,6 +57,7 @@ describe('protected places (issue 34)', () => {
     'echo "use nix" > .envrc',
     'cp t.json .vscode/tasks.json',
     'mv x.xml .idea/runConfigurations/x.xml',
+    'cp evil node_modules/.bin/typescript-language-server',
   ])('acceptEdits: %j asks', (line) => {
     expect(bash(line, context('acceptEdits')).decision).toBe('ask')
   })
@@ -64,6 +69,8 @@ describe('protected places (issue 34)', () => {
     '/proj/claude/notes.md',
     '/proj/.idea-notes.txt',
     '/proj/src/config.toml',
+    '/proj/node_modules/pkg/index.js',
+    '/proj/src/bin/tool.ts',
   ])('acceptEdits: ordinary files such as %s stay allowed', (path) => {
     expect(act({ type: 'write', paths: [path] }, context('acceptEdits'), 'Write').decision).toBe('allow')
   })

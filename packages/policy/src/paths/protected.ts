@@ -75,6 +75,14 @@ export function protectedReason(
   const idea = segments.lastIndexOf('.idea')
   if (idea >= 0 && (segments[idea + 1] === 'runconfigurations' || name === 'workspace.xml'))
     return 'it holds editor run configurations (.idea: commands the editor runs)'
+  // A trusted project's own language server starts from here unasked (issue 39), so a file tool or
+  // an acceptEdits copy must not plant one (issue 34: the model preparing what LSP then runs).
+  const grand = segments[segments.length - 3]
+  if (
+    (grand === 'node_modules' && parent === '.bin') ||
+    ((grand === '.venv' || grand === 'venv') && parent === 'bin')
+  )
+    return `it is a program the engine may start as a language server (${grand}/${parent}/${name})`
   if (parent === '.run' && name.endsWith('.run.xml'))
     return `it is an editor run configuration (.run/${name})`
   return undefined
