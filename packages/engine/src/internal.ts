@@ -244,7 +244,12 @@ export {
   uninstallPlugin,
 } from './workspace/plugins/install.js'
 /** Marketplaces as `plugin marketplace list` shows them, plugin folders, and results. */
-export type { MarketplaceListing, PluginPaths, PluginResult } from './workspace/plugins/marketplaces.js'
+export type {
+  MarketplaceListing,
+  MarketplacePin,
+  PluginPaths,
+  PluginResult,
+} from './workspace/plugins/marketplaces.js'
 /** Adds, lists, removes and updates plugin marketplaces. */
 export {
   addMarketplace,

@@ -462,7 +462,22 @@ export const SettingsSchema = obj(
                     description: 'A directory, a git URL or owner/repo (GitHub).',
                   }),
                 },
-                {},
+                {
+                  ref: str({
+                    minLength: 1,
+                    description:
+                      'A git source: the branch or tag to clone, or a full commit id (40 or 64 hex digits) that holds it there.',
+                  }),
+                  path: str({
+                    minLength: 1,
+                    description:
+                      'A git source: marketplace.json inside the repository (default .claude-plugin/marketplace.json).',
+                  }),
+                  sparse_paths: arr(str({ minLength: 1 }), {
+                    description:
+                      'A git source: the only folders checked out (git sparse-checkout, cone mode).',
+                  }),
+                },
               ),
               { description: "Marketplaces by name (Claude Code's `extraKnownMarketplaces`)." },
             ),

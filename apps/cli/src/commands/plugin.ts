@@ -3,6 +3,7 @@ import {
   addMarketplace,
   listInstalledPlugins,
   listMarketplaces,
+  type MarketplacePin,
   type PluginPaths,
   type PluginResult,
   type PluginSummary,
@@ -18,7 +19,8 @@ import type { CommandIo } from '../command.js'
 import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'
 import { printJson, printLines } from '../output.js'
 
-const HELP = `Usage: z-engine plugin marketplace add <folder | git URL | owner/repo>
+const HELP = `Usage: z-engine plugin marketplace add <folder | git URL | owner/repo> [--ref <branch|tag|commit>]
+                                 [--path <marketplace.json>] [--sparse <folder>...]
        z-engine plugin marketplace list|remove <name>|update [name]
        z-engine plugin install <plugin>@<marketplace> [--yes]
        z-engine plugin uninstall|enable|disable <plugin>@<marketplace>
@@ -28,7 +30,10 @@ Plugins in Claude Code's format. A marketplace is a folder or git repository hol
 .claude-plugin/marketplace.json; a folder is read in place, a git repository is cloned with the
 system git into the data folder (owner/repo means GitHub). Settings may also declare marketplaces
 (plugins.marketplaces, or extraKnownMarketplaces in .claude/settings.json); they are added on the
-first install from them.
+first install from them. A git marketplace may be held at a branch, tag or commit id (--ref; a
+commit id never moves on update), read from another marketplace.json (--path, inside the
+repository) and checked out sparsely (--sparse .claude-plugin plugins), as Claude Code's ref, path
+and sparsePaths.
 
 install copies the plugin into the data folder, shows what it adds (commands, agents, skills, hooks,
 MCP servers) and asks once; without a terminal pass --yes. It then enables it in your user
@@ -42,7 +47,12 @@ plugin's folder. Every list --json (agents, commands, skills, hooks, mcp) names 
 
 /** `z-engine plugin`: marketplaces, installing and toggling plugins. */
 export async function main(io: CommandIo): Promise<number> {
-  const context = await inspectContext(io, HELP, { yes: { type: 'boolean' } })
+  const context = await inspectContext(io, HELP, {
+    yes: { type: 'boolean' },
+    ref: { type: 'string' },
+    path: { type: 'string' },
+    sparse: { type: 'string' },
+  })
   if (!context) return EXIT.ok
   const paths: PluginPaths = { dataDir: context.dataDir, env: io.env, cwd: io.cwd }
   const which = subcommand(
@@ -93,6 +103,25 @@ export async function main(io: CommandIo): Promise<number> {
   }
 }
 
+/**
+ * `--ref`, `--path` and `--sparse` as a marketplace pin; `--sparse` takes the words after the source
+ * too, as Claude Code's `--sparse <paths...>` does (`--sparse .claude-plugin plugins`).
+ */
+function marketplacePin(context: InspectContext, more: readonly string[]): MarketplacePin {
+  const text = (name: string) =>
+    typeof context.flags[name] === 'string' ? (context.flags[name] as string) : undefined
+  const ref = text('ref')
+  const path = text('path')
+  const sparse = text('sparse')
+  if (sparse === undefined && more.length > 0)
+    throw new UsageError(`'plugin marketplace add' takes one source; unexpected ${more.join(' ')}`)
+  return {
+    ...(ref !== undefined ? { ref } : {}),
+    ...(path !== undefined ? { path } : {}),
+    ...(sparse !== undefined ? { sparsePaths: [sparse, ...more] } : {}),
+  }
+}
+
 async function marketplace(context: InspectContext, paths: PluginPaths): Promise<number> {
   const rest = { ...context, args: context.args.slice(1) }
   const which = subcommand(rest.args, ['add', 'list', 'remove', 'update'], 'plugin marketplace')
@@ -101,7 +130,7 @@ async function marketplace(context: InspectContext, paths: PluginPaths): Promise
     case 'add': {
       if (argument === undefined)
         throw new UsageError("'plugin marketplace add' needs a folder, a git URL or owner/repo.")
-      const added = await addMarketplace(paths, argument)
+      const added = await addMarketplace(paths, argument, marketplacePin(context, rest.args.slice(2)))
       if (!added.ok) return failed(context, added.error)
       const { manifest, ...entry } = added.value
       if (context.json) {

@@ -1,10 +1,46 @@
 import { randomUUID } from 'node:crypto'
 import { lstat, realpath, rename, rm } from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
-import { runSystemGit } from './git.js'
+import { type GitUrlChooser, runSystemGit } from './git.js'
 import type { PluginSource } from './manifest.js'
 
 type GitSource = Extract<PluginSource, { kind: 'git' }>
+
+/** What to check out of a repository: a branch or tag, an exact commit, only some folders. */
+interface Checkout {
+  url: string
+  ref?: string
+  sha?: string
+  /** Folders checked out sparsely (cone mode); none: the whole tree. */
+  sparse?: readonly string[]
+  chooser: GitUrlChooser
+}
+
+/** A full commit id (SHA-1 or SHA-256), which Claude Code reads as a pin wherever a ref is taken. */
+export const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+
+/**
+ * Clones a marketplace repository into `dest` (which must not exist): shallow, no submodules, at
+ * `ref` (a branch or tag; a full commit id is that exact commit), only `sparse` folders when given.
+ * The URL is the user's (typed, or in their settings), so git's local transports stay allowed.
+ */
+export async function cloneMarketplaceRepository(
+  url: string,
+  dest: string,
+  pin: { ref?: string; sparse?: readonly string[] },
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  const checkout: Checkout = {
+    url,
+    chooser: 'user',
+    ...(pin.ref === undefined ? {} : COMMIT_ID.test(pin.ref) ? { sha: pin.ref } : { ref: pin.ref }),
+    ...(pin.sparse !== undefined && pin.sparse.length > 0 ? { sparse: pin.sparse } : {}),
+  }
+  const cloned =
+    checkout.sha === undefined ? await cloneAtRef(checkout, dest, env) : await fetchAtSha(checkout, dest, env)
+  if (!cloned.ok) await rm(dest, { recursive: true, force: true })
+  return cloned
+}
 
 /** How a git source reads in messages: its kind, URL, folder and pin. */
 export function describeGitSource(source: GitSource): string {
@@ -27,10 +63,15 @@ export async function cloneGitSource(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   const checkout = source.subdir === undefined ? dest : join(dirname(dest), `.checkout-${randomUUID()}`)
+  const what: Checkout = {
+    url: source.url,
+    chooser: 'manifest',
+    ...(source.ref !== undefined ? { ref: source.ref } : {}),
+    ...(source.sha !== undefined ? { sha: source.sha } : {}),
+    ...(source.subdir !== undefined ? { sparse: [source.subdir] } : {}),
+  }
   const cloned =
-    source.sha === undefined
-      ? await cloneAtRef(source, checkout, env)
-      : await fetchAtSha(source, checkout, env)
+    what.sha === undefined ? await cloneAtRef(what, checkout, env) : await fetchAtSha(what, checkout, env)
   if (!cloned.ok || source.subdir === undefined) {
     if (!cloned.ok) await rm(checkout, { recursive: true, force: true })
     return cloned
@@ -55,20 +96,20 @@ export async function cloneGitSource(
 }
 
 async function cloneAtRef(
-  source: GitSource,
+  source: Checkout,
   dest: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   const args = ['clone', '--depth', '1', '--no-recurse-submodules', '--quiet']
   if (source.ref !== undefined) args.push('--branch', source.ref)
-  if (source.subdir !== undefined) args.push('--sparse')
-  const cloned = await runSystemGit([...args, '--', source.url, dest], { env, chooser: 'manifest' })
+  if (source.sparse !== undefined) args.push('--sparse')
+  const cloned = await runSystemGit([...args, '--', source.url, dest], { env, chooser: source.chooser })
   if (!cloned.ok) return cloned
-  if (source.subdir === undefined) return { ok: true }
-  return runSystemGit(['sparse-checkout', 'set', '--cone', '--', source.subdir], {
+  if (source.sparse === undefined) return { ok: true }
+  return runSystemGit(['sparse-checkout', 'set', '--cone', '--', ...source.sparse], {
     cwd: dest,
     env,
-    chooser: 'manifest',
+    chooser: source.chooser,
   })
 }
 
@@ -78,16 +119,16 @@ async function cloneAtRef(
  * The checkout must then be exactly that commit.
  */
 async function fetchAtSha(
-  source: GitSource,
+  source: Checkout,
   dest: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   const sha = source.sha as string
-  const git = (args: string[]) => runSystemGit(args, { cwd: dest, env, chooser: 'manifest' })
-  const init = await runSystemGit(['init', '--quiet', '--', dest], { env, chooser: 'manifest' })
+  const git = (args: string[]) => runSystemGit(args, { cwd: dest, env, chooser: source.chooser })
+  const init = await runSystemGit(['init', '--quiet', '--', dest], { env, chooser: source.chooser })
   if (!init.ok) return init
   const steps: string[][] = [['remote', 'add', 'origin', '--', source.url]]
-  if (source.subdir !== undefined) steps.push(['sparse-checkout', 'set', '--cone', '--', source.subdir])
+  if (source.sparse !== undefined) steps.push(['sparse-checkout', 'set', '--cone', '--', ...source.sparse])
   for (const step of steps) {
     const done = await git(step)
     if (!done.ok) return done

@@ -9,9 +9,10 @@ import { cloneGitSource, describeGitSource } from './clone-source.js'
 import { type PluginContents, readPluginContents } from './contents.js'
 import {
   addMarketplace,
+  declaredPin,
   type PluginPaths,
   type PluginResult,
-  readMarketplace,
+  readKnownMarketplace,
   unknownMarketplace,
 } from './marketplaces.js'
 import { type InstalledPlugin, pluginsDir, readPluginRegistry, writePluginRegistry } from './registry.js'
@@ -65,7 +66,7 @@ export async function stagePluginInstall(
   if (market === undefined) {
     const declared = settings.plugins.marketplaces[marketplace]
     if (declared === undefined) return unknownMarketplace(read.registry, marketplace)
-    const added = await addMarketplace(paths, declared.source)
+    const added = await addMarketplace(paths, declared.source, declaredPin(declared))
     if (!added.ok) return { ok: false, error: `marketplace ${marketplace} (from settings): ${added.error}` }
     if (added.value.name !== marketplace)
       return {
@@ -76,7 +77,7 @@ export async function stagePluginInstall(
     if (!read.ok) return read
     market = read.registry.marketplaces[marketplace]!
   }
-  const manifest = await readMarketplace(market.root)
+  const manifest = await readKnownMarketplace(market)
   if (!manifest.ok) return manifest
   const entry = manifest.value.plugins.find((plugin) => plugin.name === name)
   if (entry === undefined)

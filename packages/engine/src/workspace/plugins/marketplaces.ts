@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { mkdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import type { Settings } from '@z-engine/protocol'
+import { COMMIT_ID, cloneMarketplaceRepository } from './clone-source.js'
 import { runSystemGit } from './git.js'
 import {
   GITHUB_REPO,
@@ -37,6 +38,10 @@ export interface MarketplaceListing {
   status: 'added' | 'declared'
   kind?: 'directory' | 'git'
   root?: string
+  /** A git source's pin and checkout, as added or declared. */
+  ref?: string
+  path?: string
+  sparsePaths?: string[]
   plugins?: Array<{ name: string; description?: string; version?: string }>
   error?: string
 }
@@ -51,9 +56,29 @@ export function classifyMarketplaceSource(
   return { kind: 'directory', path: resolve(cwd, source) }
 }
 
-/** Reads `<root>/.claude-plugin/marketplace.json`. */
-export async function readMarketplace(root: string): Promise<PluginResult<MarketplaceManifest>> {
-  const file = join(root, '.claude-plugin', 'marketplace.json')
+/** How a git marketplace is checked out (Claude Code's marketplace source fields). */
+export interface MarketplacePin {
+  /** A branch or tag; a full commit id (40 or 64 hex digits) holds the marketplace at that commit. */
+  ref?: string
+  /** marketplace.json inside the repository (default `.claude-plugin/marketplace.json`). */
+  path?: string
+  /** The only folders checked out (sparse, cone mode); the folder of marketplace.json is added. */
+  sparsePaths?: readonly string[]
+}
+
+/** The default place of marketplace.json in a marketplace. */
+const MANIFEST_PATH = '.claude-plugin/marketplace.json'
+
+/** Reads an added marketplace's marketplace.json (at its `path` when one was given). */
+export function readKnownMarketplace(entry: KnownMarketplace): Promise<PluginResult<MarketplaceManifest>> {
+  return readMarketplace(entry.root, entry.manifestFile)
+}
+
+/** Reads `<root>/.claude-plugin/marketplace.json`, or `file` when a `path` named another. */
+export async function readMarketplace(
+  root: string,
+  file = join(root, '.claude-plugin', 'marketplace.json'),
+): Promise<PluginResult<MarketplaceManifest>> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -63,7 +88,9 @@ export async function readMarketplace(root: string): Promise<PluginResult<Market
       ok: false,
       error:
         code === 'ENOENT'
-          ? `${root} is not a marketplace: it has no .claude-plugin/marketplace.json`
+          ? file === join(root, '.claude-plugin', 'marketplace.json')
+            ? `${root} is not a marketplace: it has no .claude-plugin/marketplace.json`
+            : `${file} does not exist (the marketplace's path names it)`
           : `${file} could not be read (${code ?? String(error)})`,
     }
   }
@@ -78,14 +105,23 @@ export async function readMarketplace(root: string): Promise<PluginResult<Market
 export async function addMarketplace(
   paths: PluginPaths,
   source: string,
+  pin: MarketplacePin = {},
 ): Promise<PluginResult<KnownMarketplace & { manifest: MarketplaceManifest }>> {
   const read = await readPluginRegistry(paths.dataDir)
   if (!read.ok) return read
   const registry = read.registry
   const where = classifyMarketplaceSource(source, paths.cwd)
+  const manifestPath = pin.path === undefined ? undefined : manifestPathError(pin.path)
+  if (manifestPath !== undefined) return { ok: false, error: manifestPath }
   let root: string
   let clone: string | undefined
   if (where.kind === 'directory') {
+    const pinned = (['ref', 'path', 'sparsePaths'] as const).filter((field) => pin[field] !== undefined)
+    if (pinned.length > 0)
+      return {
+        ok: false,
+        error: `${pinned.join(', ')} ${pinned.length === 1 ? 'applies' : 'apply'} only to a git marketplace; ${where.path} is a folder, read in place`,
+      }
     if (!(await stat(where.path).catch(() => undefined))?.isDirectory())
       return {
         ok: false,
@@ -95,19 +131,21 @@ export async function addMarketplace(
   } else {
     clone = join(pluginsDir(paths.dataDir), 'marketplaces', `.clone-${randomUUID()}`)
     await mkdir(join(pluginsDir(paths.dataDir), 'marketplaces'), { recursive: true })
-    const cloned = await runSystemGit(
-      ['clone', '--depth', '1', '--no-recurse-submodules', '--quiet', '--', where.url, clone],
-      {
-        env: paths.env,
-      },
+    const sparse = sparseFolders(pin)
+    const cloned = await cloneMarketplaceRepository(
+      where.url,
+      clone,
+      { ...(pin.ref !== undefined ? { ref: pin.ref } : {}), ...(sparse !== undefined ? { sparse } : {}) },
+      paths.env,
     )
     if (!cloned.ok) {
       await rm(clone, { recursive: true, force: true })
-      return { ok: false, error: `could not clone ${where.url}: ${cloned.error}` }
+      return { ok: false, error: `could not clone ${where.url}${describePin(pin)}: ${cloned.error}` }
     }
     root = clone
   }
-  const manifest = await readMarketplace(root)
+  const located = await locateManifest(root, pin.path)
+  const manifest = located.ok ? await readMarketplace(located.root, located.file) : located
   const discard = async () => {
     if (clone !== undefined) await rm(clone, { recursive: true, force: true })
   }
@@ -129,11 +167,17 @@ export async function addMarketplace(
     await rm(root, { recursive: true, force: true })
     await rename(clone, root)
   }
+  // The root and marketplace.json as they are in the checkout's final place.
+  const final = located.ok && pin.path !== undefined ? await locateManifest(root, pin.path) : undefined
   const entry: KnownMarketplace = {
     name,
     source,
     kind: where.kind,
-    root,
+    root: final?.ok ? final.root : root,
+    ...(final?.ok ? { manifestFile: final.file, ...(final.root !== root ? { checkout: root } : {}) } : {}),
+    ...(pin.ref !== undefined ? { ref: pin.ref } : {}),
+    ...(pin.path !== undefined ? { path: pin.path } : {}),
+    ...(pin.sparsePaths !== undefined ? { sparsePaths: [...pin.sparsePaths] } : {}),
     addedAt: new Date().toISOString(),
   }
   registry.marketplaces[name] = entry
@@ -156,13 +200,13 @@ export async function updateMarketplaces(
   for (const each of names) {
     const entry = registry.marketplaces[each]!
     if (entry.kind === 'git') {
-      const pulled = await runSystemGit(['pull', '--ff-only', '--quiet'], { cwd: entry.root, env: paths.env })
+      const pulled = await refreshCheckout(entry, paths.env)
       if (!pulled.ok) {
         results.push({ name: each, error: pulled.error })
         continue
       }
     }
-    const manifest = await readMarketplace(entry.root)
+    const manifest = await readKnownMarketplace(entry)
     if (!manifest.ok) {
       results.push({ name: each, error: manifest.error })
       continue
@@ -195,7 +239,7 @@ export async function removeMarketplace(
     uninstalled.push(id)
   }
   await writePluginRegistry(paths.dataDir, registry)
-  if (entry.kind === 'git') await rm(entry.root, { recursive: true, force: true })
+  if (entry.kind === 'git') await rm(entry.checkout ?? entry.root, { recursive: true, force: true })
   await rm(join(pluginsDir(paths.dataDir), 'cache', name), { recursive: true, force: true })
   return { ok: true, value: { uninstalled } }
 }
@@ -217,8 +261,11 @@ export async function listMarketplaces(
       status: 'added',
       kind: entry.kind,
       root: entry.root,
+      ...(entry.ref !== undefined ? { ref: entry.ref } : {}),
+      ...(entry.path !== undefined ? { path: entry.path } : {}),
+      ...(entry.sparsePaths !== undefined ? { sparsePaths: entry.sparsePaths } : {}),
     }
-    const manifest = await readMarketplace(entry.root)
+    const manifest = await readKnownMarketplace(entry)
     if (manifest.ok)
       listing.plugins = manifest.value.plugins.map((plugin) => ({
         name: plugin.name,
@@ -232,8 +279,88 @@ export async function listMarketplaces(
     a.localeCompare(b),
   ))
     if (read.registry.marketplaces[name] === undefined)
-      listings.push({ name, source: declared.source, status: 'declared' })
+      listings.push({
+        name,
+        source: declared.source,
+        status: 'declared',
+        ...(declared.ref !== undefined ? { ref: declared.ref } : {}),
+        ...(declared.path !== undefined ? { path: declared.path } : {}),
+        ...(declared.sparse_paths !== undefined ? { sparsePaths: declared.sparse_paths } : {}),
+      })
   return { ok: true, value: listings }
+}
+
+/** A declared marketplace's pin as `addMarketplace` takes it. */
+export function declaredPin(declared: Settings['plugins']['marketplaces'][string]): MarketplacePin {
+  return {
+    ...(declared.ref !== undefined ? { ref: declared.ref } : {}),
+    ...(declared.path !== undefined ? { path: declared.path } : {}),
+    ...(declared.sparse_paths !== undefined ? { sparsePaths: declared.sparse_paths } : {}),
+  }
+}
+
+/** Why a `path` cannot name marketplace.json (absolute, `..`, not a .json file), or undefined. */
+function manifestPathError(path: string): string | undefined {
+  const parts = path.split(/[\\/]/)
+  if (isAbsolute(path) || parts.includes('..'))
+    return `the marketplace path ${path} must be relative to the repository and stay inside it`
+  if (!path.endsWith('.json')) return `the marketplace path ${path} must name a .json file (marketplace.json)`
+  return undefined
+}
+
+/**
+ * Where marketplace.json is in a checkout, and the marketplace root relative plugin sources resolve
+ * against: the folder holding the folder of marketplace.json (Claude Code's "directory containing
+ * .claude-plugin/"), never above the checkout. A path leading out through a link is refused.
+ */
+async function locateManifest(
+  checkout: string,
+  path: string | undefined,
+): Promise<{ ok: true; root: string; file: string } | { ok: false; error: string }> {
+  const file = join(checkout, ...(path ?? MANIFEST_PATH).split('/'))
+  const top = await realpath(checkout)
+  const real = await realpath(file).catch(() => undefined)
+  if (real !== undefined && !real.startsWith(top + sep))
+    return { ok: false, error: `the marketplace path ${path} leads outside the repository` }
+  const parent = dirname(dirname(file))
+  const root = parent === checkout || parent.startsWith(checkout + sep) ? parent : checkout
+  return { ok: true, root, file }
+}
+
+/** The sparse folders to check out: the given ones, plus the folder of marketplace.json. */
+function sparseFolders(pin: MarketplacePin): string[] | undefined {
+  if (pin.sparsePaths === undefined || pin.sparsePaths.length === 0) return undefined
+  const folder = dirname(pin.path ?? MANIFEST_PATH)
+  return [...new Set([...pin.sparsePaths, ...(folder === '.' ? [] : [folder])])]
+}
+
+/** ` (ref …, path …, sparse …)` for messages, or nothing. */
+function describePin(pin: MarketplacePin): string {
+  const parts = [
+    ...(pin.ref !== undefined ? [`ref ${pin.ref}`] : []),
+    ...(pin.path !== undefined ? [`path ${pin.path}`] : []),
+    ...(pin.sparsePaths !== undefined ? [`sparse ${pin.sparsePaths.join(', ')}`] : []),
+  ]
+  return parts.length > 0 ? ` (${parts.join(', ')})` : ''
+}
+
+/**
+ * Brings a git marketplace's checkout up to date: a commit id never moves (Claude Code: refreshes
+ * do not move it), a branch or tag is fetched again and checked out, and no pin pulls the branch.
+ */
+async function refreshCheckout(
+  entry: KnownMarketplace,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  const cwd = entry.checkout ?? entry.root
+  if (entry.ref !== undefined && COMMIT_ID.test(entry.ref)) return { ok: true }
+  if (entry.ref === undefined) return runSystemGit(['pull', '--ff-only', '--quiet'], { cwd, env })
+  const fetched = await runSystemGit(
+    ['fetch', '--quiet', '--depth', '1', '--no-recurse-submodules', 'origin', entry.ref],
+    { cwd, env },
+  )
+  if (!fetched.ok) return fetched
+  return runSystemGit(['checkout', '--quiet', '--detach', 'FETCH_HEAD'], { cwd, env })
 }
 
 /** The error for a marketplace name nobody added. */

@@ -8,7 +8,18 @@ export interface KnownMarketplace {
   source: string
   /** `directory`: read in place; `git`: cloned into the data folder and pulled by `update`. */
   kind: 'directory' | 'git'
+  /** The marketplace root: the folder holding `.claude-plugin/`, where relative plugin sources resolve. */
   root: string
+  /** A git marketplace's checkout, when `path` puts its root below the checkout's top. */
+  checkout?: string
+  /** Its marketplace.json, when not `<root>/.claude-plugin/marketplace.json` (a `path` was given). */
+  manifestFile?: string
+  /** A git marketplace's branch, tag or commit id (Claude Code's `ref`); a commit id holds it there. */
+  ref?: string
+  /** The `path` of marketplace.json inside the repository, as given. */
+  path?: string
+  /** The only folders checked out (Claude Code's `sparsePaths`). */
+  sparsePaths?: string[]
   addedAt: string
   updatedAt?: string
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseClaudeLayer } from './claude-layer.js'
 
 describe("Claude Code's extraKnownMarketplaces", () => {
-  it('declares github, git and directory marketplaces, and names the source fields it does not apply', () => {
+  it('declares github, git and directory marketplaces with their ref, path and sparsePaths', () => {
     const layer = parseClaudeLayer(
       'claudeProject',
       '/p/.claude/settings.json',
@@ -23,15 +23,28 @@ describe("Claude Code's extraKnownMarketplaces", () => {
       }),
     )
     expect(layer.data.plugins?.marketplaces).toEqual({
-      pinned: { source: 'acme/tools' },
-      mono: { source: 'https://git.example.com/mono.git' },
+      pinned: { source: 'acme/tools', ref: 'v2', path: 'meta/marketplace.json' },
+      mono: { source: 'https://git.example.com/mono.git', sparse_paths: ['.claude-plugin'] },
       local: { source: './market' },
     })
+    expect(layer.notices).toEqual([])
+  })
+  it('names a ref, path or sparsePaths of the wrong type and ignores it', () => {
+    const layer = parseClaudeLayer(
+      'claudeProject',
+      '/p/.claude/settings.json',
+      JSON.stringify({
+        extraKnownMarketplaces: {
+          odd: {
+            source: { source: 'git', url: 'https://git.example.com/m.git', ref: 7, sparsePaths: 'plugins' },
+          },
+        },
+      }),
+    )
+    expect(layer.data.plugins?.marketplaces).toEqual({ odd: { source: 'https://git.example.com/m.git' } })
     expect(layer.notices.map((notice) => notice.message)).toEqual([
-      expect.stringContaining('extraKnownMarketplaces.pinned.source.ref is not applied'),
-      expect.stringContaining('extraKnownMarketplaces.pinned.source.path is not applied'),
-      expect.stringContaining('extraKnownMarketplaces.mono.source.sparsePaths is not applied'),
+      expect.stringContaining('extraKnownMarketplaces.odd.source.ref must be a non-empty string'),
+      expect.stringContaining('extraKnownMarketplaces.odd.source.sparsePaths must be a list of folders'),
     ])
-    expect(layer.notices.every((notice) => notice.severity === 'warning')).toBe(true)
   })
 })

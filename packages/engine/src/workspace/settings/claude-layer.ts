@@ -299,13 +299,27 @@ function claudePlugins(raw: Json, warn: (message: string) => void): Json | undef
             `extraKnownMarketplaces.${name} needs a source {"source": "github", "repo"}, {"source": "git", "url"} or {"source": "directory", "path"}; it is ignored`,
           )
         else {
-          marketplaces[name] = { source: text }
-          // A git marketplace is cloned at its default branch, whole: say so rather than pin silently wrong.
-          for (const field of ['ref', 'path', 'sparsePaths'] as const)
-            if (source?.source !== 'directory' && source?.[field] !== undefined)
-              warn(
-                `extraKnownMarketplaces.${name}.source.${field} is not applied (Z Engine clones a marketplace's default branch, whole, and reads .claude-plugin/marketplace.json at its root); it is ignored`,
-              )
+          const declared: Json = { source: text }
+          // A git source's pin, marketplace.json path and sparse folders, as Claude Code reads them.
+          if (source?.source !== 'directory') {
+            const field = (key: string, value: unknown, valid: boolean) => {
+              if (value === undefined) return
+              if (valid) declared[key === 'sparsePaths' ? 'sparse_paths' : key] = value
+              else
+                warn(
+                  `extraKnownMarketplaces.${name}.source.${key} ${key === 'sparsePaths' ? 'must be a list of folders' : 'must be a non-empty string'}; it is ignored`,
+                )
+            }
+            field('ref', source?.ref, typeof source?.ref === 'string' && source.ref !== '')
+            field('path', source?.path, typeof source?.path === 'string' && source.path !== '')
+            field(
+              'sparsePaths',
+              source?.sparsePaths,
+              Array.isArray(source?.sparsePaths) &&
+                source.sparsePaths.every((folder) => typeof folder === 'string' && folder !== ''),
+            )
+          }
+          marketplaces[name] = declared
         }
       }
       plugins.marketplaces = marketplaces
