@@ -117,6 +117,17 @@ export async function editFile(path: string, edits: EditSpec[], ctx: ToolCtx): P
   }
 }
 
+/** Why edits cannot apply to the file as it is now (a missing or ambiguous old_string), or undefined. */
+export async function checkEdits(path: string, edits: EditSpec[], ctx: ToolCtx): Promise<string | undefined> {
+  try {
+    const planned = await plan(path, edits, ctx, false)
+    return planned.ok ? undefined : planned.message
+  } catch {
+    // Unreadable now: the call itself says why.
+    return undefined
+  }
+}
+
 /** The approval card's diff for edits (or why they would fail). */
 export async function previewEdits(path: string, edits: EditSpec[], ctx: ToolCtx): Promise<Preview> {
   try {

@@ -21,6 +21,12 @@ export interface Tool<Input = Record<string, unknown>> {
   title(input: Input, ctx: ActionCtx): string
   /** The approval card's diff or command. */
   preview(input: Input, ctx: ToolCtx): Promise<Preview | undefined>
+  /**
+   * Why the call would fail as given, found without side effects (an Edit whose old_string is not
+   * in the file), or undefined. A call that would be asked about fails at once instead: the user is
+   * never asked to approve what cannot run.
+   */
+  check?(input: Input, ctx: ToolCtx): Promise<string | undefined>
   /** Runs the call; never throws (an unexpected exception is the engine's bug to report). */
   call(input: Input, ctx: ToolCtx, signal: AbortSignal): Promise<ToolResult>
 }

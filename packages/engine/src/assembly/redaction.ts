@@ -1,7 +1,7 @@
 import { createRedactor, knownSecretsFrom, type Redactor } from '@z-engine/policy'
 import type { LogRecord, Settings } from '@z-engine/protocol'
 import type { SessionLog } from '@z-engine/store'
-import type { Tool, ToolResult } from '@z-engine/tools'
+import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import { engineCredentialNames } from './tool-context.js'
 
 /**
@@ -31,6 +31,14 @@ export function redactingTool(tool: Tool, redactor: Redactor): Tool {
     action: (input, ctx) => tool.action(input, ctx),
     title: (input, ctx) => tool.title(input, ctx),
     preview: (input, ctx) => tool.preview(input, ctx),
+    ...(tool.check !== undefined
+      ? {
+          check: async (input: Record<string, unknown>, ctx: ToolCtx) => {
+            const failure = await tool.check?.(input, ctx)
+            return failure === undefined ? undefined : redactor.redact(failure)
+          },
+        }
+      : {}),
     call: async (input, ctx, signal) => {
       const progress = boundedProgress(ctx.progress, redactor)
       const budget = ctx.outputBudget

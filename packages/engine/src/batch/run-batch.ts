@@ -41,6 +41,16 @@ interface CallState {
   status?: ToolStatus
 }
 
+/** Whether a prepared call may change files when it runs (its tool's own verdict; unknown counts). */
+function mayWrite(state: CallState): boolean {
+  if (state.prepared.kind !== 'ready') return false
+  try {
+    return !state.prepared.tool.isReadOnly(state.prepared.input)
+  } catch {
+    return true
+  }
+}
+
 /** Gives a call that will not run its one result, and tells the UI it finished. */
 async function settle(state: CallState, status: ToolStatus, text: string, deps: BatchDeps): Promise<void> {
   state.status = status
@@ -109,6 +119,8 @@ async function prepare(
   deps: BatchDeps,
   batchId: string,
   signal: AbortSignal,
+  /** An earlier call of the batch may write: a call's `check` cannot speak for how it will run. */
+  earlierWrites = false,
 ): Promise<Prepared> {
   const { block } = call
   const tool = deps.tools.get(block.name)
@@ -240,6 +252,17 @@ async function prepare(
       return { kind: 'ready', tool, input, title, ...context, ...(confinement ? { confinement } : {}) }
     }
     case 'ask': {
+      // A call that cannot run as given fails now, rather than asking the user to approve it; only
+      // when no earlier call of the batch may write (which could make it apply by then).
+      if (!earlierWrites && tool.check !== undefined) {
+        const failure = await tool
+          .check(
+            input,
+            deps.toolCtx(block.id, () => {}),
+          )
+          .catch(() => undefined)
+        if (failure !== undefined) return { kind: 'settled', status: 'error', text: `Error: ${failure}` }
+      }
       let preview: ApprovalRequest['preview']
       try {
         preview = await tool.preview(
@@ -361,7 +384,7 @@ export async function runBatch(
       ? { kind: 'settled', status: 'cancelled', text: CANCELLED_TEXT }
       : stop !== undefined
         ? stopped()
-        : await prepare(call, deps, batchId, signal).catch(
+        : await prepare(call, deps, batchId, signal, states.some(mayWrite)).catch(
             (error: unknown): Prepared => ({
               kind: 'settled',
               status: 'error',

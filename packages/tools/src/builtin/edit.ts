@@ -1,5 +1,5 @@
 import { toolDescription } from '@z-engine/prompts'
-import { editFile, previewEdits } from '../edit-file.js'
+import { checkEdits, editFile, previewEdits } from '../edit-file.js'
 import { displayPath, resolveInputPath } from '../paths.js'
 import type { Tool } from '../tool.js'
 import { actionFor } from '../tool-actions.js'
@@ -31,6 +31,7 @@ export const editTool: Tool<EditInput> = {
   action: (input, ctx) => actionFor('Edit', input, ctx),
   title: (input, ctx) => `Edit ${displayPath(resolveInputPath(String(input.file_path ?? ''), ctx), ctx)}`,
   preview: (input, ctx) => previewEdits(resolveInputPath(input.file_path, ctx), [input], ctx),
+  check: (input, ctx) => checkEdits(resolveInputPath(input.file_path, ctx), [input], ctx),
   call: async (input, ctx, signal) =>
     withDiagnostics(await editFile(resolveInputPath(input.file_path, ctx), [input], ctx), ctx, signal),
 }

@@ -1,6 +1,6 @@
 import { toolDescription } from '@z-engine/prompts'
 import type { EditSpec } from '../edit-apply.js'
-import { editFile, previewEdits } from '../edit-file.js'
+import { checkEdits, editFile, previewEdits } from '../edit-file.js'
 import { displayPath, resolveInputPath } from '../paths.js'
 import { errorResult } from '../results.js'
 import type { Tool } from '../tool.js'
@@ -45,6 +45,7 @@ export const multiEditTool: Tool<MultiEditInput> = {
     return `Edit ${displayPath(resolveInputPath(String(input.file_path ?? ''), ctx), ctx)} (${count} edits)`
   },
   preview: (input, ctx) => previewEdits(resolveInputPath(input.file_path, ctx), input.edits, ctx),
+  check: (input, ctx) => checkEdits(resolveInputPath(input.file_path, ctx), input.edits, ctx),
   call: async (input, ctx, signal) => {
     if (!Array.isArray(input.edits) || input.edits.length === 0) {
       return errorResult(
