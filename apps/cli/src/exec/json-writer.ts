@@ -18,7 +18,8 @@ export function jsonWriter(io: CommandIo): ExecWriter {
     event(envelope) {
       for (const line of map(envelope)) {
         if (line.type === 'final') result = line.result
-        else if (line.type === 'warning') warnings.push(line.message)
+        // The JSON result's `warnings` keeps every notice short of an error, as it always has.
+        else if (line.type === 'warning' || line.type === 'info') warnings.push(line.message)
         else if (line.type === 'error') errors.push(line.message)
         else if (line.type === 'tool_result') toolCalls++
       }

@@ -145,6 +145,7 @@ describe('createStreamJsonMapper', () => {
   it('notices, retries, trust and approvals of every kind map to their lines', () => {
     const lines = mapAll([
       { type: 'notice', level: 'warning', message: 'sandbox missing', code: 'sandbox' },
+      { type: 'notice', level: 'info', message: 'Rewind left 1 file alone', code: 'rewindLeftAlone' },
       { type: 'notice', level: 'error', message: 'summary failed' },
       { type: 'retrying', attempt: 1, delayMs: 500, reason: 'overloaded' },
       { type: 'trustRequired', projectRoot: '/p', categories: ['hooks'] },
@@ -155,6 +156,7 @@ describe('createStreamJsonMapper', () => {
     ])
     expect(lines.map((line) => [line.type, 'code' in line ? line.code : undefined])).toEqual([
       ['warning', 'sandbox'],
+      ['info', 'rewindLeftAlone'],
       ['error', undefined],
       ['warning', 'retrying'],
       ['warning', 'trust_required'],
@@ -162,9 +164,9 @@ describe('createStreamJsonMapper', () => {
       ['permission_decision', undefined],
       ['permission_decision', undefined],
     ])
-    expect(lines[4]).toMatchObject({ decision: 'allow', scope: 'session', rule: 'Bash(ls)' })
-    expect(lines[5]).toMatchObject({ decision: 'allow', scope: 'project' })
-    expect(lines[6]).toMatchObject({ decision: 'allow', scope: 'once' })
+    expect(lines[5]).toMatchObject({ decision: 'allow', scope: 'session', rule: 'Bash(ls)' })
+    expect(lines[6]).toMatchObject({ decision: 'allow', scope: 'project' })
+    expect(lines[7]).toMatchObject({ decision: 'allow', scope: 'once' })
   })
 
   it('a tool result takes its status from toolFinished and its output from the recorded result', () => {

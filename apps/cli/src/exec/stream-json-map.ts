@@ -211,7 +211,8 @@ export function createStreamJsonMapper(): (envelope: EventEnvelope) => StreamJso
                 ...(event.code ? { code: event.code } : {}),
               }
             : {
-                type: 'warning',
+                // An info notice (what a rewind left alone, a reload) is no warning.
+                type: event.level === 'info' ? 'info' : 'warning',
                 ...common,
                 message: event.message,
                 ...(event.code ? { code: event.code } : {}),

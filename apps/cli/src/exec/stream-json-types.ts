@@ -114,6 +114,7 @@ export type StreamJsonEvent =
       checkpoint_id?: string
     })
   | (Common & { type: 'warning'; message: string; code?: string })
+  | (Common & { type: 'info'; message: string; code?: string })
   | (Common & { type: 'error'; message: string; code?: string })
   | (Common & {
       type: 'final'

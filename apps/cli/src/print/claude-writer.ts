@@ -76,7 +76,7 @@ export function claudeWriter(io: CommandIo, options: ClaudeWriterOptions): ExecW
     },
     event(envelope) {
       for (const line of notes(envelope)) {
-        if (line.type === 'warning') warnings.push(line.message)
+        if (line.type === 'warning' || line.type === 'info') warnings.push(line.message)
         else if (line.type === 'error') errors.push(line.message)
       }
       // The result waits for the turn's exit code (turnEnd).
