@@ -92,6 +92,12 @@ describe('tools defined in code', () => {
     session.send({ type: 'submit', text: 'weather?' })
     await t.waitFor(session, 'turnFinished')
     expect(t.events(session, 'approvalRequested')).toHaveLength(0)
+    // /status lists it as code: a name with underscores is not markdown emphasis.
+    session.send({ type: 'runCommand', name: 'status', args: '' })
+    const status = await t.waitFor(session, 'commandOutput')
+    expect(status.type === 'commandOutput' && status.markdown).toMatch(
+      /\*\*Tools:\*\* `Read`, .*`get_weather`/,
+    )
     const [result] = resultsOf(t.client.requests[1]!.messages)
     expect(result).toMatchObject({
       isError: false,

@@ -418,8 +418,9 @@ export class CommandRunner {
             `**Model:** ${state.modelRef}`,
             `**Mode:** ${state.mode}`,
             `**Project:** ${this.deps.projectRoot}${this.deps.trusted ? '' : ' (not trusted)'}`,
-            `**Tools:** ${this.deps.tools.map((tool) => tool.name).join(', ')}`,
-            `**Instructions:** ${this.deps.system.instructions.files.map((file) => file.path).join(', ') || 'none'}`,
+            // As code: `mcp__fs__read_file` and `my_tool` would render as emphasis.
+            `**Tools:** ${this.deps.tools.map((tool) => `\`${tool.name}\``).join(', ')}`,
+            `**Instructions:** ${this.deps.system.instructions.files.map((file) => `\`${file.path}\``).join(', ') || 'none'}`,
             ...(await this.#verificationStatus()),
           ].join('\n'),
         )
