@@ -52,6 +52,16 @@ describe('z-engine permissions check', () => {
     expect(typeof out[0]?.reason).toBe('string')
   })
 
+  it('a line without cwd or home is decided in the current folder, with your home', async () => {
+    const run = memoryIo(['permissions', 'check'], {
+      stdin: lines({ tool: 'Write', input: { file_path: 'src/a.ts', content: '' }, mode: 'acceptEdits' }),
+      cwd: '/work/repo',
+      env: { HOME: '/home/me' },
+    })
+    expect(await runCli(run.io)).toBe(0)
+    expect(JSON.parse(run.stdout().trim())).toMatchObject({ decision: 'allow' })
+  })
+
   it('reports a malformed line and keeps going', async () => {
     const { code, out } = await check(
       lines(

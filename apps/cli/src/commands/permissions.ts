@@ -12,6 +12,7 @@ Reads one JSON object per line on stdin:
   {"tool": "Bash", "input": {"command": "npm test"}, "mode": "default",
    "rules": {"allow": [], "deny": [], "ask": []}, "cwd": "/repo", "home": "/home/me",
    "additionalDirectories": []}
+"cwd" defaults to the current folder and "home" to yours.
 Optional: "projectRoot" (default: cwd), "sandbox": {"active": true, "autoAllow": true,
 "writableRoots": []}, "autoAllowReadOnlyBash": false, "allowedPrivateHosts": ["localhost"].
 and writes one line per input: {"decision": "allow|ask|deny", "reason": "...", "rule": "...",
@@ -53,7 +54,10 @@ export async function main(io: CommandIo): Promise<number> {
   for await (const line of lines) {
     lineNumber++
     if (line.trim() === '') continue
-    const answer = answerLine(line, lineNumber, values.explain === true, project)
+    const answer = answerLine(line, lineNumber, values.explain === true, project, {
+      cwd: io.cwd,
+      ...(io.env.HOME !== undefined ? { home: io.env.HOME } : {}),
+    })
     if ('error' in answer) failed = true
     io.stdout.write(`${JSON.stringify(answer)}\n`)
   }
@@ -90,7 +94,9 @@ function answerLine(
   line: string,
   lineNumber: number,
   explain: boolean,
-  project?: ProjectBase,
+  project: ProjectBase | undefined,
+  /** Without --project, what a line may leave out: the current folder and the user's home. */
+  here: { cwd: string; home?: string },
 ): Record<string, unknown> {
   let request: unknown
   try {
@@ -104,7 +110,7 @@ function answerLine(
   }
   const result =
     project === undefined
-      ? checkPermission(request)
+      ? checkPermission(withDefaults(request, here))
       : checkPermission(withDefaults(request, project.defaults), project.rules)
   if (!result.ok) return { error: `line ${lineNumber}: ${result.error}`, line: lineNumber }
   const answer: Record<string, unknown> = { decision: result.decision, reason: result.reason }
@@ -123,6 +129,7 @@ function withDefaults(request: unknown, defaults: Record<string, unknown>): unkn
   const line = request as Record<string, unknown>
   const merged: Record<string, unknown> = { ...defaults, ...line }
   // A line's own cwd without a projectRoot is still inside the project.
-  if (line.cwd !== undefined && line.projectRoot === undefined) merged.projectRoot = defaults.projectRoot
+  if (line.cwd !== undefined && line.projectRoot === undefined && defaults.projectRoot !== undefined)
+    merged.projectRoot = defaults.projectRoot
   return merged
 }
