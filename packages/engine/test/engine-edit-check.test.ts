@@ -47,6 +47,8 @@ describe('an edit that cannot apply', () => {
     const finished = t.events(session, 'toolFinished')
     expect(finished[1]).toMatchObject({ toolUseId: 'e1', status: 'error' })
     expect(finished[1]?.type === 'toolFinished' && finished[1].output).toContain('old_string was not found')
+    // The batch's asks come together: wait for the Edit's card as well.
+    await t.waitFor(session, 'approvalRequested', 2)
     const requests = () => t.events(session, 'approvalRequested')
     expect(requests()).toHaveLength(2)
     for (const request of requests())
