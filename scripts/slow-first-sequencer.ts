@@ -27,6 +27,7 @@ const SLOW_FILES: Readonly<Record<string, number>> = {
   'packages/engine/test/engine-prefix-stability.test.ts': 11,
   'packages/engine/src/mcp/mcp-manager.test.ts': 11,
   'packages/engine/test/engine-decisions-safety.test.ts': 10,
+  'packages/engine/test/api-types.test.ts': 10,
   'apps/cli/test/tui/chat-app.test.ts': 9,
   'apps/cli/test/claude-print-parity.test.ts': 8,
   'apps/cli/test/sessions.test.ts': 8,
