@@ -68,7 +68,13 @@ export function apiReport(program: ts.Program, entry: string): string {
   return `${lines.join('\n')}\n`
 }
 
-function members(checker: ts.TypeChecker, type: ts.Type, at: ts.Node, lines: string[], indent: string): void {
+function members(
+  checker: ts.TypeChecker,
+  type: ts.Type,
+  at: ts.Declaration,
+  lines: string[],
+  indent: string,
+): void {
   const properties = checker
     .getPropertiesOfType(type)
     .filter((property) => !property.name.startsWith('#') && !property.name.startsWith('__'))

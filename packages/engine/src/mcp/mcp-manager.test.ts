@@ -3,6 +3,7 @@
  * our SDK-based fault server for crashes, hangs, slow starts, bad schemas and 60 tools.
  */
 
+import { dirname, join } from 'node:path'
 import { isProcessAlive } from '@z-engine/host'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FAULT_SERVER, mcpTestCtx, npmServerEntry, startEverythingHttp } from './mcp.test-util.js'
@@ -143,6 +144,17 @@ describe('McpManager faults (our SDK fault server)', () => {
     // Not read-only without the hint: concurrency-unsafe and an ask in default mode.
     expect(tool('crash').isConcurrencySafe({})).toBe(false)
     expect(tool('echo').isConcurrencySafe({})).toBe(true)
+  })
+
+  it('reports every progress notification that arrives in the same read as the result', async () => {
+    const burst = join(dirname(FAULT_SERVER), 'burst-server.mjs')
+    const mcp = manager([stdio('burst', [burst])])
+    mcp.start()
+    await mcp.settled()
+    const tool = mcp.tools().find((candidate) => candidate.name === 'mcp__burst__burst')!
+    const ctx = mcpTestCtx()
+    expect(await tool.call({}, ctx, signal())).toMatchObject({ ok: true })
+    expect(ctx.progressed).toEqual(['step 1', 'step 2', 'step 3'])
   })
 
   it('a server that crashes mid-call yields one error result and a notice; its tools disappear; reconnect brings them back', async () => {

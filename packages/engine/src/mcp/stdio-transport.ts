@@ -33,6 +33,7 @@ export class SupervisedStdioTransport implements Transport {
   /** The server's stderr, readable from before `start` so early output is not lost. */
   readonly stderr = new PassThrough()
   readonly #buffer = new ReadBuffer()
+  #delivering = false
   #child: ChildProcessWithoutNullStreams | undefined
   #closed = false
 
@@ -64,21 +65,38 @@ export class SupervisedStdioTransport implements Transport {
       child.stdout.on('error', (error) => this.onerror?.(error))
       child.stdout.on('data', (chunk: Buffer) => {
         this.#buffer.append(chunk)
-        for (;;) {
-          let message: JSONRPCMessage | null
-          try {
-            message = this.#buffer.readMessage()
-          } catch (error) {
-            // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
-            this.onerror?.(error as Error)
-            continue
-          }
-          if (message === null) break
-          this.onmessage?.(message)
-        }
+        void this.#deliver()
       })
       child.stderr.pipe(this.stderr)
     })
+  }
+
+  /**
+   * Hands each whole message read so far to the client, in order. The SDK runs a notification's
+   * handler one microtask later but settles a response at once, dropping that request's progress
+   * handler; so after a notification this yields a microtask, or a progress notification read in
+   * the same chunk as its result (a fast server on a loaded machine) would be lost.
+   */
+  async #deliver(): Promise<void> {
+    if (this.#delivering) return
+    this.#delivering = true
+    try {
+      for (;;) {
+        let message: JSONRPCMessage | null
+        try {
+          message = this.#buffer.readMessage()
+        } catch (error) {
+          // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
+          this.onerror?.(error as Error)
+          continue
+        }
+        if (message === null) break
+        this.onmessage?.(message)
+        if (!('id' in message)) await Promise.resolve()
+      }
+    } finally {
+      this.#delivering = false
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
