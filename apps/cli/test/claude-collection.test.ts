@@ -183,6 +183,150 @@ describe('a real-world-shaped Claude Code collection', () => {
   })
 })
 
+/**
+ * A plugin in a local marketplace folder, shaped as official plugins are: a hook script found
+ * through `$CLAUDE_PLUGIN_ROOT`, an agent, a command and a skill with its own folders.
+ */
+async function pluginMarketplace(root: string): Promise<string> {
+  const market = join(root, 'market')
+  await put(
+    market,
+    '.claude-plugin/marketplace.json',
+    JSON.stringify({
+      name: 'house',
+      owner: { name: 'House' },
+      plugins: [{ name: 'guard', source: './plugins/guard', description: 'Guards writes' }],
+    }),
+  )
+  const plugin = (path: string, text: string) => put(join(market, 'plugins/guard'), path, text)
+  await plugin('.claude-plugin/plugin.json', JSON.stringify({ name: 'guard', version: '0.2.0' }))
+  await plugin(
+    'hooks/hooks.json',
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Write|Edit',
+            hooks: [{ type: 'command', command: 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/check.sh"', timeout: 10 }],
+          },
+        ],
+      },
+    }),
+  )
+  await plugin('hooks/check.sh', 'cat >/dev/null\nexit 0\n')
+  await plugin(
+    'agents/warden.md',
+    '---\nname: warden\ndescription: Reviews risky writes.\n  Use it before: a release\ncolor: cyan\n---\nYou review.\n',
+  )
+  await plugin('commands/scan.md', '---\ndescription: Scan\n---\nScan: !`ls`\n')
+  await plugin(
+    'skills/threat-model/SKILL.md',
+    '---\nname: Threat Model\ndescription: Model threats\n---\nBody.\n',
+  )
+  await plugin('skills/threat-model/references/stride.md', '# STRIDE\n')
+  return market
+}
+
+describe('a plugin, memory files and MCP entries in real-world shapes', () => {
+  it('installs and lists a plugin whole; memory loads once, in order; refused MCP entries are named', async () => {
+    const box = await sandbox()
+    const market = await pluginMarketplace(box.root)
+    const run = (args: string[]) => runInProcess(args, { cwd: box.root, env: box.env })
+    expect((await run(['plugin', 'marketplace', 'add', market])).code).toBe(0)
+    const installed = await run(['plugin', 'install', 'guard@house', '--yes'])
+    expect(installed.stderr).toBe('')
+
+    // Memory: CLAUDE.md imports AGENTS.md (loaded once), CLAUDE.local.md after, a brace rule.
+    await put(box.project, 'CLAUDE.md', '# Project\n@AGENTS.md\n')
+    await put(box.project, 'AGENTS.md', '# Agents\nRun the tests.\n')
+    await put(box.project, 'CLAUDE.local.md', '# Mine\n')
+    await put(box.project, '.claude/rules/ui.md', '---\npaths: src/**/*.{ts,tsx}\n---\nUse hooks.\n')
+    await put(
+      box.project,
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          docs: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+          socket: { type: 'ws', url: 'ws://127.0.0.1:9/mcp' },
+          helper: { type: 'http', url: 'http://127.0.0.1:9/mcp', headersHelper: 'print-token' },
+          signin: { type: 'http', url: 'http://127.0.0.1:9/mcp', oauth: { clientId: 'x' } },
+        },
+      }),
+    )
+    await run(['trust', box.project])
+
+    const plugins = await json(box, ['plugin', 'list'])
+    expect(plugins.code).toBe(0)
+    expect(plugins.value.plugins).toEqual([
+      expect.objectContaining({
+        id: 'guard@house',
+        enabled: true,
+        summary: expect.objectContaining({
+          commands: ['guard:scan'],
+          agents: ['guard:warden'],
+          skills: ['guard:threat-model'],
+          problems: [],
+        }),
+      }),
+    ])
+    const root = join(box.root, 'data/z-engine/plugins/cache/house/guard')
+    const hooks = await json(box, ['hooks', 'list'])
+    expect(hooks.code).toBe(0)
+    // The hook runs with CLAUDE_PLUGIN_ROOT set, and its ${CLAUDE_PLUGIN_ROOT} replaced.
+    expect((hooks.value.hooks as Record<string, unknown>).PreToolUse).toEqual([
+      expect.objectContaining({
+        command: `sh "${root}/hooks/check.sh"`,
+        matcherKind: 'list',
+        plugin: 'guard@house',
+        env: expect.objectContaining({ CLAUDE_PLUGIN_ROOT: root }),
+      }),
+    ])
+    for (const [kind, names] of [
+      ['agents', ['guard:warden']],
+      ['skills', ['guard:threat-model']],
+      ['commands', ['guard:scan', 'guard:threat-model']],
+    ] as const) {
+      const listed = await json(box, [kind, 'list'])
+      expect(listed.code, kind).toBe(0)
+      expect(listed.value.errors ?? [], kind).toEqual([])
+      const items = (listed.value[kind] as Named[]).filter((item) => item.name.startsWith('guard:'))
+      expect(
+        items.map((item) => item.name),
+        kind,
+      ).toEqual(names)
+    }
+    const warden = ((await json(box, ['agents', 'list'])).value.agents as Named[]).find(
+      (agent) => agent.name === 'guard:warden',
+    )
+    expect(warden).toMatchObject({
+      description: 'Reviews risky writes. Use it before: a release',
+      plugin: 'guard@house',
+    })
+
+    const memory = await json(box, ['instructions'])
+    expect(memory.code).toBe(0)
+    expect((memory.value.files as Named[]).map((file) => [file.path, file.importedFrom ?? null])).toEqual([
+      ['CLAUDE.md', null],
+      ['AGENTS.md', 'CLAUDE.md'],
+      ['CLAUDE.local.md', null],
+    ])
+    expect(memory.value.rules).toEqual([
+      expect.objectContaining({ path: '.claude/rules/ui.md', globs: ['src/**/*.ts', 'src/**/*.tsx'] }),
+    ])
+    expect(memory.value.errors).toEqual([])
+
+    const mcp = await json(box, ['mcp', 'list'])
+    expect((mcp.value.servers as Named[]).map((server) => server.name)).toEqual(['docs'])
+    expect(
+      (mcp.value.notices as Array<{ code: string; key: string }>).map((notice) => [notice.code, notice.key]),
+    ).toEqual([
+      ['server_refused', 'mcp.servers.socket'],
+      ['server_refused', 'mcp.servers.helper'],
+      ['server_refused', 'mcp.servers.signin'],
+    ])
+  })
+})
+
 describe('mcp list', () => {
   it('shows the expanded ${VAR} values a server will start with, never a secret', async () => {
     const box = await sandbox()
