@@ -149,6 +149,7 @@ export const STREAM_JSON_TYPES = [
   'checkpoint',
   'restore',
   'warning',
+  'info',
   'error',
   'final',
   'run_end',

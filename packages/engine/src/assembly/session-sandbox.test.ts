@@ -23,7 +23,7 @@ describe('DeferredSessionSandbox (issue 17: the probe is off the startup path)',
       sandbox.facts(),
       sandbox.prepare({ root: '/proj', additionalDirectories: [] }),
     ])
-    expect(facts).toEqual({ active: false, autoAllow: false, writableRoots: [] })
+    expect(facts).toEqual({ active: false, autoAllow: false, excludedCommands: [], writableRoots: [] })
     expect(prepared).toBeUndefined()
     expect(opened).toHaveLength(1)
     expect(opened[0]).toMatchObject({
