@@ -1,10 +1,8 @@
-import { ProcessScope, type SandboxBackend } from '@z-engine/host'
+import { ProcessScope } from '@z-engine/host'
 import type { Confinement } from '@z-engine/policy'
-import type { Settings } from '@z-engine/protocol'
 import { grantOf } from '@z-engine/tools'
-import { settingsGate } from '../gate/policy-gate.js'
 import type { ExpandCommandDeps } from '../workspace/commands/expand.js'
-import { openSessionSandbox } from './session-sandbox.js'
+import { openStandaloneGate, type StandaloneGateInput } from './standalone-gate.js'
 import { runUserShell } from './user-shell.js'
 
 /** How long a command's embedded line may run, in a session and in `commands expand`. */
@@ -23,34 +21,10 @@ export interface StandaloneExpansion extends Pick<ExpandCommandDeps, 'canRead' |
  * (issue 13): the gate over the same settings with the sandbox's facts, each allowed line through
  * the sandbox under the confinement its allow relied on (or `[shell.sandbox] enabled`) with the
  * same masks (deny-ruled paths, the engine's folders), with the `[shell.env]` allowlisted
- * environment, and its processes killed at `close`.
+ * environment (starting from `input.env`), and its processes killed at `close`.
  */
-export async function openStandaloneExpansion(input: {
-  settings: Settings
-  layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>
-  projectRoot: string
-  home: string
-  /** The environment lines start from (filtered by `[shell.env]`) and the backend is found on. */
-  env: Readonly<Record<string, string | undefined>>
-  /** The sandbox backend (default: detected on this machine's PATH). */
-  backend?: SandboxBackend
-  /** The engine's config and data folders: masked wherever a confined view would show them. */
-  engineDirs?: readonly string[]
-}): Promise<StandaloneExpansion> {
-  const opened = await openSessionSandbox({
-    settings: input.settings,
-    home: input.home,
-    env: input.env,
-    ...(input.backend ? { backend: input.backend } : {}),
-    ...(input.engineDirs ? { engineDirs: input.engineDirs } : {}),
-  })
-  const gate = settingsGate({
-    settings: input.settings,
-    layers: input.layers,
-    projectRoot: input.projectRoot,
-    home: input.home,
-    sandbox: opened.facts,
-  })
+export async function openStandaloneExpansion(input: StandaloneGateInput): Promise<StandaloneExpansion> {
+  const { opened, gate } = await openStandaloneGate(input)
   const additionalDirectories = input.settings.permissions.additional_directories
   const confinements = new Map<string, Confinement>()
   const processes = new ProcessScope()

@@ -1,10 +1,8 @@
-import { ProcessScope, type SandboxBackend } from '@z-engine/host'
-import type { Settings } from '@z-engine/protocol'
-import { settingsGate } from '../gate/policy-gate.js'
+import { ProcessScope } from '@z-engine/host'
 import { type RunHooksOptions, runHooks } from '../workspace/hooks/run-hooks.js'
 import type { HookEvent, HookInput, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
 import { hookSandboxRequest } from './hook-confinement.js'
-import { openSessionSandbox } from './session-sandbox.js'
+import { openStandaloneGate, type StandaloneGateInput } from './standalone-gate.js'
 
 /** A hook event's outcome outside a session, and the warning when nothing could confine it. */
 export interface StandaloneHooksResult {
@@ -24,36 +22,13 @@ export async function runHooksStandalone<E extends HookEvent>(
   event: E,
   input: HookInput<E>,
   config: HooksConfig,
-  options: {
-    settings: Settings
-    layers: ReadonlyArray<{ name: string; file?: string; data: unknown }>
-    projectRoot: string
-    home: string
-    /** The environment the backend is found on (PATH). */
-    env: Readonly<Record<string, string | undefined>>
+  options: StandaloneGateInput & {
     /** What the hooks get: the allowlisted environment a session's hooks get. */
     hookEnv: Record<string, string>
     call?: RunHooksOptions['call']
-    /** The sandbox backend (default: detected on this machine's PATH). */
-    backend?: SandboxBackend
-    /** The engine's config and data folders: masked wherever a confined view would show them. */
-    engineDirs?: readonly string[]
   },
 ): Promise<StandaloneHooksResult> {
-  const opened = await openSessionSandbox({
-    settings: options.settings,
-    home: options.home,
-    env: options.env,
-    ...(options.backend ? { backend: options.backend } : {}),
-    ...(options.engineDirs ? { engineDirs: options.engineDirs } : {}),
-  })
-  const gate = settingsGate({
-    settings: options.settings,
-    layers: options.layers,
-    projectRoot: options.projectRoot,
-    home: options.home,
-    sandbox: opened.facts,
-  })
+  const { opened, gate } = await openStandaloneGate(options)
   const additionalDirectories = options.settings.permissions.additional_directories
   const processes = new ProcessScope()
   try {
