@@ -47,3 +47,36 @@ export const IO_MODULES: readonly string[] = [
   'cluster',
   'readline',
 ]
+
+/** A layer of a package's `src/`: its top-level folders (`.` is the files directly in `src/`). */
+export interface FolderLayer {
+  name: string
+  folders: readonly string[]
+}
+
+/**
+ * The engine's layers, lowest first: a folder imports folders of its own layer or a lower one,
+ * never a higher one, and no folders import each other in a circle. A service shared by two folders
+ * lives below both, never in its first user's folder.
+ */
+export const ENGINE_LAYERS: readonly FolderLayer[] = [
+  { name: 'base', folders: ['util', 'broker'] },
+  {
+    name: 'services',
+    folders: [
+      'model',
+      'workspace',
+      'mcp',
+      'lsp',
+      'jobs',
+      'repo-map',
+      'verification',
+      'decisions',
+      'compaction',
+      'batch',
+    ],
+  },
+  { name: 'core', folders: ['run', 'gate', 'session', 'orchestration'] },
+  { name: 'assembly', folders: ['assembly'] },
+  { name: 'api', folders: ['api', 'claude-agent-sdk', '.'] },
+]

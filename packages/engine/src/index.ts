@@ -50,8 +50,6 @@ export { defineTool, ToolDefinitionError } from './api/define-tool.js'
 export type { EngineOptions, OpenSessionOptions } from './api/engine.js'
 /** The process-wide engine that opens sessions, and its typed failure. */
 export { Engine, EngineError } from './api/engine.js'
-/** The folders an engine reads and writes. */
-export type { EnginePaths } from './api/engine-paths.js'
 /** Options of `run` and its approval, question and plan answerers. */
 export type { OnApproval, OnPlan, OnQuestion, RunOptions } from './api/run.js'
 /** One call, one turn: opens an engine and a session, runs a prompt, shuts down. */
@@ -97,6 +95,8 @@ export type { Session, SubmitAttachments } from './session/session-types.js'
 export type { TurnHandle, TurnResult } from './session/turn-handle.js'
 /** A subagent defined in code (`openSession`'s `agents`). */
 export type { CodeAgentDefinition } from './workspace/definitions/code-agents.js'
+/** The folders an engine reads and writes. */
+export type { EnginePaths } from './workspace/engine-paths.js'
 /** Hook functions, alongside the settings' shell hooks. */
 export type {
   HookCallback,

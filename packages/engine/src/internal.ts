@@ -30,8 +30,6 @@ export type { StandaloneExpansion } from './assembly/standalone-expansion.js'
 export { openStandaloneExpansion } from './assembly/standalone-expansion.js'
 /** Runs one event's hooks outside a session as a session runs them, confined (`z-engine hooks test`). */
 export { runHooksStandalone } from './assembly/standalone-hooks.js'
-/** The environment child processes get. */
-export { childEnvironmentFor } from './assembly/tool-context.js'
 /** A user `!` command's result. */
 export type { UserShellResult } from './assembly/user-shell.js'
 /** Runs a user `!` command. */
@@ -67,14 +65,6 @@ export { settingsGate } from './gate/policy-gate.js'
 export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 /** The background job table and its event view. */
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
-/** Claude Code's MCP scopes in `~/.claude.json` (`user`, `local`). */
-export type { ClaudeJsonScope } from './mcp/claude-json.js'
-/** One scope's servers in `~/.claude.json`, and a copy with them replaced (`z-engine mcp add -s user|local`). */
-export { claudeJsonServers, withClaudeJsonServers } from './mcp/claude-json.js'
-/** Reads `~/.claude.json` whole, and changes it under Claude Code's lock, atomically, keeping its mode. */
-export { readClaudeJson, updateClaudeJson } from './mcp/claude-json-file.js'
-/** A `.mcp.json` text (Claude Code's `mcpServers` format) as a settings layer (`claude -p --mcp-config`). */
-export { parseMcpJsonLayer } from './mcp/mcp-json-layer.js'
 /** MCP servers of a session. */
 export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
 /** What probing the configured MCP servers found. */
@@ -261,6 +251,14 @@ export {
 export type { InstalledPlugin, KnownMarketplace } from './workspace/plugins/registry.js'
 /** What a plugin adds, one line each (shown before installing). */
 export { pluginSummaryLines } from './workspace/plugins/summary-lines.js'
+/** The environment child processes get. */
+export { childEnvironmentFor } from './workspace/settings/child-environment.js'
+/** Claude Code's MCP scopes in `~/.claude.json` (`user`, `local`). */
+export type { ClaudeJsonScope } from './workspace/settings/claude-json.js'
+/** One scope's servers in `~/.claude.json`, and a copy with them replaced (`z-engine mcp add -s user|local`). */
+export { claudeJsonServers, withClaudeJsonServers } from './workspace/settings/claude-json.js'
+/** Reads `~/.claude.json` whole, and changes it under Claude Code's lock, atomically, keeping its mode. */
+export { readClaudeJson, updateClaudeJson } from './workspace/settings/claude-json-file.js'
 /** A Claude Code settings file's text as a settings layer (`claude -p --settings`). */
 export { parseClaudeLayer } from './workspace/settings/claude-layer.js'
 /** Settings layers and notices. */
@@ -269,6 +267,8 @@ export type { SettingsLayerName, SettingsNotice } from './workspace/settings/lay
 export type { LoadedSettings, LoadSettingsOptions } from './workspace/settings/load-settings.js'
 /** Loads the effective settings. */
 export { loadSettings } from './workspace/settings/load-settings.js'
+/** A `.mcp.json` text (Claude Code's `mcpServers` format) as a settings layer (`claude -p --mcp-config`). */
+export { parseMcpJsonLayer } from './workspace/settings/mcp-json-layer.js'
 /** Where a setting came from. */
 export type { SettingExplanation, SettingSource } from './workspace/settings/merge.js'
 /** A session's settings source. */

@@ -12,7 +12,6 @@ import {
   type SessionSummary,
 } from '@z-engine/store'
 import { assembleSession, type SessionView, startRepoMap } from '../assembly/assemble-session.js'
-import { collectDefinedTools } from '../assembly/defined-tools.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
 import type { SystemPromptOption } from '../assembly/system-prompt.js'
 import { CAN_USE_TOOL_TIMEOUT_MS, type CanUseTool } from '../batch/can-use-tool.js'
@@ -27,13 +26,14 @@ import { SessionState } from '../session/state.js'
 import { newId } from '../util/ids.js'
 import { type CodeAgentDefinition, codeAgentDefinitions } from '../workspace/definitions/code-agents.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
+import { type EnginePaths, isolatedEnginePaths, resolveEnginePaths } from '../workspace/engine-paths.js'
 import { type HookCallbacks, mergeHookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { codeSettingsLayer } from '../workspace/settings/code-layer.js'
 import type { LoadedLayer } from '../workspace/settings/layers.js'
 import { type LoadedSettings, loadSettings } from '../workspace/settings/load-settings.js'
 import { createTrustStore, type TrustStore } from '../workspace/settings/trust-store.js'
 import { checkToolSchemas, type DefinedTool } from './define-tool.js'
-import { type EnginePaths, isolatedEnginePaths, resolveEnginePaths } from './engine-paths.js'
+import { collectDefinedTools, definedToolAsTool } from './defined-tools.js'
 
 /** How an embedder creates the engine. Every field is optional; the defaults suit a CLI. */
 export interface EngineOptions {
@@ -462,7 +462,7 @@ export class Engine {
       trust: () => this.#trust.trust(projectRoot),
       ...(options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : {}),
       ...(options.waitForMcp === true ? { waitForMcp: true } : {}),
-      definedTools: tools.tools,
+      definedTools: tools.tools.map(definedToolAsTool),
       ...(agents.length > 0 ? { codeAgents: agents } : {}),
       hookCallbacks: mergeHookCallbacks(this.#hooks, options.hooks),
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),

@@ -3,11 +3,7 @@ import { reminderText } from '@z-engine/prompts'
 import { type PermissionMode, PROTOCOL_VERSION } from '@z-engine/protocol'
 import { type SessionLog, type SessionStore, sessionPaths } from '@z-engine/store'
 import type { Ports, Tool } from '@z-engine/tools'
-import type { DefinedTool } from '../api/define-tool.js'
-import type { EnginePaths } from '../api/engine-paths.js'
 import type { CanUseTool } from '../batch/can-use-tool.js'
-import { SessionCompaction } from '../compaction/session-compaction.js'
-import { openDecisionHub } from '../decisions/open-hub.js'
 import { checksToSkip } from '../decisions/seams/check-select.js'
 import { ruleLayersOf } from '../gate/policy-gate.js'
 import { SessionGate } from '../gate/session-gate.js'
@@ -19,6 +15,7 @@ import { attachResourceMentions } from '../mcp/resource-mentions.js'
 import type { McpServerInfo } from '../mcp/server-connection.js'
 import { createSessionMcp, sessionMcpSpecs } from '../mcp/session-mcp.js'
 import type { ClientFactory } from '../model/client-factory.js'
+import { createSideModelPort } from '../model/side-model.js'
 import type { ModelClient } from '../model/types.js'
 import { createOrchestration } from '../orchestration/create-orchestration.js'
 import { RepoMapService } from '../repo-map/repo-map-service.js'
@@ -39,6 +36,7 @@ import { withCodeAgents } from '../workspace/definitions/code-agents.js'
 import { loadAgentDefinitions, loadSkillDefinitions } from '../workspace/definitions/load.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
+import type { EnginePaths } from '../workspace/engine-paths.js'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { withHookEnv } from '../workspace/hooks/types.js'
 import { loadInstructions } from '../workspace/instructions/instructions-load.js'
@@ -50,16 +48,16 @@ import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import { createCheckpointPort } from './checkpoint-port.js'
 import { CommandRunner } from './command-runner.js'
 import { ContextTracker, touchedPaths } from './context-tracker.js'
-import { definedToolAsTool } from './defined-tools.js'
 import { takeEnvironmentSnapshot } from './environment.js'
 import { hookSandboxRequest } from './hook-confinement.js'
 import { endTurnsOnJournalFailure } from './journal-failure.js'
 import { SessionModels } from './model-port.js'
+import { openDecisionHub } from './open-decision-hub.js'
 import { redactingLog, redactingTool, sessionRedactor } from './redaction.js'
 import { rewindSession, undoRewind } from './rewind.js'
 import { serverConfiner } from './server-confiner.js'
+import { SessionCompaction } from './session-compaction.js'
 import { DeferredSessionSandbox } from './session-sandbox.js'
-import { createSideModelPort } from './side-model-port.js'
 import { renderSkillsList } from './skills-list.js'
 import { SessionSystemPrompt, type SystemPromptOption } from './system-prompt.js'
 import { createToolContextFactory } from './tool-context.js'
@@ -99,8 +97,8 @@ export interface AssembleInput {
   waitForMcp?: boolean
   /** The sandbox backend (default: detected on this machine). */
   sandboxBackend?: SandboxBackend
-  /** The embedder's tools (engine's, then session's), offered after the built-ins. */
-  definedTools?: readonly DefinedTool[]
+  /** The embedder's tools (engine's, then session's) as engine tools, offered after the built-ins. */
+  definedTools?: readonly Tool[]
   /** The embedder's subagents (`OpenSessionOptions.agents`, checked), above every folder's. */
   codeAgents?: readonly AgentDefinition[]
   /** The host's permission callback and how long it may take. */
@@ -566,7 +564,7 @@ export async function assembleSession(
   const pageCache = newPageCache()
   const buildBuiltinTools = (): Tool[] =>
     buildToolset({ settings, ports, env, pageCache, onNotice: notice })
-      .concat((input.definedTools ?? []).map(definedToolAsTool))
+      .concat(input.definedTools ?? [])
       .map((tool) => redactingTool(tool, redactor))
   let builtinTools = buildBuiltinTools()
   // The built-ins and the embedder's tools, then the MCP tools offered so far; a new array only when

@@ -2,10 +2,9 @@ import type { Settings, Usage } from '@z-engine/protocol'
 import { type ModelInfo, type ModelOverrides, resolveModelInfo } from '../model/catalog.js'
 import type { ClientFactory, ClientRequester, ProviderSettings } from '../model/client-factory.js'
 import { costOf } from '../model/cost.js'
+import type { ModelPort } from '../model/model-port.js'
 import { parseModelRef } from '../model/model-ref.js'
-import type { ModelClient, ProviderName, ReasoningOptions } from '../model/types.js'
-import type { RoundModel } from '../run/agent-run.js'
-import type { ModelPort } from '../session/services.js'
+import type { ModelClient, ProviderName, ReasoningOptions, RoundModel } from '../model/types.js'
 
 /** The model used when settings name none. */
 export const DEFAULT_MODEL_REF = 'anthropic/claude-sonnet-4-6'

@@ -2,7 +2,7 @@ import { createRedactor, knownSecretsFrom, type Redactor } from '@z-engine/polic
 import type { LogRecord, Settings } from '@z-engine/protocol'
 import type { SessionLog } from '@z-engine/store'
 import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
-import { engineCredentialNames } from './tool-context.js'
+import { engineCredentialNames } from '../workspace/settings/child-environment.js'
 
 /**
  * The session's redactor: the engine's own credentials (the default variables plus every

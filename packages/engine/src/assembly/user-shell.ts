@@ -1,6 +1,6 @@
 import { type CommandSandbox, type ProcessScope, runConfinedShell, type SandboxRequest } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
-import { childEnvironmentFor } from './tool-context.js'
+import { childEnvironmentFor } from '../workspace/settings/child-environment.js'
 
 /** What a user's `!` line produced. */
 export interface UserShellResult {

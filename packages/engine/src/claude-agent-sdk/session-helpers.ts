@@ -6,7 +6,7 @@
 import { realpath } from 'node:fs/promises'
 import type { SessionSummary } from '@z-engine/store'
 import { Engine } from '../api/engine.js'
-import { resolveEnginePaths } from '../api/engine-paths.js'
+import { resolveEnginePaths } from '../workspace/engine-paths.js'
 
 /** A stored session, as the Claude Agent SDK describes one. */
 export interface SDKSessionInfo {

@@ -1,6 +1,6 @@
 import type { SideModelPort } from '@z-engine/tools'
-import { sideModelCompletion } from '../assembly/side-model-port.js'
-import type { ModelPort } from '../session/services.js'
+import type { ModelPort } from '../model/model-port.js'
+import { sideModelCompletion } from '../model/side-model.js'
 
 /** Output budget of one decision: advice is a small JSON object. */
 export const DECISION_MAX_OUTPUT_TOKENS = 1_024

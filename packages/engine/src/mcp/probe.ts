@@ -1,5 +1,5 @@
 import { childEnvironment } from '@z-engine/host'
-import { envPolicyOf } from '../assembly/tool-context.js'
+import { envPolicyOf } from '../workspace/settings/child-environment.js'
 import type { LoadedSettings } from '../workspace/settings/load-settings.js'
 import type { McpServerInfo } from './server-connection.js'
 import { createSessionMcp } from './session-mcp.js'

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold literal ${VAR} references to expand.
 import { describe, expect, it } from 'vitest'
-import { parseMcpJsonLayer } from './mcp-json-layer.js'
+import { parseMcpJsonLayer } from '../workspace/settings/mcp-json-layer.js'
 import { resolveServerSpecs } from './server-spec.js'
 
 describe('resolveServerSpecs', () => {

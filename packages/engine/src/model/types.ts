@@ -172,3 +172,12 @@ export type ProviderName = 'anthropic' | 'openai' | 'openai-chat' | 'openrouter'
 export type ModelResult =
   | ({ ok: true; retries: number } & Omit<MessageEndEvent, 'type'>)
   | { ok: false; error: ModelError; retries: number }
+
+/** The model settings of one round (setModel may change them between rounds). */
+export interface RoundModel {
+  client: ModelClient
+  /** The provider's model id. */
+  id: string
+  maxOutputTokens: number
+  reasoning?: ReasoningOptions
+}

@@ -9,25 +9,10 @@ import type {
 } from '@z-engine/protocol'
 import type { BatchCall, BatchOutcome } from '../batch/batch-types.js'
 import type { ReportedPrompt } from '../compaction/agent-relief.js'
-import type {
-  ModelClient,
-  ModelError,
-  ModelRequest,
-  ReasoningOptions,
-  SystemSection,
-} from '../model/types.js'
+import type { ModelError, ModelRequest, RoundModel, SystemSection } from '../model/types.js'
 import { type IncompleteReason, judgeCompletion } from './completion-guard.js'
 import { FailureTracker } from './failure-tracker.js'
 import { streamRound } from './stream-round.js'
-
-/** The model settings of one round (setModel may change them between rounds). */
-export interface RoundModel {
-  client: ModelClient
-  /** The provider's model id. */
-  id: string
-  maxOutputTokens: number
-  reasoning?: ReasoningOptions
-}
 
 /** What the stop boundary decided: end the run, or continue with a user message. */
 export type StopDecision =

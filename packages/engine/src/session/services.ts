@@ -16,8 +16,8 @@ import type { BatchCallRecord, PermissionRequestAnswer, PreToolUseVerdict } from
 import type { CanUseTool } from '../batch/can-use-tool.js'
 import type { AgentReliefFn, SubagentCompactionTarget } from '../compaction/agent-relief.js'
 import type { DecisionHub } from '../decisions/hub.js'
+import type { ModelPort } from '../model/model-port.js'
 import type { SystemSection } from '../model/types.js'
-import type { RoundModel } from '../run/agent-run.js'
 import type { ShellRun } from '../verification/session-verification.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
 import type { ConfigChangeFields, InstructionsLoadedFields } from '../workspace/hooks/types.js'
@@ -228,17 +228,6 @@ export interface FileRewind {
   conflicts: RewindConflict[]
   /** A dry run's hunks per file: the file now against what the rewind would write. */
   changes?: Array<{ path: string; unifiedDiff: string }>
-}
-
-/** Resolves a model reference to a client for the next round. */
-export interface ModelPort {
-  resolve(modelRef: string): { ok: true; model: RoundModel } | { ok: false; message: string }
-  /** The model's context window in tokens (for the context meter). */
-  contextWindow?(modelRef: string): number
-  /** The models settings configure for the route seam to raise to: `model.fast`, then the main model. */
-  routeLadder?(): readonly string[]
-  /** The model a turn switches to when the main one stays overloaded (`model.fallback`), if any. */
-  fallback?(): string | undefined
 }
 
 /** Everything a session needs from outside; built by the Engine, replaced by fakes in tests. */

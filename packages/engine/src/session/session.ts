@@ -1,7 +1,7 @@
 import { reminderText } from '@z-engine/prompts'
 import { type Command, type EventEnvelope, type PermissionMode, parseCommand } from '@z-engine/protocol'
-import { includeFullHistory, resolveSuggestion } from '../decisions/commands.js'
 import { AsyncQueue } from '../util/async-queue.js'
+import { includeFullHistory, resolveSuggestion } from './decision-commands.js'
 import type { EventHub } from './event-hub.js'
 import type { SessionEndReason } from './services.js'
 import type { SessionCore } from './session-core.js'

@@ -1,11 +1,11 @@
-import type { SessionCore } from '../../session/session-core.js'
+import type { SeamSession } from '../seam-session.js'
 
 /**
  * Attention, in the background: how urgently an approval, question or plan waiting on the user
  * needs them (`urgencyScored`). The wait itself never depends on it.
  */
 export function scoreAttentionInBackground(
-  core: SessionCore,
+  core: SeamSession,
   item: { itemId: string; kind: 'approval' | 'question' | 'plan'; title: string },
 ): void {
   const hub = core.services.decisions

@@ -1,6 +1,6 @@
 import type { Message } from '@z-engine/protocol'
 import type { InteractionPort } from '@z-engine/tools'
-import type { RoundModel } from '../../run/agent-run.js'
+import type { RoundModel } from '../../model/types.js'
 import type { CredentialAnswer } from './before-request.js'
 
 const WITHHOLD = 'Withhold them'

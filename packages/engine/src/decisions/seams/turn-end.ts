@@ -1,11 +1,11 @@
-import type { SessionCore } from '../../session/session-core.js'
+import type { SeamSession } from '../seam-session.js'
 
 /**
  * Turn end, in the background: the user's tone (`turnToneJudged`) and a suggested next prompt
  * (`suggested`, kept until `resolveSuggestion`). Nothing waits for it; the next turn does not.
  */
 export function judgeTurnInBackground(
-  core: SessionCore,
+  core: SeamSession,
   input: { turnId: string; prompt: string; finalText: string },
 ): void {
   const hub = core.services.decisions

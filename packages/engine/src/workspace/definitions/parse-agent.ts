@@ -1,6 +1,6 @@
 import type { McpServerSettings } from '@z-engine/protocol'
-import { parseMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import { parseModelRef } from '../../model/model-ref.js'
+import { parseMcpJsonLayer } from '../settings/mcp-json-layer.js'
 import { agentHooksConfig } from './agent-hooks.js'
 import { FieldReader } from './fields.js'
 import { readDefinitionText } from './frontmatter.js'

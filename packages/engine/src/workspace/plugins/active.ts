@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises'
 import type { Settings } from '@z-engine/protocol'
-import { parseMcpJsonLayer } from '../../mcp/mcp-json-layer.js'
 import type { PluginDefinitionSource } from '../definitions/types.js'
 import { parseClaudeLayer } from '../settings/claude-layer.js'
 import type { LoadedLayer, SettingsNotice } from '../settings/layers.js'
+import { parseMcpJsonLayer } from '../settings/mcp-json-layer.js'
 import { type PluginContents, readPluginContents } from './contents.js'
 import { pluginDataDir, readPluginRegistry } from './registry.js'
 

@@ -4,8 +4,8 @@
  * send their prompt through {@link sideModelCompletion}, each with its own system text.
  */
 import type { SideModelPort } from '@z-engine/tools'
-import { collectStream } from '../model/collect.js'
-import type { SessionModels } from './model-port.js'
+import { collectStream } from './collect.js'
+import type { ModelPort } from './model-port.js'
 
 /** Output tokens a side answer may use (extractions are short). */
 const SIDE_MAX_OUTPUT_TOKENS = 4_096
@@ -27,7 +27,7 @@ export interface SideCompletionOptions {
  * one user message, no tools; throws when the model does not resolve or the stream fails.
  */
 export function sideModelCompletion(
-  models: Pick<SessionModels, 'resolve'>,
+  models: Pick<ModelPort, 'resolve'>,
   modelRef: () => string,
   options: SideCompletionOptions,
 ): (prompt: string, signal?: AbortSignal) => Promise<string> {
@@ -60,7 +60,7 @@ export function sideModelCompletion(
  * is configured (WebFetch then returns the page itself and says so).
  */
 export function createSideModelPort(
-  models: Pick<SessionModels, 'resolve'>,
+  models: Pick<ModelPort, 'resolve'>,
   fastModel: string | undefined,
 ): SideModelPort | undefined {
   if (fastModel === undefined) return undefined

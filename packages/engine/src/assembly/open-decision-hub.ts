@@ -1,9 +1,9 @@
 import type { Settings } from '@z-engine/protocol'
+import { decisionService } from '../decisions/decision-service.js'
+import { anyDecisionFeature } from '../decisions/features.js'
+import { DecisionHub } from '../decisions/hub.js'
+import { DECISION_FEATURES, USES } from '../decisions/registry.js'
 import type { SessionCore } from '../session/session-core.js'
-import { decisionService } from './decision-service.js'
-import { anyDecisionFeature } from './features.js'
-import { DecisionHub } from './hub.js'
-import { DECISION_FEATURES, USES } from './registry.js'
 
 /**
  * The session's DecisionHub, or undefined when every `decisions_*` feature is off (then every seam

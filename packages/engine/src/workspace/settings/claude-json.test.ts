@@ -7,10 +7,10 @@ import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadSettings } from '../workspace/settings/load-settings.js'
-import { claudeJsonFile } from '../workspace/settings/paths.js'
 import { claudeJsonLayers, claudeJsonServers, withClaudeJsonServers } from './claude-json.js'
 import { readClaudeJson, updateClaudeJson } from './claude-json-file.js'
+import { loadSettings } from './load-settings.js'
+import { claudeJsonFile } from './paths.js'
 
 let base: string
 let home: string

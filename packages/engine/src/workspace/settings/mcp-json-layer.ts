@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
-import type { LoadedLayer, SettingsLayerName, SettingsNotice } from '../workspace/settings/layers.js'
+import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 
 type Json = Record<string, unknown>
 

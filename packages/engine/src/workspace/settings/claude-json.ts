@@ -1,5 +1,5 @@
 import type { SettingsLayer } from '@z-engine/protocol'
-import type { LoadedLayer, SettingsLayerName, SettingsNotice } from '../workspace/settings/layers.js'
+import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 import { convertMcpServers } from './mcp-json-layer.js'
 
 type Json = Record<string, unknown>

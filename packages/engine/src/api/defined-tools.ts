@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import type { Action } from '@z-engine/policy'
 import type { ToolResultContent } from '@z-engine/protocol'
 import { type ActionCtx, budgetOutput, TOOL_NAMES, type Tool, type ToolResult } from '@z-engine/tools'
-import type { DefinedTool, ToolActionDescription, ToolExecuteResult } from '../api/define-tool.js'
+import type { DefinedTool, ToolActionDescription, ToolExecuteResult } from './define-tool.js'
 
 /**
  * The embedder's tools of a session, in stable order (the engine's, then the session's), or why

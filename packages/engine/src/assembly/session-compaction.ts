@@ -2,23 +2,23 @@ import { estimateMessagesTokens, estimateSystemTokens, estimateToolsTokens } fro
 import { compactPrompt } from '@z-engine/prompts'
 import type { CompactionTrigger, Message, Settings } from '@z-engine/protocol'
 import type { Tool } from '@z-engine/tools'
-import type { SessionModels } from '../assembly/model-port.js'
-import { sideModelCompletion } from '../assembly/side-model-port.js'
-import type { SessionSystemPrompt } from '../assembly/system-prompt.js'
-import { pressureReview } from '../decisions/seams/context-pressure.js'
-import type { SystemSection } from '../model/types.js'
-import { toolSpecsOf } from '../run/tool-specs.js'
-import type { SessionCore } from '../session/session-core.js'
 import {
   AgentRelief,
   type AgentReliefFn,
   measureWorkingSet,
   type ReportedPrompt,
   type SubagentCompactionTarget,
-} from './agent-relief.js'
-import { runSummaryJob, type SummaryJobResult } from './compaction-job.js'
+} from '../compaction/agent-relief.js'
+import { runSummaryJob, type SummaryJobResult } from '../compaction/compaction-job.js'
+import { pressureReview } from '../decisions/seams/context-pressure.js'
+import { sideModelCompletion } from '../model/side-model.js'
+import type { SystemSection } from '../model/types.js'
+import { toolSpecsOf } from '../run/tool-specs.js'
+import type { SessionCore } from '../session/session-core.js'
+import type { SessionModels } from './model-port.js'
+import type { SessionSystemPrompt } from './system-prompt.js'
 
-export { MIN_ROUNDS_BETWEEN_SUMMARIES } from './agent-relief.js'
+export { MIN_ROUNDS_BETWEEN_SUMMARIES } from '../compaction/agent-relief.js'
 
 /** Output tokens a summary may use. */
 const SUMMARY_MAX_OUTPUT_TOKENS = 8_192

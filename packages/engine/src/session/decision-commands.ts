@@ -1,6 +1,6 @@
 import type { Command, Message } from '@z-engine/protocol'
-import type { SessionCore } from '../session/session-core.js'
-import { isTaskViewIndex } from './seams/task-view-plan.js'
+import { isTaskViewIndex } from '../decisions/seams/task-view-plan.js'
+import type { SessionCore } from './session-core.js'
 
 /**
  * `resolveSuggestion`: accepts or dismisses a pending suggestion. An accepted prompt suggestion
