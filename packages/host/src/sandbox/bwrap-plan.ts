@@ -61,7 +61,14 @@ export function planBubblewrap(
     ...profile.files.map((file): Mount => ({ op: 'file', path: file.path, source: file.source })),
     ...[...profile.writable, ...profile.pinned].map((path): Mount => ({ op: 'rw', path })),
     ...profile.readOnly.map((entry): Mount => ({ op: 'ro', path: entry.path })),
-    ...[...profile.placeholders, ...profile.hidden].map(
+    // A seeded placeholder (git's `commondir` reading `.`) was written by the engine: bound over itself.
+    ...profile.placeholders.map(
+      (entry): Mount =>
+        entry.seed !== undefined
+          ? { op: 'ro', path: entry.path }
+          : { op: entry.kind === 'dir' ? 'mask-dir' : 'mask-file', path: entry.path },
+    ),
+    ...profile.hidden.map(
       (entry): Mount => ({ op: entry.kind === 'dir' ? 'mask-dir' : 'mask-file', path: entry.path }),
     ),
   ]

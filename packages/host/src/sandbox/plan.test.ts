@@ -187,11 +187,19 @@ describe('resolveProfile', () => {
       { path: join(root, '.git', 'config'), kind: 'file' },
       { path: join(root, '.nvmrc'), kind: 'file' },
     ])
+    // Git's other control files too (issue 34): commondir is seeded with `.`, which git reads as "here".
     expect(resolved.placeholders).toEqual([
       { path: join(root, '.z-engine'), kind: 'dir' },
       { path: join(root, '.mcp.json'), kind: 'file' },
-      { path: join(root, '.git', 'info'), kind: 'dir' },
       { path: join(root, '.husky'), kind: 'dir' },
+      { path: join(root, '.vscode'), kind: 'dir' },
+      { path: join(root, '.idea'), kind: 'dir' },
+      { path: join(root, '.run'), kind: 'dir' },
+      { path: join(root, '.git', 'info'), kind: 'dir' },
+      { path: join(root, '.git', 'commondir'), kind: 'file', seed: '.\n' },
+      { path: join(root, '.git', 'config.worktree'), kind: 'file' },
+      { path: join(root, '.git', 'modules'), kind: 'dir' },
+      { path: join(root, '.git', 'worktrees'), kind: 'dir' },
     ])
     expect(resolved.removeAfter).toContain(join(root, 'rust-toolchain.toml'))
     expect(resolved.removeAfter).toContain(join(root, '.cargo'))

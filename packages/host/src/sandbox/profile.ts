@@ -16,6 +16,11 @@ export type SandboxMode = 'read-only' | 'write'
 export interface ProfilePath {
   path: string
   kind: 'dir' | 'file'
+  /**
+   * A placeholder file's content, when an empty one would break what reads it (git's `commondir`
+   * reads as `.`): the engine writes it before the command and binds it read-only over itself.
+   */
+  seed?: string
 }
 
 /** A system folder of the view: bound read-only, or (merged /usr) a symlink recreated as one. */
@@ -55,7 +60,11 @@ export interface SandboxProfile {
    * command cannot create them (bubblewrap leaves the empty placeholder behind; git ignores it).
    */
   placeholders: ProfilePath[]
-  /** Folders inside `writable` kept as their own mount (`.git`), so they cannot be renamed away. */
+  /**
+   * Folders inside `writable` kept as their own mount, so they cannot be renamed away: `.git`, and
+   * every folder between the root and a protected path (renaming `tools` would carry a protected
+   * `tools/hooks` away and let a new one be made in its place).
+   */
   pinned: string[]
   /**
    * Existing paths covered by an empty folder or file inside the view: secrets under a bound folder,

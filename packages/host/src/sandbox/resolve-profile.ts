@@ -2,7 +2,15 @@ import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/prom
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { gitHooksFolder } from '../git/hooks-folder.js'
 import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile, SystemEntry } from './profile.js'
-import { ETC_ENTRIES, PROTECTED_IN_ROOT, SECRET_PATHS, SYSTEM_DIRS, TOOLCHAIN_FILES } from './tables.js'
+import {
+  ETC_ENTRIES,
+  GIT_CONTROL,
+  PROTECTED_IN_ROOT,
+  SECRET_PATHS,
+  SYSTEM_DIRS,
+  TOOLCHAIN_FILES,
+  WORKTREE_GIT_CONTROL,
+} from './tables.js'
 
 /** What one confined command needs resolved against the disk. */
 export interface ProfileRequest {
@@ -78,19 +86,21 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
   const writable = unique([root, ...additional, ...writePaths, ...git.writable, tmpDir])
   const readable = unique([...readPaths, ...tools]).filter((path) => !within(path, writable))
   const hidden = await hiddenWithin(request, home, [...readable, ...writable], [root, ...additional])
-  const candidates = [
-    ...PROTECTED_IN_ROOT.filter((name) => !name.startsWith('.git/')).map((name) => join(root, name)),
+  const candidates: ProfilePath[] = [
+    ...PROTECTED_IN_ROOT.map(
+      (name): ProfilePath => ({ path: join(root, name), kind: placeholderKind(name) }),
+    ),
     ...git.protect,
   ]
   const readOnly: ProfilePath[] = []
   const placeholders: ProfilePath[] = []
-  for (const path of unique(candidates)) {
-    const found = await kindOf(path)
+  for (const candidate of uniqueBy(candidates)) {
+    const found = await kindOf(candidate.path)
     if (found !== undefined) {
-      const real = await realOr(path)
+      const real = await realOr(candidate.path)
       if (within(real, writable)) readOnly.push({ path: real, kind: found })
-    } else if (within(path, writable)) {
-      placeholders.push({ path, kind: placeholderKind(path) })
+    } else if (within(candidate.path, writable)) {
+      placeholders.push(candidate)
     }
   }
   const removeAfter: string[] = []
@@ -102,6 +112,11 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
       if (within(real, writable)) readOnly.push({ path: real, kind: found })
     }
   }
+  const pinned = await ancestorsBetween(
+    writable,
+    [...readOnly, ...placeholders].map((entry) => entry.path),
+    git.pinned,
+  )
   return {
     mode: 'write',
     ...base,
@@ -109,7 +124,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     writable: outside(writable, hidden),
     readOnly,
     placeholders,
-    pinned: git.pinned,
+    pinned,
     hidden,
     removeAfter,
     network: request.allowNetwork,
@@ -283,44 +298,75 @@ function outside(folders: readonly string[], hidden: readonly ProfilePath[]): st
   return folders.filter((folder) => !within(folder, masked))
 }
 
-/** Paths named for files (`config`, `.mcp.json`) get an empty file; the rest an empty folder. */
-function placeholderKind(path: string): 'dir' | 'file' {
-  return path.endsWith(`${sep}config`) || path.endsWith('.json') ? 'file' : 'dir'
+/** Root names that are files (`.mcp.json`) get an empty file as a placeholder; the rest a folder. */
+function placeholderKind(name: string): 'dir' | 'file' {
+  return name.endsWith('.json') ? 'file' : 'dir'
 }
 
 /**
- * The git paths to keep read-only. In a worktree `.git` is a file naming the real git folder
- * elsewhere: that file stays read-only (re-pointing it would swap in other hooks), the worktree's
- * and the common git folder stay writable (commits need objects and refs), their hooks, config
- * and info do not. A `core.hooksPath` inside the root is protected too.
+ * The folders to keep as their own mounts: `pinned`, plus every existing folder strictly between
+ * a writable root and a protected path inside it. A mount moves with a folder renamed above it, so
+ * without this `mv tools t2 && mkdir -p tools/hooks` would swap a protected `tools/hooks` away.
+ */
+async function ancestorsBetween(
+  writable: readonly string[],
+  protectedPaths: readonly string[],
+  pinned: readonly string[],
+): Promise<string[]> {
+  const folders = [...pinned]
+  for (const path of protectedPaths) {
+    const top = writable.filter((folder) => within(path, [folder])).sort((a, b) => b.length - a.length)[0]
+    if (top === undefined) continue
+    for (let dir = dirname(path); dir !== top && within(dir, [top]); dir = dirname(dir))
+      if ((await kindOf(dir)) === 'dir') folders.push(await realOr(dir))
+  }
+  return unique(folders)
+}
+
+/** The paths of `entries`, each once (the first entry for a path wins). */
+function uniqueBy(entries: readonly ProfilePath[]): ProfilePath[] {
+  const seen = new Set<string>()
+  return entries.filter((entry) => !seen.has(entry.path) && seen.add(entry.path) !== undefined)
+}
+
+/**
+ * The git paths to keep read-only ({@link GIT_CONTROL} in the common git folder). In a worktree
+ * `.git` is a file naming the real git folder elsewhere: that file stays read-only (re-pointing it
+ * would swap in other hooks), and so does what points its admin folder elsewhere
+ * ({@link WORKTREE_GIT_CONTROL}); the worktree's and the common git folder stay writable (commits
+ * need objects and refs). A `core.hooksPath` inside the root is protected too.
  */
 async function gitProtection(
   root: string,
   home: string,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<{ protect: string[]; writable: string[]; pinned: string[] }> {
+): Promise<{ protect: ProfilePath[]; writable: string[]; pinned: string[] }> {
   const dotGit = join(root, '.git')
   const kind = await kindOf(dotGit)
   if (kind === undefined) return { protect: [], writable: [], pinned: [] }
   let common = dotGit
   const writable: string[] = []
-  const protect: string[] = []
+  const protect: ProfilePath[] = []
   if (kind === 'file') {
     const gitDir = await readGitDir(dotGit, root)
-    if (gitDir === undefined) return { protect: [dotGit], writable: [], pinned: [] }
+    if (gitDir === undefined) return { protect: [{ path: dotGit, kind: 'file' }], writable: [], pinned: [] }
     const commonDir = await readFile(join(gitDir, 'commondir'), 'utf8').then(
       (text) => resolve(gitDir, text.trim()),
       () => gitDir,
     )
     common = await realOr(commonDir)
     writable.push(await realOr(gitDir), common)
-    protect.push(dotGit, join(gitDir, 'config.worktree'))
+    protect.push({ path: dotGit, kind: 'file' })
+    if (gitDir !== common)
+      protect.push(
+        ...WORKTREE_GIT_CONTROL.map(({ name, ...entry }) => ({ ...entry, path: join(gitDir, name) })),
+      )
   }
-  protect.push(join(common, 'hooks'), join(common, 'config'), join(common, 'info'))
+  protect.push(...GIT_CONTROL.map(({ name, ...entry }) => ({ ...entry, path: join(common, name) })))
   // The folder git runs hooks from (core.hooksPath at any level): protected when it is elsewhere.
   const hooksPath = gitHooksFolder(root, { env, home })
   if (hooksPath !== undefined && (await realOr(hooksPath)) !== (await realOr(join(common, 'hooks'))))
-    protect.push(hooksPath)
+    protect.push({ path: hooksPath, kind: 'dir' })
   return { protect, writable, pinned: [common] }
 }
 

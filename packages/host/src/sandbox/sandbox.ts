@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { lstat, mkdtemp, realpath, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -84,6 +84,9 @@ export function sandboxModeFor(input: {
  * cleanup removes what its bind needs before it starts.
  */
 const placeholderUsers = new Map<string, number>()
+
+/** The seeded placeholders this process wrote (path → content): theirs, not a file somebody made. */
+const placeholderSeeds = new Map<string, string>()
 
 /**
  * A session's sandbox: the backend, the settings and a private temp folder shared by its confined
@@ -208,6 +211,7 @@ export class Sandbox {
     const placeholders = backend.kind === 'bubblewrap' ? profile.placeholders : []
     for (const entry of placeholders) {
       placeholderUsers.set(entry.path, (placeholderUsers.get(entry.path) ?? 0) + 1)
+      if (entry.seed !== undefined) await writeSeed(entry.path, entry.seed)
     }
     let released = false
     return {
@@ -252,11 +256,15 @@ async function removeCreated(paths: readonly string[]): Promise<void> {
  * (another command's, still there): planned as read-only binds, they could vanish before bwrap runs.
  */
 function adoptPlaceholders(profile: { readOnly: ProfilePath[]; placeholders: ProfilePath[] }): void {
-  const adopted = profile.readOnly.filter(
-    (entry) => placeholderUsers.has(entry.path) && emptyOrGone(entry.path),
-  )
+  const adopted = profile.readOnly
+    .filter((entry) => placeholderUsers.has(entry.path) && emptyOrGone(entry.path))
+    .map((entry) => {
+      const seed = placeholderSeeds.get(entry.path)
+      return seed === undefined ? entry : { ...entry, seed }
+    })
   if (adopted.length === 0) return
-  profile.readOnly = profile.readOnly.filter((entry) => !adopted.includes(entry))
+  const paths = new Set(adopted.map((entry) => entry.path))
+  profile.readOnly = profile.readOnly.filter((entry) => !paths.has(entry.path))
   profile.placeholders = [...profile.placeholders, ...adopted]
 }
 
@@ -268,7 +276,7 @@ function emptyOrGone(path: string): boolean {
   try {
     const info = lstatSync(path)
     if (info.isDirectory()) return readdirSync(path).length === 0
-    return info.isFile() && info.size === 0
+    return info.isFile() && (info.size === 0 || isSeed(path))
   } catch {
     return true
   }
@@ -287,8 +295,28 @@ async function removePlaceholders(entries: readonly ProfilePath[]): Promise<void
     // A command planned meanwhile uses it again (it plans a placeholder, which bwrap recreates if
     // this removal wins); it removes it when it ends.
     if ((placeholderUsers.get(entry.path) ?? 0) > 0) continue
-    if (info && entry.kind === 'file' && info.isFile() && info.size === 0)
+    if (info && entry.kind === 'file' && info.isFile() && (info.size === 0 || isSeed(entry.path)))
       await unlink(entry.path).catch(() => {})
     if (info && entry.kind === 'dir' && info.isDirectory()) await rmdir(entry.path).catch(() => {})
+  }
+}
+
+/**
+ * Writes a seeded placeholder unless something is there already (another command's, or a file that
+ * appeared since the profile was resolved: then that file is what gets bound read-only).
+ */
+async function writeSeed(path: string, seed: string): Promise<void> {
+  placeholderSeeds.set(path, seed)
+  await writeFile(path, seed, { flag: 'wx', mode: 0o644 }).catch(() => {})
+}
+
+/** Whether `path` holds exactly the seed this process wrote there. */
+function isSeed(path: string): boolean {
+  const seed = placeholderSeeds.get(path)
+  if (seed === undefined) return false
+  try {
+    return readFileSync(path, 'utf8') === seed
+  } catch {
+    return false
   }
 }

@@ -165,7 +165,7 @@ export const ETC_ENTRIES: readonly string[] = [
  * A project's toolchain files: they choose which compiler, runtime or environment the next build
  * runs (a `rust-toolchain.toml` naming a path toolchain runs that path). Confined commands cannot
  * write them: existing ones are bound read-only, missing ones are removed again when the command
- * ends (an empty placeholder would show up in `git status`).
+ * ends (an empty placeholder would show up in `git status`). The same names the policy protects.
  */
 export const TOOLCHAIN_FILES: readonly string[] = [
   'rust-toolchain',
@@ -174,26 +174,68 @@ export const TOOLCHAIN_FILES: readonly string[] = [
   '.tool-versions',
   '.mise.toml',
   'mise.toml',
+  '.mise.local.toml',
+  'mise.local.toml',
   '.mise',
   '.envrc',
   '.nvmrc',
   '.node-version',
   '.python-version',
   '.ruby-version',
+  '.java-version',
   '.go-version',
   '.sdkmanrc',
 ]
 
 /**
- * Inside the agent's root, these stay read-only even where the root is writable: git hooks, config
- * and info (a planted hook or filter runs outside the sandbox at the next git command) and the
- * harness's own settings (hooks, permissions, MCP servers, agents, commands and skills).
+ * Inside the agent's root, these stay read-only even where the root is writable: the harness's own
+ * settings (hooks, permissions, MCP servers, agents, commands and skills), husky's hook scripts
+ * (`core.hooksPath = .husky/_` runs `.husky/pre-commit`) and the editors' folders (task, launch and
+ * run configurations name commands the editor runs). Folders whole, so nothing inside can be
+ * swapped by renaming a folder between it and the file. Git's own folder: {@link GIT_CONTROL}.
  */
 export const PROTECTED_IN_ROOT: readonly string[] = [
-  '.git/hooks',
-  '.git/config',
-  '.git/info',
   '.z-engine',
   '.claude',
   '.mcp.json',
+  '.husky',
+  '.vscode',
+  '.idea',
+  '.run',
+]
+
+/** A path git reads as configuration or runs from, relative to a git folder. */
+export interface GitControlPath {
+  name: string
+  kind: 'dir' | 'file'
+  /**
+   * What a placeholder file holds when the path is missing: `commondir` must read as `.` (the
+   * folder itself), since git refuses a repository whose `commondir` is empty.
+   */
+  seed?: string
+}
+
+/**
+ * What a confined command may not change in a repository's (common) git folder: the hooks, the
+ * configuration, `info/` (attributes and excludes), and what re-points the configuration or adds
+ * more of it — `commondir` (git then reads `<commondir>/config` and its hooks instead),
+ * `config.worktree`, submodules' git folders (`modules/`: their config and hooks) and linked
+ * worktrees' admin folders (`worktrees/`: each has its own `commondir` and `config.worktree`).
+ * Objects, refs, logs, the index and HEAD stay writable, so commits work.
+ */
+export const GIT_CONTROL: readonly GitControlPath[] = [
+  { name: 'hooks', kind: 'dir' },
+  { name: 'config', kind: 'file' },
+  { name: 'info', kind: 'dir' },
+  { name: 'commondir', kind: 'file', seed: '.\n' },
+  { name: 'config.worktree', kind: 'file' },
+  { name: 'modules', kind: 'dir' },
+  { name: 'worktrees', kind: 'dir' },
+]
+
+/** In a linked worktree's own admin folder (`<common>/worktrees/<id>`): what points it elsewhere. */
+export const WORKTREE_GIT_CONTROL: readonly GitControlPath[] = [
+  { name: 'commondir', kind: 'file' },
+  { name: 'gitdir', kind: 'file' },
+  { name: 'config.worktree', kind: 'file' },
 ]

