@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runConfinedShell } from '@z-engine/host'
@@ -120,6 +120,57 @@ describe('git in a repository whose config names programs (issue 34)', () => {
     const verdict = decision(line, dir)
     expect(verdict).toMatchObject({ decision: 'ask' })
     expect((verdict as { reason: string }).reason).toMatch(/git config sets/)
+  })
+
+  /**
+   * A nested repository the index records as a gitlink, with no `submodule.*` in the parent's
+   * config (a confined command can make one: nested `.git` folders are not the root's): `git status`
+   * and `git diff` recurse into it and run its own filter driver on a file whose stat changed.
+   */
+  function nestedRepository(): { dir: string; marker: string } {
+    const { dir, marker } = repository([])
+    const sub = join(dir, 'sub')
+    mkdirSync(sub)
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', args, { cwd, env: { ...ENV, HOME: home } }).toString()
+    git(sub, 'init', '-q')
+    git(sub, 'config', 'user.email', 'a@b.c')
+    git(sub, 'config', 'user.name', 'a')
+    writeFileSync(join(sub, 'b.txt'), 'one\n')
+    writeFileSync(join(sub, '.gitattributes'), '* filter=evil\n')
+    git(sub, 'add', '-A')
+    git(sub, 'commit', '-qm', 'sub')
+    git(sub, 'config', 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`)
+    git(dir, 'update-index', '--add', '--cacheinfo', `160000,${git(sub, 'rev-parse', 'HEAD').trim()},sub`)
+    // Same size, another mtime: git must hash the file again, through the filter.
+    utimesSync(join(sub, 'b.txt'), 1_000_000, 1_000_000)
+    return { dir, marker }
+  }
+
+  it('the control: a nested repository\'s filter runs on a plain git status in the parent', async () => {
+    const { dir, marker } = nestedRepository()
+    await run('git status', dir, false)
+    expect(existsSync(marker)).toBe(true)
+  })
+
+  it.each(['git status', 'git diff', 'git diff HEAD', 'git status --porcelain=v2'])(
+    'a nested repository (a gitlink) cannot run its filter through a proven %j',
+    async (line) => {
+      const { dir, marker } = nestedRepository()
+      expect(decision(line, dir)).toMatchObject({ decision: 'allow' })
+      await run(line, dir, true)
+      expect(existsSync(marker)).toBe(false)
+    },
+  )
+
+  it.each([
+    'git status --ignore-submodules=none',
+    'git status --ignore-submodules=untracked',
+    'git diff --ignore-submodules=none',
+    'git diff --submodule=diff',
+  ])('%j asks for the submodules the neutral config keeps out', (line) => {
+    const { dir } = repository([])
+    expect(decision(line, dir)).toMatchObject({ decision: 'ask' })
   })
 
   it('the everyday lines still run without asking in a plain repository', () => {

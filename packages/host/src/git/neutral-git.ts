@@ -19,6 +19,13 @@ const NEUTRAL_GIT_CONFIG: ReadonlyArray<readonly [key: string, value: string]> =
   ['gpg.openpgp.program', 'false'],
   ['gpg.x509.program', 'false'],
   ['gpg.ssh.program', 'false'],
+  // A nested repository the index records as a gitlink is a submodule to status and diff, with no
+  // `submodule.*` in the parent's config: they run git in it, under its own config (a filter
+  // driver). `dirty` still shows a submodule's new commit, never looks into its work tree.
+  ['diff.ignoreSubmodules', 'dirty'],
+  ['diff.submodule', 'short'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
 ]
 
 function quoted(text: string): string {

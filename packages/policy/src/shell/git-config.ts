@@ -21,6 +21,10 @@ export const NEUTRALISED_GIT_KEYS: readonly string[] = [
   'gpg.program',
   'gpg.<format>.program',
   'log.showSignature',
+  'diff.ignoreSubmodules',
+  'diff.submodule',
+  'status.submoduleSummary',
+  'submodule.recurse',
 ]
 
 /**

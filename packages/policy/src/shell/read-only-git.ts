@@ -5,7 +5,7 @@ import type { ShellWord } from './types.js'
 
 /** Options of the diff machinery (diff, show, log -p, stash show). `--output` writes a file. */
 const DIFF =
-  '-p/-u/--patch -s/--no-patch --raw --patch-with-raw --patch-with-stat --stat?text --numstat --shortstat --dirstat?text --summary --name-only --name-status --compact-summary -z --full-index --binary --abbrev?num -U/--unified:num --color?always|never|auto --no-color --color-moved?text --color-words?text --word-diff?color|plain|porcelain|none --word-diff-regex:text -w/--ignore-all-space -b/--ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol -M/--find-renames?num -C/--find-copies?num --find-copies-harder -B/--break-rewrites?text -D/--irreversible-delete -l:num --diff-filter:text -S:text -G:text --pickaxe-all --pickaxe-regex -R --relative?text -a/--text --minimal --patience --histogram --diff-algorithm:default|myers|minimal|patience|histogram --src-prefix:text --dst-prefix:text --no-prefix --default-prefix --exit-code --quiet --no-renames --no-ext-diff --no-textconv --submodule?short|log|diff --ignore-submodules?none|untracked|dirty|all --check -W/--function-context --inter-hunk-context:num --indent-heuristic --no-indent-heuristic --line-prefix:text --output:write'
+  '-p/-u/--patch -s/--no-patch --raw --patch-with-raw --patch-with-stat --stat?text --numstat --shortstat --dirstat?text --summary --name-only --name-status --compact-summary -z --full-index --binary --abbrev?num -U/--unified:num --color?always|never|auto --no-color --color-moved?text --color-words?text --word-diff?color|plain|porcelain|none --word-diff-regex:text -w/--ignore-all-space -b/--ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol -M/--find-renames?num -C/--find-copies?num --find-copies-harder -B/--break-rewrites?text -D/--irreversible-delete -l:num --diff-filter:text -S:text -G:text --pickaxe-all --pickaxe-regex -R --relative?text -a/--text --minimal --patience --histogram --diff-algorithm:default|myers|minimal|patience|histogram --src-prefix:text --dst-prefix:text --no-prefix --default-prefix --exit-code --quiet --no-renames --no-ext-diff --no-textconv --submodule?short|log --ignore-submodules?dirty|all --check -W/--function-context --inter-hunk-context:num --indent-heuristic --no-indent-heuristic --line-prefix:text --output:write'
 const DIFF_REFUSED = '--ext-diff --textconv --output-directory --open-files-in-pager --orderfile'
 /** Options of the revision walk and commit formatting (log, show, shortlog, rev-list). */
 const LOG =
@@ -36,7 +36,7 @@ const listing = (what: string) => (operands: readonly ShellWord[], seen: Readonl
 const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   status: {
     options: table(
-      '-s/--short -b/--branch --show-stash --porcelain?v1|v2 --long -v/--verbose -u/--untracked-files?no|normal|all --ignored?traditional|no|matching --ignore-submodules?none|untracked|dirty|all -z --column?text --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames?num',
+      '-s/--short -b/--branch --show-stash --porcelain?v1|v2 --long -v/--verbose -u/--untracked-files?no|normal|all --ignored?traditional|no|matching --ignore-submodules?dirty|all -z --column?text --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames?num',
     ),
     reads: 'none',
   },
