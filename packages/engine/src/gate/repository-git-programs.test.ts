@@ -147,7 +147,7 @@ describe('git in a repository whose config names programs (issue 34)', () => {
     return { dir, marker }
   }
 
-  it('the control: a nested repository\'s filter runs on a plain git status in the parent', async () => {
+  it("the control: a nested repository's filter runs on a plain git status in the parent", async () => {
     const { dir, marker } = nestedRepository()
     await run('git status', dir, false)
     expect(existsSync(marker)).toBe(true)
