@@ -1,4 +1,5 @@
 import { decodeAnsiC } from './ansi-c.js'
+import { CommandList, emptyCommand } from './command-list.js'
 import {
   BRACE_EXPANSION,
   BRACKET_GLOB,
@@ -69,79 +70,7 @@ class Lexer {
   /** Parses commands until the end, or until the `)` closing a `$(` when `closer` is `)`. */
   parseList(closer: ')' | null): void {
     const src = this.src
-    let current = emptyCommand()
-    let header = false
-    let parens = 0
-    /** Compound commands still open (`if` waits for `fi`), innermost last. */
-    const open: string[] = []
-    /** The operator that still needs a command after it (`ls |`, `ls &&`). */
-    let pendingOperator: string | undefined
-    /** The current segment has a command (or a closing keyword) before the next operator. */
-    let segment = false
-    const operator = (text: string, binary: boolean): void => {
-      if (
-        !segment &&
-        current.words.length === 0 &&
-        current.assignments.length === 0 &&
-        current.redirects.length === 0
-      )
-        this.problem(`a command is missing before '${text}'`)
-      segment = false
-      pendingOperator = binary ? text : undefined
-    }
-    const keyword = (word: string): void => {
-      const top = open[open.length - 1]
-      switch (word) {
-        case 'if':
-          open.push('fi')
-          break
-        case 'while':
-        case 'until':
-          open.push('done')
-          break
-        case 'then':
-        case 'elif':
-        case 'else':
-          if (top !== 'fi') this.problem(`'${word}' outside an if`)
-          break
-        case 'do':
-          if (top !== 'done') this.problem("'do' outside a loop")
-          break
-        case 'fi':
-        case 'done':
-        case '}':
-          if (top !== word) this.problem(`unexpected '${word}'`)
-          else open.pop()
-          segment = true
-          pendingOperator = undefined
-          return
-        case '{':
-          open.push('}')
-          break
-        default:
-          break
-      }
-      segment = false
-    }
-    const finish = (): void => {
-      if (
-        !header &&
-        (current.words.length > 0 || current.assignments.length > 0 || current.redirects.length > 0)
-      ) {
-        this.shared.commands.push(current)
-      }
-      if (
-        current.words.length > 0 ||
-        current.assignments.length > 0 ||
-        current.redirects.length > 0 ||
-        header
-      ) {
-        segment = true
-        pendingOperator = undefined
-      }
-      current = emptyCommand()
-      header = false
-    }
+    const list = new CommandList(this.shared.commands, (text) => this.problem(text))
     while (this.pos < src.length) {
       const c = src[this.pos] as string
       const next = src[this.pos + 1]
@@ -152,107 +81,110 @@ class Lexer {
       } else if (c === '#') {
         while (this.pos < src.length && src[this.pos] !== '\n') this.pos++
       } else if (c === '\n') {
-        finish()
+        list.finish()
         // A newline ends a command; after `&&`, `|` or `||` the next line continues the list.
-        if (pendingOperator === undefined) segment = false
+        if (list.pendingOperator === undefined) list.segment = false
         this.pos++
         this.readHeredocs()
       } else if (c === ';') {
         if (next === ';' || next === '&') this.problem('case clauses are not analyzed')
-        finish()
-        if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
-        operator(';', false)
+        list.finish()
+        list.checkPendingOperator()
+        list.operator(';', false)
         this.pos += next === ';' ? 2 : 1
       } else if (c === '&' && next !== '>') {
-        finish()
-        if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
-        operator(next === '&' ? '&&' : '&', next === '&')
+        list.finish()
+        list.checkPendingOperator()
+        list.operator(next === '&' ? '&&' : '&', next === '&')
         this.pos += next === '&' ? 2 : 1
       } else if (c === '|') {
-        finish()
-        if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
+        list.finish()
+        list.checkPendingOperator()
         const text = next === '|' ? '||' : next === '&' ? '|&' : '|'
-        operator(text, true)
+        list.operator(text, true)
         this.pos += text.length
       } else if (c === '(') {
-        if (
-          current.words.length === 0 &&
-          current.assignments.length === 0 &&
-          current.redirects.length === 0
-        ) {
-          if (next === '(') this.problem('arithmetic commands are not analyzed')
-          finish()
-          parens++
-          segment = false
-          pendingOperator = undefined
-          this.pos++
-        } else if (current.words.length === 1 && /^\(\s*\)/.test(src.slice(this.pos, this.pos + 64))) {
-          // `name() { …; }`: drop the name and keep lexing the body as a brace group.
-          this.problem('function definitions are not analyzed')
-          current = emptyCommand()
-          this.pos = src.indexOf(')', this.pos) + 1
-        } else {
-          this.problem("unexpected '('")
-          this.pos++
-        }
+        this.openParen(list, next)
       } else if (c === ')') {
         this.pos++
-        if (parens > 0) {
-          finish()
-          if (!segment) this.problem("a command is missing before ')'")
-          parens--
-          segment = true
-          pendingOperator = undefined
+        if (list.parens > 0) {
+          list.finish()
+          if (!list.segment) this.problem("a command is missing before ')'")
+          list.parens--
+          list.segment = true
+          list.pendingOperator = undefined
         } else if (closer === ')') {
-          finish()
-          if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
-          if (open.length > 0) this.problem(`'${open[open.length - 1]}' is missing`)
+          list.finish()
+          list.checkPendingOperator()
+          list.checkOpen()
           return
         } else {
           this.problem("unmatched ')'")
         }
       } else if ((c === '<' || c === '>') && next === '(') {
-        this.addWord(current, this.readWord(), header)
+        this.addWord(list.current, this.readWord(), list.header)
       } else if (this.atRedirect()) {
         const redirect = this.readRedirect()
-        if (redirect) current.redirects.push(redirect)
+        if (redirect) list.current.redirects.push(redirect)
       } else {
-        const start = this.pos
-        const word = this.readWord()
-        const raw = src.slice(start, this.pos)
-        if (current.words.length === 0 && !header) {
-          if (word.literal && raw === word.value && PASS_KEYWORDS.has(raw)) {
-            keyword(raw)
-            continue
-          }
-          if (word.literal && raw === word.value && (raw === 'for' || raw === 'select')) {
-            open.push('done')
-            header = true
-            continue
-          }
-          if (
-            word.literal &&
-            raw === word.value &&
-            (raw === 'case' || raw === 'esac' || raw === 'function')
-          ) {
-            this.problem(`'${raw}' is not analyzed`)
-            continue
-          }
-          if (NAME_RE.test(raw)) {
-            current.assignments.push(word)
-            continue
-          }
-        }
-        this.addWord(current, word, header)
+        this.readCommandWord(list)
       }
     }
     if (closer === ')') this.problem('unterminated $(')
-    if (parens > 0) this.problem("unclosed '('")
-    finish()
-    if (pendingOperator !== undefined) this.problem(`a command is missing after '${pendingOperator}'`)
-    if (open.length > 0) this.problem(`'${open[open.length - 1]}' is missing`)
+    if (list.parens > 0) this.problem("unclosed '('")
+    list.finish()
+    list.checkPendingOperator()
+    list.checkOpen()
     if (this.pending.length > 0) this.problem('unterminated heredoc')
-    finish()
+    list.finish()
+  }
+
+  /** `(` opens a subshell before a command; after one word it may be a function definition. */
+  private openParen(list: CommandList, next: string | undefined): void {
+    if (list.currentEmpty) {
+      if (next === '(') this.problem('arithmetic commands are not analyzed')
+      list.finish()
+      list.parens++
+      list.segment = false
+      list.pendingOperator = undefined
+      this.pos++
+    } else if (list.current.words.length === 1 && /^\(\s*\)/.test(this.src.slice(this.pos, this.pos + 64))) {
+      // `name() { …; }`: drop the name and keep lexing the body as a brace group.
+      this.problem('function definitions are not analyzed')
+      list.current = emptyCommand()
+      this.pos = this.src.indexOf(')', this.pos) + 1
+    } else {
+      this.problem("unexpected '('")
+      this.pos++
+    }
+  }
+
+  /** A word in command position may be a reserved word, a `for` header or an assignment. */
+  private readCommandWord(list: CommandList): void {
+    const start = this.pos
+    const word = this.readWord()
+    const raw = this.src.slice(start, this.pos)
+    if (list.current.words.length === 0 && !list.header) {
+      const bare = word.literal && raw === word.value
+      if (bare && PASS_KEYWORDS.has(raw)) {
+        list.keyword(raw)
+        return
+      }
+      if (bare && (raw === 'for' || raw === 'select')) {
+        list.open.push('done')
+        list.header = true
+        return
+      }
+      if (bare && (raw === 'case' || raw === 'esac' || raw === 'function')) {
+        this.problem(`'${raw}' is not analyzed`)
+        return
+      }
+      if (NAME_RE.test(raw)) {
+        list.current.assignments.push(word)
+        return
+      }
+    }
+    this.addWord(list.current, word, list.header)
   }
 
   private addWord(command: ShellCommand, word: ShellWord, header: boolean): void {
@@ -512,8 +444,4 @@ class Lexer {
     this.pos = decoded.end
     return true
   }
-}
-
-function emptyCommand(): ShellCommand {
-  return { assignments: [], words: [], redirects: [] }
 }
