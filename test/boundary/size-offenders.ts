@@ -41,10 +41,5 @@ export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'packages/engine/src/session/session.ts#SessionActor.#handle',
   'packages/engine/src/session/turn.ts#runTurn',
   'packages/host/src/git/shadow-checkpoints.ts',
-  'packages/policy/src/decide/execute.ts',
-  'packages/policy/src/decide/execute.ts#decideCovered',
-  'packages/policy/src/shell/analyze.ts',
-  'packages/policy/src/shell/lex.ts',
-  'packages/policy/src/shell/lex.ts#Lexer.parseList',
   'packages/protocol/src/settings.ts',
 ]

@@ -1,6 +1,6 @@
 export type { Action, ActionType } from './action.js'
+export { suggestBashRule } from './decide/bash-rule-suggestion.js'
 export type { Confinement, DecideOptions, Decision, PolicyContext, SandboxFacts } from './decide/context.js'
-export { suggestBashRule } from './decide/execute.js'
 export { isInScope, protectedIn } from './decide/files.js'
 export { decide } from './decide/pipeline.js'
 export { provesReadOnly, readDenied } from './helpers.js'
