@@ -40,6 +40,5 @@ export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'packages/engine/src/session/session.ts',
   'packages/engine/src/session/session.ts#SessionActor.#handle',
   'packages/engine/src/session/turn.ts#runTurn',
-  'packages/host/src/git/shadow-checkpoints.ts',
   'packages/protocol/src/settings.ts',
 ]

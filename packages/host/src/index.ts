@@ -1,11 +1,4 @@
 export { checkpointRepoDir } from './git/checkpoint-paths.js'
-export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
-export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
-export type { HooksFolderOptions } from './git/hooks-folder.js'
-export { gitHooksFolder, prefetchGitHooksFolder } from './git/hooks-folder.js'
-export type { MergeConflict } from './git/merge-file.js'
-export type { GitConfigListing } from './git/neutral-git.js'
-export { gitConfigEntries, withNeutralGit } from './git/neutral-git.js'
 export type {
   CheckpointDiff,
   CheckpointFileChange,
@@ -15,13 +8,20 @@ export type {
   RestoreOptions,
   RestoreReport,
   ShadowCheckpointsOptions,
-} from './git/shadow-checkpoints.js'
+} from './git/checkpoint-types.js'
 export {
   DEFAULT_MAX_CHECKPOINT_BYTES,
   DEFAULT_MAX_CHECKPOINT_FILE_BYTES,
   DEFAULT_MAX_CHECKPOINT_FILES,
-  ShadowCheckpoints,
-} from './git/shadow-checkpoints.js'
+} from './git/checkpoint-types.js'
+export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
+export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
+export type { HooksFolderOptions } from './git/hooks-folder.js'
+export { gitHooksFolder, prefetchGitHooksFolder } from './git/hooks-folder.js'
+export type { MergeConflict } from './git/merge-file.js'
+export type { GitConfigListing } from './git/neutral-git.js'
+export { gitConfigEntries, withNeutralGit } from './git/neutral-git.js'
+export { ShadowCheckpoints } from './git/shadow-checkpoints.js'
 export type {
   AgentWorktree,
   ProjectRepository,

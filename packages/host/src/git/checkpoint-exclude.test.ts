@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { checkpointRepoDir } from './checkpoint-paths.js'
-import { type CheckpointResult, ShadowCheckpoints } from './shadow-checkpoints.js'
+import type { CheckpointResult } from './checkpoint-types.js'
+import { ShadowCheckpoints } from './shadow-checkpoints.js'
 import { git, writeFiles } from './test-tree.js'
 
 let scratch: string

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { checkpointRepoDir } from './checkpoint-paths.js'
-import { type CheckpointResult, ShadowCheckpoints } from './shadow-checkpoints.js'
+import type { CheckpointResult } from './checkpoint-types.js'
+import { ShadowCheckpoints } from './shadow-checkpoints.js'
 import { dotGitState, git, treeState, writeFiles } from './test-tree.js'
 
 let scratch: string
