@@ -40,5 +40,4 @@ export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'packages/engine/src/session/session.ts',
   'packages/engine/src/session/session.ts#SessionActor.#handle',
   'packages/engine/src/session/turn.ts#runTurn',
-  'packages/protocol/src/settings.ts',
 ]

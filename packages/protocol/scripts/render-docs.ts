@@ -14,12 +14,10 @@ import * as interaction from '../src/interaction.js'
 import { LogRecordSchemas } from '../src/log-records.js'
 import { MessageOriginSchema, MessageSchema, RoleSchema } from '../src/message.js'
 import * as permission from '../src/permission.js'
-import {
-  CheckSettingsSchema,
-  HookEntrySchema,
-  McpServerSettingsSchema,
-  SettingsSchema,
-} from '../src/settings.js'
+import { HookEntrySchema } from '../src/settings/hooks.js'
+import { McpServerSettingsSchema } from '../src/settings/server-sections.js'
+import { CheckSettingsSchema } from '../src/settings/tool-sections.js'
+import { SettingsSchema } from '../src/settings.js'
 import { ToolChoiceSchema, ToolSpecSchema, ToolStatusSchema } from '../src/tool-spec.js'
 import { TurnOutcomeSchema, TurnSummarySchema, VerificationBadgeSchema } from '../src/turn.js'
 import { CostSchema, UsageSchema } from '../src/usage.js'

@@ -101,16 +101,17 @@ export type { LiveEvent, PersistedEvent, PersistedEventType } from './persisted-
 export { isPersistedEvent, isPersistedType } from './persisted-events.js'
 /** Types of builder schemas, for code that validates against exported schemas. */
 export type { Infer, Schema } from './schema/builder.js'
+/** A configured hook command, the hook events and their default timeouts. */
+export type { HookEntry } from './settings/hooks.js'
+export { DEFAULT_HOOK_TIMEOUT_SECS, HOOK_EVENTS, USER_PROMPT_HOOK_TIMEOUT_SECS } from './settings/hooks.js'
+/** One configured MCP server. */
+export type { McpServerSettings } from './settings/server-sections.js'
+/** One configured check. */
+export type { CheckSettings } from './settings/tool-sections.js'
 /** The settings shape: a file layer and the effective settings. */
-export type { CheckSettings, HookEntry, McpServerSettings, Settings, SettingsLayer } from './settings.js'
-/** Settings defaults, hook events and the settings schema. */
-export {
-  DEFAULT_HOOK_TIMEOUT_SECS,
-  DEFAULT_SETTINGS,
-  HOOK_EVENTS,
-  SettingsSchema,
-  USER_PROMPT_HOOK_TIMEOUT_SECS,
-} from './settings.js'
+export type { Settings, SettingsLayer } from './settings.js'
+/** Settings defaults and the settings schema. */
+export { DEFAULT_SETTINGS, SettingsSchema } from './settings.js'
 /** Tool specs, tool choice and tool status. */
 export type { JsonSchema, ToolChoice, ToolSpec, ToolStatus } from './tool-spec.js'
 /** Tool status values and the tool spec schema. */
