@@ -16,7 +16,15 @@ import { AgentLine, EntryView, ToolCardView } from './entry-view.js'
 import { listProjectFiles, matchFiles } from './file-index.js'
 import { attachMentionedFiles } from './file-mentions.js'
 import { helpMarkdown } from './help-text.js'
-import { EMPTY_HISTORY, type InputHistory, recall, remember } from './input-history.js'
+import {
+  EMPTY_HISTORY,
+  entryOf,
+  type HistoryEntry,
+  historyOf,
+  type InputHistory,
+  recall,
+  remember,
+} from './input-history.js'
 import { liveTail } from './live-tail.js'
 import { type PickerRow, PickerView, pickerKey } from './picker.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
@@ -136,7 +144,7 @@ export interface ChatAppProps {
   /** Whether Shift-Tab may cycle into bypass (only when the chat was started in it). */
   allowBypass?: boolean
   /** The project's earlier prompts, oldest first, for ↑/↓. */
-  history?: readonly string[]
+  history?: readonly HistoryEntry[]
   /** The clock, injectable so the Ctrl-C window is testable. */
   now?: () => number
   /** What was typed in the early prompt box before the chat was ready (see early-composer.ts). */
@@ -166,7 +174,7 @@ export function ChatApp({
   const ui = useRef<InputUi>({
     prompt: typed !== undefined && typed.prefix !== '' ? bufferOf(typed.prefix) : EMPTY_BUFFER,
     files: undefined,
-    history: history.length > 0 ? { entries: [...history], index: history.length, draft: '' } : EMPTY_HISTORY,
+    history: history.length > 0 ? historyOf(history) : EMPTY_HISTORY,
     completion: 0,
     approval: INITIAL_APPROVAL_UI,
     question: INITIAL_QUESTION_UI,
@@ -565,9 +573,9 @@ export function ChatApp({
         onExit()
         return
       case 'history': {
-        const recalled = recall(current.history, current.prompt.text, result.direction)
+        const recalled = recall(current.history, current.prompt, result.direction)
         current.history = recalled.history
-        current.prompt = bufferOf(recalled.text)
+        current.prompt = { ...bufferOf(recalled.shown.text), pastes: recalled.shown.pastes }
         return
       }
       case 'edit':
@@ -585,8 +593,10 @@ export function ChatApp({
         const line = !exact && chosen ? `/${chosen.key}` : typed
         current.prompt = EMPTY_BUFFER
         current.completion = 0
-        current.history = remember(current.history, line)
-        if (line.trim() !== '') void controller.rememberPrompt(line)
+        // Recall brings back what was typed: a large paste as its one placeholder.
+        const entry = line === typed ? entryOf(result.buffer.text, result.buffer.pastes) : entryOf(line)
+        current.history = remember(current.history, entry)
+        if (line.trim() !== '') void controller.rememberPrompt(line, entry)
         submit(line)
         return
       }

@@ -10,6 +10,7 @@ import {
 import type { Command, PermissionMode, RewindScope } from '@z-engine/protocol'
 import { listSessionRows, type SessionRow } from '../sessions/session-listing.js'
 import type { EventFeed, EventListener } from './event-feed.js'
+import type { HistoryEntry } from './input-history.js'
 import { appendPromptHistory, loadPromptHistory } from './prompt-history.js'
 import { replayPrompts, replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
@@ -215,13 +216,13 @@ export class ChatController {
   }
 
   /** The prompts sent in this project before, oldest first, for ↑/↓. */
-  promptHistory(): Promise<string[]> {
+  promptHistory(): Promise<HistoryEntry[]> {
     return loadPromptHistory(this.engine.paths.dataDir, this.options.projectRoot)
   }
 
-  /** Records a sent prompt in the project's history (kept in the data folder). */
-  rememberPrompt(text: string): Promise<void> {
-    return appendPromptHistory(this.engine.paths.dataDir, this.options.projectRoot, text)
+  /** Records a sent prompt in the project's history (kept in the data folder), with its pastes as typed. */
+  rememberPrompt(text: string, typed?: HistoryEntry): Promise<void> {
+    return appendPromptHistory(this.engine.paths.dataDir, this.options.projectRoot, text, typed)
   }
 
   /** Closes the session and the engine (journals flushed). */

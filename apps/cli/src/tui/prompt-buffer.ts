@@ -44,7 +44,8 @@ export function insert(buffer: PromptBuffer, text: string): PromptBuffer {
  */
 export function paste(buffer: PromptBuffer, raw: string): PromptBuffer {
   const text = raw.replace(/\r\n?/g, '\n')
-  const lines = text.split('\n').length
+  // A paste of 30 lines that ends with its line break is 30 lines, not 31.
+  const lines = text.replace(/\n$/, '').split('\n').length
   if (lines <= PASTE_COLLAPSE_LINES && text.length <= PASTE_COLLAPSE_CHARS) return insert(buffer, text)
   const id = (buffer.pastes.at(-1)?.id ?? 0) + 1
   const placeholder =

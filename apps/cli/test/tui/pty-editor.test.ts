@@ -107,15 +107,27 @@ describe('the prompt editor in an 80×24 pseudo-terminal', () => {
     await cli.waitFor((out) => out.includes('reply number 2'), 'the reply to the paste')
     expect(journals(env.XDG_DATA_HOME)).toContain('alpha\\nbeta\\ngamma')
 
-    // A large paste is one placeholder in the prompt and reaches the model whole.
+    // A large paste is one placeholder in the prompt and reaches the model whole; 30 lines that end
+    // with a line break count as 30.
     const rows = Array.from({ length: 30 }, (_, index) => `row ${index + 1} of the log`)
     cli.mark()
-    cli.write(`\u001b[200~${rows.join('\r')}\u001b[201~`)
+    cli.write(`\u001b[200~${rows.join('\r')}\r\u001b[201~`)
     await cli.waitFor(shows('[Pasted text #1 +30 lines]'), 'the paste placeholder')
     await cli.typeText(' summarize')
     await cli.type(ENTER)
     await cli.waitFor((out) => out.includes('reply number 3'), 'the reply to the large paste')
-    expect(journals(env.XDG_DATA_HOME)).toContain(`${rows.join('\\n')} summarize`)
+    expect(journals(env.XDG_DATA_HOME)).toContain(`${rows.join('\\n')}\\n summarize`)
+
+    // ↑ recalls the paste as the one placeholder it was typed as; the next ↑ is the prompt before.
+    cli.mark()
+    await cli.type(UP)
+    await cli.waitFor(shows('[Pasted text #1 +30 lines] summarize'), 'the recalled paste')
+    expect(cli.since()).not.toContain('row 30 of the log')
+    cli.mark()
+    await cli.type(UP)
+    await cli.waitFor((out) => /› alpha/.test(out), 'the prompt before the paste')
+    await cli.type(CTRL('c'))
+    await cli.waitFor((out) => out.includes('Ask anything'), 'the cleared prompt')
 
     // `/` completion lists the shipped prompt commands.
     for (const [typed, command] of [

@@ -1,10 +1,11 @@
 import type { ApprovalRequest, EngineEvent, EventEnvelope } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import { approvalKey, approvalOptions, INITIAL_APPROVAL_UI } from '../../src/tui/approval-panel.js'
-import { EMPTY_HISTORY, recall, remember } from '../../src/tui/input-history.js'
+import { EMPTY_HISTORY, entryOf, recall, remember } from '../../src/tui/input-history.js'
 import { liveTail } from '../../src/tui/live-tail.js'
 import { parseInline, parseMarkdown } from '../../src/tui/markdown.js'
 import { pickerKey, pickerWindow } from '../../src/tui/picker.js'
+import { EMPTY_BUFFER, expandPastes, insert, paste } from '../../src/tui/prompt-buffer.js'
 import { reduceEvent, splitSettled } from '../../src/tui/reduce-event.js'
 import { CLI_COMMANDS, completions, parseLine } from '../../src/tui/slash-commands.js'
 import { nextMode } from '../../src/tui/status-line.js'
@@ -313,19 +314,30 @@ describe('user messages', () => {
 })
 
 describe('input history', () => {
+  const e = (text: string) => entryOf(text)
   it('recalls older lines with ↑, comes back to the draft with ↓, and skips repeats', () => {
-    let history = remember(remember(remember(EMPTY_HISTORY, 'one'), 'two'), 'two')
-    expect(history.entries).toEqual(['one', 'two'])
-    let step = recall(history, 'draft', -1)
-    expect(step.text).toBe('two')
-    step = recall(step.history, step.text, -1)
-    expect(step.text).toBe('one')
-    expect(recall(step.history, step.text, -1).text).toBe('one')
-    step = recall(step.history, step.text, 1)
-    step = recall(step.history, step.text, 1)
-    expect(step.text).toBe('draft')
-    history = remember(step.history, 'three')
+    let history = remember(remember(remember(EMPTY_HISTORY, e('one')), e('two')), e('two'))
+    expect(history.entries.map((entry) => entry.text)).toEqual(['one', 'two'])
+    let step = recall(history, e('draft'), -1)
+    expect(step.shown.text).toBe('two')
+    step = recall(step.history, step.shown, -1)
+    expect(step.shown.text).toBe('one')
+    expect(recall(step.history, step.shown, -1).shown.text).toBe('one')
+    step = recall(step.history, step.shown, 1)
+    step = recall(step.history, step.shown, 1)
+    expect(step.shown.text).toBe('draft')
+    history = remember(step.history, e('three'))
     expect(history.index).toBe(3)
+  })
+
+  it('recalls a large paste as its one placeholder, with the pasted text behind it', () => {
+    const rows = `${Array.from({ length: 30 }, (_, index) => `row ${index + 1}`).join('\n')}\n`
+    const buffer = insert(paste(EMPTY_BUFFER, rows), ' summarize')
+    expect(buffer.text).toBe('[Pasted text #1 +30 lines] summarize')
+    const history = remember(EMPTY_HISTORY, entryOf(buffer.text, buffer.pastes))
+    const step = recall(history, e(''), -1)
+    expect(step.shown.text).toBe('[Pasted text #1 +30 lines] summarize')
+    expect(expandPastes({ ...step.shown, cursor: 0 })).toBe(`${rows} summarize`)
   })
 })
 
