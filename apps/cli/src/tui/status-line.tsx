@@ -1,5 +1,5 @@
 import type { PermissionMode } from '@z-engine/protocol'
-import { Box, Text } from 'ink'
+import { Box, Text, useStdout } from 'ink'
 import { type ReactNode, useEffect, useState } from 'react'
 import { keyed } from './keyed.js'
 import { type ChatState, contextPercent, retryText } from './view-model.js'
@@ -47,17 +47,17 @@ export function modelLabel(model: string): string {
 }
 
 /** The last turn's verification badge as the status line shows it; nothing for read-only turns. */
-function BadgeLabel({ badge }: { badge: ChatState['badge'] }): ReactNode {
+function badgeLabel(badge: ChatState['badge']): { text: string; color: string } | undefined {
   switch (badge?.type) {
     case undefined:
     case 'notApplicable':
-      return null
+      return undefined
     case 'verified':
-      return <Text color="green">{` · ✓ verified (${(badge.checks ?? [badge.checkId]).join(', ')})`}</Text>
+      return { text: ` · ✓ verified (${(badge.checks ?? [badge.checkId]).join(', ')})`, color: 'green' }
     case 'failed':
-      return <Text color="red">{` · ✗ failed (${badge.checkId})`}</Text>
+      return { text: ` · ✗ failed (${badge.checkId})`, color: 'red' }
     case 'unverified':
-      return <Text color="yellow">{' · unverified'}</Text>
+      return { text: ' · unverified', color: 'yellow' }
     default: {
       const unreachable: never = badge
       return unreachable
@@ -65,21 +65,84 @@ function BadgeLabel({ badge }: { badge: ChatState['badge'] }): ReactNode {
   }
 }
 
+/** The status line's parts; `fitStatus` shortens them until the line fits. */
+export interface StatusParts {
+  /** The running turn's age (`12s`), when one runs. */
+  elapsed?: string
+  warning?: string
+  mode: PermissionMode
+  model: string
+  percent?: number
+  costUsd: number
+  badge?: { text: string; color: string }
+}
+
+/** What the line shows after shortening: which hints and which form of the model. */
+export interface StatusForm {
+  escHint: string
+  shiftTab: boolean
+  model: string | undefined
+}
+
+const lengthOf = (parts: StatusParts, form: StatusForm): number =>
+  (parts.elapsed !== undefined ? `● working ${parts.elapsed} ${form.escHint} · `.length : 0) +
+  (parts.warning !== undefined ? parts.warning.length + 3 : 0) +
+  MODE_LABEL[parts.mode].label.length +
+  (form.shiftTab ? ' (shift+tab)'.length : 0) +
+  (form.model !== undefined ? ` · ${form.model}`.length : 0) +
+  (parts.percent !== undefined ? ` · context ${parts.percent}%`.length : 0) +
+  ` · $${parts.costUsd.toFixed(4)}`.length +
+  [...(parts.badge?.text ?? '')].length
+
+/**
+ * The fullest form of the line that fits `width` columns: a long model first loses its provider,
+ * then the Esc hint shortens, the Shift-Tab hint goes, and last the model, so the mode, the cost
+ * and the verification badge stay on screen (a line cut at its end lost the badge at 120 columns).
+ */
+export function fitStatus(parts: StatusParts, width: number): StatusForm {
+  const short = parts.model.startsWith('scripted:') ? parts.model : (parts.model.split('/').at(-1) ?? '')
+  const forms: StatusForm[] = [
+    { escHint: '(Esc to interrupt)', shiftTab: true, model: parts.model },
+    { escHint: '(Esc to interrupt)', shiftTab: true, model: short },
+    { escHint: '(esc)', shiftTab: true, model: short },
+    { escHint: '(esc)', shiftTab: false, model: short },
+    { escHint: '(esc)', shiftTab: false, model: undefined },
+  ]
+  return forms.find((form) => lengthOf(parts, form) <= width) ?? (forms.at(-1) as StatusForm)
+}
+
 /** Mode, model, context use, cost and the last turn's badge; plus what is running and the Ctrl-C warning. */
 export function StatusLine({
   state,
   warning,
   contextWindow,
+  width,
 }: {
   state: ChatState
   warning?: string
   /** The window to measure against when the engine's events carry none. */
   contextWindow?: number
+  /** The columns to fit (default: the terminal's). */
+  width?: number
 }): ReactNode {
   const mode = MODE_LABEL[state.mode]
   const percent = contextPercent(state, contextWindow)
   const now = useNow(state.busy)
-  const elapsed = state.busySince === undefined ? '' : ` ${elapsedLabel(now - state.busySince)}`
+  const { stdout } = useStdout()
+  const badge = badgeLabel(state.badge)
+  const parts: StatusParts = {
+    ...(state.busy
+      ? { elapsed: state.busySince === undefined ? '' : elapsedLabel(now - state.busySince) }
+      : {}),
+    ...(warning !== undefined ? { warning } : {}),
+    mode: state.mode,
+    model: modelLabel(state.model),
+    ...(percent !== undefined ? { percent } : {}),
+    costUsd: state.costUsd,
+    ...(badge !== undefined ? { badge } : {}),
+  }
+  const form = fitStatus(parts, width ?? stdout.columns ?? 80)
+  const elapsed = parts.elapsed ? ` ${parts.elapsed}` : ''
   return (
     <Box flexDirection="column">
       {keyed(state.queued, 'queued').map(({ key, item: text }) => (
@@ -89,17 +152,17 @@ export function StatusLine({
       ))}
       {state.retry !== undefined ? <Text color="yellow">{`⚠ ${retryText(state.retry)}`}</Text> : null}
       <Text wrap="truncate-end">
-        {state.busy ? <Text color="yellow">{`● working${elapsed} (Esc to interrupt) · `}</Text> : null}
+        {state.busy ? <Text color="yellow">{`● working${elapsed} ${form.escHint} · `}</Text> : null}
         {warning !== undefined ? <Text color="red">{`${warning} · `}</Text> : null}
         {/* The mode comes before the model so it stays visible at 80 columns while a turn runs. */}
         <Text color={mode.color}>{mode.label}</Text>
         <Text dimColor>
-          {' (shift+tab) · '}
-          {modelLabel(state.model)}
+          {form.shiftTab ? ' (shift+tab)' : ''}
+          {form.model !== undefined ? ` · ${form.model}` : ''}
           {percent !== undefined ? ` · context ${percent}%` : ''}
           {` · $${state.costUsd.toFixed(4)}`}
         </Text>
-        <BadgeLabel badge={state.badge} />
+        {parts.badge !== undefined ? <Text color={parts.badge.color}>{parts.badge.text}</Text> : null}
       </Text>
     </Box>
   )

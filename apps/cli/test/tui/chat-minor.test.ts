@@ -94,13 +94,38 @@ describe('the status line while a turn runs', () => {
       busy: true,
       busySince: Date.now() - 12_000,
     }
-    const app = render(createElement(Box, { width: 80 }, createElement(StatusLine, { state })))
+    const app = render(createElement(Box, { width: 80 }, createElement(StatusLine, { state, width: 80 })))
     const line = (app.lastFrame() ?? '').split('\n').find((row) => row.includes('working')) ?? ''
     app.unmount()
-    expect(line).toMatch(
-      /^● working 1[23]s \(Esc to interrupt\) · auto-accept edits \(shift\+tab\) · anthropic/,
-    )
+    expect(line).toMatch(/^● working 1[23]s \(esc\) · auto-accept edits · claude-sonnet-4-6 · \$0\.0000$/)
     expect([...line].length).toBeLessThanOrEqual(80)
+  })
+
+  it('keeps the cost and the verification badge at 120 columns, shortening the hints and the model first', () => {
+    const state = {
+      ...initialChatState({ sessionId: 's1', mode: 'acceptEdits', model: 'anthropic/claude-sonnet-4-6' }),
+      busy: true,
+      busySince: Date.now() - 12_000,
+      contextTokens: 24_000,
+      contextWindow: 200_000,
+      badge: { type: 'verified' as const, checkId: 'typecheck', checks: ['test', 'typecheck'] },
+    }
+    const frame = (width: number, busy: boolean) => {
+      const app = render(
+        createElement(Box, { width }, createElement(StatusLine, { state: { ...state, busy }, width })),
+      )
+      const line = (app.lastFrame() ?? '').split('\n').find((row) => row.includes('auto-accept')) ?? ''
+      app.unmount()
+      return line
+    }
+    const busy = frame(120, true)
+    expect(busy).toMatch(
+      /^● working 1[23]s \(esc\) · auto-accept edits · claude-sonnet-4-6 · context 12% · \$0\.0000 · ✓ verified \(test, typecheck\)$/,
+    )
+    expect(frame(120, false)).toBe(
+      'auto-accept edits (shift+tab) · anthropic/claude-sonnet-4-6 · context 12% · $0.0000 · ✓ verified (test, typecheck)',
+    )
+    expect(frame(80, false)).toMatch(/· \$0\.0000 · ✓ verified \(test, typecheck\)$/)
   })
 
   it('starts the clock at turnStarted and stops it at turnFinished', () => {
