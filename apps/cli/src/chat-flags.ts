@@ -6,6 +6,8 @@ const CHAT_OPTIONS = {
   'permission-mode': { type: 'string' },
   resume: { type: 'string' },
   continue: { type: 'boolean' },
+  fork: { type: 'string' },
+  'fork-session': { type: 'boolean' },
   cwd: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const

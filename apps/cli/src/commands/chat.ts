@@ -25,6 +25,9 @@ Options:
                            id prefix is enough; without an id, a picker (this project's
                            sessions first; outside a terminal, the list)
   --continue               continue this project's latest session
+  --fork ID                continue a copy of a stored session under a new id (the original
+                           stays as it was)
+  --fork-session           with --resume or --continue: continue a copy of that session
   --cwd DIR                the project folder (default: the current folder)
   -h, --help               show this help
 
@@ -41,8 +44,15 @@ export interface ChatPlan {
   cwd?: string
   model?: string
   mode?: PermissionMode
-  /** `pick`: `--resume` without an id (a picker in a terminal, else the list and a usage error). */
-  session: { kind: 'new' } | { kind: 'resume'; id: string } | { kind: 'continue' } | { kind: 'pick' }
+  /**
+   * `pick`: `--resume` without an id (a picker in a terminal, else the list and a usage error).
+   * `fork`: continue a copy under a new id (`--fork ID`, or `--fork-session` with the others).
+   */
+  session:
+    | { kind: 'new' }
+    | { kind: 'resume'; id: string; fork?: boolean }
+    | { kind: 'continue'; fork?: boolean }
+    | { kind: 'pick'; fork?: boolean }
 }
 
 /** Parses `z-engine [options]` into a plan; usage mistakes throw `UsageError`. */
@@ -54,8 +64,14 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
       `The chat takes no prompt argument (got '${positionals[0]}'); type it inside, or use 'z-engine exec "…"'.`,
     )
   const mode: PermissionMode | undefined = parseModeFlag(values['permission-mode'])
-  if (values.resume !== undefined && values.continue)
-    throw new UsageError('Use only one of --resume and --continue.')
+  const chosen = [values.resume !== undefined, values.continue === true, values.fork !== undefined]
+  if (chosen.filter(Boolean).length > 1)
+    throw new UsageError('Use only one of --resume, --continue and --fork.')
+  const fork = values['fork-session'] === true
+  if (fork && values.resume === undefined && !values.continue)
+    throw new UsageError('--fork-session goes with --resume or --continue: it forks the session they name.')
+  if (values.fork === '') throw new UsageError('--fork needs the id of the session to copy.')
+  const forked = fork ? { fork: true } : {}
   const place = await projectPlace(io.cwd, values.cwd, io.env.HOME)
   const start = shellStart(place.root, place.cwd)
   return {
@@ -64,17 +80,19 @@ export async function parseChatArgs(io: CommandIo): Promise<ChatPlan | 'help'> {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(mode !== undefined ? { mode } : {}),
     session:
-      values.resume === ''
-        ? { kind: 'pick' }
-        : values.resume !== undefined
-          ? { kind: 'resume', id: values.resume }
-          : values.continue
-            ? { kind: 'continue' }
-            : { kind: 'new' },
+      values.fork !== undefined
+        ? { kind: 'resume', id: values.fork, fork: true }
+        : values.resume === ''
+          ? { kind: 'pick', ...forked }
+          : values.resume !== undefined
+            ? { kind: 'resume', id: values.resume, ...forked }
+            : values.continue
+              ? { kind: 'continue', ...forked }
+              : { kind: 'new' },
   }
 }
 
-/** Opens the session the plan asks for; `--continue` picks this project's latest. */
+/** Opens the session the plan asks for; `--continue` picks this project's latest; a fork copies it first. */
 export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<Session> {
   let resume: string | undefined
   if (plan.session.kind === 'resume') resume = plan.session.id
@@ -87,10 +105,11 @@ export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<S
         `No stored session for ${plan.projectRoot} to continue; run 'z-engine' without --continue to start one.`,
       )
   }
+  const fork = plan.session.kind !== 'new' && plan.session.fork === true
   return engine.openSession({
     projectRoot: plan.projectRoot,
     ...(plan.cwd !== undefined ? { cwd: plan.cwd } : {}),
-    ...(resume !== undefined ? { resume } : {}),
+    ...(resume !== undefined ? (fork ? { fork: { sessionId: resume } } : { resume }) : {}),
     ...(plan.model !== undefined ? { model: plan.model } : {}),
     ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
   })
@@ -134,7 +153,7 @@ export async function main(io: CommandIo): Promise<number> {
       throw new UsageError(resumeWithoutIdMessage(rows, 'z-engine --resume', plan.projectRoot))
     const chosen = await pickSession(io, rows)
     if (chosen === undefined) return EXIT.ok
-    plan.session = { kind: 'resume', id: chosen.sessionId }
+    plan.session = { kind: 'resume', id: chosen.sessionId, ...(plan.session.fork ? { fork: true } : {}) }
     plan.projectRoot = chosen.projectRoot
   }
   if (stdin.isTTY !== true) {

@@ -77,6 +77,9 @@ export async function earlyPlan(io: EarlyIo, argv: readonly string[]): Promise<E
   }
   if (values.help === true || values.resume === '') return undefined
   if (values.resume !== undefined && values.continue === true) return undefined
+  if (values.fork !== undefined && (values.resume !== undefined || values.continue === true)) return undefined
+  if (values['fork-session'] === true && values.resume === undefined && values.continue !== true)
+    return undefined
   const modeFlag = values['permission-mode']
   const mode = typeof modeFlag === 'string' ? MODES[modeFlag] : undefined
   if (modeFlag !== undefined && mode === undefined) return undefined

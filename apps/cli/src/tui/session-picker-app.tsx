@@ -1,5 +1,5 @@
 import { Box, useApp, useInput, useStdout } from 'ink'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useRef, useState } from 'react'
 import type { SessionRow } from '../sessions/session-listing.js'
 import { PickerView, pickerKey } from './picker.js'
 import { sessionPickerRows } from './session-picker.js'
@@ -19,14 +19,20 @@ export function sessionPickerElement(props: SessionPickerProps): ReactNode {
 /** `z-engine --resume` in a terminal: choose a stored session, this project's first, by title and time. */
 export function SessionPicker({ rows, onDone }: SessionPickerProps): ReactNode {
   const [index, setIndex] = useState(0)
+  // Keys typed fast arrive before React re-renders: Enter must see the row Down just moved to, not
+  // the index this render closed over.
+  const current = useRef(0)
   const { exit } = useApp()
   const { stdout } = useStdout()
   const pickerRows = sessionPickerRows(rows)
   useInput((input, key) => {
     const result =
-      key.ctrl && input === 'c' ? ({ type: 'cancel' } as const) : pickerKey(pickerRows, index, input, key)
+      key.ctrl && input === 'c'
+        ? ({ type: 'cancel' } as const)
+        : pickerKey(pickerRows, current.current, input, key)
     switch (result.type) {
       case 'move':
+        current.current = result.index
         setIndex(result.index)
         return
       case 'choose':
