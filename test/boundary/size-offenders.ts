@@ -24,8 +24,6 @@ export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'apps/gateway/src/messages/tools.ts#openMessagesTools',
   'apps/gateway/src/upstream/chat-stream.ts#responsesOfChatStream',
   'packages/engine/src/api/engine.ts',
-  'packages/engine/src/assembly/assemble-session.ts',
-  'packages/engine/src/assembly/assemble-session.ts#assembleSession',
   'packages/engine/src/assembly/checkpoint-port.ts#createCheckpointPort',
   'packages/engine/src/assembly/command-runner.ts',
   'packages/engine/src/assembly/command-runner.ts#CommandRunner.#builtin',

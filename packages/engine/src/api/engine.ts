@@ -11,8 +11,10 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '@z-engine/store'
-import { assembleSession, type SessionView, startRepoMap } from '../assembly/assemble-session.js'
+import { assembleSession } from '../assembly/assemble-session.js'
 import { modelRefFromSettings, providerSettingsOf } from '../assembly/model-port.js'
+import type { SessionView } from '../assembly/session-view.js'
+import { startRepoMap } from '../assembly/start-repo-map.js'
 import type { SystemPromptOption } from '../assembly/system-prompt.js'
 import { CAN_USE_TOOL_TIMEOUT_MS, type CanUseTool } from '../batch/can-use-tool.js'
 import type { InProcessMcpServer } from '../mcp/mcp-manager.js'
