@@ -10,7 +10,8 @@
  * (`BENCH_SHARED_GROUP=1`: one), as in production. Each server reports where its requests' time went
  * from the client's send (accepted, request event, head, end); `BENCH_TIMELINES=1` prints the slowest
  * requests' client and server timelines side by side, `BENCH_DIAG=1` the servers' loop lateness and
- * accept queue; `BENCH_GATEWAY_FLAGS` adds Node flags to the gateway process (e.g. V8 heap tuning).
+ * accept queue; `BENCH_GATEWAY_FLAGS` adds Node flags to the gateway process (e.g. V8 heap tuning);
+ * `BENCH_HEAP_SNAPSHOTS=DIR` writes the gateway's heap at the soak's start and end.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -131,6 +132,20 @@ function statsOf(server: Server): Promise<Stats> {
     server.child.once('message', (message) => resolve(message as Stats))
     server.child.send('stats')
   })
+}
+
+/**
+ * `BENCH_HEAP_SNAPSHOTS=DIR`: the gateway writes a heap snapshot (after GC) there, at the soak's start
+ * and end; load both in Chrome's DevTools (Comparison view) to tell a leak from a plateau.
+ */
+async function heapSnapshot(server: Server, name: string): Promise<void> {
+  const dir = process.env.BENCH_HEAP_SNAPSHOTS
+  if (!dir) return
+  const file = await new Promise<string>((resolve) => {
+    server.child.once('message', (message) => resolve((message as { snapshot: string }).snapshot))
+    server.child.send({ snapshot: join(dir, `gateway-${name}.heapsnapshot`) })
+  })
+  console.log(`heap snapshot: ${file}`)
 }
 
 /** CPU milliseconds (user + system) per request between two readings. */
@@ -325,8 +340,10 @@ try {
   )
 
   const before = (await statsOf(gateway)).memory
+  await heapSnapshot(gateway, 'soak-start')
   const soak = await load(gateway.url, Number.POSITIVE_INFINITY, performance.now() + SOAK_SECONDS * 1000)
   const after = (await statsOf(gateway)).memory
+  await heapSnapshot(gateway, 'soak-end')
   console.log(
     describe(`soak: ${SOAK_SECONDS} s through the gateway, ${soak.latencies.length} requests`, soak),
   )
