@@ -155,6 +155,24 @@ export function describeStorageConformance(name: string, target: ConformanceTarg
       expect(await storage.responseChain('resp_missing', 10)).toBeUndefined()
     })
 
+    it('stores fresh responses persisted together, and a failing one fails alone', async () => {
+      const storage = await fresh()
+      await storage.persistTurn(turn('resp_taken', null))
+      // Persisted in the same tick: the backend may write them as one statement (group commit).
+      const results = await Promise.allSettled([
+        storage.persistTurn(turn('resp_a', null)),
+        storage.persistTurn(turn('resp_taken', null)),
+        storage.persistTurn(turn('resp_b', null)),
+      ])
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+      expect(results[0]).toMatchObject({ value: { ok: true } })
+      for (const id of ['resp_a', 'resp_b', 'resp_taken'])
+        expect(await storage.getResponse(id)).toMatchObject({ id, tenant: 'team-a', version: 0 })
+      expect((await storage.getResponse('resp_b'))?.input).toEqual([
+        { id: 'msg_resp_b', type: 'message', role: 'user', content: 'input of resp_b' },
+      ])
+    })
+
     it('lets only one of two concurrent continuations of a response win', async () => {
       const storage = await fresh()
       await storage.persistTurn(turn('resp_1', null))

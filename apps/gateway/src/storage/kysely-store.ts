@@ -1,6 +1,7 @@
 /** The Storage implementation over Kysely: one set of queries for SQLite and Postgres. */
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely'
 import type { JsonObject } from '../wire/json.js'
+import { InsertBatch } from './insert-batch.js'
 import type { Database } from './schema.js'
 import type {
   BackendName,
@@ -62,8 +63,10 @@ export class KyselyStorage implements Storage {
   readonly backend: BackendName
   readonly #db: Kysely<Database>
   readonly #pool: () => { total: number; idle: number; waiting: number }
-  /** The response insert's SQL in this dialect, built once: building and compiling it per turn cost more than running it. */
-  #insertResponseSql: string | undefined
+  /** The response insert's SQL in this dialect by row count, built once each: building and compiling it per turn cost more than running it. */
+  readonly #insertResponseSql = new Map<number, string>()
+  /** Fresh responses (the common turn) are inserted together, one statement per event-loop turn. */
+  readonly #freshResponses = new InsertBatch<ResponseRow>((rows) => this.#insertRows(rows), MAX_BATCH_ROWS)
 
   constructor(
     db: Kysely<Database>,
@@ -251,8 +254,12 @@ export class KyselyStorage implements Storage {
   }
 
   async persistTurn(turn: TurnRecord): Promise<PersistResult> {
-    // A fresh response (no parent, no conversation) is one row: no transaction around it.
-    if (turn.expect.kind === 'none') return this.#insertResponse(this.#db, turn.response)
+    // A fresh response (no parent, no conversation) is one row: it joins the turn's group commit.
+    if (turn.expect.kind === 'none') {
+      const row = responseRow(turn.response)
+      await this.#freshResponses.add(row)
+      return { ok: true, storedBytes: storedBytesOf(row) }
+    }
     return this.#db.transaction().execute(async (tx): Promise<PersistResult> => {
       const { expect } = turn
       switch (expect.kind) {
@@ -295,36 +302,58 @@ export class KyselyStorage implements Storage {
     })
   }
 
-  /** Inserts a turn's response row; a single statement needs no transaction of its own. */
-  async #insertResponse(
-    db: Kysely<Database> | Transaction<Database>,
-    response: TurnRecord['response'],
-  ): Promise<PersistResult> {
-    const snapshot = JSON.stringify(response.snapshot)
-    const history = JSON.stringify(response.history)
-    const input = response.input === null ? null : JSON.stringify(response.input)
-    const row: ResponseRow = {
-      id: response.id,
-      previous_response_id: response.previousResponseId,
-      conversation_id: response.conversationId,
-      created_at: response.createdAt,
-      status: response.status,
-      snapshot,
-      history,
-      input,
-      version: 0,
-      deleted: 0,
-      tenant: response.tenant,
-    }
-    this.#insertResponseSql ??= db.insertInto('gw_responses').values(row).compile().sql
-    // The compiled statement lists the row's columns in its key order, so the values follow it.
-    await db.executeQuery(CompiledQuery.raw(this.#insertResponseSql, Object.values(row)))
-    const storedBytes =
-      Buffer.byteLength(snapshot) +
-      Buffer.byteLength(history) +
-      (input === null ? 4 : Buffer.byteLength(input))
-    return { ok: true, storedBytes }
+  /** Inserts a turn's response row (inside the turn's transaction). */
+  async #insertResponse(tx: Transaction<Database>, response: TurnRecord['response']): Promise<PersistResult> {
+    const row = responseRow(response)
+    await this.#insertRows([row], tx)
+    return { ok: true, storedBytes: storedBytesOf(row) }
   }
+
+  /** One INSERT of these rows: a single statement is atomic without a transaction of its own. */
+  async #insertRows(
+    rows: ResponseRow[],
+    db: Kysely<Database> | Transaction<Database> = this.#db,
+  ): Promise<void> {
+    let sql = this.#insertResponseSql.get(rows.length)
+    if (sql === undefined) {
+      sql = db.insertInto('gw_responses').values(rows).compile().sql
+      this.#insertResponseSql.set(rows.length, sql)
+    }
+    // The compiled statement lists each row's columns in the key order of `responseRow`, so the values follow it.
+    await db.executeQuery(
+      CompiledQuery.raw(
+        sql,
+        rows.flatMap((row) => Object.values(row)),
+      ),
+    )
+  }
+}
+
+/** Rows of one statement at most: 100 × 11 parameters, far below SQLite's and Postgres's limits. */
+const MAX_BATCH_ROWS = 100
+
+function responseRow(response: TurnRecord['response']): ResponseRow {
+  return {
+    id: response.id,
+    previous_response_id: response.previousResponseId,
+    conversation_id: response.conversationId,
+    created_at: response.createdAt,
+    status: response.status,
+    snapshot: JSON.stringify(response.snapshot),
+    history: JSON.stringify(response.history),
+    input: response.input === null ? null : JSON.stringify(response.input),
+    version: 0,
+    deleted: 0,
+    tenant: response.tenant,
+  }
+}
+
+function storedBytesOf(row: ResponseRow): number {
+  return (
+    Buffer.byteLength(row.snapshot) +
+    Buffer.byteLength(row.history) +
+    (row.input === null ? 4 : Buffer.byteLength(row.input))
+  )
 }
 
 /** Bumps a live conversation's version (only from `expected` when given); false when nothing matched. */
