@@ -80,7 +80,7 @@ export async function createMessage(context: RouteContext): Promise<void> {
       case 'error':
         return sendAnthropicError(context.res, result.error)
       case 'message':
-        if (sink) context.res.end()
+        if (sink) sink.end()
         else sendJson(context.res, 200, result.message)
         return
       default: {
@@ -95,7 +95,7 @@ export async function createMessage(context: RouteContext): Promise<void> {
         type: 'error',
         error: { type: 'api_error', message: 'The gateway failed.' },
       })
-      context.res.end()
+      sink.end()
       return
     }
     sendAnthropicError(context.res, { status: 500, type: 'server_error', message: 'The gateway failed.' })

@@ -82,7 +82,7 @@ async function createResponse(context: RouteContext): Promise<void> {
       case 'error':
         return sendError(context.res, result.error)
       case 'response':
-        if (sink) context.res.end()
+        if (sink) sink.end()
         else sendJson(context.res, 200, result.response)
         return
       default: {
@@ -109,7 +109,7 @@ async function createResponse(context: RouteContext): Promise<void> {
           error: { code: failure.code ?? 'server_error', message: failure.message },
         },
       })
-      context.res.end()
+      sink.end()
       return
     }
     if (unavailable) context.res.setHeader('retry-after', '1')
