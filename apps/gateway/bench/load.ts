@@ -25,6 +25,12 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000)
 /** Direct and gateway rounds alternate this many times (`BENCH_PAIRS`). */
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3)
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 180)
+/**
+ * Requests each path serves before the first pair (`BENCH_WARMUP`): a gateway runs for hours, and its
+ * optimizing compiler was still busy compiling request-path code (a fifth of the process's CPU in a
+ * profile) through the first thousand requests; the measured rounds are its steady state.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1500)
 // An inference server's token cadence (~40 tokens/s): the upstream waits, it does not burn CPU.
 const CHUNK_DELAY_MS = Number(process.env.BENCH_FRAME_MS ?? 25)
 /** `BENCH_SHARED_GROUP=1` keeps the three processes in one session (one CPU share on a loaded machine). */
@@ -295,12 +301,17 @@ try {
   // Warm each path right before its round (JIT, the database file, and 200 open connections: Node
   // closes a connection idle for 5 s, and a server on Node ≥ 20 accepts one connection per event-loop
   // iteration, so a round that starts by reconnecting 200 clients measures that burst, not streaming).
-  // Both rounds start alike; BENCH_COLD=1 skips the warm-ups to see the burst instead.
+  // Both rounds start alike; BENCH_COLD=1 skips the warm-ups (and BENCH_WARMUP) to see the burst instead.
   const warm = process.env.BENCH_COLD !== '1'
   // On a shared machine the load moves within seconds: direct and gateway rounds alternate, and each
   // pair's ratios are compared (their median is the result), not one direct round against one later
   // gateway round.
   const ratios: Array<{ p99: number; throughput: number }> = []
+  if (warm && WARMUP > 0) {
+    await load(upstream.url, WARMUP)
+    await load(gateway.url, WARMUP)
+    console.log(`load: ${WARMUP} requests each way to warm up; load avg ${load1()}`)
+  }
   for (let pair = 1; pair <= PAIRS; pair++) {
     if (warm) await load(upstream.url, CLIENTS)
     const upstreamBefore = await statsOf(upstream)

@@ -13,12 +13,15 @@ afterEach(async () => {
 
 /** A server whose one request is handed to the test, and the client's response (once the sink sent the head). */
 async function exchange(): Promise<{ res: ServerResponse; answer: Promise<IncomingMessage> }> {
+  let respond: (res: ServerResponse) => void = () => {}
   const served = new Promise<ServerResponse>((resolve) => {
-    server = createServer((_req, res) => resolve(res))
+    respond = resolve
   })
-  server?.listen(0, '127.0.0.1')
-  await once(server as Server, 'listening')
-  const { port } = server?.address() as AddressInfo
+  const listening = createServer((_req, res) => respond(res))
+  server = listening
+  listening.listen(0, '127.0.0.1')
+  await once(listening, 'listening')
+  const { port } = listening.address() as AddressInfo
   const req = request({ host: '127.0.0.1', port, path: '/' })
   // The second test drops the connection on purpose.
   req.on('error', () => {})
