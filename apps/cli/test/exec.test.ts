@@ -119,7 +119,10 @@ describe('exec output formats (golden)', () => {
     expect(titles).toEqual([...STREAM_JSON_TYPES])
     // The turn's checkpoint is taken alongside the first model request, so its line may come
     // before or after that request's output: check it on its own, keep the golden order-stable.
+    // It is a line of the turn, so it comes before the turn's `final` (Claude Code's `result` ends a turn).
     expect(lines.filter((line) => line.type === 'checkpoint')).toHaveLength(1)
+    expect(types.indexOf('checkpoint')).toBeLessThan(types.indexOf('final'))
+    expect(types.slice(types.indexOf('final') + 1)).toEqual(['run_end'])
     const text = lines
       .filter((line) => line.type !== 'checkpoint')
       .map((line) => JSON.stringify(line))

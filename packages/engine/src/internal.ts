@@ -20,6 +20,8 @@ export type {
 export { createSearchBackend, fetchWebText, SEARCH_BACKENDS } from '@z-engine/tools'
 /** The feedback a call gets when `run` had no approver. */
 export { NO_APPROVER_FEEDBACK } from './api/run.js'
+/** A session's MCP completions and its pending checkpoint work, for the CLI. */
+export { checkpointWorkOf, mcpCompletionsOf } from './api/session-access.js'
 /** The model reference in effect by default, and readers of the model settings. */
 export { DEFAULT_MODEL_REF, modelRefFromSettings, providerSettingsOf } from './assembly/model-port.js'
 /** Which sandbox backend the shell would use here. */
@@ -67,6 +69,8 @@ export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
 /** MCP servers of a session. */
 export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
+/** One resource a ready MCP server lists. */
+export type { McpResourceEntry } from './mcp/mcp-manager.js'
 /** What probing the configured MCP servers found. */
 export type { McpProbe } from './mcp/probe.js'
 /** Connects to every configured MCP server once and reports (`z-engine mcp list`). */

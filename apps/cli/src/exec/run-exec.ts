@@ -1,4 +1,5 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
+import { checkpointWorkOf } from '@z-engine/engine/internal'
 import type { EventEnvelope, EventOf, PermissionMode, SettingsLayer } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
 import { shellStart } from '../cwd.js'
@@ -182,6 +183,8 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
           break
         }
         last = event
+        // A read-only turn's checkpoint may land after turnFinished: its line comes before `final`.
+        await checkpointWorkOf(session).catch(() => undefined)
         const code = turnExitCode(event, denials.take().mutating)
         writer.turnEnd?.(event, code)
         if (exitCode === EXIT.ok) exitCode = code

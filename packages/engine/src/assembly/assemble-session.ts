@@ -176,5 +176,5 @@ export async function assembleSession(
     await hooks.instructionsLoaded?.(load)
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
-  return { session, core, view: sessionView(sessionTools, tools, commands, workspace) }
+  return { session, core, view: sessionView(sessionTools, tools, commands, workspace, state) }
 }

@@ -1,4 +1,7 @@
+import type { McpResourceEntry } from '../mcp/mcp-manager.js'
 import type { McpServerInfo } from '../mcp/server-connection.js'
+import type { SessionState } from '../session/state.js'
+import type { McpPromptCommand } from '../workspace/commands/catalog.js'
 import type { CommandRunner } from './command-runner.js'
 import type { ToolServices } from './session-tool-services.js'
 import type { SessionTools } from './session-tools.js'
@@ -17,6 +20,12 @@ export interface SessionView {
   skillNames(): string[]
   /** The enabled plugins: `name` as `<plugin>@<marketplace>`, `path` their folder. */
   plugins(): Array<{ name: string; path: string }>
+  /** Prompts of the MCP servers ready now (`/mcp__<server>__<prompt>`). */
+  mcpPrompts(): McpPromptCommand[]
+  /** Resources the ready MCP servers list (`@server:uri`). */
+  mcpResources(signal: AbortSignal): Promise<McpResourceEntry[]>
+  /** Resolves when the checkpoint work started so far (snapshots, end marks) is done and its records published. */
+  checkpointWork(): Promise<void>
 }
 
 /** The view of a session's tools, servers, commands, agents, skills and plugins, read at each call. */
@@ -25,6 +34,7 @@ export function sessionView(
   tools: ToolServices,
   commands: CommandRunner,
   workspace: SessionWorkspace,
+  state: SessionState,
 ): SessionView {
   return {
     toolNames: () => sessionTools.current().map((tool) => tool.name),
@@ -36,5 +46,8 @@ export function sessionView(
     skillNames: () => workspace.skills.definitions.map((skill) => skill.name),
     plugins: () =>
       workspace.loaded.plugins.map((plugin) => ({ name: plugin.id, path: plugin.contents.root })),
+    mcpPrompts: () => tools.mcp.promptCommands(),
+    mcpResources: (signal) => tools.mcp.resourceEntries(signal),
+    checkpointWork: () => state.checkpointing,
   }
 }

@@ -38,6 +38,14 @@ export interface McpManagerOptions {
   hooks: McpManagerHooks
 }
 
+/** One resource a ready server lists, as `@server:uri` completion offers it. */
+export interface McpResourceEntry {
+  server: string
+  uri: string
+  name: string
+  description?: string
+}
+
 /** What `reconcile` changed, by server name. */
 export interface McpReconcileResult {
   added: string[]
@@ -235,6 +243,33 @@ export class McpManager implements McpPort {
         return message.role === 'assistant' ? `(assistant) ${text}` : text
       })
       .join('\n\n')
+  }
+
+  /** Resources of ready servers, one entry each, for `@server:uri` completion; a server that fails to list is skipped. */
+  async resourceEntries(signal: AbortSignal): Promise<McpResourceEntry[]> {
+    const ready = [...this.#connections.values()].filter(
+      (connection) => connection.status === 'ready' && connection.client().getServerCapabilities()?.resources,
+    )
+    const listed = await Promise.all(
+      ready.map((connection) =>
+        connection
+          .client()
+          .listResources({}, { signal })
+          .then(
+            (result) =>
+              result.resources.map((resource) => ({
+                server: connection.name,
+                uri: resource.uri,
+                name: resource.title ?? resource.name,
+                ...(resource.description !== undefined
+                  ? { description: resource.description.split('\n')[0] ?? '' }
+                  : {}),
+              })),
+            () => [],
+          ),
+      ),
+    )
+    return listed.flat()
   }
 
   async listResources(server: string | undefined, signal: AbortSignal): Promise<ToolResult> {
