@@ -283,7 +283,16 @@ describe('inspection commands', () => {
     const servers = listed.value.servers as Array<Record<string, unknown>>
     expect(servers.find((server) => server.name === 'mine')).toMatchObject({ status: 'not started' })
     expect(servers.find((server) => server.name === 'evil')).toBeUndefined()
+    expect(listed.value.withheldServers).toEqual(['evil', 'files'])
     expect(existsSync(marker)).toBe(false)
+    // In words: the user's server as not started, then one line saying why and how to trust.
+    const text = await runInProcess(['mcp', 'list', '--cwd', box.project], { cwd: box.root, env: box.env })
+    expect(text.code, text.stderr).toBe(0)
+    const lines = text.stdout.trim().split('\n')
+    expect(lines).toEqual([
+      expect.stringMatching(/^mine {2}sh {2}\[not started\]/),
+      "The workspace is not trusted: the server above was not started; this project's servers evil, files are withheld. Trust it with 'z-engine trust' (or /trust in the chat), then run 'z-engine mcp list' again.",
+    ])
   })
 
   it('mcp list starts each server to show its real status, tool count and stderr, then stops it', async () => {

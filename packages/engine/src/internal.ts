@@ -69,6 +69,8 @@ export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
 /** MCP servers of a session. */
 export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
+/** Names of the MCP servers project layers define that an untrusted workspace withholds. */
+export { withheldServers } from './mcp/session-mcp.js'
 /** One resource a ready MCP server lists. */
 export type { McpResourceEntry } from './mcp/mcp-manager.js'
 /** What probing the configured MCP servers found. */

@@ -1,4 +1,4 @@
-import { probeMcpServers, resolveServerSpecs } from '@z-engine/engine/internal'
+import { probeMcpServers, resolveServerSpecs, withheldServers } from '@z-engine/engine/internal'
 import type { McpServerSettings } from '@z-engine/protocol'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
@@ -15,7 +15,8 @@ enabled server is started as a session would start it (each within its timeout_m
 counted, its last error and stderr tail kept, and then stopped. A server in several of Claude Code's
 scopes is the local one, else the project's, else the user's. Project-defined servers are
 withheld until the workspace is trusted, and in an untrusted workspace no server is started at all
-(status "not started"). With --json each server has "resolved": what it will start with, \${VAR}
+(status "not started"; one line names the withheld servers and how to trust the workspace; with
+--json "withheldServers"). With --json each server has "resolved": what it will start with, \${VAR}
 expanded (command, args, cwd, url; an env or header value taken from a variable shows as <$VAR>);
 "notices" (problems in the files, each with
 a code such as json_invalid, server_invalid, field_ignored) and "issues" (entries that cannot start
@@ -85,8 +86,20 @@ export async function main(io: CommandIo): Promise<number> {
     .filter((notice) => notice.level === 'warning')
     .map((notice) => notice.message)
   const code = notices.some((notice) => notice.severity === 'error') ? EXIT.failed : EXIT.ok
+  // The project's own servers an untrusted workspace leaves out, by name.
+  const withheldNames = context.trusted
+    ? []
+    : withheldServers(context.loaded.readLayers, Object.keys(context.loaded.settings.mcp.servers))
   if (context.json) {
-    printJson(io, { projectRoot: context.projectRoot, servers, withheld, notices, issues, problems })
+    printJson(io, {
+      projectRoot: context.projectRoot,
+      servers,
+      withheld,
+      withheldServers: withheldNames,
+      notices,
+      issues,
+      problems,
+    })
     return code
   }
   const lines = servers.map((server) => {
@@ -96,19 +109,25 @@ export async function main(io: CommandIo): Promise<number> {
     const error = 'lastError' in server ? ` — ${server.lastError}` : ''
     return `${server.name}  ${target}  [${server.status}${tools}]${error}  (${server.layer ?? 'settings'}${server.file ? `: ${server.file}` : ''})`
   })
-  if (lines.length === 0) lines.push(`No MCP servers configured for ${context.projectRoot}.`)
-  if (withheld.length > 0)
-    lines.push(
-      "note: this project's MCP servers are withheld until you trust the workspace (z-engine trust).",
-    )
-  if (!context.trusted && servers.length > 0)
-    lines.push(
-      'note: the workspace is not trusted, so no server was started to check it (z-engine trust, then mcp list).',
-    )
+  // Untrusted: one line says what happened and what to do (nothing started, the project's withheld).
+  if (!context.trusted && (servers.length > 0 || withheldNames.length > 0))
+    lines.push(untrustedLine(servers.length, withheldNames))
+  else if (lines.length === 0) lines.push(`No MCP servers configured for ${context.projectRoot}.`)
   for (const notice of notices) lines.push(`${notice.severity}: ${notice.message}`)
   for (const problem of problems) lines.push(`warning: ${problem}`)
   printLines(io, lines)
   return code
+}
+
+/** The one line `mcp list` prints in an untrusted workspace: what was not started or withheld, and how to trust it. */
+function untrustedLine(listed: number, withheld: readonly string[]): string {
+  const names = withheld.join(', ')
+  const project =
+    withheld.length === 0
+      ? ''
+      : `${listed > 0 ? '; ' : ''}this project's server${withheld.length === 1 ? '' : 's'} ${names} ${withheld.length === 1 ? 'is' : 'are'} withheld`
+  const started = listed > 0 ? `the server${listed === 1 ? ' above was' : 's above were'} not started` : ''
+  return `The workspace is not trusted: ${started}${project}. Trust it with 'z-engine trust' (or /trust in the chat), then run 'z-engine mcp list' again.`
 }
 
 /**
