@@ -440,3 +440,33 @@ describe.each(FORMATS)('%s wire format', (format) => {
     await expect.poll(() => server?.requests[0]?.closedEarly).toBe(true)
   })
 })
+
+describe('a server that cannot be reached', () => {
+  it.each(FORMATS)('%s: the error names the URL, what failed and what to check', async (format) => {
+    // A port that was just listening and is now closed: nothing answers there.
+    const closed = await startScriptedServer([])
+    const urls = {
+      anthropic: closed.url,
+      'openai-chat': closed.openaiBaseUrl,
+      'openai-responses': closed.openaiBaseUrl,
+      gemini: closed.geminiBaseUrl,
+    }
+    await closed.close()
+    const retry = { maxRetries: 0 }
+    const client =
+      format === 'anthropic'
+        ? createAnthropicClient({ apiKey: 'k', baseUrl: urls.anthropic, retry })
+        : format === 'openai-chat'
+          ? createChatClient({ apiKey: 'k', baseUrl: urls['openai-chat'], retry })
+          : format === 'openai-responses'
+            ? createResponsesClient({ apiKey: 'k', baseUrl: urls['openai-responses'], retry })
+            : createGeminiClient({ apiKey: 'k', baseUrl: urls.gemini, retry })
+    const { result } = await run(client)
+    if (result.ok) throw new Error('expected a connection error')
+    expect(result.error.kind).toBe('network')
+    expect(result.error.message).toContain(
+      `at ${urls[format]} (connection refused: nothing is listening there)`,
+    )
+    expect(result.error.message).toContain('Check that a server is running at that address')
+  })
+})

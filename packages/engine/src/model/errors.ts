@@ -81,8 +81,23 @@ export function retryAfterMsFrom(headers: Headers | undefined, now: number = Dat
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
-/** Classifies anything thrown while requesting or streaming. `aborted` wins whenever the signal fired. */
-export function classifyError(error: unknown, signal: AbortSignal | undefined, provider: string): ModelError {
+/** Where a client sends its requests: the URL a connection failure names, and the variable that sets it. */
+export interface ModelEndpoint {
+  url: string
+  /** The environment variable that overrides the URL (`ANTHROPIC_BASE_URL`), when there is one. */
+  variable?: string
+}
+
+/**
+ * Classifies anything thrown while requesting or streaming. `aborted` wins whenever the signal fired.
+ * With `endpoint`, a connection failure names the URL and what to check.
+ */
+export function classifyError(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  provider: string,
+  endpoint?: ModelEndpoint,
+): ModelError {
   if (signal?.aborted) return abortedError()
   if (error instanceof TypedModelError) return error.modelError
   const facts = factsOf(error)
@@ -92,7 +107,7 @@ export function classifyError(error: unknown, signal: AbortSignal | undefined, p
   const retryAfterMs = retryAfterMsFrom(facts.headers)
   const result: ModelError = {
     kind,
-    message: userMessage(kind, provider, facts),
+    message: userMessage(kind, provider, facts, endpoint, error),
     providerMessage: facts.text,
   }
   if (facts.status !== undefined) result.status = facts.status
@@ -134,7 +149,13 @@ function isNetworkText(text: string): boolean {
   )
 }
 
-function userMessage(kind: ModelErrorKind, provider: string, facts: ErrorFacts): string {
+function userMessage(
+  kind: ModelErrorKind,
+  provider: string,
+  facts: ErrorFacts,
+  endpoint: ModelEndpoint | undefined,
+  error: unknown,
+): string {
   const said = facts.text ? ` The provider said: ${truncate(facts.text)}` : ''
   switch (kind) {
     case 'context_overflow':
@@ -151,8 +172,12 @@ function userMessage(kind: ModelErrorKind, provider: string, facts: ErrorFacts):
       return `The ${provider} API does not know this model or endpoint. Check the model id and the provider's base URL.${said}`
     case 'invalid_request':
       return `The ${provider} API rejected the request as invalid. This is likely a bug or an unsupported option for this model; check the model and settings.${said}`
-    case 'network':
-      return `Could not reach the ${provider} API (connection failed or dropped). Check your network and the provider's base URL.${said}`
+    case 'network': {
+      if (endpoint === undefined)
+        return `Could not reach the ${provider} API (connection failed or dropped). Check your network and the provider's base URL.${said}`
+      const setBy = endpoint.variable !== undefined ? `${endpoint.variable} or ` : ''
+      return `Could not reach the ${provider} API at ${endpoint.url} (${connectionProblem(error)}). Check that a server is running at that address and reachable from here (network, proxy, firewall), or fix the base URL (${setBy}base_url in the provider's settings).${said}`
+    }
     case 'server':
       return `The ${provider} API failed with a server error. Try again shortly.${said}`
     case 'aborted':
@@ -162,6 +187,34 @@ function userMessage(kind: ModelErrorKind, provider: string, facts: ErrorFacts):
       return String(unreachable)
     }
   }
+}
+
+/** What went wrong with the connection, from the system error code somewhere in the cause chain. */
+function connectionProblem(error: unknown): string {
+  let current: unknown = error
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    switch (code) {
+      case 'ECONNREFUSED':
+        return 'connection refused: nothing is listening there'
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return 'the host name does not resolve'
+      case 'ETIMEDOUT':
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return 'the connection timed out'
+      case 'ECONNRESET':
+      case 'UND_ERR_SOCKET':
+        return 'the connection was closed'
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        return 'the host is unreachable'
+      default:
+        if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `a TLS problem: ${code}`
+    }
+    current = (current as { cause?: unknown }).cause
+  }
+  return 'connection failed or dropped'
 }
 
 function truncate(text: string): string {

@@ -3,7 +3,13 @@
  * announced as `retrying` events, and the final `message_end` assembled from the attempt's events.
  */
 import { MessageAssembler } from './assembler.js'
-import { abortedError, classifyError, isRetryable, StreamProtocolError } from './errors.js'
+import {
+  abortedError,
+  classifyError,
+  isRetryable,
+  type ModelEndpoint,
+  StreamProtocolError,
+} from './errors.js'
 import { type ResolvedRetryOptions, retryDelayMs } from './retry.js'
 import type { StopReason, StreamEvent } from './types.js'
 
@@ -15,12 +21,16 @@ export type AttemptEvent =
 /** One attempt: opens the HTTP stream with `signal` and yields its events; throws on any failure. */
 export type Attempt = (signal: AbortSignal) => AsyncIterable<AttemptEvent>
 
-/** Runs attempts with retries. Never throws: failures end the stream with an `error` event. */
+/**
+ * Runs attempts with retries. Never throws: failures end the stream with an `error` event.
+ * `endpoint` lets a connection failure name the URL it could not reach.
+ */
 export async function* runStream(
   provider: string,
   attempt: Attempt,
   retry: ResolvedRetryOptions,
   signal: AbortSignal | undefined,
+  endpoint?: ModelEndpoint,
 ): AsyncGenerator<StreamEvent> {
   for (let attemptNumber = 1; ; attemptNumber++) {
     if (signal?.aborted) {
@@ -59,7 +69,7 @@ export async function* runStream(
       signal?.removeEventListener('abort', forward)
       controller.abort()
     }
-    const error = classifyError(failure, signal, provider)
+    const error = classifyError(failure, signal, provider, endpoint)
     const delayMs =
       attemptNumber <= retry.maxRetries && isRetryable(error)
         ? retryDelayMs(attemptNumber, error, retry)

@@ -51,6 +51,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         },
         retry,
         signal,
+        { url: options.baseUrl ?? 'https://api.anthropic.com', variable: 'ANTHROPIC_BASE_URL' },
       )
     },
   }

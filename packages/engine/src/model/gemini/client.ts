@@ -114,6 +114,7 @@ export function createGeminiClient(options: GeminiClientOptions): ModelClient {
         },
         retry,
         signal,
+        { url: options.baseUrl ?? GEMINI_DEFAULT_BASE_URL, variable: 'GOOGLE_GEMINI_BASE_URL' },
       )
     },
     ...(cache !== undefined

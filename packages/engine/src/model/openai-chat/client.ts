@@ -30,6 +30,10 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
   const { load, warm } = lazyOpenAi(options)
   const provider = options.provider ?? 'openai-chat'
   const label = provider === 'openrouter' ? 'OpenRouter' : 'OpenAI-compatible'
+  const endpoint =
+    provider === 'openrouter'
+      ? { url: options.baseUrl ?? 'https://openrouter.ai/api/v1' }
+      : { url: options.baseUrl ?? 'https://api.openai.com/v1', variable: 'OPENAI_BASE_URL' }
   return {
     provider,
     warm,
@@ -49,6 +53,7 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
         },
         retry,
         signal,
+        endpoint,
       )
     },
   }

@@ -30,6 +30,7 @@ export function createResponsesClient(options: ResponsesClientOptions): ModelCli
         },
         retry,
         signal,
+        { url: options.baseUrl ?? 'https://api.openai.com/v1', variable: 'OPENAI_BASE_URL' },
       )
     },
   }
