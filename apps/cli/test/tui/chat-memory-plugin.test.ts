@@ -3,7 +3,7 @@
  * `/plugin install` from the chat (asks once with what the plugin adds, then its command works in
  * the same chat), through the real chat screen, controller and engine session.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { KEYS, renderChat, scriptedEngine, tempDir } from './harness.js'
@@ -31,6 +31,24 @@ describe('# notes and /plugin in the chat', () => {
     await chat.type('hello', KEYS.enter)
     await chat.waitFor((frame) => frame.includes('Hi.'), 'the answer')
     expect(JSON.stringify(setup.client.requests[0]!.system)).toContain('Always use tabs.')
+  })
+
+  it('a # note goes to the CLAUDE.md a project already uses, not a new AGENTS.md beside it', async () => {
+    const setup = await scriptedEngine([text('Hi.')])
+    writeFileSync(join(setup.project, 'CLAUDE.md'), '# Project\n\n- Run npm test.\n')
+    const chat = await renderChat(setup)
+    await chat.type('# Always use tabs.', KEYS.enter)
+    const asked = await chat.waitFor(
+      (frame) => frame.includes('Where should this note be saved?') && frame.includes('3. User'),
+      'the memory question',
+    )
+    expect(asked).toContain(join(setup.project, 'CLAUDE.md'))
+    await chat.type('1')
+    await chat.waitFor((frame) => frame.includes('Noted in'), 'the saved note')
+    expect(readFileSync(join(setup.project, 'CLAUDE.md'), 'utf8')).toBe(
+      '# Project\n\n- Run npm test.\n- Always use tabs.\n',
+    )
+    expect(existsSync(join(setup.project, 'AGENTS.md'))).toBe(false)
   })
 
   it('/plugin marketplace add and /plugin install ask once, then the plugin command runs in the same chat', async () => {

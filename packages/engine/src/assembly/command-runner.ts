@@ -78,9 +78,9 @@ const tokens = (count: number) => count.toLocaleString('en-US')
 
 /** The files a `#` note may go to, as the question offers them. */
 const MEMORY_CHOICES: ReadonlyArray<{ target: MemoryTarget; label: string; description: string }> = [
-  { target: 'project', label: 'Project', description: "This project's AGENTS.md, shared with the team" },
-  { target: 'local', label: 'Project (local)', description: 'AGENTS.local.md, for this checkout only' },
-  { target: 'user', label: 'User', description: 'Your own AGENTS.md, for every project' },
+  { target: 'project', label: 'Project', description: "This project's instructions, shared with the team" },
+  { target: 'local', label: 'Project (local)', description: 'Your notes for this checkout only' },
+  { target: 'user', label: 'User', description: 'Your own instructions, for every project' },
 ]
 
 /** `/remember [--project|--local|--user|--ask] <note>`: where the note goes (project by default). */
@@ -328,6 +328,7 @@ export class CommandRunner {
       projectRoot: this.deps.projectRoot,
       home: this.deps.home,
       configDir: this.deps.configDir,
+      compatClaude: this.deps.settings.compat.claude,
       note,
     })
     if (!written.ok) return { type: 'notice', level: 'warning', message: written.error }
@@ -348,7 +349,7 @@ export class CommandRunner {
     const { projectRoot, home, configDir } = this.deps
     const options = MEMORY_CHOICES.map((choice) => ({
       label: choice.label,
-      description: `${choice.description} (${memoryFile(choice.target, projectRoot, home, configDir)})`,
+      description: `${choice.description} (${memoryFile(choice.target, projectRoot, home, configDir, this.deps.settings.compat.claude)})`,
     }))
     const answers = await createInteractionPort(this.deps.session, { toolUseId: 'remember' }).ask(
       [
