@@ -361,11 +361,16 @@ describe('Claude Code compatibility: commands and arguments', () => {
     expect(body).not.toContain('```!')
   })
 
-  it('reports @file mentions that do not exist', async () => {
+  it("reports @file mentions the user typed that do not exist; a template's own @word naming no file is text", async () => {
     const box = await sandbox()
-    await put(box.project, '.claude/commands/see.md', 'Read @docs/missing.md and @README.md\n')
-    const { body, notices } = await expand(box, 'see', [])
+    await put(
+      box.project,
+      '.claude/commands/see.md',
+      'Read @README.md and $ARGUMENTS; use @pytest.fixture, @types/node and @docs/gone.md\n',
+    )
+    const { body, notices } = await expand(box, 'see', ['@docs/missing.md'])
     expect(body).toContain('<file path="README.md">')
+    expect(body).toContain('use @pytest.fixture, @types/node and @docs/gone.md')
     expect(notices).toEqual(['@docs/missing.md was not inlined: there is no such file.'])
   })
 

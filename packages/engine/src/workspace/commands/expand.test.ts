@@ -101,8 +101,8 @@ describe('expandCommand', () => {
     writeFileSync(join(root, 'a.ts'), 'export const a = 1\n')
     writeFileSync(join(root, 'secret.env'), 'KEY=1\n')
     const expanded = await expandCommand(
-      command('Look at @a.ts, then @secret.env and @missing.ts; mail me@host.com'),
-      '',
+      command('Look at @a.ts, then @secret.env and $ARGUMENTS; mail me@host.com'),
+      '@missing.ts',
       deps({ canRead: (path) => !path.endsWith('.env') }),
     )
     const body = expanded.content[1].text
@@ -111,9 +111,25 @@ describe('expandCommand', () => {
     expect(expanded.inlinedFiles).toEqual([join(root, 'a.ts')])
     expect(expanded.notices).toEqual([
       '@secret.env was not inlined: the permissions do not allow reading it.',
-      // Claude Code reports a mentioned file that does not exist.
+      // Claude Code reports a file the user mentioned that does not exist.
       '@missing.ts was not inlined: there is no such file.',
     ])
+  })
+
+  it("leaves a template's own @word that names no file as text, without a notice (a decorator is not a mention)", async () => {
+    writeFileSync(join(root, 'conftest.py'), 'import pytest\n')
+    const expanded = await expandCommand(
+      command(
+        'Write tests with @pytest.fixture and @pytest.mark.parametrize, see @conftest.py and @docs/missing.md',
+      ),
+      'for @parser.py',
+      deps(),
+    )
+    const body = expanded.content[1].text
+    expect(body).toContain('Write tests with @pytest.fixture and @pytest.mark.parametrize')
+    expect(body).toContain('<file path="conftest.py">\nimport pytest\n</file>')
+    // Only what the user typed is reported missing.
+    expect(expanded.notices).toEqual(['@parser.py was not inlined: there is no such file.'])
   })
 
   it('does not inline a link whose target the policy refuses', async () => {

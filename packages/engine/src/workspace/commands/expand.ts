@@ -98,6 +98,7 @@ export async function expandCommand(
     projectRoot: deps.projectRoot,
     ...(deps.home === undefined ? {} : { home: deps.home }),
     canRead: (path) => deps.canRead(path, turnRules),
+    typed: args,
   })
   notices.push(...inlined.notices)
 

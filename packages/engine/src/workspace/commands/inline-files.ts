@@ -12,6 +12,12 @@ export interface InlineFileDeps {
   home?: string
   /** Whether the policy lets the model read this absolute path (with the turn's granted rules). */
   canRead(path: string): boolean | Promise<boolean>
+  /**
+   * What the user typed (a command's arguments): only an `@path` written there is reported when no
+   * such file exists. A template's own `@word` (`@pytest.fixture`, `@Component`) that names no
+   * file is text, never a mention.
+   */
+  typed?: string
 }
 
 /** Files inlined, in order of first mention, and notices about the ones left out. */
@@ -25,8 +31,8 @@ const REFERENCE = /(?:^|[\s(])@(?!agent-)((?:[^\s`'"()<>]|\\ )+)/g
 
 /**
  * Reads the files a template names with `@path` (relative to the project root, absolute, or `~/…`).
- * Tokens that are not existing files are left alone (they are often decorators or handles) unless they
- * look like paths (`src/x`, `notes.md`), which are reported missing as Claude Code reports them; files
+ * Tokens that are not existing files are left alone (they are often decorators or handles); one the
+ * user typed (`typed`) that looks like a path (`src/x`, `notes.md`) is reported missing; files
  * the policy refuses, binaries, and files past the size limits are left out with a notice. Never throws.
  */
 export async function inlineFileReferences(text: string, deps: InlineFileDeps): Promise<InlinedFiles> {
@@ -73,12 +79,20 @@ export async function inlineFileReferences(text: string, deps: InlineFileDeps): 
       break
     }
     const bare = candidates[1]!
-    if (!found && looksLikePath(bare) && !seen.has(bare)) {
+    if (!found && looksLikePath(bare) && !seen.has(bare) && typedMention(deps.typed, bare)) {
       seen.add(bare)
       result.notices.push(`@${bare} was not inlined: there is no such file.`)
     }
   }
   return result
+}
+
+/** Whether the user's own text holds `@token` as a mention (at its start or after whitespace/`(`). */
+function typedMention(typed: string | undefined, token: string): boolean {
+  if (typed === undefined) return false
+  for (const match of typed.matchAll(REFERENCE))
+    if (match[1]!.replace(/\\ /g, ' ').replace(/[.,;:!?]+$/, '') === token) return true
+  return false
 }
 
 /** `src/x`, `./x`, `~/x` or a name with a short extension (`notes.md`); not `@user` or `@Component`. */
