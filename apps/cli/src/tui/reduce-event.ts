@@ -9,6 +9,7 @@ import type {
   RewindScope,
   Route,
 } from '@z-engine/protocol'
+import { denialReason } from './denial-reason.js'
 import { diffBody, diffCounts, shownPath } from './diff-lines.js'
 import { taskViewDivider } from './task-view-divider.js'
 import { todoLines } from './todo-lines.js'
@@ -485,11 +486,13 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
         progress: [],
       }
       const change = changeOf(event.diff)
+      const summary =
+        event.summary ?? (event.status === 'denied' ? denialReason(event.output, state.mode) : undefined)
       const done: ToolCard = {
         ...card,
         status: event.status,
         durationMs: event.durationMs,
-        ...(event.summary !== undefined ? { summary: event.summary } : {}),
+        ...(summary !== undefined ? { summary } : {}),
         ...(change !== undefined ? { change } : {}),
       }
       const result = state.results.get(event.toolUseId)
