@@ -1,4 +1,4 @@
-import type { AgentInfo, TurnOutcome } from '@z-engine/protocol'
+import type { AgentInfo, PermissionMode, TurnOutcome } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { diffColor } from './approval-panel.js'
@@ -14,6 +14,14 @@ const STATUS_MARK: Record<ToolCardStatus, { mark: string; color: string; label: 
   denied: { mark: '⊘', color: 'red', label: 'denied' },
   cancelled: { mark: '■', color: 'gray', label: 'cancelled' },
   interrupted: { mark: '■', color: 'gray', label: 'interrupted' },
+}
+
+/** How an approved plan's mode reads under its heading. */
+const MODE_WORDS: Record<PermissionMode, string> = {
+  default: 'edits asked for',
+  acceptEdits: 'edits auto-accepted',
+  plan: 'still planning',
+  bypass: 'bypassing permissions',
 }
 
 /** The card's title without a leading tool name (the card prints the name itself). */
@@ -157,6 +165,13 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
       return (
         <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
           <Text dimColor>/{entry.name}</Text>
+          <Markdown source={entry.markdown} inset={6} />
+        </Box>
+      )
+    case 'plan':
+      return (
+        <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
+          <Text color="magenta">{`Approved plan${entry.mode !== undefined ? ` (${MODE_WORDS[entry.mode]})` : ''}`}</Text>
           <Markdown source={entry.markdown} inset={6} />
         </Box>
       )

@@ -538,8 +538,14 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
     }
     case 'planProposed':
       return { ...state, plans: [...state.plans, event.plan] }
-    case 'planResolved':
-      return { ...state, plans: state.plans.filter((plan) => plan.id !== event.planId) }
+    case 'planResolved': {
+      const plan = state.plans.find((item) => item.id === event.planId)
+      const next = { ...state, plans: state.plans.filter((item) => item.id !== event.planId) }
+      // An approved plan stays in the transcript as what was agreed.
+      return plan !== undefined && event.decision.type === 'approve'
+        ? append(next, { kind: 'plan', markdown: plan.markdown, mode: event.decision.mode })
+        : next
+    }
     case 'todosUpdated':
       return append(state, {
         kind: 'commandOutput',

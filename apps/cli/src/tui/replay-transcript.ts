@@ -59,6 +59,9 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
             : item.denyFeedback !== undefined
               ? decisionText({ type: 'deny', feedback: item.denyFeedback })
               : undefined
+        // The plan the user approved stays visible on resume, as it did live.
+        const plan = item.name === 'ExitPlanMode' && item.status === 'ok' ? item.input.plan : undefined
+        if (typeof plan === 'string') push({ kind: 'plan', markdown: plan })
         push({
           kind: 'tool',
           card: {

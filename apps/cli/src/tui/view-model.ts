@@ -60,6 +60,8 @@ export type TranscriptEntry =
   | { kind: 'banner'; key: string; version: string; projectRoot: string; sessionId: string }
   /** A call's whole output, shown on Ctrl-O. */
   | { kind: 'toolOutput'; key: string; title: string; text: string; diff?: boolean }
+  /** The plan the user approved (ExitPlanMode), kept as agreed; `mode` is the one it was approved into. */
+  | { kind: 'plan'; key: string; markdown: string; mode?: PermissionMode }
 
 /** A transient model failure being retried; repeats of the same reason update it in place. */
 export interface RetryNotice {

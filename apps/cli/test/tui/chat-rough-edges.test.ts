@@ -25,3 +25,31 @@ describe('a call denied in plan mode', () => {
     expect(frame.replace(/\s+/g, ' ')).toContain('Shift+Tab leaves plan mode')
   })
 })
+
+describe('an approved plan', () => {
+  it('stays in the transcript, and the model gets it back with the approval', async () => {
+    const plan = '1. Add the parser\n2. Test the parser'
+    const setup = await scriptedEngine([
+      { blocks: [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan } }] },
+      text('Carrying out step one.'),
+    ])
+    const chat = await renderChat(setup, { mode: 'plan' })
+    await chat.type('plan the parser', KEYS.enter)
+    await chat.waitFor((current) => current.includes('Test the parser'), 'the plan panel')
+    await chat.type('a')
+    const frame = await chat.waitFor((current) => current.includes('Carrying out step one.'), 'the answer')
+    expect(frame).toContain('Approved plan (edits auto-accepted)')
+    expect(frame).toContain('Add the parser')
+    expect(frame).toContain('Test the parser')
+    const sent = JSON.stringify(setup.client.requests.at(-1)?.messages)
+    expect(sent).toContain('## Approved Plan:\\n1. Add the parser\\n2. Test the parser')
+    // Kept in the session: a resumed chat shows it where it was approved.
+    const sessionId = chat.session.id
+    chat.unmount()
+    await chat.session.close()
+    const resumed = await renderChat(setup, { resume: sessionId })
+    const replayed = await resumed.waitFor((current) => current.includes('Resumed'), 'the replayed transcript')
+    expect(replayed).toContain('Approved plan')
+    expect(replayed).toContain('Test the parser')
+  })
+})

@@ -23,6 +23,8 @@ describe('ExitPlanMode', () => {
     const result = await exitPlanModeTool.call({ plan }, ctxWith({ interaction }), signal)
     expect(interaction.plans).toEqual([plan])
     expect(resultText(result)).toContain('now in acceptEdits mode')
+    // The model gets the approved plan back with the approval, as Claude Code gives it.
+    expect(resultText(result)).toContain(`## Approved Plan:\n${plan}`)
   })
 
   it('returns the feedback of a rejection as an error the model can act on', async () => {

@@ -37,9 +37,11 @@ export const exitPlanModeTool: Tool<ExitPlanModeInput> = {
     return guardPort(NAME, async () => {
       const verdict = await interaction.proposePlan(input.plan, signal)
       if (verdict.approved) {
+        // The approved plan goes back with the approval (as Claude Code's "## Approved Plan:"), so it
+        // stays in the conversation as what was agreed, whatever the model's input held.
         return textResult(
-          `The user approved your plan; the session is now in ${verdict.mode} mode. Start carrying out the plan, beginning with the first step.`,
-          { details: { approved: true, mode: verdict.mode } },
+          `The user approved your plan; the session is now in ${verdict.mode} mode. Start carrying out the plan, beginning with the first step; refer back to it while you work.\n\n## Approved Plan:\n${input.plan.trim()}`,
+          { details: { approved: true, mode: verdict.mode, plan: input.plan } },
         )
       }
       const feedback = verdict.feedback?.trim()
