@@ -2,6 +2,7 @@ import type { AgentInfo, PermissionMode, TurnOutcome } from '@z-engine/protocol'
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { diffColor } from './approval-panel.js'
+import { attachedFileLine } from './attached-files.js'
 import { expandTabs } from './diff-lines.js'
 import { keyed } from './keyed.js'
 import { Markdown } from './markdown.js'
@@ -130,11 +131,16 @@ export function EntryView({ entry }: { entry: TranscriptEntry }): ReactNode {
   switch (entry.kind) {
     case 'user':
       return (
-        <Box marginTop={1}>
-          <Text color="blue" bold>
-            {'› '}
-          </Text>
-          <Text>{entry.text}</Text>
+        <Box marginTop={1} flexDirection="column">
+          <Box>
+            <Text color="blue" bold>
+              {'› '}
+            </Text>
+            <Text>{entry.text}</Text>
+          </Box>
+          {(entry.attached ?? []).map((file) => (
+            <Text key={file.path} dimColor>{`  ⎿ ${attachedFileLine(file)}`}</Text>
+          ))}
         </Box>
       )
     case 'assistant':

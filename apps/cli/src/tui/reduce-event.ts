@@ -9,6 +9,7 @@ import type {
   RewindScope,
   Route,
 } from '@z-engine/protocol'
+import { attachedFiles } from './attached-files.js'
 import { denialReason } from './denial-reason.js'
 import { diffBody, diffCounts, shownPath } from './diff-lines.js'
 import { taskViewDivider } from './task-view-divider.js'
@@ -451,7 +452,11 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
       const prompts = isRewindable(event.origin)
         ? [...explained.prompts, { messageId: event.message.id, text }]
         : explained.prompts
-      return append({ ...explained, queued, prompts }, { kind: 'user', text })
+      const attached = attachedFiles(event.message)
+      return append(
+        { ...explained, queued, prompts },
+        { kind: 'user', text, ...(attached.length > 0 ? { attached } : {}) },
+      )
     }
     case 'steeringQueued':
       return fromSubagent ? state : { ...state, queued: [...state.queued, event.text] }

@@ -1,4 +1,5 @@
 import type { Engine } from '@z-engine/engine'
+import { attachedFiles } from './attached-files.js'
 import {
   answerText,
   decisionText,
@@ -36,6 +37,7 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
     switch (item.kind) {
       case 'message': {
         if (item.origin === 'reminder' || item.origin === 'summary') break
+        const attached = attachedFiles(item.message)
         for (const [index, block] of item.message.content.entries()) {
           if (
             block.type === 'text' &&
@@ -45,7 +47,15 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
           )
             continue
           if (block.type === 'text' && block.text.trim() !== '' && !isReminder(block.text))
-            push({ kind: item.message.role === 'user' ? 'user' : 'assistant', text: block.text })
+            push(
+              item.message.role === 'user'
+                ? {
+                    kind: 'user',
+                    text: block.text,
+                    ...(index === 0 && attached.length > 0 ? { attached } : {}),
+                  }
+                : { kind: 'assistant', text: block.text },
+            )
           else if (block.type === 'thinking' && block.thinking.trim() !== '')
             push({ kind: 'thinking', text: block.thinking })
         }

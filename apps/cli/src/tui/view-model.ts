@@ -8,6 +8,7 @@ import type {
   TurnOutcome,
   VerificationBadge,
 } from '@z-engine/protocol'
+import type { AttachedFile } from './attached-files.js'
 
 /** How a tool card ended, or `running`; `interrupted` comes from a replayed log that stops mid-call. */
 export type ToolCardStatus = 'running' | ToolStatus | 'interrupted'
@@ -45,7 +46,8 @@ export interface ToolOutput {
  * long transcript never flickers; only the rows still streaming are redrawn.
  */
 export type TranscriptEntry =
-  | { kind: 'user'; key: string; text: string }
+  /** A message the user wrote; `attached`: the files its `@path` mentions attached (shown as one line each). */
+  | { kind: 'user'; key: string; text: string; attached?: AttachedFile[] }
   | { kind: 'assistant'; key: string; text: string }
   /** Collapsed to one line: the reasoning is long and rarely read while the answer streams. */
   | { kind: 'thinking'; key: string; text: string }

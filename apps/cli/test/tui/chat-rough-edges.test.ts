@@ -2,6 +2,8 @@
  * Issue 39's small items in the chat, through the real chat screen, controller and engine session
  * (the model scripted): a plan-mode denial says why and how to leave plan mode.
  */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { KEYS, renderChat, scriptedEngine } from './harness.js'
 
@@ -48,8 +50,39 @@ describe('an approved plan', () => {
     chat.unmount()
     await chat.session.close()
     const resumed = await renderChat(setup, { resume: sessionId })
-    const replayed = await resumed.waitFor((current) => current.includes('Resumed'), 'the replayed transcript')
+    const replayed = await resumed.waitFor(
+      (current) => current.includes('Resumed'),
+      'the replayed transcript',
+    )
     expect(replayed).toContain('Approved plan')
     expect(replayed).toContain('Test the parser')
+  })
+})
+
+describe('an @file mention', () => {
+  it('shows one "Read <path> (N lines)" line under the prompt; the model gets the whole file', async () => {
+    const setup = await scriptedEngine([text('Tuned.')])
+    writeFileSync(
+      join(setup.project, 'math.ts'),
+      'export const one = 1\nexport const two = 2\nexport const three = 3\n',
+    )
+    const chat = await renderChat(setup)
+    await chat.type('tune @math.ts now', KEYS.enter)
+    const frame = await chat.waitFor((current) => current.includes('Tuned.'), 'the answer')
+    expect(frame).toContain('tune @math.ts now')
+    expect(frame).toContain('⎿ Read math.ts (3 lines)')
+    expect(frame).not.toContain('export const two')
+    expect(JSON.stringify(setup.client.requests[0]?.messages)).toContain('export const two = 2')
+    // A resumed chat shows the same line.
+    const sessionId = chat.session.id
+    chat.unmount()
+    await chat.session.close()
+    const resumed = await renderChat(setup, { resume: sessionId })
+    const replayed = await resumed.waitFor(
+      (current) => current.includes('Resumed'),
+      'the replayed transcript',
+    )
+    expect(replayed).toContain('⎿ Read math.ts (3 lines)')
+    expect(replayed).not.toContain('export const two')
   })
 })
