@@ -16,9 +16,14 @@ export const QuestionSchema = obj(
     options: arr(QuestionOptionSchema),
     multiSelect: bool(),
   },
-  {},
+  {
+    freeText: bool({
+      description:
+        'False for a closed choice (a yes/no consent): only the options answer it, no typed answer is offered. Absent or true: the user may type another answer.',
+    }),
+  },
 )
-/** One question of an AskUserQuestion call; the user may always type another answer. */
+/** One question of an AskUserQuestion call (or the engine's own); the user may type another answer unless `freeText` is false. */
 export type Question = Infer<typeof QuestionSchema>
 
 /** Schema of {@link QuestionRequest}. */

@@ -119,6 +119,13 @@ const question = {
       options: [{ label: 'SQLite' }, { label: 'Postgres', description: 'server' }],
       multiSelect: false,
     },
+    {
+      question: 'Install kit@acme?',
+      header: 'Install',
+      options: [{ label: 'Yes' }, { label: 'No' }],
+      multiSelect: false,
+      freeText: false,
+    },
   ],
 }
 

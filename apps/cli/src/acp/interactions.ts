@@ -45,11 +45,12 @@ export function questionForm(sessionId: string, request: QuestionRequest): Creat
           description: question.question,
           oneOf: options,
         }
-    properties[otherKey(index)] = {
-      type: 'string',
-      title: 'Other answer',
-      description: `Type your own answer to: ${question.question}`,
-    }
+    if (question.freeText !== false)
+      properties[otherKey(index)] = {
+        type: 'string',
+        title: 'Other answer',
+        description: `Type your own answer to: ${question.question}`,
+      }
   })
   return {
     sessionId,

@@ -24,7 +24,8 @@ export type QuestionKeyResult =
 
 /**
  * Handles a key while the agent waits on questions: ↑/↓ and Enter (or a digit) choose, Space ticks
- * on a multi-select question, typing writes your own answer, Esc dismisses the whole request.
+ * on a multi-select question, typing writes your own answer (not on a closed choice, `freeText:
+ * false`), Esc dismisses the whole request.
  */
 export function questionKey(
   request: QuestionRequest,
@@ -64,6 +65,13 @@ export function questionKey(
     const label = labels[ui.highlight]
     return { type: 'ui', ui: label !== undefined ? toggle(label) : ui }
   }
+  // A closed choice (a yes/no consent) takes no typed answer: Enter picks the highlighted option.
+  if (question.freeText === false) {
+    if (!key.return) return { type: 'ui', ui }
+    if (question.multiSelect) return finish('', ui.ticked)
+    const highlighted = labels[ui.highlight]
+    return highlighted !== undefined ? finish('', [highlighted]) : { type: 'ui', ui }
+  }
   const edit = editLine(ui.other, input, key)
   if (!edit.submitted) return { type: 'ui', ui: { ...ui, other: edit.value } }
   if (question.multiSelect) return finish(edit.value, ui.ticked)
@@ -95,11 +103,13 @@ export function QuestionPanel({ request, ui }: { request: QuestionRequest; ui: Q
           </Text>
         )
       })}
-      <Text>
-        <Text dimColor>Or type your own answer: </Text>
-        {ui.other}
-        <Text inverse> </Text>
-      </Text>
+      {question.freeText === false ? null : (
+        <Text>
+          <Text dimColor>Or type your own answer: </Text>
+          {ui.other}
+          <Text inverse> </Text>
+        </Text>
+      )}
       <Text dimColor>
         {question.multiSelect ? 'Space or a digit ticks, Enter confirms' : 'A digit or Enter chooses'}, Esc
         dismisses

@@ -43,6 +43,7 @@ describe('# notes and /plugin in the chat', () => {
       'the memory question',
     )
     expect(asked).toContain(join(setup.project, 'CLAUDE.md'))
+    expect(asked).not.toContain('type your own answer')
     await chat.type('1')
     await chat.waitFor((frame) => frame.includes('Noted in'), 'the saved note')
     expect(readFileSync(join(setup.project, 'CLAUDE.md'), 'utf8')).toBe(
@@ -65,10 +66,14 @@ describe('# notes and /plugin in the chat', () => {
     await chat.type(`/plugin marketplace add ${market}`, KEYS.enter)
     await chat.waitFor((frame) => frame.includes('Added marketplace'), 'the marketplace')
     await chat.type('/plugin install tidy@acme', KEYS.enter)
-    await chat.waitFor(
+    const consent = await chat.waitFor(
       (frame) => frame.includes('Install tidy@acme?') && frame.includes('commands: /tidy:sweep'),
       'the consent question',
     )
+    // A yes/no consent: no typed answer is offered, and typed text answers nothing.
+    expect(consent).not.toContain('type your own answer')
+    await chat.type('maybe later')
+    expect(chat.frame()).not.toContain('maybe later')
     await chat.type('1')
     await chat.waitFor((frame) => frame.includes('Installed tidy@acme'), 'the install')
     // The plugin's command is offered by `/` completion in the same chat, with its description.

@@ -358,6 +358,8 @@ export class CommandRunner {
           header: 'Memory',
           options,
           multiSelect: false,
+          // A closed choice: where the note goes / whether to install; nothing else answers it.
+          freeText: false,
         },
       ],
       signal,
@@ -378,6 +380,8 @@ export class CommandRunner {
             { label: 'No', description: 'Install nothing' },
           ],
           multiSelect: false,
+          // A closed choice: where the note goes / whether to install; nothing else answers it.
+          freeText: false,
         },
       ],
       signal,
