@@ -52,6 +52,8 @@ export interface UserQuestion {
   header: string
   options: Array<{ label: string; description: string }>
   multiSelect: boolean
+  /** False for a closed choice (a yes/no consent): no typed answer is offered. */
+  freeText?: boolean
 }
 
 /** Talks to the user: questions, plans and todos. */
