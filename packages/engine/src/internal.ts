@@ -67,12 +67,10 @@ export { settingsGate } from './gate/policy-gate.js'
 export type { ShellJobsOptions } from './jobs/shell-jobs.js'
 /** The background job table and its event view. */
 export { ShellJobs, toJobInfo } from './jobs/shell-jobs.js'
-/** MCP servers of a session. */
-export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
-/** Names of the MCP servers project layers define that an untrusted workspace withholds. */
-export { withheldServers } from './mcp/session-mcp.js'
 /** One resource a ready MCP server lists. */
 export type { McpResourceEntry } from './mcp/mcp-manager.js'
+/** MCP servers of a session. */
+export { MCP_DEFER_THRESHOLD, McpManager } from './mcp/mcp-manager.js'
 /** What probing the configured MCP servers found. */
 export type { McpProbe } from './mcp/probe.js'
 /** Connects to every configured MCP server once and reports (`z-engine mcp list`). */
@@ -87,6 +85,8 @@ export type { McpServerSpec, McpSpecProblem, McpSpecProblemCode } from './mcp/se
 /** How long a server may take to start and list its tools when its settings say nothing. */
 /** Resolves `[mcp.servers]` into launchable specs (transport, `${VAR}` expansion) and their problems. */
 export { DEFAULT_MCP_START_TIMEOUT_MS, resolveServerSpecs } from './mcp/server-spec.js'
+/** Names of the MCP servers project layers define that an untrusted workspace withholds. */
+export { withheldServers } from './mcp/session-mcp.js'
 /** One of Claude Code's model aliases. */
 export type { ModelAlias } from './model/aliases.js'
 /** Claude Code's model aliases (`opus`, `sonnet`, `haiku`, `opusplan`, `default`) and their resolution. */

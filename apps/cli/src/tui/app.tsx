@@ -1,3 +1,4 @@
+import type { McpResourceEntry } from '@z-engine/engine/internal'
 import { Box, type Key, Static, Text, useStdin, useStdout } from 'ink'
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react'
 import type { SessionRow } from '../sessions/session-listing.js'
@@ -26,6 +27,7 @@ import {
   remember,
 } from './input-history.js'
 import { liveTail } from './live-tail.js'
+import { resourceRows } from './mcp-completions.js'
 import { type PickerRow, PickerView, pickerKey } from './picker.js'
 import { INITIAL_PLAN_UI, PlanPanel, type PlanUi, planKey } from './plan-panel.js'
 import {
@@ -67,6 +69,8 @@ interface InputUi {
   prompt: PromptBuffer
   /** The project's files for `@` completion, listed the first time `@` is typed. */
   files: string[] | 'loading' | undefined
+  /** The MCP servers' resources for `@server:uri` completion, listed with the files (again while none). */
+  resources: McpResourceEntry[] | 'loading' | undefined
   history: InputHistory
   completion: number
   approval: ApprovalUi
@@ -113,11 +117,13 @@ const FILE_ROWS = 50
 function completionRows(ui: InputUi, commands: readonly SlashCommand[]): CompletionRow[] {
   const file = tokenAtCursor(ui.prompt)
   if (file !== undefined) {
-    if (!Array.isArray(ui.files)) return []
-    return matchFiles(ui.files, file.token.slice(1), FILE_ROWS).map((path) => ({
-      key: path,
-      label: `@${path}`,
-    }))
+    const query = file.token.slice(1)
+    const files = Array.isArray(ui.files)
+      ? matchFiles(ui.files, query, FILE_ROWS).map((path) => ({ key: path, label: `@${path}` }))
+      : []
+    const resources = Array.isArray(ui.resources) ? resourceRows(ui.resources, query, FILE_ROWS) : []
+    // `@server:` names a resource: those first once a colon is typed.
+    return query.includes(':') ? [...resources, ...files] : [...files, ...resources]
   }
   return completions(ui.prompt.text, commands).map((command) => ({
     key: command.name,
@@ -174,6 +180,7 @@ export function ChatApp({
   const ui = useRef<InputUi>({
     prompt: typed !== undefined && typed.prefix !== '' ? bufferOf(typed.prefix) : EMPTY_BUFFER,
     files: undefined,
+    resources: undefined,
     history: history.length > 0 ? historyOf(history) : EMPTY_HISTORY,
     completion: 0,
     approval: INITIAL_APPROVAL_UI,
@@ -519,6 +526,19 @@ export function ChatApp({
 
   /** Lists the project's files once, the first time an `@` token is being completed. */
   const ensureFiles = (): void => {
+    // MCP servers start in the background: their resources are listed again until some arrive.
+    if (
+      ui.current.resources === undefined ||
+      (Array.isArray(ui.current.resources) &&
+        ui.current.resources.length === 0 &&
+        ui.current.prompt.text.endsWith('@'))
+    ) {
+      ui.current.resources = 'loading'
+      void controller.mcpResources().then((resources) => {
+        ui.current.resources = resources
+        rerender((tick) => tick + 1)
+      })
+    }
     if (ui.current.files !== undefined) return
     ui.current.files = 'loading'
     void listProjectFiles(controller.options.projectRoot).then(

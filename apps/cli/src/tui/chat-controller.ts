@@ -3,6 +3,8 @@ import {
   buildCommandCatalog,
   createTrustStore,
   loadCommandDefinitions,
+  type McpResourceEntry,
+  mcpCompletionsOf,
   parseModelRef,
   pluginDefinitionSources,
   resolveModelInfo,
@@ -11,6 +13,7 @@ import type { Command, PermissionMode, RewindScope } from '@z-engine/protocol'
 import { listSessionRows, type SessionRow } from '../sessions/session-listing.js'
 import type { EventFeed, EventListener } from './event-feed.js'
 import type { HistoryEntry } from './input-history.js'
+import { mcpPromptCommands } from './mcp-completions.js'
 import { appendPromptHistory, loadPromptHistory } from './prompt-history.js'
 import { replayPrompts, replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
@@ -68,9 +71,22 @@ export class ChatController {
     }
   }
 
-  /** The `/` commands the composer completes, re-read whenever the session reloads its settings. */
+  /**
+   * The `/` commands the composer completes, re-read whenever the session reloads its settings,
+   * then the prompts of the MCP servers ready now (`/mcp__<server>__<prompt>`).
+   */
   get commands(): readonly SlashCommand[] {
-    return this.#commands
+    const prompts = mcpPromptCommands(mcpCompletionsOf(this.#session).prompts()).filter(
+      (prompt) => !this.#commands.some((command) => command.name === prompt.name),
+    )
+    return prompts.length === 0 ? this.#commands : [...this.#commands, ...prompts]
+  }
+
+  /** The resources the ready MCP servers list, for `@server:uri` completion (none when listing fails). */
+  mcpResources(): Promise<McpResourceEntry[]> {
+    return mcpCompletionsOf(this.#session)
+      .resources(AbortSignal.timeout(10_000))
+      .catch(() => [])
   }
 
   /**

@@ -3,7 +3,8 @@
  * (the model scripted): a plan-mode denial says why and how to leave plan mode.
  */
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { KEYS, renderChat, scriptedEngine } from './harness.js'
 
@@ -84,5 +85,45 @@ describe('an @file mention', () => {
     )
     expect(replayed).toContain('⎿ Read math.ts (3 lines)')
     expect(replayed).not.toContain('export const two')
+  })
+})
+
+describe('MCP prompts and resources in completion', () => {
+  it('offers /mcp__server__prompt commands and @server:uri resources of the ready servers', async () => {
+    const setup = await scriptedEngine([text('Read it.')])
+    const everything = join(
+      dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+      'dist',
+      'index.js',
+    )
+    writeFileSync(
+      join(setup.project, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      }),
+    )
+    await setup.engine.trustWorkspace(setup.project)
+    const chat = await renderChat(setup)
+    await chat.type('/mcp__')
+    // The server starts in the background: its prompts are offered once it is ready.
+    const prompts = await chat.waitFor(
+      (frame) => frame.includes('/mcp__everything__args-prompt'),
+      'the MCP prompt in completion',
+    )
+    expect(prompts).toContain('/mcp__everything__simple-prompt')
+    await chat.type(KEYS.ctrlU, '@')
+    await chat.type(...'everything:demo://resource/static/document/arch'.split(''))
+    const resources = await chat.waitFor(
+      (frame) => frame.includes('@everything:demo://resource/static/document/architecture.md'),
+      'the MCP resource in completion',
+    )
+    expect(resources).toContain('@everything:demo://resource/static/document/architecture.md')
+    await chat.type(KEYS.tab)
+    await chat.waitFor(
+      (frame) =>
+        frame.includes('@everything:demo://resource/static/document/architecture.md ') &&
+        !frame.includes('/mcp__'),
+      'the completed mention',
+    )
   })
 })

@@ -35,6 +35,7 @@ export const KEYS = {
   up: '\u001b[A',
   ctrlC: '\u0003',
   backspace: '\u007f',
+  ctrlU: '\u0015',
 } as const
 
 /** An engine over temp dirs whose model is a scripted client, plus the events it published. */
