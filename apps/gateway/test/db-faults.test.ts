@@ -74,7 +74,17 @@ describe('Postgres restart', () => {
   })
 
   it('under load: no crash, 503s while it is down, success after it is back', async () => {
-    stack = await startStack(() => text('ok'), { db: await cluster.createDatabase() })
+    const db = await cluster.createDatabase()
+    stack = await startStack(() => text('ok'), { db })
+    // The startup line keeps the port, the upstream and the database user; only the password goes.
+    const target = new URL(db)
+    expect(target.password).not.toBe('')
+    expect(stack.logs.find((line) => line.msg === 'gateway listening')).toMatchObject({
+      url: stack.gateway.url,
+      upstream: stack.upstream.openaiBaseUrl,
+      db: `postgres://${target.username}:***@${target.host}${target.pathname}`,
+    })
+    expect(JSON.stringify(stack.logs)).not.toContain(target.password)
     const run = load(stack, 6)
     await run.until(() => run.outcomes.before.filter((o) => o === 'ok').length >= 20)
     run.phase = 'down'

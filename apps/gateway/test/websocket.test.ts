@@ -159,6 +159,16 @@ describe('WebSocket sessions', () => {
     expect((await client.until((event) => event.type === 'error')).at(-1)).toMatchObject({
       error: { code: 'mcp_server_not_allowed' },
     })
+    // As in OpenAI's WebSocket mode, background is refused by name; the connection stays usable.
+    client.send({ type: 'response.create', model: 'm', input: 'x', background: true, stream_id: 'bg' })
+    expect((await client.until((event) => event.type === 'error')).at(-1)).toMatchObject({
+      stream_id: 'bg',
+      error: {
+        code: 'unsupported_parameter',
+        param: 'background',
+        message: expect.stringContaining('POST /v1/responses'),
+      },
+    })
     expect(client.socket.readyState).toBe(WebSocket.OPEN)
   })
 

@@ -221,8 +221,12 @@ export function createWebSocketEndpoint(options: {
               {
                 status: 400,
                 type: 'invalid_request_error',
-                message: 'background is not supported over WebSocket.',
+                // OpenAI's WebSocket mode refuses it too: a response here streams on this connection and
+                // is cancelled when it closes, the opposite of a detached background response.
+                message:
+                  'background is not supported over WebSocket: a response here streams on this connection and ends with it. Send background responses as POST /v1/responses, then retrieve, cancel or resume them over HTTP.',
                 param: 'background',
+                code: 'unsupported_parameter',
               },
               streamId,
             )
