@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parsePermissionMode, parseSettings, type SettingsLayer } from '@z-engine/protocol'
+import { claudeSandbox } from './claude-sandbox.js'
 import { jsonErrorOffset } from './json-error-offset.js'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 import { ruleNotices } from './rule-notices.js'
@@ -8,9 +9,9 @@ type Json = Record<string, unknown>
 
 /**
  * Reads a Claude Code settings file (`.claude/settings.json` or `.claude/settings.local.json`) as a
- * layer: its `permissions` (allow, deny, ask, additionalDirectories, defaultMode) and `hooks`
- * (matcher groups of `{type: "command", command, timeout}`). Other keys belong to Claude Code and
- * are left alone. Broken JSON skips the layer with a notice; it never throws.
+ * layer: its `permissions` (allow, deny, ask, additionalDirectories, defaultMode), `hooks`
+ * (matcher groups of `{type: "command", command, timeout}`), plugins and `sandbox` (onto
+ * `[shell.sandbox]`, claude-sandbox.ts). Other keys belong to Claude Code and are left alone. Broken JSON skips the layer with a notice; it never throws.
  */
 export async function readClaudeLayer(name: SettingsLayerName, file: string): Promise<LoadedLayer> {
   let text: string
@@ -136,6 +137,15 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
 
   const plugins = claudePlugins(raw, warn)
   if (plugins !== undefined) layer.plugins = plugins
+
+  // Claude Code's sandbox block, onto [shell.sandbox] (issue 34); what it cannot honour is named.
+  const sandbox = claudeSandbox(raw.sandbox, file, warn)
+  if (Object.keys(sandbox.sandbox).length > 0) layer.shell = { sandbox: sandbox.sandbox }
+  if (sandbox.denyRead.length > 0) {
+    const permissions = isRecord(layer.permissions) ? layer.permissions : {}
+    const deny = Array.isArray(permissions.deny) ? permissions.deny : []
+    layer.permissions = { ...permissions, deny: [...deny, ...sandbox.denyRead] }
+  }
 
   const result = parseSettings(layer)
   for (const issue of result.warnings) warn(`${issue.path} ${issue.message}; it is ignored`)
