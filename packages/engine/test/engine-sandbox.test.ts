@@ -130,16 +130,19 @@ describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
     })
     const outside = tempDir('ze-outside-')
     const home = homeWithSettings(
-      '[permissions]\nallow = ["Bash(node:*)", "Bash(git commit:*)", "Bash(sh outside.sh)"]\n[shell.sandbox]\nexcluded_commands = ["sh outside.sh"]\n',
+      '[permissions]\nallow = ["Bash(node:*)", "Bash(git commit:*)", "Bash(sh outside.sh)", "Bash(sh mixed.sh)"]\n[shell.sandbox]\nexcluded_commands = ["sh outside.sh", "sh mixed.sh"]\n',
     )
     writeFileSync(join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPMRC-SECRET\n')
     writeFileSync(join(project, 'outside.sh'), `touch ${outside}/excluded.txt\n`)
+    writeFileSync(join(project, 'mixed.sh'), `touch ${outside}/mixed.txt\n`)
     const script = `const fs = require("fs"); try { fs.writeFileSync("${outside}/leak.txt", "x"); console.log("WROTE") } catch (e) { console.log(e.code) } try { console.log(fs.readFileSync(process.env.HOME + "/.npmrc", "utf8")) } catch (e) { console.log(e.code) }`
     const t = await engineWith(
       [
         bash(`node -e '${script}'`),
         bash('git commit -q --allow-empty -m rule'),
         bash('sh outside.sh'),
+        // Mixed: node is not excluded, so the whole line runs confined, and the failure says why.
+        bash(`node -e 0 && sh mixed.sh`),
         { blocks: [{ type: 'text', text: 'done' }] },
       ],
       home,
@@ -157,7 +160,49 @@ describe.skipIf(!run)('the shell sandbox on a real engine (bubblewrap)', () => {
     expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: project }).toString()).toBe('rule\n')
     // `sh outside.sh` is in excluded_commands: it ran outside the sandbox.
     expect(existsSync(join(outside, 'excluded.txt'))).toBe(true)
+    expect(existsSync(join(outside, 'mixed.txt'))).toBe(false)
+    expect(textOf(t.client.requests[4]!.messages.at(-1))).toContain(
+      'run an excluded command on a line of its own',
+    )
     await t.engine.shutdown()
+  })
+
+  it("the user's own ! lines are confined by the decision a Bash call would get (issue 34); confine_user_lines = false opts out", async () => {
+    const project = buggyProject()
+    const marker = join(tempDir('ze-marker-'), 'fsmonitor-ran')
+    // Class 1 through the user's own line: the repository's fsmonitor must not run on `!git status`.
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${marker}; false`], { cwd: project })
+    const shellOutputs = async (home: string, lines: string[]) => {
+      const t = await engineWith([{ blocks: [{ type: 'text', text: 'done' }] }], home)
+      const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+      const outputs: string[] = []
+      for (const command of lines) {
+        session.send({ type: 'runShell', command })
+        await session.idle()
+        const last = t.events(session, 'commandOutput').at(-1)
+        outputs.push(last?.type === 'commandOutput' ? last.markdown : '')
+      }
+      await t.engine.shutdown()
+      return outputs
+    }
+    const [readOnly, status, typed] = await shellOutputs(homeWithSettings(''), [
+      'printenv TMPDIR',
+      'git status --short',
+      'touch typed.txt && printenv TMPDIR; echo end',
+    ])
+    // Proven read-only: confined read-only (the sandbox's private TMPDIR).
+    expect(readOnly).toContain('z-engine-sandbox-')
+    expect(status).toContain('(exit 0)')
+    expect(existsSync(marker)).toBe(false)
+    // A line the gate would ask about counts as approved: unconfined with [shell.sandbox] off.
+    expect(typed).toContain('end')
+    expect(typed).not.toContain('z-engine-sandbox-')
+    expect(existsSync(join(project, 'typed.txt'))).toBe(true)
+    const [optedOut] = await shellOutputs(homeWithSettings('[shell.sandbox]\nconfine_user_lines = false\n'), [
+      'printenv TMPDIR; echo end',
+    ])
+    expect(optedOut).toContain('end')
+    expect(optedOut).not.toContain('z-engine-sandbox-')
   })
 
   it('under Bash(rg:*), Bash(grep:*), Bash(find:*) rules a link-following walk reads nothing of the home, and find -fprint outside asks (issue 34)', async () => {

@@ -35,6 +35,7 @@ describe('settings', () => {
       enabled: false,
       allow_network: false,
       auto_allow: false,
+      confine_user_lines: true,
       excluded_commands: [],
       read_paths: [],
       write_paths: [],

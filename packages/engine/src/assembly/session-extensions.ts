@@ -13,7 +13,7 @@ import type { SessionGuard } from './session-guard.js'
 import type { Notify } from './session-notices.js'
 import type { ToolServices } from './session-tool-services.js'
 import type { SessionSystemPrompt } from './system-prompt.js'
-import { runUserShell } from './user-shell.js'
+import { runUserShell, userLineGrant } from './user-shell.js'
 
 /** The services the session actor's commands plug into. */
 export interface ExtensionParts {
@@ -50,13 +50,20 @@ export function sessionExtensions(parts: ExtensionParts): SessionExtensions {
     system: parts.system,
     runCommand: (name, args) => parts.commands.run(name, args),
     runShell: async (command) => {
-      // The user's own `!` line: confined when `[shell.sandbox]` is on.
+      // The user's own `!` line: confined as the same decision on a Bash call would be (issue 34).
+      const grant = await userLineGrant(command, {
+        gate,
+        mode: input.state.mode,
+        settings,
+        projectRoot,
+        home: input.paths.home,
+      })
       const result = await runUserShell(command, {
         cwd: projectRoot,
         settings,
         baseEnv: env,
         sandbox,
-        request: { root: projectRoot, additionalDirectories: gate.additionalDirectories },
+        request: { root: projectRoot, additionalDirectories: gate.additionalDirectories, ...grant },
         scope: processes,
       })
       return { output: parts.redactor.redact(result.output.trimEnd()), exitCode: result.exitCode }

@@ -1,5 +1,7 @@
 import { type CommandSandbox, type ProcessScope, runConfinedShell, type SandboxRequest } from '@z-engine/host'
-import type { Settings } from '@z-engine/protocol'
+import type { PermissionMode, Settings } from '@z-engine/protocol'
+import { actionFor, grantOf } from '@z-engine/tools'
+import type { SessionGate } from '../gate/session-gate.js'
 import { childEnvironmentFor } from '../workspace/settings/child-environment.js'
 
 /** What a user's `!` line produced. */
@@ -44,4 +46,23 @@ export async function runUserShell(
     ...(options.scope ? { scope: options.scope } : {}),
   })
   return { output: result.output, exitCode: result.exitCode }
+}
+
+/**
+ * How the user's own `!` line is confined (issue 34): decided as the model's Bash call would be, it
+ * runs with the confinement that decision relied on — a proven read-only line read-only (git's
+ * program-running keys neutralised), a rule-allowed one in write mode. A line the gate would ask
+ * about counts as approved (the user typed it) and follows `[shell.sandbox] enabled`, as does every
+ * line with `confine_user_lines = false`. Nothing is refused: a deny rule binds the model, not the user.
+ */
+export async function userLineGrant(
+  command: string,
+  options: { gate: SessionGate; mode: PermissionMode; settings: Settings; projectRoot: string; home: string },
+): Promise<Pick<SandboxRequest, 'granted' | 'gitAsConfigured'>> {
+  if (!options.settings.shell.sandbox.confine_user_lines) return {}
+  await options.gate.ready()
+  const { projectRoot, home } = options
+  const action = actionFor('Bash', { command }, { projectRoot, cwd: projectRoot, home })
+  const verdict = options.gate.decide('Bash', action, options.mode)
+  return verdict.decision === 'allow' ? grantOf(verdict.confinement) : {}
 }

@@ -33,6 +33,13 @@ export const ShellSection = obj(
           write_paths: strings(
             'Folders confined commands may write (read-only for read-only commands), e.g. tool caches `~/.npm`, `~/.cargo/registry`, `~/.cache/pip`, `~/go/pkg/mod`.',
           ),
+          confine_user_lines: withDefault(
+            bool({
+              description:
+                "Decide the user's own `!` lines as the model's Bash calls are decided and confine them the same way (a proven read-only line read-only, a rule-allowed one in write mode); false runs them as approved commands (confined only with `enabled`).",
+            }),
+            true,
+          ),
           excluded_commands: strings(
             'Commands an allow rule covers that run outside the sandbox, as Bash rule patterns (`git push:*`, `gh *`, `npm publish`): for what needs the network, ssh keys or a credential helper. Every other rule-allowed command runs confined in write mode whenever a backend exists.',
           ),

@@ -157,4 +157,4 @@ async function runForeground(input: BashInput, ctx: ToolCtx, signal: AbortSignal
 
 /** Why a rule-allowed command may have failed, and what the user can do about it (issue 34). */
 const RULE_CONFINED =
-  'It ran in the sandbox, as every command an allow rule covers does: no network unless [shell.sandbox] allow_network, an empty home but for read_paths and write_paths, no ssh keys, credential helpers or unix sockets. If it needs those (git push, npm publish), the user can add it to [shell.sandbox] excluded_commands (for example "git push:*") to run it outside.'
+  'It ran in the sandbox, as every command an allow rule covers does: no network unless [shell.sandbox] allow_network, an empty home but for read_paths and write_paths, no ssh keys, credential helpers or unix sockets. If it needs those (git push, npm publish), the user can add it to [shell.sandbox] excluded_commands (for example "git push:*") to run it outside. A line runs outside only when every command in it is excluded (in "npm test && git push" npm test keeps the whole line confined): run an excluded command on a line of its own.'
