@@ -15,7 +15,6 @@ export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'apps/cli/src/tui/reduce-event.ts',
   'apps/cli/src/tui/reduce-event.ts#reduceEvent',
   'apps/gateway/src/cli.ts#main',
-  'apps/gateway/src/executor/executor.ts',
   'apps/gateway/src/executor/turn.ts#runTurn',
   'apps/gateway/src/http/server.ts#startHttpServer',
   'apps/gateway/src/http/websocket.ts#createWebSocketEndpoint',

@@ -4,7 +4,7 @@
  */
 import type { GatewayConfig } from '../config.js'
 import type { Metrics } from '../http/metrics.js'
-import type { NewItem, Storage, StoredConversation, StoredItem, TurnRecord } from '../storage/types.js'
+import type { Storage } from '../storage/types.js'
 import { isStorageUnavailable } from '../storage/unavailable.js'
 import type { GatewayToolset } from '../tools/gateway-tools.js'
 import { gatewayRuns } from '../tools/ownership.js'
@@ -14,8 +14,13 @@ import { newId } from '../wire/ids.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { CompactRequest, CreateResponseRequest } from '../wire/request.js'
 import { BackgroundRun, BackgroundRuns } from './background.js'
-import { checkPendingCalls, encodeCompaction, modelInput, prefixFor, toInputItem } from './items.js'
-import { responseSkeleton, runTurn, type TurnItem, type TurnSink } from './turn.js'
+import { compactHistory } from './compact.js'
+import { Conversations, type ListOptions } from './conversations.js'
+import { checkPendingCalls, modelInput, toInputItem } from './items.js'
+import { persistTurn } from './persist.js'
+import { type Rehydrated, type ResponseSession, rehydrate } from './rehydrate.js'
+import { now } from './stored-items.js'
+import { responseSkeleton, runTurn, type TurnSink } from './turn.js'
 
 /** Builds the gateway tools a request declares (undefined when it declares none), or refuses them. */
 export type ToolsetFactory = (
@@ -29,71 +34,11 @@ export type CreateResult =
   | { kind: 'error'; error: GatewayError }
   | { kind: 'aborted' }
 
-/** Options of `listItems`. */
-export interface ListOptions {
-  limit: number
-  order: 'asc' | 'desc'
-  after?: string
-}
-
 /** A request checked and rehydrated, its gateway tools built. */
 interface Prepared {
   rehydrated: Rehydrated
   history: JsonObject[]
   toolset: GatewayToolset | undefined
-}
-
-interface Rehydrated {
-  history: JsonObject[]
-  expect: TurnRecord['expect']
-  /** Set when the parent is a transient (store: false) response retained only by a session. */
-  transient?: boolean
-}
-
-/**
- * Response state a long-lived connection retains without storage (the WebSocket transport): a
- * continuation of a `store: false` response on the same connection rehydrates from here.
- */
-export interface ResponseSession {
-  /** The whole canonical window ending at a retained response (raw items, oldest first). */
-  window(id: string): JsonObject[] | undefined
-  /** Keeps a finished response's window and the request it ran with. */
-  retain(id: string, window: JsonObject[], request: CreateResponseRequest, response: JsonObject): void
-}
-
-function now(): number {
-  return Math.floor(Date.now() / 1000)
-}
-
-function conflict(message: string): GatewayError {
-  return { status: 409, type: 'conflict_error', message, code: 'conflict' }
-}
-
-function publicConversation(conversation: StoredConversation): JsonObject {
-  return {
-    id: conversation.id,
-    object: 'conversation',
-    created_at: conversation.createdAt,
-    metadata: conversation.metadata,
-  }
-}
-
-function publicItem(stored: StoredItem): JsonObject {
-  return { ...stored.item, id: stored.id }
-}
-
-/** Gives an item an id (clients may send items without one). */
-function withId(item: JsonObject): JsonObject {
-  return typeof item.id === 'string' && item.id !== ''
-    ? item
-    : { ...item, id: newId(prefixFor(String(item.type))) }
-}
-
-function newItems(entries: TurnItem[]): NewItem[] {
-  return entries.map(({ item, visibility }) => {
-    const identified = withId(item)
-    return { id: String(identified.id), visibility, item: identified }
-  })
 }
 
 /** The gateway's request lifecycle and storage operations. */
@@ -104,6 +49,8 @@ export class Executor {
   readonly #toolsets: ToolsetFactory
   readonly #metrics: Metrics | undefined
   readonly #background = new BackgroundRuns()
+  /** The Conversations API (`/v1/conversations…`). */
+  readonly conversations: Conversations
 
   constructor(
     storage: Storage,
@@ -113,6 +60,7 @@ export class Executor {
     metrics?: Metrics,
   ) {
     this.#storage = storage
+    this.conversations = new Conversations(storage)
     this.#upstream = upstream
     this.#config = config
     this.#toolsets = toolsets
@@ -140,65 +88,6 @@ export class Executor {
       request.tools.some((tool) => gatewayRuns(tool, this.#config)) ||
       request.input.some((item) => item.type === 'compaction')
     )
-  }
-
-  /** A live conversation of this tenant (another tenant's is as absent as a missing one). */
-  async #ownConversation(id: string, tenant: string): Promise<StoredConversation | undefined> {
-    const conversation = await this.#storage.getConversation(id)
-    return conversation?.tenant === tenant ? conversation : undefined
-  }
-
-  async #rehydrate(
-    request: {
-      previousResponseId: string | null
-      conversationId?: string | null
-    },
-    tenant: string,
-    session?: ResponseSession,
-  ): Promise<Rehydrated | GatewayError> {
-    if (request.previousResponseId !== null) {
-      const id = request.previousResponseId
-      // A transient parent retained by this connection (a stored one is read from storage as usual).
-      const retained = session?.window(id)
-      if (retained && !(await this.#storage.getResponse(id)))
-        return { history: retained, expect: { kind: 'none' }, transient: true }
-      const chain = await this.#storage.responseChain(id, this.#config.limits.maxChainDepth)
-      if (chain && chain.at(-1)?.tenant !== tenant) return notFound('response', id)
-      if (!chain) {
-        const head = await this.#storage.getResponse(id)
-        return head && head.tenant === tenant
-          ? conflict(
-              `The history of ${id} is longer than ${this.#config.limits.maxChainDepth} responses (maxChainDepth); compact it or start a conversation.`,
-            )
-          : notFound('response', id)
-      }
-      const head = chain[chain.length - 1]
-      return {
-        history: chain.flatMap((response) => response.history),
-        expect: { kind: 'response', id, version: head?.version ?? 0 },
-      }
-    }
-    if (request.conversationId) {
-      const id = request.conversationId
-      const conversation = await this.#ownConversation(id, tenant)
-      if (!conversation) return notFound('conversation', id)
-      const page = await this.#storage.listItems(id, {
-        limit: this.#config.limits.maxConversationItems,
-        order: 'asc',
-        includeModelItems: true,
-      })
-      if (!page) return notFound('conversation', id)
-      if (page.hasMore)
-        return invalidRequest(
-          `Conversation ${id} holds more than ${this.#config.limits.maxConversationItems} items (maxConversationItems); compact it.`,
-          'conversation',
-        )
-      return {
-        history: page.items.filter((item) => item.visibility !== 'public').map((item) => item.item),
-        expect: { kind: 'conversation', id, version: conversation.version },
-      }
-    }
-    return { history: [], expect: { kind: 'none' } }
   }
 
   /** Runs a stateful response; with a sink it streams, and the terminal event follows persistence. */
@@ -270,7 +159,14 @@ export class Executor {
     tenant: string,
     session?: ResponseSession,
   ): Promise<Prepared | GatewayError> {
-    const rehydrated = await this.#rehydrate(request, tenant, session)
+    const rehydrated = await rehydrate(
+      this.#storage,
+      this.conversations,
+      this.#config.limits,
+      request,
+      tenant,
+      session,
+    )
     if ('status' in rehydrated) return rehydrated
     const history = rehydrated.history.flatMap((item) => {
       const converted = toInputItem(item)
@@ -335,7 +231,9 @@ export class Executor {
         return { kind: 'response', response }
       }
       if (request.store && response.status !== 'failed') {
-        const persisted = await this.#persist(
+        const persisted = await persistTurn(
+          this.#storage,
+          this.#metrics,
           request,
           responseId,
           createdAt,
@@ -384,50 +282,6 @@ export class Executor {
     } finally {
       await toolset?.close()
     }
-  }
-
-  async #persist(
-    request: CreateResponseRequest,
-    responseId: string,
-    createdAt: number,
-    response: JsonObject,
-    items: TurnItem[],
-    expect: TurnRecord['expect'],
-    tenant: string,
-    transientPrefix?: JsonObject[],
-  ): Promise<GatewayError | undefined> {
-    const identified = newItems(items)
-    const record: TurnRecord = {
-      response: {
-        id: responseId,
-        // A stored child of a transient parent holds the whole window and no link to a row that does not exist.
-        previousResponseId: transientPrefix ? null : request.previousResponseId,
-        conversationId: request.conversationId,
-        createdAt,
-        status: String(response.status),
-        snapshot: response,
-        history: [
-          ...(transientPrefix ?? []),
-          ...identified.filter((entry) => entry.visibility !== 'public').map((entry) => entry.item),
-        ],
-        // The turn's items start with the request's input, in order.
-        input: identified.slice(0, request.input.length).map((entry) => entry.item),
-        tenant,
-      },
-      expect,
-      conversationItems: expect.kind === 'conversation' ? identified : [],
-    }
-    const result = await this.#storage.persistTurn(record)
-    if (result.ok) {
-      this.#metrics?.stored(result.storedBytes)
-      return undefined
-    }
-    if (result.reason === 'missing') return notFound('conversation', request.conversationId ?? '')
-    return conflict(
-      expect.kind === 'conversation'
-        ? `Conversation ${expect.id} changed while this response ran (another turn or an item edit was stored first); nothing was stored — retry.`
-        : `Another continuation of ${request.previousResponseId} was stored while this one ran; nothing was stored — retry from the latest response.`,
-    )
   }
 
   /** `GET /v1/responses/{id}`: a background response as it is now (queued, in progress, or ended). */
@@ -531,153 +385,15 @@ export class Executor {
     signal: AbortSignal,
     tenant = '',
   ): Promise<JsonObject | GatewayError> {
-    const rehydrated = await this.#rehydrate({ previousResponseId: request.previousResponseId }, tenant)
+    const rehydrated = await rehydrate(
+      this.#storage,
+      this.conversations,
+      this.#config.limits,
+      { previousResponseId: request.previousResponseId },
+      tenant,
+    )
     if ('status' in rehydrated) return rehydrated
-    const items = [...rehydrated.history, ...request.input]
-    const visible = modelInput(
-      items.flatMap((item) => {
-        const converted = toInputItem(item)
-        return converted ? [converted] : []
-      }),
-    )
-    if (!Array.isArray(visible)) return visible
-    const instructions = [
-      'Summarize the conversation so far for your own later use: the goal, decisions, facts learned, tool results that matter, and what remains to do. Be complete but brief.',
-      request.instructions ?? '',
-    ]
-      .filter((line) => line !== '')
-      .join('\n\n')
-    const reply = await this.#upstream.createResponse(
-      { model: request.model, input: visible, instructions, store: false, stream: false },
-      signal,
-    )
-    if (reply.kind === 'error') return reply.error
-    if (reply.kind !== 'json' || !isObject(reply.body) || !Array.isArray(reply.body.output))
-      return {
-        status: 502,
-        type: 'upstream_error',
-        message: 'The upstream summary has no output.',
-        code: 'upstream_protocol',
-      }
-    const summary = reply.body.output
-      .filter((item) => isObject(item) && item.type === 'message' && Array.isArray(item.content))
-      .flatMap((item) => (item as { content: unknown[] }).content)
-      .filter((part): part is JsonObject => isObject(part) && part.type === 'output_text')
-      .map((part) => String(part.text ?? ''))
-      .join('')
-    if (summary.trim() === '')
-      return {
-        status: 502,
-        type: 'upstream_error',
-        message: 'The upstream model returned an empty summary.',
-        code: 'empty_summary',
-      }
-    const users = items.filter((item) => item.type === 'message' && item.role === 'user').map(withId)
-    return {
-      id: newId('resp'),
-      object: 'response.compaction',
-      created_at: now(),
-      output: [
-        ...users,
-        { id: newId('cmp'), type: 'compaction', encrypted_content: encodeCompaction(summary) },
-      ],
-      usage: isObject(reply.body.usage)
-        ? reply.body.usage
-        : {
-            input_tokens: 0,
-            output_tokens: 0,
-            total_tokens: 0,
-            input_tokens_details: { cached_tokens: 0 },
-            output_tokens_details: { reasoning_tokens: 0 },
-          },
-    }
-  }
-
-  /** `POST /v1/conversations`. */
-  async createConversation(
-    items: JsonObject[],
-    metadata: Record<string, string>,
-    tenant = '',
-  ): Promise<JsonObject> {
-    const conversation = await this.#storage.createConversation(
-      { id: newId('conv'), createdAt: now(), metadata, tenant },
-      newItems(items.map((item) => ({ item, visibility: 'both' }))),
-    )
-    return publicConversation(conversation)
-  }
-
-  /** `GET /v1/conversations/{id}`. */
-  async getConversation(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
-    const conversation = await this.#ownConversation(id, tenant)
-    return conversation ? publicConversation(conversation) : notFound('conversation', id)
-  }
-
-  /** `POST /v1/conversations/{id}`. */
-  async updateConversation(
-    id: string,
-    metadata: Record<string, string>,
-    tenant = '',
-  ): Promise<JsonObject | GatewayError> {
-    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
-    const conversation = await this.#storage.updateConversation(id, metadata)
-    return conversation ? publicConversation(conversation) : notFound('conversation', id)
-  }
-
-  /** `DELETE /v1/conversations/{id}`. */
-  async deleteConversation(id: string, tenant = ''): Promise<JsonObject | GatewayError> {
-    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
-    return (await this.#storage.deleteConversation(id))
-      ? { id, object: 'conversation.deleted', deleted: true }
-      : notFound('conversation', id)
-  }
-
-  /** `POST /v1/conversations/{id}/items`. */
-  async addItems(id: string, items: JsonObject[], tenant = ''): Promise<JsonObject | GatewayError> {
-    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
-    const added = await this.#storage.addItems(
-      id,
-      newItems(items.map((item) => ({ item, visibility: 'both' }))),
-      now(),
-    )
-    if (!added) return notFound('conversation', id)
-    const data = added.map(publicItem)
-    return {
-      object: 'list',
-      data,
-      first_id: data[0]?.id ?? null,
-      last_id: data.at(-1)?.id ?? null,
-      has_more: false,
-    }
-  }
-
-  /** `GET /v1/conversations/{id}/items`. */
-  async listItems(id: string, options: ListOptions, tenant = ''): Promise<JsonObject | GatewayError> {
-    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
-    const page = await this.#storage.listItems(id, options)
-    if (!page) return notFound('conversation', id)
-    const data = page.items.map(publicItem)
-    return {
-      object: 'list',
-      data,
-      first_id: data[0]?.id ?? null,
-      last_id: data.at(-1)?.id ?? null,
-      has_more: page.hasMore,
-    }
-  }
-
-  /** `GET /v1/conversations/{id}/items/{item_id}`. */
-  async getItem(id: string, itemId: string, tenant = ''): Promise<JsonObject | GatewayError> {
-    if (!(await this.#ownConversation(id, tenant))) return notFound('conversation', id)
-    const item = await this.#storage.getItem(id, itemId)
-    return item ? publicItem(item) : notFound('item', itemId)
-  }
-
-  /** `DELETE /v1/conversations/{id}/items/{item_id}`: answers with the conversation, as OpenAI does. */
-  async deleteItem(id: string, itemId: string, tenant = ''): Promise<JsonObject | GatewayError> {
-    const conversation = await this.#ownConversation(id, tenant)
-    if (!conversation) return notFound('conversation', id)
-    if (!(await this.#storage.deleteItem(id, itemId))) return notFound('item', itemId)
-    return publicConversation(conversation)
+    return compactHistory(this.#upstream, [...rehydrated.history, ...request.input], request, signal)
   }
 
   /** Readiness: the database answers and the upstream is reachable. */

@@ -1,7 +1,7 @@
 /** The HTTP routes: parse, call the executor (never storage), render JSON, SSE or OpenAI errors. */
 import type { ServerResponse } from 'node:http'
 import { BackgroundRun } from '../executor/background.js'
-import type { ListOptions } from '../executor/executor.js'
+import type { ListOptions } from '../executor/conversations.js'
 import { sseFrame } from '../sse/write-sse.js'
 import { isStorageUnavailable, storageUnavailable } from '../storage/unavailable.js'
 import { HttpReply } from '../upstream/http-client.js'
@@ -160,7 +160,7 @@ async function createConversation(context: RouteContext): Promise<void> {
   if (!parsed.ok) return sendError(context.res, parsed.error)
   reply(
     context.res,
-    await context.executor.createConversation(
+    await context.executor.conversations.create(
       parsed.value.items,
       parsed.value.metadata,
       context.principal.tenant,
@@ -175,7 +175,7 @@ async function updateConversation(context: RouteContext): Promise<void> {
   if (!parsed.ok) return sendError(context.res, parsed.error)
   reply(
     context.res,
-    await context.executor.updateConversation(
+    await context.executor.conversations.update(
       context.params[0] ?? '',
       parsed.value.metadata,
       context.principal.tenant,
@@ -190,7 +190,11 @@ async function addItems(context: RouteContext): Promise<void> {
   if (!parsed.ok) return sendError(context.res, parsed.error)
   reply(
     context.res,
-    await context.executor.addItems(context.params[0] ?? '', parsed.value, context.principal.tenant),
+    await context.executor.conversations.addItems(
+      context.params[0] ?? '',
+      parsed.value,
+      context.principal.tenant,
+    ),
   )
 }
 
@@ -210,7 +214,11 @@ async function listItems(context: RouteContext): Promise<void> {
   if ('status' in options) return sendError(context.res, options)
   reply(
     context.res,
-    await context.executor.listItems(context.params[0] ?? '', options, context.principal.tenant),
+    await context.executor.conversations.listItems(
+      context.params[0] ?? '',
+      options,
+      context.principal.tenant,
+    ),
   )
 }
 
@@ -341,14 +349,14 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     pattern: p('/v1/conversations/:id'),
     handler: async (c) =>
-      reply(c.res, await c.executor.getConversation(c.params[0] ?? '', c.principal.tenant)),
+      reply(c.res, await c.executor.conversations.get(c.params[0] ?? '', c.principal.tenant)),
   },
   { method: 'POST', pattern: p('/v1/conversations/:id'), handler: updateConversation },
   {
     method: 'DELETE',
     pattern: p('/v1/conversations/:id'),
     handler: async (c) =>
-      reply(c.res, await c.executor.deleteConversation(c.params[0] ?? '', c.principal.tenant)),
+      reply(c.res, await c.executor.conversations.delete(c.params[0] ?? '', c.principal.tenant)),
   },
   { method: 'GET', pattern: p('/v1/conversations/:id/items'), handler: listItems },
   { method: 'POST', pattern: p('/v1/conversations/:id/items'), handler: addItems },
@@ -356,13 +364,19 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     pattern: p('/v1/conversations/:id/items/:item'),
     handler: async (c) =>
-      reply(c.res, await c.executor.getItem(c.params[0] ?? '', c.params[1] ?? '', c.principal.tenant)),
+      reply(
+        c.res,
+        await c.executor.conversations.getItem(c.params[0] ?? '', c.params[1] ?? '', c.principal.tenant),
+      ),
   },
   {
     method: 'DELETE',
     pattern: p('/v1/conversations/:id/items/:item'),
     handler: async (c) =>
-      reply(c.res, await c.executor.deleteItem(c.params[0] ?? '', c.params[1] ?? '', c.principal.tenant)),
+      reply(
+        c.res,
+        await c.executor.conversations.deleteItem(c.params[0] ?? '', c.params[1] ?? '', c.principal.tenant),
+      ),
   },
 ]
 
