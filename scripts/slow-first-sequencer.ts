@@ -20,6 +20,7 @@ const SLOW_FILES: Readonly<Record<string, number>> = {
   'apps/cli/test/packaging.test.ts': 21,
   'apps/cli/test/mcp-claude-json.test.ts': 17,
   'packages/host/src/sandbox/escape.test.ts': 17,
+  'packages/host/src/sandbox/escape-toolchains.test.ts': 11,
   'packages/engine/test/engine-lsp.test.ts': 14,
   'packages/engine/test/engine-scenarios.test.ts': 14,
   'packages/engine/test/engine-crash-resume.test.ts': 12,
