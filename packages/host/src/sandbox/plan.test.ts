@@ -142,6 +142,8 @@ describe('resolveProfile', () => {
     join(home, '.rustup'),
     join(home, '.cargo', 'bin'),
     join(home, '.nvm', 'versions', 'node', 'v20', 'bin'),
+    join(home, '.nvm', 'versions', 'node', 'v20', 'lib'),
+    join(home, '.nvm', 'versions', 'node', 'v20', 'notes'),
     join(root, '.git', 'hooks'),
     join(root, '.claude'),
     join(root, 'secrets'),
@@ -175,11 +177,13 @@ describe('resolveProfile', () => {
     const resolved = await resolveProfile({ ...request, mode: 'write' })
     expect(resolved.home).toBe(home)
     expect(resolved.writable).toEqual([root, join(home, '.cache', 'go-build'), join(base, 'tmp')])
-    // PATH folders: directly in the home only the bin folder; deeper the install prefix; never the home.
+    // PATH folders: directly in the home only the bin folder; deeper the install prefix's install
+    // folders (bin, lib…, not the rest of it); never the home.
     expect(resolved.readable).toEqual([
       join(home, '.rustup'),
       join(home, '.cargo', 'bin'),
-      join(home, '.nvm', 'versions', 'node', 'v20'),
+      join(home, '.nvm', 'versions', 'node', 'v20', 'bin'),
+      join(home, '.nvm', 'versions', 'node', 'v20', 'lib'),
     ])
     expect(resolved.readOnly).toEqual([
       { path: join(root, '.claude'), kind: 'dir' },
@@ -227,9 +231,14 @@ describe('resolveProfile', () => {
     expect(resolved.hidden).toHaveLength(2)
   })
   it('a bound home keeps its secrets masked', async () => {
+    mkdirSync(join(home, '.m2'), { recursive: true })
+    writeFileSync(join(home, '.m2', 'settings.xml'), '<password/>')
+    writeFileSync(join(home, '.pgpass'), 'db:5432:*:u:pw')
     const resolved = await resolveProfile({ ...request, mode: 'read-only', readPaths: ['~'] })
     expect(resolved.readable).toContain(home)
     expect(resolved.hidden).toContainEqual({ path: join(home, '.ssh'), kind: 'dir' })
+    expect(resolved.hidden).toContainEqual({ path: join(home, '.m2', 'settings.xml'), kind: 'file' })
+    expect(resolved.hidden).toContainEqual({ path: join(home, '.pgpass'), kind: 'file' })
   })
   it("programs: a server's package folder and a pnpm store above it are shown; data files and the home are not", async () => {
     const tools = join(base, 'tools')

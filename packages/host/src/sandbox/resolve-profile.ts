@@ -194,11 +194,23 @@ async function toolFolders(
       continue
     }
     const prefix = basename(real) === 'bin' ? dirname(real) : real
-    const shown =
-      within(home, [prefix]) || dirname(prefix) === home || prefix === dirname(prefix) ? real : prefix
-    if (!folders.some((folder) => within(shown, [folder]))) folders.push(shown)
+    const whole = within(home, [prefix]) || dirname(prefix) === home || prefix === dirname(prefix)
+    // An install prefix shows only its install folders: a PATH entry such as `/srv/app/bin` or
+    // `~/work/tools/bin` must not bring the rest of `/srv/app` or `~/work/tools` into the view.
+    const shown = whole || prefix === real ? [real] : await installFolders(prefix)
+    for (const folder of shown) if (!folders.some((other) => within(folder, [other]))) folders.push(folder)
   }
   return folders
+}
+
+/** The folders of an install prefix a program needs (`bin`, `lib`, `share`…): those that exist. */
+const INSTALL_FOLDERS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libexec', 'share', 'include']
+
+async function installFolders(prefix: string): Promise<string[]> {
+  const found: string[] = []
+  for (const name of INSTALL_FOLDERS)
+    if ((await kindOf(join(prefix, name))) === 'dir') found.push(join(prefix, name))
+  return found
 }
 
 /** Arguments that name a program to run (a script an interpreter is given). */
