@@ -181,6 +181,39 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
   })
 
+  it('other writing tools reach none of it either (sed -i, perl -i, tee, dd, install, tar -x, git worktree add)', async () => {
+    const root = repository('tools', '.husky/_')
+    writeFileSync(join(root, '.husky', 'pre-commit'), 'npm test\n')
+    const archive = join(base, 'evil.tar')
+    const staging = join(base, 'staging')
+    mkdirSync(join(staging, '.husky'), { recursive: true })
+    writeFileSync(join(staging, '.husky', 'pre-commit'), 'evil\n')
+    execFileSync('tar', ['-cf', archive, '-C', staging, '.husky'])
+    const result = await confined(
+      [
+        "sed -i 's/npm test/evil/' .husky/pre-commit",
+        "perl -i -pe 's/npm/evil/' .husky/pre-commit",
+        'echo evil | tee .husky/pre-push',
+        'echo evil | dd of=.git/commondir',
+        'install -m 755 /dev/null .husky/post-merge',
+        `tar -xf ${archive}`,
+        'git worktree add -q ../tools-wt',
+        'mkdir -p .vscode; echo evil | tee .vscode/tasks.json',
+      ].join('; '),
+      root,
+    )
+    expect(result.exitCode).not.toBe(0)
+    expect(read(join(root, '.husky', 'pre-commit'))).toBe('npm test\n')
+    for (const name of [
+      '.husky/pre-push',
+      '.husky/post-merge',
+      '.git/commondir',
+      '.git/worktrees',
+      '.vscode',
+    ])
+      expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
+  })
+
   it("a worktree agent cannot re-point its own git folder (commondir, gitdir) or another worktree's", async () => {
     const root = repository('wt-main')
     const tree = join(base, 'wt-agent')
