@@ -15,7 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer, type Server } from 'node:net'
+import { createConnection, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -371,6 +371,21 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
       expect(result.output).not.toContain(SECRET)
     })
 
+    it("the engine's own processes are not there: /proc shows only the sandbox's, so no environ holds the engine's keys", async () => {
+      process.env.ZE_ESCAPE_ENGINE_KEY = `ENGINE-KEY-${SECRET}`
+      try {
+        const result = await confined(
+          `cat /proc/[0-9]*/environ /proc/self/root/proc/1/environ 2>/dev/null | tr '\\0' '\\n' | grep -c ENGINE-KEY; echo done`,
+          { mode: 'read-only' },
+        )
+        expect(result.output).toContain('done')
+        expect(result.output).not.toContain(SECRET)
+        expect(result.output).toMatch(/^0$/m)
+      } finally {
+        delete process.env.ZE_ESCAPE_ENGINE_KEY
+      }
+    })
+
     it('the system view: no /etc/shadow, /etc/gshadow or sudoers, no /run, /var, /home or /root', async () => {
       const result = await confined(
         'cat /etc/shadow /etc/gshadow /etc/sudoers; ls /run /var/run /var /home /root /mnt 2>&1; ls /; cat /etc/passwd | head -1',
@@ -434,6 +449,25 @@ describe.skipIf(!run)('sandbox escape suite (bubblewrap)', () => {
           expect(accepted).toBe(before)
         },
       )
+
+      it('allow_network = true shares the network namespace, yet an abstract unix socket (no path to hide) is out of reach', async () => {
+        const name = `ze-abstract-${process.pid}-${Date.now()}`
+        await listen(`\0${name}`)
+        const before = accepted
+        const control = await new Promise<string>((resolve) => {
+          const socket = createConnection(`\0${name}`)
+          socket.on('data', (data) => resolve(String(data)))
+          socket.on('error', (error) => resolve(String(error)))
+        })
+        expect(control).toContain('hello from outside')
+        const result = await confined(
+          `node -e 'const s=require("net").connect("\\0"+process.argv[1]);s.on("data",d=>process.stdout.write("GOT "+d));s.on("error",e=>console.log("ERR "+e.code))' ${name}`,
+          { box: networked },
+        )
+        expect(result.output).toContain('ERR EPERM')
+        expect(result.output).not.toContain('GOT')
+        expect(accepted).toBe(before + 1)
+      })
 
       it.each(['write', 'read-only'] as const)(
         '%s, allow_network = true: a socket the view shows is still out of reach',
