@@ -79,8 +79,8 @@ afterAll(async () => {
 })
 
 /** Runs `command` write-confined with `root` as the agent's root. */
-async function confined(command: string, root: string) {
-  const prepared = await sandbox.prepare({ root, additionalDirectories: [], granted: 'write' })
+async function confined(command: string, root: string, additionalDirectories: string[] = []) {
+  const prepared = await sandbox.prepare({ root, additionalDirectories, granted: 'write' })
   if (!prepared) throw new Error('expected a confined run')
   try {
     return await runShellCommand(command, {
@@ -212,6 +212,35 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       '.vscode',
     ])
       expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
+  })
+
+  it("an additional directory's repository is protected like the root's, and nothing is created in it", async () => {
+    const root = repository('with-lent')
+    const lent = repository('lent', '.husky/_')
+    mkdirSync(join(lent, '.claude'))
+    writeFileSync(join(lent, '.claude', 'settings.json'), '{}\n')
+    const config = read(join(lent, '.git', 'config'))
+    const result = await confined(
+      [
+        `echo evil > ${lent}/.git/hooks/pre-commit`,
+        `echo evil >> ${lent}/.git/config`,
+        `echo evil > ${lent}/.husky/_/pre-commit`,
+        `echo evil > ${lent}/.claude/settings.json`,
+        `mv ${lent}/.git ${lent}/.git-old`,
+        `echo work > ${lent}/work.txt && echo wrote-lent`,
+      ].join('; '),
+      root,
+      [lent],
+    )
+    expect(result.output).toContain('wrote-lent')
+    expect(existsSync(join(lent, '.git', 'hooks', 'pre-commit'))).toBe(false)
+    expect(read(join(lent, '.git', 'config'))).toBe(config)
+    expect(read(join(lent, '.husky', '_', 'pre-commit'))).toBe('#!/bin/sh\nexit 0\n')
+    expect(read(join(lent, '.claude', 'settings.json'))).toBe('{}\n')
+    expect(existsSync(join(lent, '.git-old'))).toBe(false)
+    // No placeholder was made in the lent folder, during or after.
+    for (const name of ['.vscode', '.mcp.json', '.z-engine', '.git/commondir'])
+      expect({ name, exists: existsSync(join(lent, name)) }).toEqual({ name, exists: false })
   })
 
   it("a worktree agent cannot re-point its own git folder (commondir, gitdir) or another worktree's", async () => {

@@ -83,23 +83,37 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     }
   }
   const git = await gitProtection(root, request.home, request.env)
-  const writable = unique([root, ...additional, ...writePaths, ...git.writable, tmpDir])
+  // An additional directory's own repository and harness folders are protected as the root's are,
+  // but only where they exist: nothing is created in a folder the user merely lent (issue 34).
+  const lent = await Promise.all(additional.map((dir) => gitProtection(dir, request.home, request.env)))
+  const writable = unique([
+    root,
+    ...additional,
+    ...writePaths,
+    ...git.writable,
+    ...lent.flatMap((entry) => entry.writable),
+    tmpDir,
+  ])
   const readable = unique([...readPaths, ...tools]).filter((path) => !within(path, writable))
   const hidden = await hiddenWithin(request, home, [...readable, ...writable], [root, ...additional])
-  const candidates: ProfilePath[] = [
-    ...PROTECTED_IN_ROOT.map(
-      (name): ProfilePath => ({ path: join(root, name), kind: placeholderKind(name) }),
-    ),
-    ...git.protect,
-  ]
+  const inRoot = (dir: string) =>
+    PROTECTED_IN_ROOT.map((name): ProfilePath => ({ path: join(dir, name), kind: placeholderKind(name) }))
+  const candidates: ProfilePath[] = [...inRoot(root), ...git.protect]
+  const existingOnly = new Set(
+    [...additional.flatMap(inRoot), ...lent.flatMap((entry) => entry.protect)].map((entry) => entry.path),
+  )
   const readOnly: ProfilePath[] = []
   const placeholders: ProfilePath[] = []
-  for (const candidate of uniqueBy(candidates)) {
+  for (const candidate of uniqueBy([
+    ...candidates,
+    ...additional.flatMap(inRoot),
+    ...lent.flatMap((entry) => entry.protect),
+  ])) {
     const found = await kindOf(candidate.path)
     if (found !== undefined) {
       const real = await realOr(candidate.path)
       if (within(real, writable)) readOnly.push({ path: real, kind: found })
-    } else if (within(candidate.path, writable)) {
+    } else if (within(candidate.path, writable) && !existingOnly.has(candidate.path)) {
       placeholders.push(candidate)
     }
   }
@@ -115,7 +129,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
   const pinned = await ancestorsBetween(
     writable,
     [...readOnly, ...placeholders].map((entry) => entry.path),
-    git.pinned,
+    [...git.pinned, ...lent.flatMap((entry) => entry.pinned)],
   )
   return {
     mode: 'write',
