@@ -19,6 +19,8 @@ export interface CheckpointPortOptions {
   maxMb: number
   /** Whether a Read deny rule covers an absolute path: such files are never captured or restored. */
   readDenied?: (path: string) => boolean
+  /** Whether any deny rule exists now; false spares a snapshot asking `readDenied` of every path. */
+  denyRules?: () => boolean
 }
 
 /**
@@ -54,6 +56,7 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
       maxFiles: options.maxFiles,
       maxBytes: options.maxMb * 1024 * 1024,
       ...(readDenied !== undefined ? { exclude: (path: string) => readDenied(join(root, path)) } : {}),
+      ...(options.denyRules !== undefined ? { excludesAny: options.denyRules } : {}),
     }).then((result) => {
       if (result.ok) return result.value
       options.onNotice('warning', `Checkpoints are off for this session: ${result.error.message}`)

@@ -53,6 +53,7 @@ export function buildSessionServices(parts: SessionServiceParts): SessionService
       maxFiles: settings.checkpoints.max_files,
       maxMb: settings.checkpoints.max_mb,
       readDenied: (path) => gate.readDenied(path),
+      denyRules: () => gate.hasDenyRules(),
     }),
     models,
     toolCtx: (params) => toolContext.build(params),

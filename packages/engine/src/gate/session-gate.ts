@@ -123,10 +123,15 @@ export class SessionGate implements GatePort {
     return verdict
   }
 
+  /** Whether any deny rule is in force: without one, {@link readDenied} is false for every path. */
+  hasDenyRules(): boolean {
+    return this.#rules.deny.length > 0
+  }
+
   /** Whether a Read deny rule covers `path` (absolute): checkpoints leave such files out. */
   readDenied(path: string): boolean {
     // No deny rule, nothing denied: checkpoints ask this of every indexed path twice a turn (issue 40).
-    if (this.#rules.deny.length === 0) return false
+    if (!this.hasDenyRules()) return false
     const facts = gateFactsOf(this.#options.settings, {
       mode: this.#options.settings.permissions.mode,
       projectRoot: this.#options.projectRoot,

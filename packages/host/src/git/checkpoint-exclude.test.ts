@@ -156,3 +156,37 @@ it('lists the index once per instance, yet drops a file whose rule appears mid-s
   value(await checkpoints.snapshot())
   expect(await lsFiles()).toBe(6)
 })
+
+it('asks nothing of the index while no rule can exclude a path, and drops covered files once one can', async () => {
+  await writeFiles(project, { 'src/app.ts': 'one\n', '.env': 'TOKEN=secret\n' })
+  const log = join(scratch, 'git.log')
+  const wrapper = join(scratch, 'git-wrapper.sh')
+  await writeFile(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec git "$@"\n`)
+  await chmod(wrapper, 0o755)
+  let anyRule = false
+  const asked: string[] = []
+  const checkpoints = value(
+    await ShadowCheckpoints.open({
+      projectRoot: project,
+      gitDir,
+      gitPath: wrapper,
+      exclude: (path) => {
+        asked.push(path)
+        return denied(path)
+      },
+      excludesAny: () => anyRule,
+    }),
+  )
+  const lsFiles = async () =>
+    (await readFile(log, 'utf8')).split('\n').filter((line) => / ls-files /.test(` ${line} `)).length
+  const first = value(await checkpoints.snapshot())
+  // No rule: only the listing of changes; the index is not listed and no path is asked about.
+  expect(await lsFiles()).toBe(1)
+  expect(asked).toEqual([])
+  expect(filesOf(first.commit)).toEqual(['.env', 'src/app.ts'])
+  // A rule appears mid-session: the file it covers leaves the next snapshot.
+  anyRule = true
+  const second = value(await checkpoints.snapshot())
+  expect(filesOf(second.commit)).toEqual(['src/app.ts'])
+  expect(asked).toContain('.env')
+})

@@ -33,6 +33,12 @@ export interface ShadowCheckpointsOptions {
    * shown by a diff: files under Read deny rules. Asked on every snapshot, so it may change.
    */
   exclude?: (path: string) => boolean
+  /**
+   * Whether `exclude` may exclude any path now (false while no Read deny rule exists): a snapshot
+   * then neither asks it about every path nor lists the index to drop what it covers (issue 40).
+   * Default: it may.
+   */
+  excludesAny?: () => boolean
 }
 
 /** A snapshot taken. */

@@ -56,6 +56,7 @@ export class ShadowCheckpoints {
     private readonly maxFileBytes: number,
     private readonly budget: StageBudget,
     private readonly exclude: ExcludePath | undefined,
+    private readonly excludesAny: (() => boolean) | undefined,
   ) {}
 
   /** Opens (creating if needed) the shadow repository of a project. */
@@ -96,6 +97,7 @@ export class ShadowCheckpoints {
           maxBytes: options.maxBytes ?? DEFAULT_MAX_CHECKPOINT_BYTES,
         },
         options.exclude,
+        options.excludesAny,
       ),
     }
   }
@@ -409,9 +411,11 @@ export class ShadowCheckpoints {
    * a background shell deleting temp files meanwhile makes `git add` fail on that path).
    */
   private async stageWithRetry(known: KnownIndexPaths): Promise<StageReport> {
+    // No rule can exclude anything: nothing to leave out, nothing captured earlier to drop.
+    const exclude = this.excludesAny?.() === false ? undefined : this.exclude
     for (let attempt = 1; ; attempt++) {
       try {
-        return await stageWorkTree(this.context, this.maxFileBytes, this.budget, this.exclude, known)
+        return await stageWorkTree(this.context, this.maxFileBytes, this.budget, exclude, known)
       } catch (error) {
         // A failed pass may have changed the index part way: list its paths again.
         known.paths = undefined
