@@ -3,6 +3,7 @@ import { checkpointWorkOf } from '@z-engine/engine/internal'
 import type { EventEnvelope, EventOf, PermissionMode, SettingsLayer } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
 import { shellStart } from '../cwd.js'
+import { settleYoungGeneration } from '../v8-flags.js'
 import { firstRunHelp } from '../first-run/first-run-help.js'
 import { createDenialTracker } from './denials.js'
 import { headlessAnswer } from './headless-answers.js'
@@ -68,6 +69,8 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
     // Deferred: the engine publishes an ask before its broker holds it, so an answer sent from
     // inside the event callback finds no pending approval ("already answered or cancelled").
     if (answer) setImmediate(() => session?.send(answer))
+    // The first answer is in: start-up is over, and what follows is rounds (see v8-flags.ts).
+    if (envelope.event.type === 'usageUpdated') settleYoungGeneration()
     if (envelope.event.type === 'turnFinished' && envelope.agentId === undefined) finish(envelope.event)
   }
   const env = { ...plan.env }
