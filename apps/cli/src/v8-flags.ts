@@ -15,20 +15,31 @@ export function setV8Flags(): void {
 
 /** Set by the binary ({@link setV8Flags}): commands run in a test's process leave its flags alone. */
 let ownProcess = false
-let youngGenerationSettled = false
+let phase: 'default' | 'starting' | 'started' = 'default'
 
 /**
- * Keeps V8's young generation at the size start-up grew it to (issue 40, peak RSS of long runs).
- * Each round of a long session allocates a burst (the request body, the streamed answer, the tool
- * result), and V8 answered every such burst by doubling the young generation up to its ceiling: a
- * 100-round `exec` peaked at 140–150 MB, 40 MB of it young-generation space, while what it keeps is
- * small. Called once start-up is over (the first answer is in), so start-up keeps its own growth,
- * which saves scavenges while modules load. The size is fixed once the heap exists (node's
- * `--max-semi-space-size` works only on its command line); the growth factor is read at each
- * growth, so 1 stops it. Measured CPU of the 100-round session: unchanged (2.39 s either way).
+ * Flags for a headless run (`exec`, `-p`), which may be over in a second or last a hundred rounds
+ * (issue 40). Until {@link startupOver}, no TurboFan, V8's optimizing compiler: its background
+ * compiles of what start-up ran hot (settings, session assembly, the map's snapshot check) cost
+ * ~30 ms of CPU per run and served code that mostly never ran again; baseline code (Sparkplug) runs
+ * meanwhile. And the young generation stays at its initial size for the whole run: each round
+ * allocates a burst (the request body, the streamed answer, the tool result), and V8 answered such
+ * bursts by doubling the young generation up to its ceiling, so a 100-round `exec` peaked at
+ * 140–150 MB though what it keeps is small (105–110 MB now; CPU of that session 2.3 s, was 2.4–2.5).
+ * The size is fixed once the heap exists (node's `--max-semi-space-size` works only on its command
+ * line), but the growth factor is read at each growth, so 1 stops it. Only flags V8 reads as it goes
+ * are set after start (others, such as `--single-threaded-gc`, crash it).
  */
-export function settleYoungGeneration(): void {
-  if (!ownProcess || youngGenerationSettled) return
-  youngGenerationSettled = true
+export function lightStartup(): void {
+  if (!ownProcess || phase !== 'default') return
+  phase = 'starting'
+  setFlagsFromString('--no-turbofan')
   setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+/** Start-up is over (the first answer is in): TurboFan back on for the rounds that follow. */
+export function startupOver(): void {
+  if (phase !== 'starting') return
+  phase = 'started'
+  setFlagsFromString('--turbofan')
 }

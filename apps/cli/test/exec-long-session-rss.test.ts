@@ -1,7 +1,7 @@
 /**
- * Issue 40: a long `exec` session stays small. Once the first answer is in, the CLI stops V8's young
- * generation from growing further (`v8-flags.ts`): without that, a 100-round session grew it to its
- * ceiling and peaked near 145 MB, though what it keeps (the history of 99 file reads) is small.
+ * Issue 40: a long `exec` session stays small. The CLI keeps V8's young generation at its initial
+ * size in a headless run (`v8-flags.ts`): without that, a 100-round session grew it to its ceiling
+ * and peaked near 145 MB, though what it keeps (the history of 99 file reads) is small.
  * The peak is the process's own (`process.resourceUsage().maxRSS`, written by a preload at exit).
  * The repository map is off: its first build in a project parses in a thread of its own, a cost of
  * the first session there, not of a long one.
@@ -32,7 +32,8 @@ describe.runIf(HAVE_DIST)('a long exec session (needs pnpm build)', () => {
       await writeFile(join(box.project, `file${index}.ts`), line.repeat(250))
     const server = await startScriptedServer((request) => {
       const body = request.body as { tools?: unknown[]; messages?: Array<{ role: string }> }
-      if (!Array.isArray(body.tools) || body.tools.length === 0) return { blocks: [{ type: 'text', text: 'ok' }] }
+      if (!Array.isArray(body.tools) || body.tools.length === 0)
+        return { blocks: [{ type: 'text', text: 'ok' }] }
       const round = (body.messages ?? []).filter((message) => message.role === 'assistant').length
       return round < ROUNDS - 1
         ? {
@@ -60,7 +61,12 @@ describe.runIf(HAVE_DIST)('a long exec session (needs pnpm build)', () => {
         ],
         {
           cwd: box.project,
-          env: { ...box.env, Z_PEAK_FILE: peakFile, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test' },
+          env: {
+            ...box.env,
+            Z_PEAK_FILE: peakFile,
+            ANTHROPIC_BASE_URL: server.url,
+            ANTHROPIC_API_KEY: 'test',
+          },
           maxBuffer: 64 * 1024 * 1024,
         },
       )

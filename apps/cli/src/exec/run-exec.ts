@@ -3,8 +3,8 @@ import { checkpointWorkOf } from '@z-engine/engine/internal'
 import type { EventEnvelope, EventOf, PermissionMode, SettingsLayer } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
 import { shellStart } from '../cwd.js'
-import { settleYoungGeneration } from '../v8-flags.js'
 import { firstRunHelp } from '../first-run/first-run-help.js'
+import { lightStartup, startupOver } from '../v8-flags.js'
 import { createDenialTracker } from './denials.js'
 import { headlessAnswer } from './headless-answers.js'
 import type { ExecPrompt } from './prompt-input.js'
@@ -48,6 +48,7 @@ export interface ExecPlan {
  * second SIGINT stops waiting for it.
  */
 export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<number> {
+  lightStartup()
   const started = Date.now()
   let session: Session | undefined
   let sessionId = ''
@@ -70,7 +71,7 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
     // inside the event callback finds no pending approval ("already answered or cancelled").
     if (answer) setImmediate(() => session?.send(answer))
     // The first answer is in: start-up is over, and what follows is rounds (see v8-flags.ts).
-    if (envelope.event.type === 'usageUpdated') settleYoungGeneration()
+    if (envelope.event.type === 'usageUpdated') startupOver()
     if (envelope.event.type === 'turnFinished' && envelope.agentId === undefined) finish(envelope.event)
   }
   const env = { ...plan.env }
