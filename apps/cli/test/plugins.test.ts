@@ -153,6 +153,20 @@ describe('plugin marketplaces and installs (issue 24)', () => {
     const root = plugins[0]!.root as string
     expect(root.startsWith(join(box.root, 'data'))).toBe(true)
 
+    // In words: one line per marketplace (its plugins in `marketplace show`), and `plugin show` in full.
+    const marketLines = (await cli(box, ['plugin', 'marketplace', 'list'])).stdout.trim().split('\n')
+    expect(marketLines).toEqual([
+      `acme-tools  2 plugins   ${market}`,
+      "(z-engine plugin marketplace show <name> lists a marketplace's plugins.)",
+    ])
+    const shown = (await cli(box, ['plugin', 'marketplace', 'show', 'acme-tools'])).stdout
+    expect(shown).toContain('  formatter  1.2.0  Formats code')
+    expect(shown).toContain('  notes')
+    const detail = await cli(box, ['plugin', 'show', 'formatter@acme-tools'])
+    expect(detail.stdout).toContain('formatter@acme-tools 1.2.0 — Formats code')
+    expect(detail.stdout).toContain('  enabled; installed in ')
+    expect(detail.stdout).toContain('/formatter:fix')
+
     const agents = (await json(box, ['agents', 'list'])).agents as Named[]
     expect(agents.find((agent) => agent.name === 'formatter:reviewer')).toMatchObject({
       plugin: 'formatter@acme-tools',

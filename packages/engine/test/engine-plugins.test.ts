@@ -156,7 +156,13 @@ describe('plugins in a session', () => {
     expect(await run(`marketplace add ${market}`)).toContain(
       'Added marketplace **acme** (' + market + ') with 1 plugin: tidy.',
     )
-    expect(await run('marketplace list')).toContain('- acme (' + market + '): tidy')
+    // A compact table, one row per marketplace; its plugins are in the detail view.
+    const markets = await run('marketplace list')
+    expect(markets).toContain(`| acme | 1 | ${market} |`)
+    expect(markets).not.toContain('tidy')
+    const acme = await run('marketplace show acme')
+    expect(acme).toContain('| tidy | 0.1.0 |')
+    expect(acme).toContain('Install one with `/plugin install <plugin>@acme`.')
 
     // Declined: nothing is installed or enabled.
     session.send({ type: 'runCommand', name: 'plugin', args: 'install tidy@acme' })
@@ -218,9 +224,19 @@ describe('plugins in a session', () => {
     expect(notices(t, session).at(-1)).toContain('tidy:sweep')
 
     expect(await run('enable tidy@acme')).toContain('Enabled **tidy@acme**')
-    expect(await run('')).toContain('**tidy@acme** 0.1.0 (enabled, loaded in this session)')
+    // `/plugin`: a table row per plugin with counts; `/plugin show` lists everything it adds.
+    const overview = await run('')
+    expect(overview).toContain(
+      '| tidy@acme | 0.1.0 | enabled, loaded | 1 command, 1 agent, 1 skill, 1 hook, 1 MCP server |',
+    )
+    expect(overview).not.toContain('/tidy:sweep')
+    const detail = await run('show tidy@acme')
+    expect(detail).toContain('**tidy@acme** 0.1.0')
+    expect(detail).toContain('Enabled, loaded in this session')
+    expect(detail).toContain('- commands: /tidy:sweep')
+    expect(detail).toMatch(/- MCP server plugin_tidy_dust: runs .*tidy\/server\.mjs/)
     expect(await run('uninstall tidy@acme')).toContain('Uninstalled **tidy@acme**')
-    expect(await run('')).toContain('- none (`/plugin install <plugin>@<marketplace>`)')
+    expect(await run('')).toContain('No plugins installed (`/plugin install <plugin>@<marketplace>`).')
     expect(await run('marketplace remove acme')).toBe('Removed marketplace **acme**.')
     session.send({ type: 'runCommand', name: 'plugin', args: 'install tidy@acme' })
     await session.idle()

@@ -3,7 +3,9 @@ import {
   addMarketplace,
   listInstalledPlugins,
   listMarketplaces,
+  type MarketplaceListing,
   type MarketplacePin,
+  type PluginListing,
   type PluginPaths,
   type PluginResult,
   type PluginSummary,
@@ -17,14 +19,14 @@ import {
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'
-import { printJson, printLines } from '../output.js'
+import { oneLine, printJson, printLines } from '../output.js'
 
 const HELP = `Usage: z-engine plugin marketplace add <folder | git URL | owner/repo> [--ref <branch|tag|commit>]
                                  [--path <marketplace.json>] [--sparse <folder>...]
-       z-engine plugin marketplace list|remove <name>|update [name]
+       z-engine plugin marketplace list|show <name>|remove <name>|update [name]
        z-engine plugin install <plugin>@<marketplace> [--yes]
        z-engine plugin uninstall|enable|disable <plugin>@<marketplace>
-       z-engine plugin list [--json]
+       z-engine plugin list [--json] | show <plugin>@<marketplace> [--json]
 
 Plugins in Claude Code's format. A marketplace is a folder or git repository holding
 .claude-plugin/marketplace.json; a folder is read in place, a git repository is cloned with the
@@ -57,10 +59,24 @@ export async function main(io: CommandIo): Promise<number> {
   const paths: PluginPaths = { dataDir: context.dataDir, env: io.env, cwd: io.cwd }
   const which = subcommand(
     context.args,
-    ['marketplace', 'install', 'uninstall', 'enable', 'disable', 'list'],
+    ['marketplace', 'install', 'uninstall', 'enable', 'disable', 'list', 'show'],
     'plugin',
   )
   switch (which) {
+    case 'show': {
+      const id = pluginId(context, 'show')
+      const listed = await listInstalledPlugins(paths, context.loaded.settings)
+      if (!listed.ok) return failed(context, listed.error)
+      const plugin = listed.value.find((candidate) => candidate.id === id)
+      if (plugin === undefined)
+        return failed(
+          context,
+          `${id} is not installed; installed: ${listed.value.map((known) => known.id).join(', ') || 'none'}.`,
+        )
+      if (context.json) printJson(io, plugin)
+      else printLines(io, pluginDetailLines(plugin))
+      return EXIT.ok
+    }
     case 'marketplace':
       return marketplace(context, paths)
     case 'install':
@@ -124,7 +140,7 @@ function marketplacePin(context: InspectContext, more: readonly string[]): Marke
 
 async function marketplace(context: InspectContext, paths: PluginPaths): Promise<number> {
   const rest = { ...context, args: context.args.slice(1) }
-  const which = subcommand(rest.args, ['add', 'list', 'remove', 'update'], 'plugin marketplace')
+  const which = subcommand(rest.args, ['add', 'list', 'show', 'remove', 'update'], 'plugin marketplace')
   const argument = rest.args[1]
   switch (which) {
     case 'add': {
@@ -154,16 +170,42 @@ async function marketplace(context: InspectContext, paths: PluginPaths): Promise
         printJson(context.io, { marketplaces: listed.value })
         return EXIT.ok
       }
-      const lines = listed.value.map((market) =>
-        market.status === 'declared'
-          ? `${market.name}  (declared in settings: ${market.source}; added on first install)`
-          : `${market.name}  ${market.source}  ${market.error !== undefined ? `error: ${market.error}` : `plugins: ${(market.plugins ?? []).map((plugin) => plugin.name).join(', ')}`}`,
-      )
+      // One line each: the plugins are in `marketplace show <name>`, not dumped here.
+      const width = Math.max(0, ...listed.value.map((market) => market.name.length))
+      const lines = listed.value.map((market) => {
+        const count = (market.plugins ?? []).length
+        const plugins =
+          market.status === 'declared'
+            ? 'declared in settings (added on first install)'
+            : market.error !== undefined
+              ? `error: ${market.error}`
+              : `${count} plugin${count === 1 ? '' : 's'}`
+        return `${market.name.padEnd(width)}  ${plugins.padEnd(10)}  ${market.source}`
+      })
       if (lines.length === 0)
         lines.push(
           'No marketplaces; add one with z-engine plugin marketplace add <folder | git URL | owner/repo>.',
         )
+      else lines.push("(z-engine plugin marketplace show <name> lists a marketplace's plugins.)")
       printLines(context.io, lines)
+      return EXIT.ok
+    }
+    case 'show': {
+      if (argument === undefined)
+        throw new UsageError("'plugin marketplace show' needs the marketplace's name.")
+      const listed = await listMarketplaces(paths, context.loaded.settings)
+      if (!listed.ok) return failed(context, listed.error)
+      const market = listed.value.find((candidate) => candidate.name === argument)
+      if (market === undefined)
+        return failed(
+          context,
+          `no marketplace named ${argument}; known: ${listed.value.map((known) => known.name).join(', ') || 'none'}.`,
+        )
+      if (context.json) {
+        printJson(context.io, market)
+        return EXIT.ok
+      }
+      printLines(context.io, marketplaceDetailLines(market))
       return EXIT.ok
     }
     case 'remove': {
@@ -233,6 +275,35 @@ async function install(context: InspectContext, paths: PluginPaths, id: string):
     `Installed ${id} and enabled it in ${committed.value.settingsFile}.`,
   ])
   return EXIT.ok
+}
+
+/** `plugin show`: the plugin, its state and folder, and everything it adds. */
+function pluginDetailLines(plugin: PluginListing): string[] {
+  return [
+    `${plugin.id}${plugin.version !== undefined ? ` ${plugin.version}` : ''}${plugin.description !== undefined ? ` — ${plugin.description}` : ''}`,
+    `  ${plugin.enabled ? 'enabled' : 'disabled'}; installed in ${plugin.root}`,
+    ...(plugin.summary !== undefined
+      ? summaryLines(plugin.summary)
+      : [`  error: ${plugin.error ?? 'unreadable'}`]),
+  ]
+}
+
+/** `plugin marketplace show`: the marketplace and one line per plugin (name, version, description). */
+function marketplaceDetailLines(market: MarketplaceListing): string[] {
+  const head = `${market.name}  ${market.source}`
+  if (market.status === 'declared')
+    return [head, '  declared in settings; added on the first install from it']
+  if (market.error !== undefined) return [head, `  error: ${market.error}`]
+  const plugins = market.plugins ?? []
+  const width = Math.max(0, ...plugins.map((plugin) => plugin.name.length))
+  const versions = Math.max(0, ...plugins.map((plugin) => (plugin.version ?? '').length))
+  return [
+    head,
+    ...plugins.map((plugin) =>
+      `  ${plugin.name.padEnd(width)}  ${(plugin.version ?? '').padEnd(versions)}  ${oneLine(plugin.description ?? '', 80)}`.trimEnd(),
+    ),
+    `(install one with z-engine plugin install <plugin>@${market.name})`,
+  ]
 }
 
 function summaryLines(summary: PluginSummary): string[] {

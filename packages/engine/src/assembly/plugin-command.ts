@@ -13,6 +13,7 @@ import {
   updateMarketplaces,
 } from '../workspace/plugins/marketplaces.js'
 import { pluginSummaryLines } from '../workspace/plugins/summary-lines.js'
+import { marketplaceDetail, marketplaceTable, pluginDetail, pluginTable } from './plugin-listing.js'
 
 /** What `/plugin` works with: the data and config folders, settings, and what this session loaded. */
 export interface PluginCommandDeps {
@@ -36,8 +37,9 @@ export type PluginCommandResult = { type: 'output'; markdown: string } | { type:
 
 const USAGE = [
   'Usage: /plugin [list]',
+  '/plugin show <plugin>@<marketplace>',
   '/plugin marketplace add <folder | git URL | owner/repo>',
-  '/plugin marketplace list | remove <name> | update [name]',
+  '/plugin marketplace list | show <name> | remove <name> | update [name]',
   '/plugin install|uninstall|enable|disable <plugin>@<marketplace>',
 ].join(', ')
 
@@ -62,6 +64,8 @@ export async function runPluginCommand(deps: PluginCommandDeps, args: string): P
   const [id, ...extra] = rest
   if (id === undefined || extra.length > 0) return usage()
   switch (verb) {
+    case 'show':
+      return showPlugin(deps, id)
     case 'install':
       return install(deps, id)
     case 'uninstall': {
@@ -125,6 +129,22 @@ async function marketplace(deps: PluginCommandDeps, words: string[]): Promise<Pl
     case 'list':
       if (argument !== undefined) return usage()
       return { type: 'output', markdown: await listing(deps, { plugins: false }) }
+    case 'show': {
+      if (argument === undefined) return usage()
+      const [markets, plugins] = await Promise.all([
+        listMarketplaces(deps.paths, deps.settings),
+        listInstalledPlugins(deps.paths, deps.settings),
+      ])
+      if (!markets.ok) return warning('marketplace show', markets.error)
+      const market = markets.value.find((candidate) => candidate.name === argument)
+      if (market === undefined)
+        return warning(
+          'marketplace show',
+          `no marketplace named ${argument}; known: ${markets.value.map((known) => known.name).join(', ') || 'none'}.`,
+        )
+      const installed = plugins.ok ? plugins.value.map((plugin) => plugin.id) : []
+      return { type: 'output', markdown: marketplaceDetail(market, installed) }
+    }
     case 'add': {
       if (argument === undefined) return usage()
       const added = await addMarketplace(deps.paths, argument)
@@ -169,52 +189,34 @@ async function marketplace(deps: PluginCommandDeps, words: string[]): Promise<Pl
   }
 }
 
+/** `/plugin` and `/plugin marketplace list`: compact tables, with where the detail views are. */
 async function listing(deps: PluginCommandDeps, show = { plugins: true }): Promise<string> {
   const [markets, plugins] = await Promise.all([
     listMarketplaces(deps.paths, deps.settings),
     listInstalledPlugins(deps.paths, deps.settings),
   ])
   const lines: string[] = ['**Marketplaces**', '']
-  if (!markets.ok) lines.push(`- ${markets.error}`)
-  else if (markets.value.length === 0)
-    lines.push('- none (add one with `/plugin marketplace add <folder | git URL | owner/repo>`)')
-  else
-    for (const market of markets.value)
-      lines.push(
-        market.status === 'declared'
-          ? `- ${market.name} (declared in settings: ${market.source})`
-          : `- ${market.name} (${market.source}): ${market.error ?? (market.plugins ?? []).map((plugin) => plugin.name).join(', ')}`,
-      )
-  if (!show.plugins) return lines.join('\n')
-  lines.push('', '**Installed plugins**', '')
-  if (!plugins.ok) lines.push(`- ${plugins.error}`)
-  else if (plugins.value.length === 0) lines.push('- none (`/plugin install <plugin>@<marketplace>`)')
-  else
-    for (const plugin of plugins.value) {
-      const state = plugin.enabled ? 'enabled' : 'disabled'
-      const loaded = deps.active.includes(plugin.id) ? ', loaded in this session' : ''
-      const summary = plugin.summary
-      const adds =
-        summary === undefined
-          ? (plugin.error ?? '')
-          : [
-              summary.commands.map((name) => `/${name}`).join(' '),
-              summary.agents.length > 0 ? `agents ${summary.agents.join(', ')}` : '',
-              summary.skills.length > 0 ? `skills ${summary.skills.join(', ')}` : '',
-              summary.hooks.length > 0 ? `${summary.hooks.length} hooks` : '',
-              summary.mcpServers.length > 0
-                ? `MCP ${summary.mcpServers.map((server) => server.name).join(', ')}`
-                : '',
-            ]
-              .filter((part) => part !== '')
-              .join('; ')
-      lines.push(
-        `- **${plugin.id}**${plugin.version !== undefined ? ` ${plugin.version}` : ''} (${state}${loaded})${adds !== '' ? `: ${adds}` : ''}`,
-      )
-    }
+  lines.push(...(markets.ok ? marketplaceTable(markets.value) : [markets.error]))
+  if (show.plugins) {
+    lines.push('', '**Installed plugins**', '')
+    lines.push(...(plugins.ok ? pluginTable(plugins.value, deps.active) : [plugins.error]))
+  }
   lines.push(
     '',
-    '`/plugin install|uninstall|enable|disable <plugin>@<marketplace>`; `/plugin marketplace add|remove|update`.',
+    '`/plugin show <plugin>@<marketplace>` and `/plugin marketplace show <name>` show one in full; `/plugin install|uninstall|enable|disable <plugin>@<marketplace>`; `/plugin marketplace add|remove|update`.',
   )
   return lines.join('\n')
+}
+
+/** `/plugin show <plugin>@<marketplace>`: one installed plugin in full. */
+async function showPlugin(deps: PluginCommandDeps, id: string): Promise<PluginCommandResult> {
+  const plugins = await listInstalledPlugins(deps.paths, deps.settings)
+  if (!plugins.ok) return warning('show', plugins.error)
+  const plugin = plugins.value.find((candidate) => candidate.id === id)
+  if (plugin === undefined)
+    return warning(
+      'show',
+      `${id} is not installed; installed: ${plugins.value.map((known) => known.id).join(', ') || 'none'}. For a marketplace's plugins, /plugin marketplace show <name>.`,
+    )
+  return { type: 'output', markdown: pluginDetail(plugin, deps.active) }
 }
