@@ -26,7 +26,7 @@ export const ENGINE_BUILTIN_COMMANDS = [
     name: 'plugin',
     description: 'List, add and remove marketplaces; install, uninstall, enable and disable plugins',
     argumentHint:
-      '[marketplace add|list|remove|update] [install|uninstall|enable|disable <plugin>@<marketplace>]',
+      '[marketplace add|list|show|remove|update] [show|install|uninstall|enable|disable <plugin>@<marketplace>]',
   },
   { name: 'todos', description: 'Show the todo list' },
   { name: 'decisions', description: 'Show the decision features and their latest decisions' },
