@@ -194,6 +194,9 @@ function connectionProblem(error: unknown): string {
   let current: unknown = error
   for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
     const code = (current as { code?: unknown }).code
+    // fetch refuses ports browsers block (9, 25, 6000, …) before connecting.
+    if ((current as { message?: unknown }).message === 'bad port')
+      return 'fetch refuses to connect to this port; serve on another one'
     switch (code) {
       case 'ECONNREFUSED':
         return 'connection refused: nothing is listening there'
