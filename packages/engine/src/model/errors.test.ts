@@ -59,6 +59,33 @@ describe('classifyError', () => {
     expect(kind(new TypeError('terminated'))).toBe('network')
   })
 
+  it('names the URL of a server it cannot reach, what failed and the variable that sets it', () => {
+    const endpoint = { url: 'http://127.0.0.1:9/v1', variable: 'OPENAI_BASE_URL' }
+    const blocked = classifyError(
+      Object.assign(new Error('Connection error.'), {
+        name: 'APIConnectionError',
+        cause: new TypeError('fetch failed', { cause: new Error('bad port') }),
+      }),
+      undefined,
+      'OpenAI',
+      endpoint,
+    )
+    expect(blocked.kind).toBe('network')
+    expect(blocked.message).toContain(
+      'Could not reach the OpenAI API at http://127.0.0.1:9/v1 (fetch refuses to connect to this port; serve on another one).',
+    )
+    expect(blocked.message).toContain('OPENAI_BASE_URL')
+    const unknownHost = classifyError(
+      new TypeError('fetch failed', {
+        cause: Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' }),
+      }),
+      undefined,
+      'Anthropic',
+      { url: 'https://api.example.invalid' },
+    )
+    expect(unknownHost.message).toContain('at https://api.example.invalid (the host name does not resolve)')
+  })
+
   it('reports aborted whenever the signal fired, whatever was thrown', () => {
     const controller = new AbortController()
     controller.abort()
