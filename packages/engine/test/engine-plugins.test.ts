@@ -107,7 +107,7 @@ describe('plugins in a session', () => {
     session.send({ type: 'runCommand', name: 'plugin', args: '' })
     await session.idle()
     expect(lastOutput(t, session)).toContain(
-      '**tidy@acme** 0.1.0 (enabled, loaded in this session): /tidy:sweep; agents tidy:broom; skills tidy:shine; 1 hooks; MCP plugin_tidy_dust',
+      '| tidy@acme | 0.1.0 | enabled, loaded | 1 command, 1 agent, 1 skill, 1 hook, 1 MCP server |',
     )
     await t.engine.shutdown()
   })
