@@ -115,8 +115,9 @@ export class RoundAccumulator {
         done: false,
         charged: 0,
       }
-      if (!this.#budget.charge(jsonBytes(item))) return this.#overBudget()
-      slot.charged = jsonBytes(item)
+      const size = jsonBytes(item)
+      if (!this.#budget.charge(size)) return this.#overBudget()
+      slot.charged = size
       this.#slots.set(index, slot)
       return { kind: 'item', event, slot }
     }
@@ -213,45 +214,66 @@ export class RoundAccumulator {
   }
 }
 
+/** The integer at `payload[key]`, 0 when absent. */
+function at(payload: JsonObject, key: string): number {
+  return asIndex(payload[key]) ?? 0
+}
+
+/** The item's list of parts under `key`, created when missing. */
+function parts(item: JsonObject, key: string): JsonObject[] {
+  const existing = item[key]
+  if (Array.isArray(existing)) return existing as JsonObject[]
+  const fresh: JsonObject[] = []
+  item[key] = fresh
+  return fresh
+}
+
+/** Appends a delta to one part's text field (the part created when missing); returns its bytes. */
+function appendText(
+  list: JsonObject[],
+  index: number,
+  field: string,
+  partType: string,
+  delta: string,
+): number {
+  const part = list[index] ?? { type: partType, [field]: '' }
+  part[field] = textOf(part[field]) + delta
+  list[index] = part
+  return Buffer.byteLength(delta)
+}
+
+// Module-level helpers, not closures: fold runs for every delta of every stream (issue 37's load profile).
 /** Folds one delta/part event into the item; returns the bytes it grew by. */
 function fold(item: JsonObject, type: string, payload: JsonObject): number {
-  const at = (key: string): number => asIndex(payload[key]) ?? 0
-  const parts = (key: string): JsonObject[] => {
-    const existing = item[key]
-    if (Array.isArray(existing)) return existing as JsonObject[]
-    const fresh: JsonObject[] = []
-    item[key] = fresh
-    return fresh
-  }
-  const appendText = (
-    list: JsonObject[],
-    index: number,
-    field: string,
-    partType: string,
-    delta: string,
-  ): number => {
-    const part = list[index] ?? { type: partType, [field]: '' }
-    part[field] = textOf(part[field]) + delta
-    list[index] = part
-    return Buffer.byteLength(delta)
-  }
   switch (type) {
     case 'response.content_part.added':
     case 'response.content_part.done':
-      if (isObject(payload.part)) parts('content')[at('content_index')] = { ...payload.part }
+      if (isObject(payload.part)) parts(item, 'content')[at(payload, 'content_index')] = { ...payload.part }
       return type === 'response.content_part.added' ? jsonBytes(payload.part) : 0
     case 'response.output_text.delta':
-      return appendText(parts('content'), at('content_index'), 'text', 'output_text', textOf(payload.delta))
+      return appendText(
+        parts(item, 'content'),
+        at(payload, 'content_index'),
+        'text',
+        'output_text',
+        textOf(payload.delta),
+      )
     case 'response.output_text.done': {
-      const list = parts('content')
-      list[at('content_index')] = {
-        ...(list[at('content_index')] ?? { type: 'output_text' }),
+      const list = parts(item, 'content')
+      list[at(payload, 'content_index')] = {
+        ...(list[at(payload, 'content_index')] ?? { type: 'output_text' }),
         text: textOf(payload.text),
       }
       return 0
     }
     case 'response.refusal.delta':
-      return appendText(parts('content'), at('content_index'), 'refusal', 'refusal', textOf(payload.delta))
+      return appendText(
+        parts(item, 'content'),
+        at(payload, 'content_index'),
+        'refusal',
+        'refusal',
+        textOf(payload.delta),
+      )
     case 'response.function_call_arguments.delta':
       item.arguments = textOf(item.arguments) + textOf(payload.delta)
       return Buffer.byteLength(textOf(payload.delta))
@@ -265,14 +287,20 @@ function fold(item: JsonObject, type: string, payload: JsonObject): number {
       item.input = textOf(payload.input)
       return 0
     case 'response.reasoning_summary_part.added':
-      if (isObject(payload.part)) parts('summary')[at('summary_index')] = { ...payload.part }
+      if (isObject(payload.part)) parts(item, 'summary')[at(payload, 'summary_index')] = { ...payload.part }
       return jsonBytes(payload.part)
     case 'response.reasoning_summary_text.delta':
-      return appendText(parts('summary'), at('summary_index'), 'text', 'summary_text', textOf(payload.delta))
+      return appendText(
+        parts(item, 'summary'),
+        at(payload, 'summary_index'),
+        'text',
+        'summary_text',
+        textOf(payload.delta),
+      )
     case 'response.reasoning_text.delta':
       return appendText(
-        parts('content'),
-        at('content_index'),
+        parts(item, 'content'),
+        at(payload, 'content_index'),
         'text',
         'reasoning_text',
         textOf(payload.delta),

@@ -140,6 +140,14 @@ function bodyChunks(message: IncomingMessage): AsyncIterator<Uint8Array> {
   }
 }
 
+/** The last URL parsed: every round asks the same upstream URL, parsed once rather than per request. */
+let lastUrl: { text: string; url: URL } | undefined
+
+function parsedUrl(text: string): URL {
+  if (lastUrl?.text !== text) lastUrl = { text, url: new URL(text) }
+  return lastUrl.url
+}
+
 /**
  * Sends one request; resolves when the head arrives, rejects when no answer comes. `signal` aborts the
  * request and its body while the body is unfinished; once the whole body has arrived an abort changes
@@ -151,7 +159,7 @@ export function sendHttp(url: string, init: HttpRequestInit, signal?: AbortSigna
       reject(new Error('The request was aborted.'))
       return
     }
-    const target = new URL(url)
+    const target = parsedUrl(url)
     const https = target.protocol === 'https:'
     let message: IncomingMessage | undefined
     const request = (https ? httpsRequest : httpRequest)(
