@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
-import { isCommandBody, isReminder } from '../tui/reduce-event.js'
+import { isCommandBody, isReminder } from '../tui/message-text.js'
 import { replayedToolTitle, type StoredTranscript } from '../tui/replay-transcript.js'
 import { toolKind } from './session-updates.js'
 

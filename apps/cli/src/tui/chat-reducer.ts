@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@z-engine/protocol'
 import { reduceEvent } from './reduce-event.js'
+import type { NewEntry } from './transcript-state.js'
 import type { ChatState, TranscriptEntry } from './view-model.js'
 
 /** Everything that changes the chat screen's state. */
@@ -7,13 +8,11 @@ export type ChatAction =
   /** An engine event; events of another session (one `/clear` closed) are ignored. */
   | { type: 'event'; envelope: EventEnvelope }
   /** A row the CLI itself adds (`/help`, `/sessions`, a failed command). */
-  | { type: 'local'; entry: DistributiveOmit<TranscriptEntry, 'key'> }
+  | { type: 'local'; entry: NewEntry }
   /** A new session's starting state (`/clear`). */
   | { type: 'reset'; state: ChatState }
   /** The chat took the rewind's conflicting files to ask about them. */
   | { type: 'conflictsTaken' }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
 /** The screen's reducer: engine events through `reduceEvent`, plus the CLI's own rows. */
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {

@@ -1,31 +1,23 @@
 import { promptTokensOf } from '@z-engine/engine/internal'
-import type {
-  ApprovalDecision,
-  EngineEvent,
-  EventEnvelope,
-  Message,
-  MessageOrigin,
-  QuestionResponse,
-  RewindScope,
-  Route,
-} from '@z-engine/protocol'
+import type { EngineEvent, EventEnvelope, Route } from '@z-engine/protocol'
 import { attachedFiles } from './attached-files.js'
-import { denialReason } from './denial-reason.js'
-import { diffBody, diffCounts, shownPath } from './diff-lines.js'
+import { isRewindable, splitSettled, userText } from './message-text.js'
+import { onRewound } from './rewind-rows.js'
 import { taskViewDivider } from './task-view-divider.js'
 import { todoLines } from './todo-lines.js'
 import {
-  type ChatState,
-  type LiveRows,
-  retryText,
-  type ToolCard,
-  type ToolOutput,
-  type TranscriptEntry,
-  visibleProgress,
-} from './view-model.js'
-
-/** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
-const PROGRESS_LINES = 4
+  answerText,
+  appendCard,
+  decisionText,
+  explainErrors,
+  joinResults,
+  onToolFinished,
+  onToolProgress,
+  onToolStarted,
+  withReply,
+} from './tool-cards.js'
+import { append, finishPart, withLive } from './transcript-state.js'
+import { type ChatState, retryText } from './view-model.js'
 
 /** The line the chat shows when the route seam raised a turn's or an agent's model or effort. */
 export function routeText(route: Route): string {
@@ -35,11 +27,6 @@ export function routeText(route: Route): string {
   ].join(', ')
   const who = route.agentId !== undefined ? `Agent ${route.agentId}` : 'This turn'
   return `${who} routed to ${raised}: ${route.reason}`
-}
-
-/** Whether a text block is a reminder the engine adds for the model (never shown as the user's words). */
-export function isReminder(text: string): boolean {
-  return text.trimStart().startsWith('<system-reminder>')
 }
 
 /** Events that show a retried request went through, or that the turn is over. */
@@ -64,307 +51,120 @@ function startedAt(at: string): number {
   return Number.isNaN(ms) ? Date.now() : ms
 }
 
-/** The plain text of a user message, or undefined when it holds none (tool results). */
-export function userText(message: Message): string | undefined {
-  if (message.role !== 'user') return undefined
-  const parts: string[] = []
-  for (const block of message.content)
-    if (
-      block.type === 'text' &&
-      !isReminder(block.text) &&
-      !(parts.length > 0 && (isCommandBody(block.text) || isAttachedFile(block.text)))
+/** A turn's end: live parts and finished cards move to the transcript; asks and plans close. */
+function onTurnFinished(
+  state: ChatState,
+  event: Extract<EngineEvent, { type: 'turnFinished' }>,
+  fromSubagent: boolean,
+): ChatState {
+  if (fromSubagent) return state
+  let next = state
+  for (const id of [...state.live.parts.keys()]) next = finishPart(next, id)
+  // Finished cards still waiting for a result message are printed as they are.
+  for (const card of [...next.live.tools.values()]) {
+    if (card.status === 'running') continue
+    next = appendCard(
+      withLive(next, (live) => live.tools.delete(card.toolUseId)),
+      card,
+      undefined,
     )
-      parts.push(block.text)
-  return parts.length > 0 ? parts.join('\n') : undefined
-}
-
-/**
- * A file an `@path` mention attached to the prompt: for the model only, so the transcript (and a
- * rewind putting the message back) shows the mention as typed, not the file's text.
- */
-export function isAttachedFile(text: string): boolean {
-  return /^<file path="[^"\n]*">\n[\s\S]*\n<\/file>$/.test(text)
-}
-
-/**
- * The expanded template a prompt command sends after the `/name args` the user typed: for the
- * model only, so the transcript shows just what was typed (as Claude Code does).
- */
-export function isCommandBody(text: string): boolean {
-  return /^<command name="[^"]*">\n[\s\S]*<\/command>$/.test(text)
-}
-
-function append(state: ChatState, ...entries: Array<DistributiveOmit<TranscriptEntry, 'key'>>): ChatState {
-  let nextKey = state.nextKey
-  const added = entries.map((entry) => ({ ...entry, key: `k${nextKey++}` }) as TranscriptEntry)
-  return { ...state, finished: [...state.finished, ...added], nextKey }
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
-
-function withLive(state: ChatState, change: (live: LiveRows) => void): ChatState {
-  const live: LiveRows = {
-    parts: new Map(state.live.parts),
-    tools: new Map(state.live.tools),
-    agents: new Map(state.live.agents),
   }
-  change(live)
-  return { ...state, live }
+  next = { ...next, results: new Map() }
+  const { busySince: _ended, ...idle } = next
+  next = {
+    ...idle,
+    busy: false,
+    badge: event.badge,
+    approvals: [],
+    questions: [],
+    plans: [],
+    // Cancel drops queued steering; an interrupt keeps it for the next turn.
+    queued: event.outcome.type === 'cancelled' ? [] : next.queued,
+  }
+  return event.outcome.type === 'done' ? next : append(next, { kind: 'turnEnded', outcome: event.outcome })
 }
 
-/** Moves a finished streaming part (text or thinking) from the live area to the transcript. */
-function finishPart(state: ChatState, id: string): ChatState {
-  const part = state.live.parts.get(id)
-  if (!part) return state
-  const without = withLive(state, (live) => live.parts.delete(id))
-  if (part.text.trim() === '') return without
-  return append(without, { kind: part.kind, text: part.text })
-}
-
-function updateTool(state: ChatState, id: string, change: (card: ToolCard) => ToolCard): ChatState {
-  const card = state.live.tools.get(id)
-  if (!card) return state
-  return withLive(state, (live) => live.tools.set(id, change(card)))
-}
-
-function progressLines(previous: string[], text: string): string[] {
-  const lines = [...previous]
-  const incoming = text.split('\n')
-  // Output arrives in chunks that may split a line: the first piece continues the last line.
-  if (lines.length > 0 && incoming.length > 0) lines[lines.length - 1] += incoming.shift() ?? ''
-  lines.push(...incoming)
-  // The last element is the line still being written ('' after a newline); keep it besides the tail.
-  const partial = lines.pop() ?? ''
-  return [...lines.filter((line) => line !== '').slice(-PROGRESS_LINES), partial]
-}
-
-/** Longest error text a row shows (the model gets the whole result). */
-const ERROR_CHARS = 300
-
-/** Lines of a finished call's output its card shows (Ctrl-O shows them all). */
-export const OUTPUT_LINES = 4
-
-/** How many finished outputs are kept for Ctrl-O. */
-const KEPT_OUTPUTS = 20
-
-/** Longest output kept for Ctrl-O (the model gets the whole result). */
-const KEPT_OUTPUT_CHARS = 64 * 1024
-
-/** Tools whose output is worth a glance in the transcript (file tools say it in their summary). */
-export function showsOutput(toolName: string): boolean {
-  return (
-    ['Bash', 'BashOutput', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch'].includes(toolName) ||
-    toolName.startsWith('mcp__')
+/** A recorded message: results join their cards; the user's own words join the transcript. */
+function onMessageRecorded(
+  state: ChatState,
+  event: Extract<EngineEvent, { type: 'messageRecorded' }>,
+  fromSubagent: boolean,
+): ChatState {
+  const explained = explainErrors(joinResults(state, event.message), event.message)
+  const text = fromSubagent ? undefined : userText(event.message)
+  if (text === undefined) return explained
+  // Steering is delivered as a user message: it leaves the queue and joins the transcript.
+  const queued = explained.queued.filter((item) => !text.includes(item))
+  const prompts = isRewindable(event.origin)
+    ? [...explained.prompts, { messageId: event.message.id, text }]
+    : explained.prompts
+  const attached = attachedFiles(event.message)
+  return append(
+    { ...explained, queued, prompts },
+    { kind: 'user', text, ...(attached.length > 0 ? { attached } : {}) },
   )
 }
 
-/** The text of a tool result's text parts. */
-function resultText(content: ReadonlyArray<{ type: string; text?: string }>): string {
-  return content
-    .map((part) => (part.type === 'text' ? (part.text ?? '') : ''))
-    .join('\n')
-    .replace(/\s+$/, '')
+/** A background agent's row: live while it works, in the transcript once it ends. */
+function onAgentUpdated(state: ChatState, event: Extract<EngineEvent, { type: 'agentUpdated' }>): ChatState {
+  const agent = event.agent
+  // A foreground subagent is its Agent call's card (running, then done with its duration); a
+  // row of its own would list it twice. Only background agents outlive their card.
+  if (!agent.background) return state
+  const working = agent.status === 'pending' || agent.status === 'running' || agent.status === 'waiting'
+  if (working) return withLive(state, (live) => live.agents.set(agent.id, agent))
+  if (!state.live.agents.has(agent.id)) return state
+  return append(
+    withLive(state, (live) => live.agents.delete(agent.id)),
+    { kind: 'agent', agent },
+  )
 }
 
-/** The collapsed view of an output: its last lines and how many are hidden above them. */
-export function collapseOutput(text: string, lines = OUTPUT_LINES): { lines: string[]; hidden: number } {
-  const all = text.split('\n')
-  while (all.length > 0 && (all[0] ?? '').trim() === '') all.shift()
-  const shown = all.slice(-lines)
-  return { lines: shown, hidden: all.length - shown.length }
-}
-
-/** The row a question's response leaves under its card: what the user chose, or that they dismissed it. */
-export function answerText(response: QuestionResponse): string {
-  if (response.type === 'dismissed') return 'Dismissed'
-  const answers = response.answers.map((answer) => {
-    const chosen = [
-      ...answer.selected,
-      ...(answer.other !== undefined && answer.other !== '' ? [answer.other] : []),
-    ]
-    return { question: answer.question, text: chosen.length > 0 ? chosen.join(', ') : '(no answer)' }
-  })
-  // One question needs no label; several say which answer is which.
-  const body =
-    answers.length === 1
-      ? (answers[0]?.text ?? '')
-      : answers.map((answer) => `${answer.question} ${answer.text}`).join(' · ')
-  return `Answered: ${body}`
-}
-
-/** The row an approval's decision leaves under its card: only a deny's feedback says more than the status. */
-export function decisionText(decision: ApprovalDecision): string | undefined {
-  return decision.type === 'deny' && decision.feedback !== undefined && decision.feedback.trim() !== ''
-    ? `Denied: ${decision.feedback.trim()}`
-    : undefined
-}
-
-/** Keeps the user's reply for a call until its card is printed. */
-function withReply(state: ChatState, toolUseId: string | undefined, reply: string | undefined): ChatState {
-  if (toolUseId === undefined || reply === undefined) return state
-  return { ...state, replies: new Map(state.replies).set(toolUseId, reply) }
-}
-
-/** Adds a finished card to the transcript with its output (the result text, else the live tail). */
-function appendCard(state: ChatState, card: ToolCard, result: string | undefined): ChatState {
-  let next = state
-  let output: ToolCard['output']
-  const live = visibleProgress(card).join('\n')
-  // A cancelled or interrupted call keeps the output it had streamed.
-  const text =
-    card.status === 'ok' && result !== undefined && showsOutput(card.toolName)
-      ? result
-      : card.status !== 'ok' && card.status !== 'error'
-        ? live
-        : ''
-  if (card.change !== undefined && card.status === 'ok') {
-    next = keepOutput(next, {
-      toolUseId: card.toolUseId,
-      title: `change to ${shownPath(card.change.path, next.projectRoot)}`,
-      text: card.change.body,
-      diff: true,
-    })
-  } else if (text.trim() !== '') {
-    output = collapseOutput(text)
-    const kept =
-      text.length > KEPT_OUTPUT_CHARS ? `${text.slice(0, KEPT_OUTPUT_CHARS)}\n… (cut at 64 KiB)` : text
-    next = keepOutput(next, { toolUseId: card.toolUseId, title: card.title, text: kept })
+/** The cost and the context meter after a request. */
+function onUsageUpdated(
+  state: ChatState,
+  event: Extract<EngineEvent, { type: 'usageUpdated' }>,
+  fromSubagent: boolean,
+): ChatState {
+  // The meter is the main agent's prompt size: the engine's when it reports one, else the
+  // last request's prompt tokens. A subagent's requests say nothing about the main context.
+  const contextTokens =
+    event.contextTokens ?? (fromSubagent ? state.contextTokens : promptTokensOf(event.usage))
+  return {
+    ...state,
+    costUsd: event.sessionCost.totalUsd,
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
+    ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
   }
-  const reply = next.replies.get(card.toolUseId)
-  if (reply !== undefined) {
-    const replies = new Map(next.replies)
-    replies.delete(card.toolUseId)
-    next = { ...next, replies }
+}
+
+/** Streamed text: settled paragraphs move to the transcript, the rest stays live. */
+function onDelta(
+  state: ChatState,
+  event: Extract<EngineEvent, { type: 'textDelta' | 'thinkingDelta' }>,
+  fromSubagent: boolean,
+): ChatState {
+  const part = state.live.parts.get(event.id)
+  if (fromSubagent || !part) return state
+  const text = part.text + event.delta
+  const [settled, rest] = part.kind === 'assistant' ? splitSettled(text) : ['', text]
+  const next = withLive(state, (live) => live.parts.set(event.id, { ...part, text: rest }))
+  // Finished paragraphs leave the live area at once: a live area taller than the terminal
+  // makes Ink clear and redraw the whole screen on every delta, which is the flicker we avoid.
+  return settled === '' ? next : append(next, { kind: 'assistant', text: settled })
+}
+
+/** A retried request: the same failure again updates the live line, another prints the previous first. */
+function onRetrying(state: ChatState, event: Extract<EngineEvent, { type: 'retrying' }>): ChatState {
+  const retry = {
+    reason: event.reason,
+    attempt: event.attempt,
+    delayMs: event.delayMs,
+    ...(event.maxAttempts === undefined ? {} : { maxAttempts: event.maxAttempts }),
   }
-  const { progress: _progress, ...rest } = card
-  return append(next, {
-    kind: 'tool',
-    card: { ...rest, progress: [], ...(output ? { output } : {}), ...(reply !== undefined ? { reply } : {}) },
-  })
-}
-
-/** Keeps a finished call's whole output (or diff) for Ctrl-O, the newest {@link KEPT_OUTPUTS}. */
-function keepOutput(state: ChatState, output: ToolOutput): ChatState {
-  return { ...state, outputs: [...state.outputs, output].slice(-KEPT_OUTPUTS) }
-}
-
-/** A file change as a card keeps it: the path, the diff's hunks and their counts. */
-function changeOf(diff: { path: string; unifiedDiff: string } | undefined): ToolCard['change'] {
-  if (diff === undefined) return undefined
-  const body = diffBody(diff.unifiedDiff)
-  return { path: diff.path, body: body.join('\n'), ...diffCounts(body) }
-}
-
-/** Gives finished cards their result's output (a card waits for it), or keeps it for a card still running. */
-function joinResults(state: ChatState, message: Message): ChatState {
-  if (message.role !== 'user') return state
-  let next = state
-  for (const block of message.content) {
-    if (block.type !== 'tool_result') continue
-    const text = resultText(block.content)
-    const card = next.live.tools.get(block.toolUseId)
-    if (card !== undefined && card.status !== 'running') {
-      next = appendCard(
-        withLive(next, (live) => live.tools.delete(block.toolUseId)),
-        card,
-        text,
-      )
-    } else if (!block.isError) next = { ...next, results: new Map(next.results).set(block.toolUseId, text) }
-  }
-  return next
-}
-
-/** Shows why a call failed when its card had no summary: the first lines of its error result. */
-function explainErrors(state: ChatState, message: Message): ChatState {
-  if (state.unexplained.size === 0 || message.role !== 'user') return state
-  let next = state
-  for (const block of message.content) {
-    if (block.type !== 'tool_result' || !block.isError) continue
-    const toolName = next.unexplained.get(block.toolUseId)
-    if (toolName === undefined) continue
-    const unexplained = new Map(next.unexplained)
-    unexplained.delete(block.toolUseId)
-    const detail = block.content
-      .map((part) => (part.type === 'text' ? part.text : ''))
-      .join(' ')
-      .trim()
-    const cut =
-      detail.length > ERROR_CHARS
-        ? `${detail.slice(0, ERROR_CHARS)}… (${detail.length - ERROR_CHARS} more characters)`
-        : detail
-    next = { ...next, unexplained }
-    if (detail !== '') next = append(next, { kind: 'notice', level: 'error', text: `${toolName}: ${cut}` })
-  }
-  return next
-}
-
-/** Whether a user message of this origin is one the user wrote (a prompt, a command, steering). */
-export function isRewindable(origin: MessageOrigin | undefined): boolean {
-  return origin === undefined || origin === 'prompt' || origin === 'command' || origin === 'steering'
-}
-
-/** What a scope restores, in words. */
-export const SCOPE_WORDS: Record<RewindScope, string> = {
-  both: 'code and conversation',
-  conversation: 'conversation only',
-  code: 'code only',
-}
-
-/** Shortens a prompt to one line for a divider or a picker row. */
-export function oneLine(text: string, max = 60): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
-}
-
-/** The rows a rewind leaves in the transcript: a divider naming the target, then the files it restored. */
-function rewoundRows(
-  event: Extract<EngineEvent, { type: 'rewound' }>,
-  text: string | undefined,
-): Array<DistributiveOmit<TranscriptEntry, 'key'>> {
-  const before = text !== undefined ? ` to before “${oneLine(text, 40)}”` : ''
-  const rows: Array<DistributiveOmit<TranscriptEntry, 'key'>> = [
-    { kind: 'divider', text: `Rewound${before} (${SCOPE_WORDS[event.scope]})` },
-  ]
-  if (event.scope === 'conversation') return rows
-  const files = event.restoredFiles ?? []
-  const merged = event.mergedFiles ?? []
-  const list = (paths: readonly string[]) =>
-    `${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ` and ${paths.length - 8} more` : ''}`
-  if (files.length > 0 || merged.length === 0)
-    rows.push({
-      kind: 'notice',
-      level: 'info',
-      text:
-        files.length === 0
-          ? 'No file needed restoring.'
-          : `Restored ${files.length} file${files.length === 1 ? '' : 's'}: ${list(files)}.`,
-    })
-  if (merged.length > 0)
-    rows.push({
-      kind: 'notice',
-      level: 'info',
-      text: `Reverted the agent's hunks in ${merged.length} file${merged.length === 1 ? '' : 's'} edited since, keeping the later edits: ${list(merged)}.`,
-    })
-  return rows
-}
-
-/**
- * Splits streaming text after its last paragraph break outside a code fence: the part before can
- * no longer change. Returns `['', text]` when nothing is settled yet.
- */
-export function splitSettled(text: string): [string, string] {
-  let fenceOpen = false
-  let splitAt = -1
-  let offset = 0
-  const lines = text.split('\n')
-  for (const [index, line] of lines.entries()) {
-    if (/^\s*```/.test(line)) fenceOpen = !fenceOpen
-    else if (line.trim() === '' && !fenceOpen && index < lines.length - 1) splitAt = offset + line.length + 1
-    offset += line.length + 1
-  }
-  if (splitAt < 0) return ['', text]
-  const settled = text.slice(0, splitAt).trimEnd()
-  return settled.trim() === '' ? ['', text] : [settled, text.slice(splitAt)]
+  // The same failure again updates the live line; another one prints the previous first.
+  const next = state.retry !== undefined && state.retry.reason !== event.reason ? settleRetry(state) : state
+  return { ...next, retry }
 }
 
 /**
@@ -382,47 +182,10 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
       return { ...state, sessionId: event.sessionId, mode: event.mode, model: event.model }
     case 'turnStarted':
       return fromSubagent ? state : { ...state, busy: true, busySince: startedAt(envelope.at) }
-    case 'turnFinished': {
-      if (fromSubagent) return state
-      let next = state
-      for (const id of [...state.live.parts.keys()]) next = finishPart(next, id)
-      // Finished cards still waiting for a result message are printed as they are.
-      for (const card of [...next.live.tools.values()]) {
-        if (card.status === 'running') continue
-        next = appendCard(
-          withLive(next, (live) => live.tools.delete(card.toolUseId)),
-          card,
-          undefined,
-        )
-      }
-      next = { ...next, results: new Map() }
-      const { busySince: _ended, ...idle } = next
-      next = {
-        ...idle,
-        busy: false,
-        badge: event.badge,
-        approvals: [],
-        questions: [],
-        plans: [],
-        // Cancel drops queued steering; an interrupt keeps it for the next turn.
-        queued: event.outcome.type === 'cancelled' ? [] : next.queued,
-      }
-      return event.outcome.type === 'done'
-        ? next
-        : append(next, { kind: 'turnEnded', outcome: event.outcome })
-    }
-    case 'usageUpdated': {
-      // The meter is the main agent's prompt size: the engine's when it reports one, else the
-      // last request's prompt tokens. A subagent's requests say nothing about the main context.
-      const contextTokens =
-        event.contextTokens ?? (fromSubagent ? state.contextTokens : promptTokensOf(event.usage))
-      return {
-        ...state,
-        costUsd: event.sessionCost.totalUsd,
-        ...(contextTokens !== undefined ? { contextTokens } : {}),
-        ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
-      }
-    }
+    case 'turnFinished':
+      return onTurnFinished(state, event, fromSubagent)
+    case 'usageUpdated':
+      return onUsageUpdated(state, event, fromSubagent)
     case 'textStart':
     case 'thinkingStart': {
       if (fromSubagent) return state
@@ -430,97 +193,21 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
       return withLive(state, (live) => live.parts.set(event.id, { kind, key: `part-${event.id}`, text: '' }))
     }
     case 'textDelta':
-    case 'thinkingDelta': {
-      const part = state.live.parts.get(event.id)
-      if (fromSubagent || !part) return state
-      const text = part.text + event.delta
-      const [settled, rest] = part.kind === 'assistant' ? splitSettled(text) : ['', text]
-      const next = withLive(state, (live) => live.parts.set(event.id, { ...part, text: rest }))
-      // Finished paragraphs leave the live area at once: a live area taller than the terminal
-      // makes Ink clear and redraw the whole screen on every delta, which is the flicker we avoid.
-      return settled === '' ? next : append(next, { kind: 'assistant', text: settled })
-    }
+    case 'thinkingDelta':
+      return onDelta(state, event, fromSubagent)
     case 'textEnd':
     case 'thinkingEnd':
       return fromSubagent ? state : finishPart(state, event.id)
-    case 'messageRecorded': {
-      const explained = explainErrors(joinResults(state, event.message), event.message)
-      const text = fromSubagent ? undefined : userText(event.message)
-      if (text === undefined) return explained
-      // Steering is delivered as a user message: it leaves the queue and joins the transcript.
-      const queued = explained.queued.filter((item) => !text.includes(item))
-      const prompts = isRewindable(event.origin)
-        ? [...explained.prompts, { messageId: event.message.id, text }]
-        : explained.prompts
-      const attached = attachedFiles(event.message)
-      return append(
-        { ...explained, queued, prompts },
-        { kind: 'user', text, ...(attached.length > 0 ? { attached } : {}) },
-      )
-    }
+    case 'messageRecorded':
+      return onMessageRecorded(state, event, fromSubagent)
     case 'steeringQueued':
       return fromSubagent ? state : { ...state, queued: [...state.queued, event.text] }
     case 'toolStarted':
-      return withLive(state, (live) =>
-        live.tools.set(event.toolUseId, {
-          toolUseId: event.toolUseId,
-          toolName: event.toolName,
-          title: event.title,
-          status: 'running',
-          progress: [],
-          ...(envelope.agentId !== undefined ? { agentId: envelope.agentId } : {}),
-        }),
-      )
-    case 'toolProgress': {
-      const progress = event.progress
-      return updateTool(state, event.toolUseId, (card) => ({
-        ...card,
-        progress:
-          progress.type === 'output'
-            ? progressLines(card.progress, progress.text)
-            : progressLines(card.progress, `${progress.message}\n`),
-      }))
-    }
-    case 'toolFinished': {
-      const card: ToolCard = state.live.tools.get(event.toolUseId) ?? {
-        // Denied calls never start: their card appears only here.
-        toolUseId: event.toolUseId,
-        toolName: event.toolName,
-        title: event.toolName,
-        status: 'running',
-        progress: [],
-      }
-      const change = changeOf(event.diff)
-      const summary =
-        event.summary ?? (event.status === 'denied' ? denialReason(event.output, state.mode) : undefined)
-      const done: ToolCard = {
-        ...card,
-        status: event.status,
-        durationMs: event.durationMs,
-        ...(summary !== undefined ? { summary } : {}),
-        ...(change !== undefined ? { change } : {}),
-      }
-      const result = state.results.get(event.toolUseId)
-      // A successful call whose output is shown waits (still drawn live) for its result message.
-      if (result === undefined && event.status === 'ok' && showsOutput(done.toolName))
-        return {
-          ...withLive(state, (live) => live.tools.set(event.toolUseId, done)),
-          approvals: state.approvals.filter((request) => request.toolUseId !== event.toolUseId),
-        }
-      const next = withLive(state, (live) => live.tools.delete(event.toolUseId))
-      if (event.status === 'error' && (event.summary ?? '') === '') {
-        next.unexplained = new Map(next.unexplained).set(event.toolUseId, event.toolName)
-      }
-      if (result !== undefined) {
-        next.results = new Map(next.results)
-        next.results.delete(event.toolUseId)
-      }
-      return appendCard(
-        { ...next, approvals: next.approvals.filter((request) => request.toolUseId !== event.toolUseId) },
-        done,
-        result,
-      )
-    }
+      return onToolStarted(state, event, envelope.agentId)
+    case 'toolProgress':
+      return onToolProgress(state, event)
+    case 'toolFinished':
+      return onToolFinished(state, event)
     case 'approvalRequested':
       return { ...state, approvals: [...state.approvals, event.request] }
     case 'approvalResolved': {
@@ -572,34 +259,10 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
       return append(state, { kind: 'commandOutput', name: event.name, markdown: event.markdown })
     case 'notice':
       return append(state, { kind: 'notice', level: event.level, text: event.message })
-    case 'retrying': {
-      const retry = {
-        reason: event.reason,
-        attempt: event.attempt,
-        delayMs: event.delayMs,
-        ...(event.maxAttempts === undefined ? {} : { maxAttempts: event.maxAttempts }),
-      }
-      // The same failure again updates the live line; another one prints the previous first.
-      const next =
-        state.retry !== undefined && state.retry.reason !== event.reason ? settleRetry(state) : state
-      return { ...next, retry }
-    }
-    case 'rewound': {
-      if (fromSubagent) return state
-      const at = state.prompts.findIndex((prompt) => prompt.messageId === event.messageId)
-      const target = state.prompts[at]
-      // The conversation from the target on is gone; a code-only rewind keeps it.
-      const prompts = event.scope === 'code' || at < 0 ? state.prompts : state.prompts.slice(0, at)
-      const conflicts = (event.conflictFiles ?? []).map((conflict) => ({
-        messageId: event.messageId,
-        path: conflict.path,
-        hunks: conflict.hunks.length,
-      }))
-      return append(
-        { ...state, prompts, rewindConflicts: [...state.rewindConflicts, ...conflicts] },
-        ...rewoundRows(event, target?.text),
-      )
-    }
+    case 'retrying':
+      return onRetrying(state, event)
+    case 'rewound':
+      return onRewound(state, event, fromSubagent)
     case 'rewindPreviewed':
       return append(state, {
         kind: 'notice',
@@ -629,19 +292,8 @@ export function reduceEvent(prior: ChatState, envelope: EventEnvelope): ChatStat
         level: 'warning',
         text: 'The answer claims completion that no check backs.',
       })
-    case 'agentUpdated': {
-      const agent = event.agent
-      // A foreground subagent is its Agent call's card (running, then done with its duration); a
-      // row of its own would list it twice. Only background agents outlive their card.
-      if (!agent.background) return state
-      const working = agent.status === 'pending' || agent.status === 'running' || agent.status === 'waiting'
-      if (working) return withLive(state, (live) => live.agents.set(agent.id, agent))
-      if (!state.live.agents.has(agent.id)) return state
-      return append(
-        withLive(state, (live) => live.agents.delete(agent.id)),
-        { kind: 'agent', agent },
-      )
-    }
+    case 'agentUpdated':
+      return onAgentUpdated(state, event)
     case 'checkpointCreated':
       return fromSubagent
         ? state

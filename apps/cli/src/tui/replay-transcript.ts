@@ -1,15 +1,9 @@
 import type { Engine } from '@z-engine/engine'
 import { attachedFiles } from './attached-files.js'
-import {
-  answerText,
-  decisionText,
-  isAttachedFile,
-  isCommandBody,
-  isReminder,
-  isRewindable,
-  userText,
-} from './reduce-event.js'
+import { isAttachedFile, isCommandBody, isReminder, isRewindable, userText } from './message-text.js'
 import { taskViewDivider } from './task-view-divider.js'
+import { answerText, decisionText } from './tool-cards.js'
+import type { NewEntry } from './transcript-state.js'
 import type { RewindTarget, TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
@@ -31,8 +25,7 @@ export function replayedToolTitle(name: string, input: Record<string, unknown>):
 /** The rows a resumed chat shows before anything new happens: the stored conversation, oldest first. */
 export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
   const entries: TranscriptEntry[] = []
-  const push = (entry: DistributiveOmit<TranscriptEntry, 'key'>) =>
-    entries.push({ ...entry, key: `r${entries.length}` } as TranscriptEntry)
+  const push = (entry: NewEntry) => entries.push({ ...entry, key: `r${entries.length}` } as TranscriptEntry)
   for (const item of items) {
     switch (item.kind) {
       case 'message': {
@@ -117,5 +110,3 @@ export function replayPrompts(items: StoredTranscript): RewindTarget[] {
   }
   return prompts
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never

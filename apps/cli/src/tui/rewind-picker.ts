@@ -1,6 +1,6 @@
 import type { RewindScope } from '@z-engine/protocol'
+import { oneLine } from './message-text.js'
 import type { PickerRow } from './picker.js'
-import { oneLine } from './reduce-event.js'
 import type { RewindTarget } from './view-model.js'
 
 /** The two steps of `/rewind`: which message, then what to restore. */
