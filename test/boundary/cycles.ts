@@ -7,7 +7,8 @@ export interface ImportCycle {
   files: string[]
 }
 
-function sourceFiles(dir: string): string[] {
+/** Every TypeScript source file below `dir` (declarations, `dist`, `node_modules` and fixtures aside). */
+export function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   const files: string[] = []
   for (const entry of readdirSync(dir)) {

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
+import { sourceFiles } from './cycles.js'
 
 /** The longest a source file may be, in lines. */
 export const MAX_FILE_LINES = 500
@@ -15,18 +16,6 @@ export type SizeOffender =
 // Tests may be as long as their cases; fixtures are data, not code.
 function isTestFile(name: string): boolean {
   return /\.test(-d)?\.(ts|tsx|mts)$/.test(name)
-}
-
-function sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  const files: string[] = []
-  for (const entry of readdirSync(dir)) {
-    if (entry === 'node_modules' || entry === 'dist' || entry === 'fixtures') continue
-    const path = join(dir, entry)
-    if (statSync(path).isDirectory()) files.push(...sourceFiles(path))
-    else if (/\.(ts|tsx|mts)$/.test(entry) && !entry.endsWith('.d.ts') && !isTestFile(entry)) files.push(path)
-  }
-  return files
 }
 
 type FunctionNode =
@@ -110,7 +99,10 @@ function lineCount(text: string): number {
  */
 export function findSizeOffenders(root: string, dirs: readonly string[]): SizeOffender[] {
   const offenders: SizeOffender[] = []
-  const files = dirs.flatMap((dir) => sourceFiles(join(root, dir))).sort()
+  const files = dirs
+    .flatMap((dir) => sourceFiles(join(root, dir)))
+    .filter((file) => !isTestFile(file))
+    .sort()
   for (const file of files) {
     const path = relative(root, file)
     const text = readFileSync(file, 'utf8')
