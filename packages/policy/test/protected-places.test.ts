@@ -32,6 +32,12 @@ const PLACES = [
   '/proj/.idea/runConfigurations/Evil.xml',
   '/proj/.idea/workspace.xml',
   '/proj/.run/Evil.run.xml',
+  // Git hook managers' configuration: what the hook they installed runs on the next commit.
+  '/proj/.pre-commit-config.yaml',
+  '/proj/lefthook.yml',
+  '/proj/.lefthook.yml',
+  '/proj/.simple-git-hooks.json',
+  '/proj/pkg/.pre-commit-config.yaml',
   // A trusted project's own language server (issue 39) starts from these unasked.
   '/proj/node_modules/.bin/typescript-language-server',
   '/proj/.venv/bin/pyright-langserver',
@@ -56,6 +62,7 @@ describe('protected places (issue 34)', () => {
     'echo nodejs 20 > .tool-versions',
     'echo "use nix" > .envrc',
     'cp t.json .vscode/tasks.json',
+    'echo "repos: []" > .pre-commit-config.yaml',
     'mv x.xml .idea/runConfigurations/x.xml',
     'cp evil node_modules/.bin/typescript-language-server',
   ])('acceptEdits: %j asks', (line) => {

@@ -170,14 +170,20 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
   })
 
-  it('cannot leave the toolchain files the policy protects (.mise.local.toml, mise.local.toml, .java-version)', async () => {
+  it("cannot leave the toolchain files the policy protects (.mise.local.toml, mise.local.toml, .java-version), nor hook managers' config", async () => {
     const root = repository('toolchain')
+    writeFileSync(join(root, 'lefthook.yml'), 'pre-commit:\n  commands: {}\n')
     const result = await confined(
-      'echo x > .mise.local.toml; echo x > mise.local.toml; echo 1.0 > .java-version; echo done',
+      [
+        'echo x > .mise.local.toml; echo x > mise.local.toml; echo 1.0 > .java-version',
+        'echo "repos: [{repo: local, hooks: [{id: x, entry: evil}]}]" > .pre-commit-config.yaml',
+        'echo evil >> lefthook.yml; echo done',
+      ].join('; '),
       root,
     )
     expect(result.output).toContain('done')
-    for (const name of ['.mise.local.toml', 'mise.local.toml', '.java-version'])
+    expect(read(join(root, 'lefthook.yml'))).toBe('pre-commit:\n  commands: {}\n')
+    for (const name of ['.mise.local.toml', 'mise.local.toml', '.java-version', '.pre-commit-config.yaml'])
       expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
   })
 

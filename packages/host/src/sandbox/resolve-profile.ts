@@ -5,6 +5,7 @@ import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile, SystemEntry }
 import {
   ETC_ENTRIES,
   GIT_CONTROL,
+  HOOK_CONFIG_FILES,
   PROTECTED_IN_ROOT,
   SECRET_PATHS,
   SYSTEM_DIRS,
@@ -118,7 +119,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     }
   }
   const removeAfter: string[] = []
-  for (const path of TOOLCHAIN_FILES.map((name) => join(root, name))) {
+  for (const path of [...TOOLCHAIN_FILES, ...HOOK_CONFIG_FILES].map((name) => join(root, name))) {
     const found = await kindOf(path)
     if (found === undefined) removeAfter.push(path)
     else {

@@ -221,6 +221,29 @@ export const TOOLCHAIN_FILES: readonly string[] = [
 ]
 
 /**
+ * Git hook managers' configuration at the root: the hook git runs on the next commit is the
+ * manager's shim, and these files say what it runs (pre-commit's `repo: local` entries, lefthook's
+ * commands, simple-git-hooks'). Treated like {@link TOOLCHAIN_FILES}: existing ones read-only,
+ * missing ones removed again after the command. The same names the policy protects.
+ */
+export const HOOK_CONFIG_FILES: readonly string[] = [
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'lefthook-local.yml',
+  '.lefthook-local.yml',
+  '.simple-git-hooks.json',
+  '.simple-git-hooks.js',
+  '.simple-git-hooks.cjs',
+  'simple-git-hooks.json',
+  'simple-git-hooks.js',
+  'simple-git-hooks.cjs',
+]
+
+/**
  * Inside the agent's root, these stay read-only even where the root is writable: the harness's own
  * settings (hooks, permissions, MCP servers, agents, commands and skills), husky's hook scripts
  * (`core.hooksPath = .husky/_` runs `.husky/pre-commit`) and the editors' folders (task, launch and

@@ -34,6 +34,27 @@ export const TOOLCHAIN_FILES: ReadonlySet<string> = new Set([
 ])
 
 /**
+ * Git hook managers' configuration (by name, at any depth): the hook git runs on commit is the
+ * manager's shim, and these files say what it runs, like `.husky/` (issue 34).
+ */
+const HOOK_CONFIG_FILES: ReadonlySet<string> = new Set([
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'lefthook-local.yml',
+  '.lefthook-local.yml',
+  '.simple-git-hooks.json',
+  '.simple-git-hooks.js',
+  '.simple-git-hooks.cjs',
+  'simple-git-hooks.json',
+  'simple-git-hooks.js',
+  'simple-git-hooks.cjs',
+])
+
+/**
  * Why a path is protected (a change always asks, even with an allow rule or in acceptEdits; only
  * bypass allows it), or undefined. Spec 001: any `.git` folder, the project's `.z-engine/`,
  * `.claude/settings.json`, `.claude/settings.local.json`, `.mcp.json`. Issue 12 adds what lets a
@@ -67,6 +88,8 @@ export function protectedReason(
   const parent = segments[segments.length - 2]
   if (name === '.mcp.json') return 'it configures MCP servers (.mcp.json)'
   if (TOOLCHAIN_FILES.has(name)) return `it chooses the toolchain or environment programs run with (${name})`
+  if (HOOK_CONFIG_FILES.has(name))
+    return `it configures a git hook manager, whose hook runs on commit (${name})`
   if (parent === '.cargo' && (name === 'config' || name.startsWith('config.')))
     return `it configures cargo, which runs the programs it names (.cargo/${name})`
   if (segments.includes('.mise')) return 'it is inside a .mise folder (toolchain configuration)'
