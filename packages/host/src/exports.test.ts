@@ -30,6 +30,7 @@ describe('public surface', () => {
         "ShadowCheckpoints",
         "TOOLCHAIN_FILES",
         "TOOL_CACHES",
+        "agentBranchDiff",
         "checkpointRepoDir",
         "childEnvironment",
         "clampTimeout",

@@ -31,6 +31,7 @@ export type {
 } from './git/worktree.js'
 export {
   AGENT_WORKTREES_DIR,
+  agentBranchDiff,
   commitAgentWorktree,
   createAgentWorktree,
   findProjectRepository,

@@ -89,6 +89,11 @@ export interface JobPort {
   /** Kills a job (the whole process tree for shells). */
   kill(jobId: string): Promise<JobInfo | undefined>
   list(): JobInfo[]
+  /**
+   * All the output still kept (a shell's) or the latest message (an agent's), for the user to look
+   * at: it does not consume what `read` has yet to give the model. Undefined for an unknown job id.
+   */
+  peek?(jobId: string): { output: string; info: JobInfo } | undefined
 }
 
 /** Skills the model may load. */

@@ -119,6 +119,7 @@ export async function assembleSession(
     workspace,
     checks,
     reload: () => reload(false),
+    orchestration,
   })
   const reload = createReload({
     input,

@@ -4,7 +4,7 @@ import type { CommandSandbox, ProcessScope } from '@z-engine/host'
 import { type Confinement, resolvePath } from '@z-engine/policy'
 import type { Settings } from '@z-engine/protocol'
 import { type ContentBlock, parsePermissionMode, todoMarkdown } from '@z-engine/protocol'
-import { actionFor, grantOf, type Tool } from '@z-engine/tools'
+import { actionFor, grantOf, type JobPort, type Tool } from '@z-engine/tools'
 import { renderDecisions } from '../decisions/render-traces.js'
 import type { SessionGate } from '../gate/session-gate.js'
 import type { McpManager } from '../mcp/mcp-manager.js'
@@ -30,6 +30,7 @@ import { loadInstructions } from '../workspace/instructions/instructions-load.js
 import { appendMemoryNote, type MemoryTarget, memoryFile } from '../workspace/instructions/memory.js'
 import { persistAdditionalDirectory } from '../workspace/settings/persist.js'
 import { renderCostReport } from './cost-report.js'
+import { jobsCommand, type WorktreeAccess, worktreesCommand } from './job-commands.js'
 import type { SessionModels } from './model-port.js'
 import { runPluginCommand } from './plugin-command.js'
 import { EMBEDDED_SHELL_TIMEOUT_MS } from './standalone-expansion.js'
@@ -72,6 +73,10 @@ export interface CommandRunnerDeps {
   scope?: ProcessScope
   /** The session's checks and records (for `/status`). */
   verification?: SessionVerification
+  /** Background shells and agents (`/jobs`). */
+  jobs?: JobPort
+  /** Worktree agents' waiting changes (`/worktrees`). */
+  worktrees?: WorktreeAccess
 }
 
 const tokens = (count: number) => count.toLocaleString('en-US')
@@ -559,6 +564,10 @@ export class CommandRunner {
           `The agent may now work in ${directory}${save ? ' (saved to settings.local.toml)' : ''}.`,
         )
       }
+      case 'jobs':
+        return jobsCommand(args, this.deps.jobs)
+      case 'worktrees':
+        return worktreesCommand(args, this.deps.worktrees)
       case 'reload':
         // The session's own reload, as `reloadSettings` (edited agents reach the Agent tool).
         if (args !== '') return { type: 'notice', level: 'warning', message: 'Usage: /reload' }

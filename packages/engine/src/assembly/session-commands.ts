@@ -1,3 +1,4 @@
+import type { Orchestration } from '../orchestration/create-orchestration.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { AssembleInput } from './assemble-input.js'
 import { CommandRunner } from './command-runner.js'
@@ -22,6 +23,8 @@ export function createSessionCommands(
     workspace: SessionWorkspace
     checks: SessionChecks
     reload: () => Promise<unknown>
+    /** Background jobs and worktree agents (`/jobs`, `/worktrees`). */
+    orchestration: Orchestration
   },
 ): CommandRunner {
   const { projectRoot, paths, env } = input
@@ -58,5 +61,7 @@ export function createSessionCommands(
     sandbox: guard.sandbox,
     scope: guard.processes,
     verification: parts.checks.verification,
+    jobs: parts.orchestration.jobs,
+    worktrees: parts.orchestration.orchestrator.worktrees,
   })
 }

@@ -98,6 +98,15 @@ export class ShellJobs implements JobPort {
     return { output, info: toJobInfo(read.info) }
   }
 
+  /** What the job printed, as far as it is kept, without consuming the model's unread output. */
+  peek(jobId: string): { output: string; info: JobInfo } | undefined {
+    const read = this.processes.peek(jobId)
+    if (!read) return undefined
+    const dropped =
+      read.droppedBytes > 0 ? `[... ${read.droppedBytes} bytes of earlier output were not kept ...]\n` : ''
+    return { output: `${dropped}${read.output}`, info: toJobInfo(read.info) }
+  }
+
   /** Kills a job's whole process tree. */
   async kill(jobId: string): Promise<JobInfo | undefined> {
     const info = await this.processes.kill(jobId)

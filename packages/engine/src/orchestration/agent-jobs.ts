@@ -41,6 +41,12 @@ export class AgentJobs {
     return { output, info: job.info }
   }
 
+  /** The agent's latest message, without marking it read for the model. */
+  peek(jobId: string): { output: string; info: JobInfo } | undefined {
+    const tracked = this.#byJob.get(jobId)
+    return tracked ? { output: tracked.entry.latestText, info: tracked.job.info } : undefined
+  }
+
   /** Cancels a running agent and waits for it to wind down (its transcript stays valid). */
   async kill(jobId: string): Promise<JobInfo | undefined> {
     const tracked = this.#byJob.get(jobId)
@@ -84,6 +90,7 @@ async function settledWithin(work: Promise<unknown>, ms: number, signal: AbortSi
 /** One JobPort over background shells and background agents (spec 003 "Background jobs"). */
 export function mergeJobPorts(shells: JobPort, agents: AgentJobs): JobPort {
   return {
+    peek: (jobId) => (agents.has(jobId) ? agents.peek(jobId) : shells.peek?.(jobId)),
     spawnShell: (command, options) => shells.spawnShell(command, options),
     read: (jobId, options, signal) =>
       agents.has(jobId) ? agents.read(jobId, options, signal) : shells.read(jobId, options, signal),

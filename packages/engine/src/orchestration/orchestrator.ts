@@ -19,7 +19,14 @@ import { subagentSystem } from './agent-system.js'
 import { subagentTools, toolPatternMatches } from './agent-tools.js'
 import { restoreAgent } from './restore-agent.js'
 import { buildSubagentRunHost } from './subagent-run-host.js'
-import { type ApplyOutcome, applyWorktree, discardWorktree, finishWorktree } from './worktree-changes.js'
+import {
+  type ApplyOutcome,
+  applyWorktree,
+  discardWorktree,
+  finishWorktree,
+  waitingWorktrees,
+  worktreeDiff,
+} from './worktree-changes.js'
 
 /** What the orchestrator is built from. */
 export interface OrchestratorDeps {
@@ -122,6 +129,15 @@ export class Orchestrator {
     await this.#update(entry, { worktree: { type: 'discarded' } })
     return { ok: true }
   }
+
+  /** `/worktrees`: agents whose worktree holds changes (newest state per agent), and one's diff. */
+  readonly worktrees = {
+    list: async () => waitingWorktrees([...(await this.deps.transcript.agents()), ...this.#infos()]),
+    diff: async (agentId: string) =>
+      worktreeDiff(agentId, await this.#known(agentId), this.deps.projectRoot, this.deps.git),
+  }
+
+  #infos = (): AgentInfo[] => [...this.#entries.values()].map((entry) => entry.info)
 
   /** Cancels every background agent (session shutdown). */
   shutdown(): Promise<void> {

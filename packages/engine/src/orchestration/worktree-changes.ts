@@ -1,10 +1,11 @@
 import {
+  agentBranchDiff,
   commitAgentWorktree,
   mergeAgentBranch,
   removeAgentWorktree,
   type WorktreeGitOptions,
 } from '@z-engine/host'
-import type { WorktreeState } from '@z-engine/protocol'
+import type { AgentInfo, WorktreeState } from '@z-engine/protocol'
 import type { AgentEntry } from './agent-entry.js'
 
 /** How applying a worktree agent's changes went (the AgentPort's `applyChanges` answer). */
@@ -122,4 +123,26 @@ export async function discardWorktree(
   if (!worktree) return { ok: false, message: `agent ${entry.info.id} has no worktree` }
   const removed = await removeAgentWorktree(projectRoot, worktree, git)
   return removed.ok ? { ok: true } : { ok: false, message: removed.error.message }
+}
+
+/** The worktree states whose changes are still in a worktree (nothing applied or removed yet). */
+const HOLDS_CHANGES: ReadonlySet<WorktreeState['type']> = new Set(['active', 'pending', 'conflicted'])
+
+/** The agents (later records of an id win) whose worktree still holds changes. */
+export function waitingWorktrees(agents: readonly AgentInfo[]): AgentInfo[] {
+  const byId = new Map(agents.map((info) => [info.id, info]))
+  return [...byId.values()].filter((info) => HOLDS_CHANGES.has(info.worktree.type))
+}
+
+/** What a worktree agent's branch changed since its worktree started, as a unified diff. */
+export async function worktreeDiff(
+  agentId: string,
+  entry: AgentEntry | undefined,
+  projectRoot: string,
+  git: WorktreeGitOptions,
+): Promise<{ ok: true; diff: string } | { ok: false; message: string }> {
+  if (!entry) return { ok: false, message: `there is no agent '${agentId}' in this chat` }
+  if (!entry.worktree) return { ok: false, message: `agent ${agentId} has no worktree left to show` }
+  const diff = await agentBranchDiff(projectRoot, entry.worktree, git)
+  return diff.ok ? { ok: true, diff: diff.value } : { ok: false, message: diff.error.message }
 }

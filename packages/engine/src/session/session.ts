@@ -1,6 +1,7 @@
 import { reminderText } from '@z-engine/prompts'
 import { type Command, type EventEnvelope, type PermissionMode, parseCommand } from '@z-engine/protocol'
 import { AsyncQueue } from '../util/async-queue.js'
+import { runsWhileBusy } from '../workspace/commands/engine-builtins.js'
 import { includeFullHistory, resolveSuggestion } from './decision-commands.js'
 import type { EventHub } from './event-hub.js'
 import type { SessionEndReason } from './services.js'
@@ -427,7 +428,7 @@ export class SessionActor implements Session {
       case 'runCommand': {
         const run = this.#extensions.runCommand
         if (!run) break
-        if (this.#state.activeTurn) {
+        if (this.#state.activeTurn && !runsWhileBusy(command.name)) {
           this.#notice('warning', `Wait for the turn to end before running /${command.name}.`, 'busy')
           return
         }

@@ -185,6 +185,32 @@ export async function commitAgentWorktree(
   })
 }
 
+/**
+ * What an agent's branch changed since the commit its worktree started from, as a unified diff
+ * (no external diff programs or text conversions: the repository's config chooses no program).
+ */
+export async function agentBranchDiff(
+  projectRoot: string,
+  worktree: Pick<AgentWorktree, 'branch' | 'base'>,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<string>> {
+  const repo = await findProjectRepository(projectRoot, options)
+  if (!repo.ok) return repo
+  return failed(async () => {
+    const context = repositoryContext(repo.value, options)
+    const diff = await gitOk(context, [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-renames',
+      worktree.base,
+      worktree.branch,
+    ])
+    return { ok: true, value: diff.toString('utf8') }
+  })
+}
+
 /** Removes an agent's worktree folder and its branch (missing ones are fine). */
 export async function removeAgentWorktree(
   projectRoot: string,

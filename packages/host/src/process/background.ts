@@ -154,6 +154,14 @@ export class BackgroundProcesses {
     return { output: read.text, droppedBytes: read.droppedBytes, info: { ...entry.info } }
   }
 
+  /** Everything still kept of a process's output, without moving the read cursor (what the user looks at). */
+  peek(id: string): BackgroundRead | undefined {
+    const entry = this.entries.get(id)
+    if (!entry) return undefined
+    const read = entry.buffer.readFrom(0, entry.info.status !== 'running')
+    return { output: read.text, droppedBytes: read.droppedBytes, info: { ...entry.info } }
+  }
+
   /**
    * Waits until the process exits, `timeoutMs` passes or `signal` aborts, whichever comes first;
    * resolves with its snapshot (undefined for an unknown id).

@@ -39,6 +39,8 @@ describe('command catalog', () => {
       'full-history',
       'doctor',
       'add-dir',
+      'jobs',
+      'worktrees',
       'reload',
     ])
   })

@@ -34,6 +34,16 @@ export const ENGINE_BUILTIN_COMMANDS = [
   { name: 'doctor', description: 'Check the installation, providers, tools and settings' },
   { name: 'add-dir', description: 'Let the agent work in another folder', argumentHint: '<path> [--save]' },
   {
+    name: 'jobs',
+    description: "List background jobs, show one's output or stop it",
+    argumentHint: '[output|stop <id>]',
+  },
+  {
+    name: 'worktrees',
+    description: "List worktree agents' waiting changes; show, apply or discard them",
+    argumentHint: '[diff|apply|discard <id>]',
+  },
+  {
     name: 'reload',
     description: 'Re-read settings, instructions, agents, skills, commands, plugins and MCP servers now',
   },
@@ -43,6 +53,14 @@ export const ENGINE_BUILTIN_COMMANDS = [
 export type EngineBuiltinName = (typeof ENGINE_BUILTIN_COMMANDS)[number]['name']
 
 const NAMES: ReadonlySet<string> = new Set(ENGINE_BUILTIN_COMMANDS.map((command) => command.name))
+
+/** Built-ins that leave the conversation alone, so they run while a turn does (stop a job, apply a worktree). */
+const WHILE_BUSY: ReadonlySet<string> = new Set<EngineBuiltinName>(['jobs', 'worktrees'])
+
+/** Whether a command may run while a turn is running. */
+export function runsWhileBusy(name: string): boolean {
+  return WHILE_BUSY.has(name)
+}
 
 /** Whether a command name is an engine built-in (custom commands can never shadow those). */
 export function isEngineBuiltin(name: string): name is EngineBuiltinName {
