@@ -116,6 +116,8 @@ describe('the prompt editor in an 80×24 pseudo-terminal', () => {
     await cli.typeText(' summarize')
     await cli.type(ENTER)
     await cli.waitFor((out) => out.includes('reply number 3'), 'the reply to the large paste')
+    // The turn ends after its reply is drawn: Ctrl-C below must clear the prompt, not interrupt it.
+    await cli.idle('the end of the turn')
     expect(journals(env.XDG_DATA_HOME)).toContain(`${rows.join('\\n')}\\n summarize`)
 
     // ↑ recalls the paste as the one placeholder it was typed as; the next ↑ is the prompt before.
