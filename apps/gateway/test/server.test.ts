@@ -87,6 +87,24 @@ describe('the HTTP server', () => {
     expect(await notReady.json()).toMatchObject({ upstream: 'unreachable' })
   })
 
+  it('names the upstream URL it cannot reach, and what to check', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v1`
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    stack = await startStack([], { config: { upstreamUrl: url, retry: { maxRetries: 0 } } })
+    const reply = await fetch(`${stack.gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'served-model', input: 'hi' }),
+    })
+    expect(reply.status).toBe(502)
+    const body = (await reply.json()) as { error: { message: string; code: string } }
+    expect(body.error.code).toBe('upstream_unreachable')
+    expect(body.error.message).toContain(`The upstream inference server at ${url} is unreachable`)
+    expect(body.error.message).toContain('check that it is running')
+  })
+
   it('answers unknown routes and methods with OpenAI-shaped errors', async () => {
     stack = await startStack([])
     const missing = await fetch(`${stack.gateway.url}/v1/nothing`)

@@ -122,7 +122,7 @@ export class Upstream {
           return {
             status: 502,
             type: 'upstream_error',
-            message: `The upstream inference server is unreachable (${(error as Error).message}); check --upstream.`,
+            message: `The upstream inference server at ${this.#config.upstreamUrl} is unreachable (${(error as Error).message}); check that it is running and reachable from the gateway, and --upstream.`,
             code: 'upstream_unreachable',
           }
         await sleep(delayFor(attempt, null, this.#config), signal)
