@@ -22,7 +22,69 @@ describe('public surface', () => {
   it('keeps the internal subpath apart: nothing is exported from both entries', () => {
     const shared = Object.keys(internal).filter((name) => name in entry)
     expect(shared).toEqual([])
-    expect(Object.keys(internal)).toContain('loadSettings')
+  })
+
+  it('offers the CLI and the gateway exactly these internal runtime names (what nothing outside the engine uses is not here)', () => {
+    expect(Object.keys(internal).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_MCP_START_TIMEOUT_MS",
+        "HOOK_EVENT_TABLE",
+        "McpConnection",
+        "MessageTranslator",
+        "SEARCH_BACKENDS",
+        "addMarketplace",
+        "buildCommandCatalog",
+        "buildRepoMap",
+        "checkPermission",
+        "childEnvironmentFor",
+        "claudeJsonFile",
+        "claudeJsonServers",
+        "claudePermissionMode",
+        "createSearchBackend",
+        "createTrustStore",
+        "defaultHookTimeoutSecs",
+        "detectShellSandbox",
+        "engineRule",
+        "expandCommand",
+        "fetchWebText",
+        "hookPayload",
+        "listInstalledPlugins",
+        "listMarketplaces",
+        "loadAgentDefinitions",
+        "loadCommandDefinitions",
+        "loadInstructions",
+        "loadRules",
+        "loadSkillDefinitions",
+        "matcherKind",
+        "modelRefFromSettings",
+        "openStandaloneExpansion",
+        "parseClaudeLayer",
+        "parseMcpJsonLayer",
+        "parseMemoryNote",
+        "parseModelRef",
+        "pluginDefinitionSources",
+        "pluginSummaryLines",
+        "probeMcpServers",
+        "projectRulesOf",
+        "promptTokensOf",
+        "providerSettingsOf",
+        "readClaudeJson",
+        "removeMarketplace",
+        "resolveCommand",
+        "resolveModelInfo",
+        "resolveServerSpecs",
+        "responsesToolChoice",
+        "runHooksStandalone",
+        "sdkInitMessage",
+        "sdkUsage",
+        "setPluginEnabled",
+        "stagePluginInstall",
+        "uninstallPlugin",
+        "updateClaudeJson",
+        "updateMarketplaces",
+        "withClaudeJsonServers",
+      ]
+    `)
   })
 
   it('offers the project walk alone on its subpath, the same function as the entry', () => {

@@ -3,8 +3,9 @@ import type { ApprovalDecision, ApprovalRequest, EngineEvent } from '@z-engine/p
 import type { Tool, ToolCtx, ToolResult } from '@z-engine/tools'
 import { describe, expect, it } from 'vitest'
 import type { BatchCall, BatchDeps, PreToolUseVerdict } from './batch-types.js'
+import { CANCELLED_TEXT, USER_DENIED_TEXT } from './call-state.js'
 import { InputValidator } from './input-schema.js'
-import { CANCELLED_TEXT, runBatch, USER_DENIED_TEXT } from './run-batch.js'
+import { runBatch } from './run-batch.js'
 
 interface Trace {
   log: string[]
