@@ -113,7 +113,7 @@ async function gateCall(
   }
   // The host's callback sees every call not denied yet, with that verdict, and has the last word.
   if (deps.canUseTool && gated.decision !== 'deny') {
-    const asked = await askHost(gated, action, context)
+    const asked = await askHost(gated, gated.decision, action, context)
     if ('kind' in asked) return asked
     gated = asked
   }
@@ -158,6 +158,8 @@ async function gateCall(
 /** The host's `canUseTool`: it may cancel, deny, ask, or allow (with new input the policy decides again). */
 async function askHost(
   gated: Gated,
+  /** The decision so far: the host is never asked about a call already denied. */
+  decision: 'allow' | 'ask',
   action: ReturnType<typeof conservativeAction>,
   context: PrepareContext,
 ): Promise<Gated | Settled> {
@@ -173,7 +175,7 @@ async function askHost(
       title: gated.title,
       action,
       verdict: {
-        decision: gated.decision,
+        decision,
         reason: gated.reason,
         ...(suggestion !== undefined ? { suggestion } : {}),
       },
