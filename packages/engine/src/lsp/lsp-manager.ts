@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process'
-import { accessSync, constants, existsSync, readdirSync, realpathSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { homedir, tmpdir } from 'node:os'
-import { basename, delimiter, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { extname, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ArgvConfiner, ProcessScope } from '@z-engine/host'
 import type { Settings } from '@z-engine/protocol'
@@ -19,6 +16,7 @@ import {
   renderRenameEdits,
   renderWorkspaceSymbols,
 } from './render.js'
+import { serverCommandPath } from './server-command.js'
 import type { ServerConnection } from './server-connection.js'
 import { BUILTIN_SERVERS, type LspServerSpec } from './server-table.js'
 
@@ -95,7 +93,7 @@ export class LspManager implements LspPort {
 
   /** Whether any server's command is installed (else the LSP tool is not offered). */
   anyInstalled(): boolean {
-    return this.#specs.some((spec) => this.#commandPath(spec) !== undefined)
+    return this.#specs.some((spec) => serverCommandPath(spec, this.#options) !== undefined)
   }
 
   covers(path: string): boolean {
@@ -286,7 +284,7 @@ export class LspManager implements LspPort {
         code: 'not_covered',
         message: `No language server is known for .${extension} files.`,
       }
-    const spec = candidates.find((candidate) => this.#commandPath(candidate) !== undefined)
+    const spec = candidates.find((candidate) => serverCommandPath(candidate, this.#options) !== undefined)
     if (spec === undefined) {
       const message = `No language server for .${extension} files is installed: install ${candidates[0]?.install}${
         candidates.length > 1
@@ -312,7 +310,7 @@ export class LspManager implements LspPort {
       }
     let entry = this.#entries.get(spec.name)
     if (entry === undefined) {
-      entry = { spec, commandPath: this.#commandPath(spec) ?? spec.command, crashes: 0 }
+      entry = { spec, commandPath: serverCommandPath(spec, this.#options) ?? spec.command, crashes: 0 }
       this.#entries.set(spec.name, entry)
     }
     if (entry.failed !== undefined)
@@ -377,62 +375,9 @@ export class LspManager implements LspPort {
       `The ${entry.spec.name} language server stopped (${reason}); it restarts on its next use.`,
     )
   }
-
-  /**
-   * The command's absolute path. In a trusted workspace, the project's own install first
-   * ({@link PROJECT_BIN_DIRS}: what its lockfile installed, run as confined as any server). Else
-   * resolved outside the project (issue 34): as configured when absolute, else the first on PATH
-   * that is neither inside the project nor a launcher the project steers (rustup's proxies obey `rust-toolchain.toml`, asdf/mise/pyenv
-   * shims obey `.tool-versions`/`.python-version`). A rustup proxy is replaced by the default
-   * toolchain's own binary (`rustup which`, run outside the project).
-   */
-  #commandPath(spec: LspServerSpec): string | undefined {
-    const root = this.#options.root
-    const command = spec.command
-    // A trusted project's own install comes first (issue 39): its `node_modules/.bin` or virtualenv.
-    if (!command.includes('/') && this.#options.trusted()) {
-      const local = PROJECT_BIN_DIRS.map((dir) => join(root, dir, command)).find(executable)
-      if (local !== undefined) return local
-    }
-    const candidates = command.includes('/')
-      ? [isAbsolute(command) ? command : resolve(root, command)]
-      : (this.#options.env.PATH ?? '')
-          .split(delimiter)
-          .filter((dir) => dir !== '')
-          .map((dir) => join(dir, command))
-    for (const path of candidates) {
-      if (!executable(path)) continue
-      const real = realOr(path)
-      if ([root, realOr(root)].some((folder) => isInside(path, folder) || isInside(real, folder))) continue
-      if (isShim(path, real)) continue
-      if (basename(real) === 'rustup' && basename(path) !== 'rustup') {
-        if (!rustupMayHave(basename(path), this.#options.env)) continue
-        const actual = rustupWhich(basename(path), this.#options.env)
-        if (actual !== undefined && !isInside(realOr(actual), realOr(root))) return actual
-        continue
-      }
-      return path
-    }
-    return undefined
-  }
 }
-
-/**
- * Where a trusted project installs its own servers (issue 39): npm/pnpm/yarn's bin folder and the
- * usual virtualenv folders.
- */
-const PROJECT_BIN_DIRS = [join('node_modules', '.bin'), join('.venv', 'bin'), join('venv', 'bin')]
 
 class PositionError extends Error {}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /**
  * The 0-based position of a request: its 1-based line and column, or where `symbol` first appears
@@ -485,59 +430,4 @@ function fail(code: string, message: string): ToolResult {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref())
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}
-
-function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
-}
-
-/** A version manager's shim: it picks the real binary from the project's version files. */
-function isShim(path: string, real: string): boolean {
-  const shimmed = (p: string) =>
-    p.split(sep).includes('shims') || /[\\/](?:\.asdf|mise|\.mise|\.pyenv|\.rbenv|\.nodenv)[\\/]/.test(p)
-  return shimmed(path) || shimmed(real) || basename(real) === 'mise' || basename(real) === 'asdf'
-}
-
-/**
- * Whether any installed rustup toolchain holds `name`: a proxy whose component no toolchain has
- * (rustup installed, rust-analyzer not added) makes `rustup which` fail, so it is not run — it is a
- * blocking process start in every session's assembly (issue 40). A toolchains folder that cannot be
- * read for another reason than absence leaves the question to rustup.
- */
-function rustupMayHave(name: string, env: Record<string, string>): boolean {
-  const rustupHome = env.RUSTUP_HOME || join(env.HOME || homedir(), '.rustup')
-  const toolchains = join(rustupHome, 'toolchains')
-  let names: string[]
-  try {
-    names = readdirSync(toolchains)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return code !== 'ENOENT' && code !== 'ENOTDIR'
-  }
-  return names.some((toolchain) => existsSync(join(toolchains, toolchain, 'bin', name)))
-}
-
-/** The default toolchain's binary behind a rustup proxy, asked outside any project. */
-function rustupWhich(name: string, env: Record<string, string>): string | undefined {
-  const { RUSTUP_TOOLCHAIN: _ignored, ...rest } = env
-  try {
-    const path = execFileSync('rustup', ['which', name], {
-      cwd: tmpdir(),
-      env: rest,
-      encoding: 'utf8',
-      timeout: 10_000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim()
-    return path !== '' && executable(path) ? path : undefined
-  } catch {
-    return undefined
-  }
 }
