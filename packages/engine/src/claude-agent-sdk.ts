@@ -19,26 +19,10 @@ export type {
 } from './claude-agent-sdk/sdk-mcp-server.js'
 /** In-process MCP tools and servers, as the Claude Agent SDK defines them. */
 export { createSdkMcpServer, tool } from './claude-agent-sdk/sdk-mcp-server.js'
-/** The message shapes `query` yields. */
 export type {
-  AgentDefinition,
-  CanUseTool,
-  CanUseToolOptions,
-  HookCallback,
-  HookCallbackMatcher,
-  HookEvent,
-  HookInput,
-  HookJSONOutput,
-  McpServerConfig,
   McpServerStatus,
   ModelInfo,
   ModelUsage,
-  Options,
-  PermissionMode,
-  PermissionResult,
-  PermissionRuleValue,
-  PermissionUpdate,
-  PermissionUpdateDestination,
   Query,
   SDKAssistantMessage,
   SDKContentBlock,
@@ -50,6 +34,24 @@ export type {
   SDKToolResultBlock,
   SDKUsage,
   SDKUserMessage,
+} from './claude-agent-sdk/sdk-message-types.js'
+/** The message shapes `query` yields. */
+export type {
+  AgentDefinition,
+  CanUseTool,
+  CanUseToolOptions,
+  HookCallback,
+  HookCallbackMatcher,
+  HookEvent,
+  HookInput,
+  HookJSONOutput,
+  McpServerConfig,
+  Options,
+  PermissionMode,
+  PermissionResult,
+  PermissionRuleValue,
+  PermissionUpdate,
+  PermissionUpdateDestination,
 } from './claude-agent-sdk/sdk-types.js'
 /** Every hook event Claude Code has. */
 export { SDK_HOOK_EVENTS as HOOK_EVENTS } from './claude-agent-sdk/sdk-types.js'

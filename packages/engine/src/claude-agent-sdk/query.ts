@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { normalizeMode } from '@z-engine/policy'
 import { Engine, viewOf } from '../api/engine.js'
+import type { EngineOptions, OpenSessionOptions } from '../api/engine-options.js'
 import { MODEL_ALIASES } from '../model/aliases.js'
 import type { Session } from '../session/session-types.js'
 import type { TurnHandle } from '../session/turn-handle.js'
@@ -9,6 +10,7 @@ import { resolveEnginePaths } from '../workspace/engine-paths.js'
 import { AbortError, refusedMethods } from './query-controls.js'
 import { engineAgentsOf } from './sdk-agents.js'
 import { sdkInitMessage, sdkStatus } from './sdk-init.js'
+import type { McpServerStatus, ModelInfo, Query, SDKMessage, SDKUserMessage } from './sdk-message-types.js'
 import { MessageTranslator } from './sdk-messages.js'
 import { optionWarnings, refusedOptions } from './sdk-option-support.js'
 import {
@@ -22,16 +24,7 @@ import {
   ruleText,
   settingsOf,
 } from './sdk-options.js'
-import type {
-  McpServerStatus,
-  ModelInfo,
-  Options,
-  PermissionMode,
-  PermissionUpdate,
-  Query,
-  SDKMessage,
-  SDKUserMessage,
-} from './sdk-types.js'
+import type { Options, PermissionMode, PermissionUpdate } from './sdk-types.js'
 
 /**
  * The Claude Agent SDK's `query()`, running the engine in this process: opens a session in `cwd`
@@ -80,21 +73,7 @@ export function query({
     opened = resolve
   })
 
-  const applyPermissions = (updates: PermissionUpdate[]) => {
-    for (const update of updates) {
-      if (update.type === 'setMode' && update.destination === 'session') {
-        void setMode(update.mode)
-        continue
-      }
-      const what =
-        update.type === 'setMode'
-          ? `setMode (${update.destination})`
-          : `${update.type} ${'rules' in update ? update.rules.map(ruleText).join(', ') : update.directories.join(', ')} (${update.destination})`
-      report(
-        `canUseTool's updatedPermissions ${what} is not applied by @z-engine/engine/claude-agent-sdk: list the rules in allowedTools or the settings files.`,
-      )
-    }
-  }
+  const applyPermissions = (updates: PermissionUpdate[]) => applyPermissionUpdates(updates, setMode, report)
   const setMode = async (next: PermissionMode) => {
     mode = permissionMode(next)
     const engine = normalizeMode(engineMode(next))
@@ -109,20 +88,13 @@ export function query({
     const silent = hookEventsThatNeverFire(options)
     for (const event of silent) report(`options.hooks.${event}: hooks for this event never fire here.`)
     const env = options.env ?? process.env
-    const engine = await Engine.create({
-      env,
-      // The Claude Agent SDK reads no filesystem settings unless `settingSources` names them; sessions
-      // still go to the user's data folder, so a later query can resume them.
-      isolated: !(options.settingSources ?? []).includes('user'),
-      dataDir: resolveEnginePaths({}, env).dataDir,
-      settings: settingsOf(options),
-      hooks: hooksOf(options),
-      canUseTool: canUseToolOf(options, {
+    const engine = await Engine.create(
+      engineOptionsOf(options, env, {
         mode: () => mode,
         onInterrupt: interrupt,
         onPermissions: applyPermissions,
       }),
-    })
+    )
     const abort = options.abortController?.signal
     const onAbort = () => {
       interrupt()
@@ -131,31 +103,10 @@ export function query({
     abort?.addEventListener('abort', onAbort)
     try {
       if (abort?.aborted) throw new AbortError('The query was aborted before it started.')
-      const systemPrompt = options.systemPrompt
       const projectRoot = options.cwd ?? process.cwd()
       const resume =
         options.resume ?? (options.continue === true ? await latestSession(engine, projectRoot) : undefined)
-      session = await engine.openSession({
-        projectRoot,
-        ...(options.model !== undefined ? { model: modelRef(options.model) } : {}),
-        ...(mode !== undefined ? { mode: engineMode(mode) } : {}),
-        ...(options.title !== undefined ? { title: options.title } : {}),
-        ...(resume !== undefined
-          ? options.forkSession === true
-            ? { fork: { sessionId: resume } }
-            : { resume }
-          : {}),
-        mcpServers: inProcessServers(options),
-        waitForMcp: true,
-        ...(agents !== undefined ? { agents } : {}),
-        ...(systemPrompt === undefined
-          ? {}
-          : typeof systemPrompt === 'string'
-            ? { systemPrompt }
-            : systemPrompt.append !== undefined
-              ? { systemPrompt: { append: systemPrompt.append } }
-              : {}),
-      })
+      session = await engine.openSession(openSessionOptionsOf(options, projectRoot, mode, resume, agents))
       opened()
       yield await sdkInitMessage(session, { env, ...(mode !== undefined ? { permissionMode: mode } : {}) })
       void pump(prompt)
@@ -221,6 +172,80 @@ export function query({
       inputs.close()
     },
   }) as Query
+}
+
+/**
+ * `canUseTool`'s `updatedPermissions`: a session mode change applies; rules and directories are
+ * not applied here, and `report` says so (they belong in allowedTools or the settings files).
+ */
+function applyPermissionUpdates(
+  updates: PermissionUpdate[],
+  setMode: (mode: PermissionMode) => Promise<void>,
+  report: (line: string) => void,
+): void {
+  for (const update of updates) {
+    if (update.type === 'setMode' && update.destination === 'session') {
+      void setMode(update.mode)
+      continue
+    }
+    const what =
+      update.type === 'setMode'
+        ? `setMode (${update.destination})`
+        : `${update.type} ${'rules' in update ? update.rules.map(ruleText).join(', ') : update.directories.join(', ')} (${update.destination})`
+    report(
+      `canUseTool's updatedPermissions ${what} is not applied by @z-engine/engine/claude-agent-sdk: list the rules in allowedTools or the settings files.`,
+    )
+  }
+}
+
+/** The engine a query runs on: the SDK's options as settings, hooks and the permission callback. */
+function engineOptionsOf(
+  options: Options,
+  env: NonNullable<EngineOptions['env']>,
+  control: Parameters<typeof canUseToolOf>[1],
+): EngineOptions {
+  return {
+    env,
+    // The Claude Agent SDK reads no filesystem settings unless `settingSources` names them; sessions
+    // still go to the user's data folder, so a later query can resume them.
+    isolated: !(options.settingSources ?? []).includes('user'),
+    dataDir: resolveEnginePaths({}, env).dataDir,
+    settings: settingsOf(options),
+    hooks: hooksOf(options),
+    canUseTool: canUseToolOf(options, control),
+  }
+}
+
+/** The session a query opens (or resumes, or forks): model, mode, title, servers, agents, prompt. */
+function openSessionOptionsOf(
+  options: Options,
+  projectRoot: string,
+  mode: PermissionMode | undefined,
+  resume: string | undefined,
+  agents: ReturnType<typeof engineAgentsOf>,
+): OpenSessionOptions {
+  const systemPrompt = options.systemPrompt
+  return {
+    projectRoot,
+    ...(options.model !== undefined ? { model: modelRef(options.model) } : {}),
+    ...(mode !== undefined ? { mode: engineMode(mode) } : {}),
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(resume !== undefined
+      ? options.forkSession === true
+        ? { fork: { sessionId: resume } }
+        : { resume }
+      : {}),
+    mcpServers: inProcessServers(options),
+    waitForMcp: true,
+    ...(agents !== undefined ? { agents } : {}),
+    ...(systemPrompt === undefined
+      ? {}
+      : typeof systemPrompt === 'string'
+        ? { systemPrompt }
+        : systemPrompt.append !== undefined
+          ? { systemPrompt: { append: systemPrompt.append } }
+          : {}),
+  }
 }
 
 /** The id of the project's most recently active session, if it has one (`options.continue`). */

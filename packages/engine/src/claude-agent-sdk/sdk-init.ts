@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { viewOf } from '../api/engine.js'
 import type { McpServerInfo } from '../mcp/server-connection.js'
 import type { Session } from '../session/session-types.js'
+import type { McpServerStatus, SDKSystemMessage } from './sdk-message-types.js'
 import { bareModel } from './sdk-messages.js'
-import type { McpServerStatus, PermissionMode, SDKSystemMessage } from './sdk-types.js'
+import type { PermissionMode } from './sdk-types.js'
 import { claudeToolName } from './tool-names.js'
 
 /**

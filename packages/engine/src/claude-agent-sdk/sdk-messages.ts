@@ -8,7 +8,7 @@ import type {
   SDKResultMessage,
   SDKToolResultBlock,
   SDKUsage,
-} from './sdk-types.js'
+} from './sdk-message-types.js'
 
 /** Token usage in the Anthropic API's spelling. */
 export function sdkUsage(usage: Usage): SDKUsage {
