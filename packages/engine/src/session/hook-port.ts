@@ -75,6 +75,12 @@ function permissionSuggestions(suggestion: SuggestedRule | undefined): unknown[]
 
 /** Adapts the hooks runner to the session's HookPort; never throws. */
 export function createHookPort(options: HookPortOptions): HookPort {
+  const context = hookContext(options)
+  return { ...toolHooks(context), ...turnHooks(context), ...sessionHooks(context) }
+}
+
+/** What every hook call of a session shares: the payload's common fields, options and reporting. */
+function hookContext(options: HookPortOptions) {
   const common = (site?: HookCallSite) => {
     const mode = site?.mode ?? options.mode?.()
     return {
@@ -115,7 +121,19 @@ export function createHookPort(options: HookPortOptions): HookPort {
     ...(options.scope ? { scope: options.scope } : {}),
   }
   const joined = (parts: string[]) => (parts.length > 0 ? parts.join('\n') : undefined)
+  return { options, run, common, callOptions, configFor, report, hasHooks, hookOptions, joined }
+}
 
+type HookContext = ReturnType<typeof hookContext>
+
+/** The hooks around a tool call: PreToolUse, PostToolUse, PermissionRequest, PostToolBatch, a skill's shell lines. */
+function toolHooks(
+  context: HookContext,
+): Pick<
+  HookPort,
+  'preToolUse' | 'postToolUse' | 'permissionRequest' | 'postToolBatch' | 'preSkillShellCommand'
+> {
+  const { options, common, callOptions, configFor, report, hasHooks, hookOptions, joined } = context
   return {
     async preToolUse(toolName, toolInput, toolUseId, site) {
       if (!hasHooks('PreToolUse', site?.agentType)) return {}
@@ -204,6 +222,58 @@ export function createHookPort(options: HookPortOptions): HookPort {
       if (outcome.blocked) return { decision: { behavior: 'deny', message: outcome.blockReason ?? '' } }
       return outcome.permissionRequest !== undefined ? { decision: outcome.permissionRequest } : {}
     },
+    async postToolBatch(calls, site) {
+      if (!hasHooks('PostToolBatch', site?.agentType)) return
+      report(
+        await runHooks(
+          'PostToolBatch',
+          { ...common(site), toolCalls: calls },
+          configFor(site?.agentType),
+          callOptions(site),
+        ),
+      )
+    },
+    async preSkillShellCommand(line) {
+      if (!hasHooks('PreSkillShellCommand')) return {}
+      const outcome = report(
+        await runHooks(
+          'PreSkillShellCommand',
+          {
+            ...common(),
+            toolName: 'Bash',
+            toolInput: { command: line.command },
+            toolUseId: line.toolUseId,
+            commandName: line.commandName,
+            ...(line.commandSource !== undefined ? { commandSource: line.commandSource } : {}),
+            invokedBy: line.invokedBy,
+          },
+          options.config(),
+          hookOptions,
+        ),
+      )
+      if (!outcome.continue) return { stop: stopText(outcome, 'PreSkillShellCommand') }
+      return outcome.blocked ? { refused: outcome.blockReason ?? '' } : {}
+    },
+  }
+}
+
+/** The hooks of a turn and its agents: prompts, instructions, stops, subagents, compaction, expansions, failures. */
+function turnHooks(
+  context: HookContext,
+): Pick<
+  HookPort,
+  | 'instructionsLoaded'
+  | 'userPromptSubmit'
+  | 'stop'
+  | 'subagentStart'
+  | 'subagentStop'
+  | 'preCompact'
+  | 'postCompact'
+  | 'userPromptExpansion'
+  | 'stopFailure'
+> {
+  const { options, common, configFor, report, hasHooks, hookOptions, joined } = context
+  return {
     async instructionsLoaded(file) {
       if (!hasHooks('InstructionsLoaded')) return
       report(await runHooks('InstructionsLoaded', { ...common(), ...file }, options.config(), hookOptions))
@@ -274,14 +344,6 @@ export function createHookPort(options: HookPortOptions): HookPort {
       )
       return outcome.blocked ? { blocked: outcome.blockReason ?? 'blocked by a PreCompact hook' } : {}
     },
-    async sessionEnd(reason) {
-      if (!hasHooks('SessionEnd')) return
-      report(await runHooks('SessionEnd', { ...common(), reason }, options.config(), hookOptions))
-    },
-    async notification(message) {
-      if (!hasHooks('Notification')) return
-      report(await runHooks('Notification', { ...common(), message }, options.config(), hookOptions))
-    },
     async userPromptExpansion(expansion) {
       if (!hasHooks('UserPromptExpansion')) return {}
       const outcome = report(
@@ -293,17 +355,6 @@ export function createHookPort(options: HookPortOptions): HookPort {
         }
       const context = joined(outcome.additionalContext)
       return context !== undefined ? { additionalContext: context } : {}
-    },
-    async postToolBatch(calls, site) {
-      if (!hasHooks('PostToolBatch', site?.agentType)) return
-      report(
-        await runHooks(
-          'PostToolBatch',
-          { ...common(site), toolCalls: calls },
-          configFor(site?.agentType),
-          callOptions(site),
-        ),
-      )
     },
     async stopFailure(error, details) {
       if (!hasHooks('StopFailure')) return
@@ -327,6 +378,33 @@ export function createHookPort(options: HookPortOptions): HookPort {
         ),
       )
     },
+  }
+}
+
+/** The hooks of the session's life: start and end, notifications, folders, settings and model switches. */
+function sessionHooks(
+  context: HookContext,
+): Pick<
+  HookPort,
+  | 'sessionEnd'
+  | 'notification'
+  | 'directoryAdded'
+  | 'cwdChanged'
+  | 'configChange'
+  | 'preModelSwitch'
+  | 'postModelSwitch'
+  | 'sessionStart'
+> {
+  const { options, common, report, hasHooks, hookOptions, joined } = context
+  return {
+    async sessionEnd(reason) {
+      if (!hasHooks('SessionEnd')) return
+      report(await runHooks('SessionEnd', { ...common(), reason }, options.config(), hookOptions))
+    },
+    async notification(message) {
+      if (!hasHooks('Notification')) return
+      report(await runHooks('Notification', { ...common(), message }, options.config(), hookOptions))
+    },
     async directoryAdded(directory) {
       if (!hasHooks('DirectoryAdded')) return
       report(
@@ -341,27 +419,6 @@ export function createHookPort(options: HookPortOptions): HookPort {
     async cwdChanged(oldCwd, newCwd) {
       if (!hasHooks('CwdChanged')) return
       report(await runHooks('CwdChanged', { ...common(), oldCwd, newCwd }, options.config(), hookOptions))
-    },
-    async preSkillShellCommand(line) {
-      if (!hasHooks('PreSkillShellCommand')) return {}
-      const outcome = report(
-        await runHooks(
-          'PreSkillShellCommand',
-          {
-            ...common(),
-            toolName: 'Bash',
-            toolInput: { command: line.command },
-            toolUseId: line.toolUseId,
-            commandName: line.commandName,
-            ...(line.commandSource !== undefined ? { commandSource: line.commandSource } : {}),
-            invokedBy: line.invokedBy,
-          },
-          options.config(),
-          hookOptions,
-        ),
-      )
-      if (!outcome.continue) return { stop: stopText(outcome, 'PreSkillShellCommand') }
-      return outcome.blocked ? { refused: outcome.blockReason ?? '' } : {}
     },
     async configChange(change) {
       if (!hasHooks('ConfigChange')) return {}

@@ -1,11 +1,13 @@
 import { reminderText, wrapReminder } from '@z-engine/prompts'
 import type { ContentBlock, Cost, EngineEvent, Usage } from '@z-engine/protocol'
 import { addCost, addUsage } from '@z-engine/protocol'
+import type { BatchCall } from '../batch/batch-types.js'
 import { runBatch } from '../batch/run-batch.js'
 import { answeringFromHistory } from '../decisions/seams/ask-user.js'
 import { type AskAboutCredentials, sessionRequestScreen } from '../decisions/seams/before-request.js'
 import { askAboutCredentials, toolNamesOf, withEffort } from '../decisions/seams/main-agent.js'
 import { stopReminder } from '../decisions/seams/stop-boundary.js'
+import type { RoundModel } from '../model/types.js'
 import type { RunHost, StopDecision } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import { buildAgentBatchDeps } from './agent-batch-deps.js'
@@ -42,10 +44,7 @@ export function buildMainRunHost(
   let toolSpecs = toolSpecsOf(toolsSeen)
   let toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
   let cwd = session.startCwd
-  let stopContinuations = 0
-  let verificationContinuations = 0
-  let batchesSinceTodoWrite = 0
-  let decisionContinuations = 0
+  const nudgeTodos = todoNudger(session)
   const modelRef = () => input.modelRef ?? state.modelRef
   // The fallback this turn switched to (`model.fallback`), whose usage is priced as its own.
   let fallenBack: { ref: string; id: string } | undefined
@@ -95,24 +94,9 @@ export function buildMainRunHost(
       return withEffort(resolved.model, input.effort)
     },
     fallbackModel: () => {
-      const ref = services.models.fallback?.()
-      if (ref === undefined || ref === modelRef()) return undefined
-      const resolved = services.models.resolve(ref)
-      if (!resolved.ok) {
-        session.notice(
-          'warning',
-          `${modelRef()} is overloaded and the fallback model ${ref} cannot be used: ${resolved.message}`,
-          'model_fallback_failed',
-        )
-        return undefined
-      }
-      fallenBack = { ref, id: resolved.model.id }
-      session.notice(
-        'warning',
-        `${modelRef()} is overloaded; this turn continues on the fallback model ${ref}.`,
-        'model_fallback',
-      )
-      return withEffort(resolved.model, input.effort)
+      const fallback = switchToFallback(session, modelRef(), input.effort)
+      if (fallback !== undefined) fallenBack = { ref: fallback.ref, id: fallback.model.id }
+      return fallback?.model
     },
     system: () => services.system(modelRef()),
     tools: () => {
@@ -128,27 +112,11 @@ export function buildMainRunHost(
     workingSet: () => state.workingSet,
     append: (message, origin) => session.appendMessage(message, origin, turn.id),
     emit,
-    recordUsage: async (usage: Usage, model: string): Promise<Cost> => {
-      const ref = fallenBack !== undefined && model === fallenBack.id ? fallenBack.ref : modelRef()
-      const cost = services.costOf(usage, ref)
-      state.usage = addUsage(state.usage, usage)
-      state.cost = addCost(state.cost, cost)
-      state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
-      const window = services.models.contextWindow?.(ref)
-      const event = {
-        type: 'usageUpdated' as const,
-        usage,
-        cost,
-        sessionUsage: state.usage,
-        sessionCost: state.cost,
-        model,
-        ...(window !== undefined
-          ? { contextTokens: state.lastPromptTokens + usage.outputTokens, contextWindow: window }
-          : {}),
-      }
-      await session.commit(event, scope)
-      return cost
-    },
+    recordUsage: usageRecorder(
+      session,
+      (model) => (fallenBack !== undefined && model === fallenBack.id ? fallenBack.ref : modelRef()),
+      scope,
+    ),
     relievePressure: (force, reported) => agent.relievePressure(state.workingSet, force, reported),
     runBatch: async (calls, signal) => {
       // Reads run at once; a batch that may write waits for the checkpoint it must not precede.
@@ -173,68 +141,13 @@ export function buildMainRunHost(
           .catch(() => [])
         state.reminders.push(...reminders)
       }
-      batchesSinceTodoWrite = calls.some((call) => call.block.name === 'TodoWrite')
-        ? 0
-        : batchesSinceTodoWrite + 1
-      const unfinished = state.todos.filter((todo) => todo.status !== 'completed')
-      if (unfinished.length > 0 && batchesSinceTodoWrite >= TODO_NUDGE_AFTER_BATCHES) {
-        batchesSinceTodoWrite = 0
-        const todos = state.todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n')
-        state.reminders.push(reminderText('todoNudge', { todos }))
-      }
+      nudgeTodos(calls)
       return outcome
     },
     takeFollowUps: () => state.takeFollowUps(),
     screenResults: (content, signal) =>
       screen.screen(content, toolNamesOf(state.workingSet), askCredentials, signal),
-    stopBoundary: async (finalText, mutated): Promise<StopDecision> => {
-      if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
-        const hook = await services.hooks.stop(stopContinuations > 0)
-        if (hook.stop !== undefined) {
-          session.notice('warning', `A hook stopped the turn: ${hook.stop}`, 'hook_stopped')
-          return { type: 'end' }
-        }
-        if (hook.blocked !== undefined) {
-          stopContinuations += 1
-          const content: ContentBlock[] = [{ type: 'text', text: `Stop hook feedback: ${hook.blocked}` }]
-          return { type: 'continue', content, origin: 'reminder' }
-        }
-      }
-      if (state.steering.length > 0)
-        return { type: 'continue', content: state.takeFollowUps(), origin: 'steering' }
-      // Step 3: verification.mode auto / strict runs the checks and feeds failures back.
-      const verdict = await services.verification
-        ?.atStop(verificationMark, verificationContinuations, turn.controller.signal)
-        .catch((error: unknown) => {
-          session.notice(
-            'warning',
-            `Verification at the end of the turn failed: ${String(error)}`,
-            'verification',
-          )
-          return { type: 'end' as const }
-        })
-      if (verdict?.type === 'continue') {
-        verificationContinuations += 1
-        const content: ContentBlock[] = [{ type: 'text', text: wrapReminder(verdict.text) }]
-        return { type: 'continue', content, origin: 'reminder' }
-      }
-      // Step 4: the stop decision seam may continue once per turn with a reminder.
-      const reminder = await stopReminder(
-        decisions,
-        { finalText, mutated, prompt: input.text },
-        decisionContinuations,
-        turn.controller.signal,
-      )
-      if (reminder !== undefined) {
-        decisionContinuations += 1
-        return {
-          type: 'continue',
-          content: [{ type: 'text', text: wrapReminder(reminder) }],
-          origin: 'reminder',
-        }
-      }
-      return { type: 'end' }
-    },
+    stopBoundary: mainStopBoundary(session, turn, input.text, verificationMark),
     budgetExceeded: (roundsDone) => {
       if (roundsDone >= session.limits.maxTurns) return 'maxTurns'
       if (session.limits.costCapUsd > 0 && state.cost.totalUsd >= session.limits.costCapUsd)
@@ -252,6 +165,148 @@ export function buildMainRunHost(
       })
     },
   }
+}
+
+/**
+ * The main agent's stop boundary (spec 000 "Stop boundary"), in order: Stop hooks may continue
+ * the run (at most {@link MAX_STOP_HOOK_CONTINUATIONS} times a turn), queued steering continues it,
+ * `verification.mode` auto/strict may continue with the checks' failures, then the stop decision
+ * seam may continue once with a reminder; otherwise the turn ends.
+ */
+export function mainStopBoundary(
+  session: SessionCore,
+  turn: ActiveTurn,
+  prompt: string,
+  verificationMark: number,
+): (finalText: string, mutated: boolean) => Promise<StopDecision> {
+  const { state, services } = session
+  let stopContinuations = 0
+  let verificationContinuations = 0
+  let decisionContinuations = 0
+  return async (finalText, mutated) => {
+    if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
+      const hook = await services.hooks.stop(stopContinuations > 0)
+      if (hook.stop !== undefined) {
+        session.notice('warning', `A hook stopped the turn: ${hook.stop}`, 'hook_stopped')
+        return { type: 'end' }
+      }
+      if (hook.blocked !== undefined) {
+        stopContinuations += 1
+        const content: ContentBlock[] = [{ type: 'text', text: `Stop hook feedback: ${hook.blocked}` }]
+        return { type: 'continue', content, origin: 'reminder' }
+      }
+    }
+    if (state.steering.length > 0)
+      return { type: 'continue', content: state.takeFollowUps(), origin: 'steering' }
+    // Step 3: verification.mode auto / strict runs the checks and feeds failures back.
+    const verdict = await services.verification
+      ?.atStop(verificationMark, verificationContinuations, turn.controller.signal)
+      .catch((error: unknown) => {
+        session.notice(
+          'warning',
+          `Verification at the end of the turn failed: ${String(error)}`,
+          'verification',
+        )
+        return { type: 'end' as const }
+      })
+    if (verdict?.type === 'continue') {
+      verificationContinuations += 1
+      const content: ContentBlock[] = [{ type: 'text', text: wrapReminder(verdict.text) }]
+      return { type: 'continue', content, origin: 'reminder' }
+    }
+    // Step 4: the stop decision seam may continue once per turn with a reminder.
+    const reminder = await stopReminder(
+      session.services.decisions,
+      { finalText, mutated, prompt },
+      decisionContinuations,
+      turn.controller.signal,
+    )
+    if (reminder !== undefined) {
+      decisionContinuations += 1
+      return {
+        type: 'continue',
+        content: [{ type: 'text', text: wrapReminder(reminder) }],
+        origin: 'reminder',
+      }
+    }
+    return { type: 'end' }
+  }
+}
+
+/** Records a round's usage and cost on the session (priced as `priceRef(model)`) and announces it. */
+export function usageRecorder(
+  session: SessionCore,
+  priceRef: (model: string) => string,
+  scope: { turnId: string },
+): (usage: Usage, model: string) => Promise<Cost> {
+  const { state, services } = session
+  return async (usage, model) => {
+    const ref = priceRef(model)
+    const cost = services.costOf(usage, ref)
+    state.usage = addUsage(state.usage, usage)
+    state.cost = addCost(state.cost, cost)
+    state.lastPromptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens
+    const window = services.models.contextWindow?.(ref)
+    const event = {
+      type: 'usageUpdated' as const,
+      usage,
+      cost,
+      sessionUsage: state.usage,
+      sessionCost: state.cost,
+      model,
+      ...(window !== undefined
+        ? { contextTokens: state.lastPromptTokens + usage.outputTokens, contextWindow: window }
+        : {}),
+    }
+    await session.commit(event, scope)
+    return cost
+  }
+}
+
+/** After each batch: an unfinished todo list not touched for {@link TODO_NUDGE_AFTER_BATCHES} batches earns a nudge. */
+function todoNudger(session: SessionCore): (calls: readonly BatchCall[]) => void {
+  const { state } = session
+  let batchesSinceTodoWrite = 0
+  return (calls) => {
+    batchesSinceTodoWrite = calls.some((call) => call.block.name === 'TodoWrite')
+      ? 0
+      : batchesSinceTodoWrite + 1
+    const unfinished = state.todos.filter((todo) => todo.status !== 'completed')
+    if (unfinished.length > 0 && batchesSinceTodoWrite >= TODO_NUDGE_AFTER_BATCHES) {
+      batchesSinceTodoWrite = 0
+      const todos = state.todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n')
+      state.reminders.push(reminderText('todoNudge', { todos }))
+    }
+  }
+}
+
+/**
+ * The fallback model (`model.fallback`) a turn switches to when the main one stays overloaded,
+ * announced; undefined (with a notice when it cannot be used) when there is none.
+ */
+function switchToFallback(
+  session: SessionCore,
+  current: string,
+  effort: TurnInput['effort'],
+): { ref: string; model: RoundModel } | undefined {
+  const models = session.services.models
+  const ref = models.fallback?.()
+  if (ref === undefined || ref === current) return undefined
+  const resolved = models.resolve(ref)
+  if (!resolved.ok) {
+    session.notice(
+      'warning',
+      `${current} is overloaded and the fallback model ${ref} cannot be used: ${resolved.message}`,
+      'model_fallback_failed',
+    )
+    return undefined
+  }
+  session.notice(
+    'warning',
+    `${current} is overloaded; this turn continues on the fallback model ${ref}.`,
+    'model_fallback',
+  )
+  return { ref, model: withEffort(resolved.model, effort) }
 }
 
 /** Unknown tools, and tools whose classifier fails on this input, count as writing (fail closed). */

@@ -1,9 +1,9 @@
 import { reminderText } from '@z-engine/prompts'
 import { type Command, type EventEnvelope, type PermissionMode, parseCommand } from '@z-engine/protocol'
 import { AsyncQueue } from '../util/async-queue.js'
-import { runsWhileBusy } from '../workspace/commands/engine-builtins.js'
 import { includeFullHistory, resolveSuggestion } from './decision-commands.js'
 import type { EventHub } from './event-hub.js'
+import { type ExtensionCommandHost, runExtensionCommand } from './extension-commands.js'
 import type { SessionEndReason } from './services.js'
 import type { SessionCore } from './session-core.js'
 import type {
@@ -321,12 +321,8 @@ export class SessionActor implements Session {
         return
       }
       case 'resolveApproval': {
-        if (!this.#core.approvals.resolve(command.approvalId, command.decision)) {
-          this.#notice(
-            'warning',
-            `No pending approval '${command.approvalId}'; it was already answered or cancelled.`,
-          )
-        }
+        if (!this.#core.approvals.resolve(command.approvalId, command.decision))
+          this.#noPending('approval', command.approvalId)
         return
       }
       case 'setMode':
@@ -350,128 +346,25 @@ export class SessionActor implements Session {
         await this.#core.commit({ type: 'titleChanged', title: command.title })
         return
       case 'answerQuestion':
-        if (!this.#core.questions.resolve(command.questionId, command.response)) {
-          this.#notice(
-            'warning',
-            `No pending question '${command.questionId}'; it was already answered or cancelled.`,
-          )
-        }
+        if (!this.#core.questions.resolve(command.questionId, command.response))
+          this.#noPending('question', command.questionId)
         return
       case 'resolvePlan':
-        if (!this.#core.plans.resolve(command.planId, command.decision)) {
-          this.#notice(
-            'warning',
-            `No pending plan '${command.planId}'; it was already answered or cancelled.`,
-          )
-        }
+        if (!this.#core.plans.resolve(command.planId, command.decision))
+          this.#noPending('plan', command.planId)
         return
-      case 'compact': {
-        const compaction = this.#extensions.compaction
-        if (!compaction) break
-        if (this.#state.activeTurn) {
-          this.#notice('warning', 'Wait for the turn to end (or interrupt it) before compacting.', 'busy')
-          return
-        }
-        this.#startTask(() => compaction.compactNow(command.focus))
-        return
-      }
-      case 'rewind': {
-        const rewind = this.#extensions.rewind
-        if (!rewind) break
-        if (this.#state.activeTurn) {
-          this.#notice('warning', 'Interrupt the running turn before rewinding.', 'busy')
-          return
-        }
-        this.#startTask(async () => {
-          // The target turn's checkpoint may still be being taken (turns do not wait for it).
-          await this.#state.checkpointing
-          // Journaled by the rewind itself (before the working set is rebuilt from the log).
-          this.#hub.publish(
-            await rewind(command.messageId, command.scope, {
-              ...(command.dryRun ? { dryRun: true } : {}),
-              ...(command.includeEdited ? { includeEdited: true } : {}),
-              ...(command.only !== undefined ? { only: command.only } : {}),
-            }),
-          )
-        })
-        return
-      }
-      case 'undoRewind': {
-        const undo = this.#extensions.undoRewind
-        if (!undo) break
-        if (this.#state.activeTurn) {
-          this.#notice('warning', 'Interrupt the running turn before undoing a rewind.', 'busy')
-          return
-        }
-        this.#startTask(async () => {
-          await this.#state.checkpointing
-          this.#hub.publish(await undo())
-        })
-        return
-      }
-      case 'killJob': {
-        const jobs = this.#extensions.jobs
-        if (!jobs) break
-        const killed = await jobs.kill(command.jobId)
-        if (!killed)
-          this.#notice(
-            'warning',
-            `No job '${command.jobId}'. Running jobs: ${
-              jobs
-                .list()
-                .map((job) => job.id)
-                .join(', ') || 'none'
-            }.`,
-          )
-        return
-      }
-      case 'runCommand': {
-        const run = this.#extensions.runCommand
-        if (!run) break
-        if (this.#state.activeTurn && !runsWhileBusy(command.name)) {
-          this.#notice('warning', `Wait for the turn to end before running /${command.name}.`, 'busy')
-          return
-        }
-        await this.#carryOut(await run(command.name, command.args))
-        return
-      }
-      case 'trustWorkspace': {
-        const reload = this.#extensions.reload
-        if (!reload) break
-        // Declining only dismisses the request; nothing changes.
-        if (!command.trusted) return
-        const { mode } = await reload(true)
-        if (mode !== undefined) await this.#handle({ type: 'setMode', mode })
-        return
-      }
-      case 'reloadSettings': {
-        const reload = this.#extensions.reload
-        if (!reload) break
-        const { mode } = await reload(false)
-        if (mode !== undefined) await this.#handle({ type: 'setMode', mode })
-        return
-      }
-      case 'runShell': {
-        const runShell = this.#extensions.runShell
-        if (!runShell) break
-        if (this.#state.activeTurn) {
-          this.#notice('warning', 'Wait for the turn to end before running a shell command.', 'busy')
-          return
-        }
-        this.#startTask(async () => {
-          const { output, exitCode } = await runShell(command.command)
-          this.#hub.publish({
-            type: 'commandOutput',
-            name: '!',
-            markdown: `\`$ ${command.command}\` (exit ${exitCode ?? 'killed'})\n\n\`\`\`\n${output}\n\`\`\``,
-          })
-          // The model sees what the user ran with the next message.
-          this.#state.reminders.push(
-            `The user ran \`${command.command}\` (exit ${exitCode ?? 'killed'}):\n${output}`,
-          )
-        })
-        return
-      }
+      case 'compact':
+      case 'rewind':
+      case 'undoRewind':
+      case 'killJob':
+      case 'runCommand':
+      case 'trustWorkspace':
+      case 'reloadSettings':
+      case 'runShell':
+      case 'applyAgentChanges':
+      case 'discardAgentChanges':
+        if (await runExtensionCommand(command, this.#extensionHost())) return
+        break
       case 'resolveSuggestion':
         await resolveSuggestion(this.#core, command, {
           busy: () => this.#state.activeTurn !== undefined,
@@ -487,14 +380,6 @@ export class SessionActor implements Session {
           replayWorkingSet: this.#extensions.replayWorkingSet,
         })
         return
-      case 'applyAgentChanges':
-      case 'discardAgentChanges': {
-        const changes = this.#extensions.agentChanges
-        if (!changes) break
-        if (command.type === 'applyAgentChanges') await changes.apply(command.agentId)
-        else await changes.discard(command.agentId)
-        return
-      }
       default: {
         const unreachable: never = command
         throw new Error(`unknown command ${JSON.stringify(unreachable)}`)
@@ -505,6 +390,24 @@ export class SessionActor implements Session {
       `The '${command.type}' command is not available in this session.`,
       'unsupported_command',
     )
+  }
+
+  /** Says an answer found nothing waiting: it was already answered or cancelled. */
+  #noPending(kind: 'approval' | 'question' | 'plan', id: string): void {
+    this.#notice('warning', `No pending ${kind} '${id}'; it was already answered or cancelled.`)
+  }
+
+  /** What an extension command borrows of this session. */
+  #extensionHost(): ExtensionCommandHost {
+    return {
+      state: this.#state,
+      hub: this.#hub,
+      extensions: this.#extensions,
+      notice: (level, message, code) => this.#notice(level, message, code),
+      startTask: (work) => this.#startTask(work),
+      carryOut: (action) => this.#carryOut(action),
+      setMode: (mode) => this.#handle({ type: 'setMode', mode }),
+    }
   }
 
   /** Changes the model; PreModelSwitch hooks may keep the current one, PostModelSwitch hooks hear of it. */

@@ -1,5 +1,13 @@
 import { reminderText } from '@z-engine/prompts'
-import type { ContentBlock, Cost, Message, TurnOutcome, Usage, VerificationBadge } from '@z-engine/protocol'
+import type {
+  Checkpoint,
+  ContentBlock,
+  Cost,
+  Message,
+  TurnOutcome,
+  Usage,
+  VerificationBadge,
+} from '@z-engine/protocol'
 import { uncheckedClaim } from '../decisions/seams/completion.js'
 import { chooseRoute } from '../decisions/seams/route.js'
 import { strongerModels } from '../decisions/seams/route-ladder.js'
@@ -118,50 +126,9 @@ export async function runTurn(
     messagesAtStart = workingSet.length
   }
   input = await routedInput(session, input, turn.controller.signal)
-  // In plan mode every turn reminds the model that it may only read and plan.
-  const planReminder = reminderText('planMode', {})
-  if (session.state.mode === 'plan' && !session.state.reminders.includes(planReminder)) {
-    session.state.reminders.push(planReminder)
-  }
-  const opening: ContentBlock[] = input.content ?? [{ type: 'text', text: input.text }]
-  const extra: ContentBlock[] = []
-  // `@server:uri` mentions attach the resource; one that cannot be read is a notice, never a lost prompt.
-  const mentioned = await session.services
-    .promptAttachments?.(input.text, turn.controller.signal)
-    .catch((error: unknown) => ({
-      blocks: [],
-      notices: [`MCP resource mentions were not attached: ${String(error)}`],
-    }))
-  for (const message of mentioned?.notices ?? []) session.notice('warning', message, 'mcp_mention')
-  extra.push(...(mentioned?.blocks ?? []))
-  if (hook.additionalContext)
-    extra.push({ type: 'text', text: `<system-reminder>\n${hook.additionalContext}\n</system-reminder>` })
-  await session.appendMessage(
-    { id: messageId, role: 'user', content: [...opening, ...session.state.takeFollowUps(), ...extra] },
-    input.command !== undefined ? 'command' : 'prompt',
-    turnId,
-  )
+  await appendOpeningMessage(session, turn, input, hook.additionalContext, messageId)
 
-  // A checkpoint of the tree before any tool may write, so rewind can restore it. It runs alongside
-  // the first request and read-only tools; the first batch that may write waits for it. The turn
-  // does not: a read-only turn can end first, and the record follows (see `state.checkpointing`).
-  // It starts after the previous turn's checkpoint work (its end mark included), and once the first
-  // request is on its way (its git processes would otherwise compete with building that request,
-  // issue 17), so still before any tool runs; or when the run needs it or ends without a request.
-  let startCheckpoint: () => void = () => {}
-  const released = new Promise<void>((resolve) => {
-    startCheckpoint = resolve
-  })
-  const checkpointed = Promise.all([session.state.checkpointing, released])
-    .then(() => session.services.checkpoints.create(messageId, turnId))
-    .catch(() => undefined)
-    .then(async (checkpoint) => {
-      if (!checkpoint) return undefined
-      session.state.checkpoints.push(checkpoint)
-      await session.commit({ type: 'checkpointCreated', checkpoint }, scope)
-      return checkpoint
-    })
-  trackCheckpointWork(session, checkpointed)
+  const { startCheckpoint, checkpointed } = beginCheckpoint(session, messageId, turnId)
 
   const host = buildMainRunHost(
     session,
@@ -196,14 +163,7 @@ export async function runTurn(
     .catch(() => undefined)
   trackCheckpointWork(session, ended)
   if (run.mutated) await ended
-  if (run.type === 'failed') {
-    session.notice('error', run.error.message, run.error.kind)
-    const kind = stopFailureKind(run.error.kind)
-    if (kind !== undefined)
-      await session.services.hooks
-        .stopFailure?.(kind, run.error.providerMessage ?? run.error.message)
-        .catch(() => undefined)
-  }
+  if (run.type === 'failed') await reportFailure(session, run.error)
   const badge =
     verification === undefined
       ? plainBadge(run)
@@ -227,6 +187,84 @@ export async function runTurn(
   await finish(outcomeOf(run, turn), badge, run.mutated)
   if (run.type === 'done')
     judgeTurnInBackground(session, { turnId, prompt: input.text, finalText: run.finalText })
+}
+
+/**
+ * The turn's opening user message: the prompt (or the command's content), then follow-ups, attached
+ * `@server:uri` resources and a UserPromptSubmit hook's context; in plan mode a plan reminder is due.
+ */
+async function appendOpeningMessage(
+  session: SessionCore,
+  turn: ActiveTurn,
+  input: TurnInput,
+  additionalContext: string | undefined,
+  messageId: string,
+): Promise<void> {
+  // In plan mode every turn reminds the model that it may only read and plan.
+  const planReminder = reminderText('planMode', {})
+  if (session.state.mode === 'plan' && !session.state.reminders.includes(planReminder)) {
+    session.state.reminders.push(planReminder)
+  }
+  const opening: ContentBlock[] = input.content ?? [{ type: 'text', text: input.text }]
+  const extra: ContentBlock[] = []
+  // `@server:uri` mentions attach the resource; one that cannot be read is a notice, never a lost prompt.
+  const mentioned = await session.services
+    .promptAttachments?.(input.text, turn.controller.signal)
+    .catch((error: unknown) => ({
+      blocks: [],
+      notices: [`MCP resource mentions were not attached: ${String(error)}`],
+    }))
+  for (const message of mentioned?.notices ?? []) session.notice('warning', message, 'mcp_mention')
+  extra.push(...(mentioned?.blocks ?? []))
+  if (additionalContext)
+    extra.push({ type: 'text', text: `<system-reminder>\n${additionalContext}\n</system-reminder>` })
+  await session.appendMessage(
+    { id: messageId, role: 'user', content: [...opening, ...session.state.takeFollowUps(), ...extra] },
+    input.command !== undefined ? 'command' : 'prompt',
+    turn.id,
+  )
+}
+
+/** Starts the turn's checkpoint once released (see below); what it took, or undefined. */
+function beginCheckpoint(
+  session: SessionCore,
+  messageId: string,
+  turnId: string,
+): { startCheckpoint: () => void; checkpointed: Promise<Checkpoint | undefined> } {
+  // A checkpoint of the tree before any tool may write, so rewind can restore it. It runs alongside
+  // the first request and read-only tools; the first batch that may write waits for it. The turn
+  // does not: a read-only turn can end first, and the record follows (see `state.checkpointing`).
+  // It starts after the previous turn's checkpoint work (its end mark included), and once the first
+  // request is on its way (its git processes would otherwise compete with building that request,
+  // issue 17), so still before any tool runs; or when the run needs it or ends without a request.
+  let startCheckpoint: () => void = () => {}
+  const released = new Promise<void>((resolve) => {
+    startCheckpoint = resolve
+  })
+  const checkpointed = Promise.all([session.state.checkpointing, released])
+    .then(() => session.services.checkpoints.create(messageId, turnId))
+    .catch(() => undefined)
+    .then(async (checkpoint) => {
+      if (!checkpoint) return undefined
+      session.state.checkpoints.push(checkpoint)
+      await session.commit({ type: 'checkpointCreated', checkpoint }, { turnId })
+      return checkpoint
+    })
+  trackCheckpointWork(session, checkpointed)
+  return { startCheckpoint, checkpointed }
+}
+
+/** A failed run: a notice, and StopFailure hooks for the failures Claude Code reports to them. */
+async function reportFailure(
+  session: SessionCore,
+  error: Extract<RunOutcome, { type: 'failed' }>['error'],
+): Promise<void> {
+  session.notice('error', error.message, error.kind)
+  const kind = stopFailureKind(error.kind)
+  if (kind !== undefined)
+    await session.services.hooks
+      .stopFailure?.(kind, error.providerMessage ?? error.message)
+      .catch(() => undefined)
 }
 
 /**
