@@ -46,10 +46,11 @@ export type {
 } from './api/define-tool.js'
 /** Tools in code: a tool from a name, description, input schema and `execute`. */
 export { defineTool, ToolDefinitionError } from './api/define-tool.js'
-/** Options of `Engine.create` and `engine.openSession`. */
-export type { EngineOptions, OpenSessionOptions } from './api/engine.js'
 /** The process-wide engine that opens sessions, and its typed failure. */
-export { Engine, EngineError } from './api/engine.js'
+export { Engine } from './api/engine.js'
+/** Options of `Engine.create` and `engine.openSession`. */
+export type { EngineOptions, OpenSessionOptions } from './api/engine-options.js'
+export { EngineError } from './api/engine-options.js'
 /** Options of `run` and its approval, question and plan answerers. */
 export type { OnApproval, OnPlan, OnQuestion, RunOptions } from './api/run.js'
 /** One call, one turn: opens an engine and a session, runs a prompt, shuts down. */

@@ -23,10 +23,10 @@ export { openStandaloneExpansion } from './assembly/standalone-expansion.js'
 export { runHooksStandalone } from './assembly/standalone-hooks.js'
 /** The Claude Agent SDK's (and `claude -p` stream-json's) init message. */
 export { sdkInitMessage } from './claude-agent-sdk/sdk-init.js'
+/** The Claude Agent SDK message shapes `MessageTranslator` produces. */
+export type { SDKMessage, SDKResultMessage } from './claude-agent-sdk/sdk-message-types.js'
 /** Engine events as Claude Agent SDK messages (assistant, user, stream_event, result), and the usage spelling. */
 export { MessageTranslator, sdkUsage } from './claude-agent-sdk/sdk-messages.js'
-/** The Claude Agent SDK message shapes `MessageTranslator` produces. */
-export type { SDKMessage, SDKResultMessage } from './claude-agent-sdk/sdk-types.js'
 /** A permission rule in Claude Code's tool names as the engine's (`Task(…)` → `Agent(…)`). */
 export { engineRule } from './claude-agent-sdk/tool-names.js'
 /** A project's permission rules, as `checkPermission` reads them. */

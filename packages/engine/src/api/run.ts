@@ -11,7 +11,8 @@ import type {
 import type { Session } from '../session/session-types.js'
 import type { TurnHandle, TurnResult } from '../session/turn-handle.js'
 import { AsyncQueue } from '../util/async-queue.js'
-import { Engine, type EngineOptions, type OpenSessionOptions } from './engine.js'
+import { Engine } from './engine.js'
+import type { EngineOptions, OpenSessionOptions } from './engine-options.js'
 
 /** Answers an approval card (a call the policy, a hook or `canUseTool` asked about). */
 export type OnApproval = (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>
