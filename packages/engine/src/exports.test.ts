@@ -36,6 +36,7 @@ describe('public surface', () => {
         "buildCommandCatalog",
         "buildRepoMap",
         "checkPermission",
+        "checkpointWorkOf",
         "childEnvironmentFor",
         "claudeJsonFile",
         "claudeJsonServers",
@@ -56,6 +57,7 @@ describe('public surface', () => {
         "loadRules",
         "loadSkillDefinitions",
         "matcherKind",
+        "mcpCompletionsOf",
         "modelRefFromSettings",
         "openStandaloneExpansion",
         "parseClaudeLayer",
@@ -83,6 +85,7 @@ describe('public surface', () => {
         "updateClaudeJson",
         "updateMarketplaces",
         "withClaudeJsonServers",
+        "withheldServers",
       ]
     `)
   })
