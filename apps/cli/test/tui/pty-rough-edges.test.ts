@@ -39,9 +39,7 @@ describe('the small chat items in a pseudo-terminal', () => {
         }),
         JSON.stringify({ blocks: [{ type: 'text', text: 'Refused; proposing a plan.' }] }),
         JSON.stringify({
-          blocks: [
-            { type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan } },
-          ],
+          blocks: [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan } }],
         }),
         JSON.stringify({ blocks: [{ type: 'text', text: 'Carrying out step one.' }] }),
       ].join('\n'),
