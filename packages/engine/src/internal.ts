@@ -90,8 +90,8 @@ export { loadInstructions } from './workspace/instructions/instructions-load.js'
 export { loadRules } from './workspace/instructions/rules-load.js'
 /** The definition sources of the enabled plugins. */
 export { pluginDefinitionSources } from './workspace/plugins/active.js'
-/** What an installed plugin adds, as `plugin list` shows it. */
-export type { PluginSummary } from './workspace/plugins/install.js'
+/** Installed plugins as `plugin list` shows them, and what one adds. */
+export type { PluginListing, PluginSummary } from './workspace/plugins/install.js'
 /** Installs (staged, then committed with consent), lists, enables and removes plugins. */
 export {
   listInstalledPlugins,
@@ -99,8 +99,13 @@ export {
   stagePluginInstall,
   uninstallPlugin,
 } from './workspace/plugins/install.js'
-/** A marketplace's pinned ref, the plugin folders, and what a plugin operation returns. */
-export type { MarketplacePin, PluginPaths, PluginResult } from './workspace/plugins/marketplaces.js'
+/** Marketplaces as `plugin marketplace list` shows them, a pinned ref, the plugin folders, and what a plugin operation returns. */
+export type {
+  MarketplaceListing,
+  MarketplacePin,
+  PluginPaths,
+  PluginResult,
+} from './workspace/plugins/marketplaces.js'
 /** Adds, lists, removes and updates plugin marketplaces. */
 export {
   addMarketplace,
