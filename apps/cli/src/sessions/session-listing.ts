@@ -39,7 +39,7 @@ function rowOf(session: SessionSummary, projectRoot: string, ids: readonly strin
   return {
     sessionId: session.sessionId,
     shortId: shortestUniquePrefix(session.sessionId, ids),
-    title: session.title ?? '(untitled)',
+    title: session.title || '(untitled)',
     projectRoot: session.projectRoot,
     inProject: session.projectRoot === projectRoot,
     lastActivity: session.lastActivity,

@@ -1,6 +1,7 @@
 import type { Command, PermissionMode } from '@z-engine/protocol'
 import { runsWhileBusy } from '../workspace/commands/engine-builtins.js'
 import type { EventHub } from './event-hub.js'
+import { titleAfterRewind } from './rewind-title.js'
 import type { CommandAction, SessionExtensions } from './session-types.js'
 import type { SessionState } from './state.js'
 
@@ -32,6 +33,7 @@ export interface ExtensionCommandHost {
   startTask(work: (signal: AbortSignal) => Promise<void>): void
   carryOut(action: CommandAction): Promise<void>
   setMode(mode: PermissionMode): Promise<void>
+  setTitle(title: string): Promise<void>
 }
 
 /**
@@ -65,14 +67,17 @@ export async function runExtensionCommand(
       host.startTask(async () => {
         // The target turn's checkpoint may still be being taken (turns do not wait for it).
         await state.checkpointing
+        const before = [...state.workingSet]
         // Journaled by the rewind itself (before the working set is rebuilt from the log).
-        host.hub.publish(
-          await rewind(command.messageId, command.scope, {
-            ...(command.dryRun ? { dryRun: true } : {}),
-            ...(command.includeEdited ? { includeEdited: true } : {}),
-            ...(command.only !== undefined ? { only: command.only } : {}),
-          }),
-        )
+        const outcome = await rewind(command.messageId, command.scope, {
+          ...(command.dryRun ? { dryRun: true } : {}),
+          ...(command.includeEdited ? { includeEdited: true } : {}),
+          ...(command.only !== undefined ? { only: command.only } : {}),
+        })
+        host.hub.publish(outcome)
+        // A title taken from a prompt the rewind removed goes with it.
+        const title = titleAfterRewind(state.title, before, state.workingSet, outcome)
+        if (title !== undefined) await host.setTitle(title)
       })
       return true
     }

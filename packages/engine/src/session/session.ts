@@ -237,7 +237,8 @@ export class SessionActor implements Session {
   #startTurn(input: TurnInput): string {
     this.#startedTurn = true
     // A new session is titled after its first prompt (spec 004: metadata carries a title).
-    if (this.#state.title === undefined) {
+    // An empty title was cleared by a rewind: the next prompt titles the session again.
+    if (!this.#state.title) {
       const title = titleFromPrompt(input.text)
       if (title !== undefined) {
         this.#state.title = title
@@ -407,6 +408,7 @@ export class SessionActor implements Session {
       startTask: (work) => this.#startTask(work),
       carryOut: (action) => this.#carryOut(action),
       setMode: (mode) => this.#handle({ type: 'setMode', mode }),
+      setTitle: (title) => this.#handle({ type: 'setTitle', title }),
     }
   }
 
