@@ -332,6 +332,20 @@ describe('shell', () => {
     expect(held.exitCode).toBe(125)
     expect(existsSync(marker)).toBe(false)
   })
+  it('leaves no report-channel error in the output of an interrupted command', async () => {
+    const controller = new AbortController()
+    const result = await runShellCommand('echo started; sleep 100', {
+      cwd: dir,
+      env,
+      signal: controller.signal,
+      onOutput: (text) => {
+        if (text.includes('started')) controller.abort()
+      },
+    })
+    expect(result.aborted).toBe(true)
+    expect(result.output).toBe('started\n')
+    expect(result.cwd).toBe(dir)
+  })
   it('streams output for progress', async () => {
     const parts: string[] = []
     await runShellCommand('echo one; echo two', { cwd: dir, env, onOutput: (text) => parts.push(text) })

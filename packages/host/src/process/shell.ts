@@ -16,7 +16,9 @@ import { type ProcessResult, runProcess } from './run-process.js'
  *   print anything cannot forge a cwd. The command itself runs with fd 3 closed (`3>&-`), so its
  *   children never hold the report pipe.
  * - The EXIT trap also runs after `exit N` in the command; when the command is killed (timeout,
- *   cancel), no cwd is reported and the previous one stays.
+ *   cancel), no cwd is reported and the previous one stays. A signal lands inside the command's
+ *   `3>&-`, so the trap's write then fails: its error goes to /dev/null, not into the output the
+ *   user and model see (`line 1: 3: Bad file descriptor` after every interrupt).
  * - The command waits for a go line on fd 4, which the engine writes only after the process
  *   watchdog knows the command's group (`startProcess`'s `gate`). An engine killed in between (a
  *   SIGKILL under load can land there) leaves a shell that reads end of file and exits without
@@ -28,7 +30,7 @@ const WRAPPER = [
   'exec 4<&-; unset __z_engine_go',
   '__z_engine_command=$1',
   'shift',
-  `trap 'printf "%s" "$PWD" >&3' EXIT`,
+  `trap '{ printf "%s" "$PWD" >&3; } 2>/dev/null' EXIT`,
   'eval "$__z_engine_command" 3>&-',
 ].join('\n')
 
