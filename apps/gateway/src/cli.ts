@@ -56,39 +56,42 @@ function defaultDb(env: NodeJS.ProcessEnv): string {
   return `sqlite:${join(base, 'gateway.db')}`
 }
 
+/** The command line's options; throws what `parseArgs` throws on an unknown or malformed one. */
+function parseGatewayArgs(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      upstream: { type: 'string' },
+      db: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      'upstream-api-key': { type: 'string' },
+      'api-keys-file': { type: 'string' },
+      'oidc-issuer': { type: 'string' },
+      'oidc-audience': { type: 'string' },
+      'oidc-jwks-url': { type: 'string' },
+      'oidc-tenant-claim': { type: 'string' },
+      'oidc-rate-limit': { type: 'string' },
+      'upstream-api': { type: 'string' },
+      'mcp-allow': { type: 'string', multiple: true },
+      'search-backend': { type: 'string' },
+      'search-url': { type: 'string' },
+      'search-key-env': { type: 'string' },
+      'web-fetch': { type: 'boolean' },
+      'web-fetch-private-host': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values
+}
+
 /** Runs the gateway; resolves to the exit code once it has shut down (0) or failed to start (1, 2). */
 export async function main(io: GatewayCliIo): Promise<number> {
-  let values: ReturnType<typeof parse>
-  const parse = () =>
-    parseArgs({
-      args: [...io.argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        upstream: { type: 'string' },
-        db: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        'upstream-api-key': { type: 'string' },
-        'api-keys-file': { type: 'string' },
-        'oidc-issuer': { type: 'string' },
-        'oidc-audience': { type: 'string' },
-        'oidc-jwks-url': { type: 'string' },
-        'oidc-tenant-claim': { type: 'string' },
-        'oidc-rate-limit': { type: 'string' },
-        'upstream-api': { type: 'string' },
-        'mcp-allow': { type: 'string', multiple: true },
-        'search-backend': { type: 'string' },
-        'search-url': { type: 'string' },
-        'search-key-env': { type: 'string' },
-        'web-fetch': { type: 'boolean' },
-        'web-fetch-private-host': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values
+  let values: ReturnType<typeof parseGatewayArgs>
   try {
-    values = parse()
+    values = parseGatewayArgs(io.argv)
   } catch (error) {
     io.stderr.write(`z-engine gateway: ${(error as Error).message}\n${HELP}`)
     return 2
