@@ -7,7 +7,6 @@
  */
 export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'apps/cli/src/acp/acp-agent.ts#createAcpAgent',
-  'apps/cli/src/exec/run-exec.ts#runExec',
   'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper',
   'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper.<returned>',
   'apps/cli/src/tui/app.tsx',

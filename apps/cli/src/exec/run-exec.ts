@@ -40,6 +40,42 @@ export interface ExecPlan {
   trust?: boolean
 }
 
+/** The stored session a plan resumes or forks (a unique prefix names one too), and its project root. */
+async function storedSession(
+  engine: Engine,
+  plan: ExecPlan,
+): Promise<
+  | { ok: true; resume: string | undefined; forkId: string | undefined; projectRoot: string }
+  | { ok: false; error: { code: string; message: string } }
+> {
+  let resume: string | undefined
+  let forkId = plan.session.kind === 'fork' ? plan.session.id : undefined
+  // A unique prefix names a session too; its full id is needed to read its project folder.
+  const given = plan.session.kind === 'resume' ? plan.session.id : forkId
+  if (given !== undefined) {
+    const resolved = await engine.resolveSessionId(given)
+    if (!resolved.ok) return { ok: false, error: { code: 'sessionNotFound', message: resolved.message } }
+    if (plan.session.kind === 'resume') resume = resolved.id
+    else forkId = resolved.id
+  }
+  if (plan.session.kind === 'continue') {
+    const latest = (await engine.listSessions(plan.projectRoot))[0]
+    if (!latest) {
+      const message = `No stored session for ${plan.projectRoot} to continue; run 'z-engine exec' without --continue to start one.`
+      return { ok: false, error: { code: 'sessionNotFound', message } }
+    }
+    if (plan.session.fork) forkId = latest.sessionId
+    else resume = latest.sessionId
+  }
+  let projectRoot = plan.projectRoot
+  const storedId = resume ?? forkId
+  if (storedId !== undefined && !plan.explicitRoot) {
+    const meta = await engine.store.readMeta(storedId)
+    if (meta.ok) projectRoot = meta.value.projectRoot
+  }
+  return { ok: true, resume, forkId, projectRoot }
+}
+
 /**
  * Runs headless turns: opens (or resumes, continues, forks) the session, submits each prompt once
  * the previous turn has finished, answers anything that waits on a person (fail closed), and
@@ -90,45 +126,12 @@ export async function runExec(plan: ExecPlan, writer: ExecWriter): Promise<numbe
   }
   process.on('SIGINT', onSigint)
   try {
-    let resume: string | undefined
-    let forkId = plan.session.kind === 'fork' ? plan.session.id : undefined
-    // A unique prefix names a session too; its full id is needed to read its project folder.
-    const given = plan.session.kind === 'resume' ? plan.session.id : forkId
-    if (given !== undefined) {
-      const resolved = await engine.resolveSessionId(given)
-      if (!resolved.ok) {
-        writer.end({
-          sessionId,
-          exitCode: EXIT.failed,
-          durationMs: Date.now() - started,
-          error: { code: 'sessionNotFound', message: resolved.message },
-        })
-        return EXIT.failed
-      }
-      if (plan.session.kind === 'resume') resume = resolved.id
-      else forkId = resolved.id
+    const stored = await storedSession(engine, plan)
+    if (!stored.ok) {
+      writer.end({ sessionId, exitCode: EXIT.failed, durationMs: Date.now() - started, error: stored.error })
+      return EXIT.failed
     }
-    if (plan.session.kind === 'continue') {
-      const latest = (await engine.listSessions(plan.projectRoot))[0]
-      if (!latest) {
-        const message = `No stored session for ${plan.projectRoot} to continue; run 'z-engine exec' without --continue to start one.`
-        writer.end({
-          sessionId,
-          exitCode: EXIT.failed,
-          durationMs: Date.now() - started,
-          error: { code: 'sessionNotFound', message },
-        })
-        return EXIT.failed
-      }
-      if (plan.session.fork) forkId = latest.sessionId
-      else resume = latest.sessionId
-    }
-    let projectRoot = plan.projectRoot
-    const storedId = resume ?? forkId
-    if (storedId !== undefined && !plan.explicitRoot) {
-      const meta = await engine.store.readMeta(storedId)
-      if (meta.ok) projectRoot = meta.value.projectRoot
-    }
+    const { resume, forkId, projectRoot } = stored
     if (plan.trust) {
       const trusted = await engine.trustWorkspace(projectRoot)
       if (!trusted.ok) {
