@@ -6,7 +6,6 @@
  * Outside `packages/engine` the list is i41b's to empty; inside, i41a's.
  */
 export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
-  'apps/cli/src/acp/acp-agent.ts#createAcpAgent',
   'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper',
   'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper.<returned>',
   'apps/cli/src/tui/app.tsx',

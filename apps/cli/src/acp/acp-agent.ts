@@ -107,6 +107,82 @@ export function promptText(blocks: readonly ContentBlock[]): string {
 }
 
 /**
+ * Submits one prompt and streams its turn to the client as session updates, asking the client
+ * about approvals, questions and plans; resolves with the stop reason once the turn has finished
+ * and every update has been sent.
+ */
+function runPrompt(
+  events: SessionEventRouter,
+  client: AgentContext,
+  session: Session,
+  prompt: { text: string; attachments: SubmitAttachments; formElicitation: boolean },
+): Promise<PromptResponse> {
+  const { text, attachments, formElicitation } = prompt
+  return new Promise((resolve, reject) => {
+    const mapper = new SessionUpdateMapper()
+    // Updates go out in event order, and all of them before the prompt's response.
+    let sent: Promise<void> = Promise.resolve()
+    const notify = (update: SessionUpdate) => {
+      sent = sent.then(() =>
+        client.notify(methods.client.session.update, { sessionId: session.id, update }).catch(() => {}),
+      )
+    }
+    let turnId: string | undefined
+    const asking = new Map<string, AbortController>()
+    const settled = new Set<string>()
+    const unsubscribe = events.on(session.id, (envelope) => {
+      const event = envelope.event
+      if (event.type === 'turnStarted' && envelope.agentId === undefined) turnId ??= event.turnId
+      if (event.type === 'approvalRequested') {
+        for (const update of mapper.announceApproval(event.request)) notify(update)
+        const request = event.request
+        void sent.then(() => {
+          if (!settled.has(request.id)) askPermission(client, session, request, asking)
+        })
+      }
+      if (event.type === 'questionAsked') {
+        const request = event.question
+        void sent.then(() => {
+          if (!settled.has(request.id)) askQuestions(client, session, request, asking, formElicitation)
+        })
+      }
+      if (event.type === 'planProposed') {
+        const plan = event.plan
+        void sent.then(() => {
+          if (!settled.has(plan.id)) askPlan(client, session, plan, asking)
+        })
+      }
+      const answered =
+        event.type === 'approvalResolved'
+          ? event.approvalId
+          : event.type === 'questionAnswered'
+            ? event.questionId
+            : event.type === 'planResolved'
+              ? event.planId
+              : undefined
+      if (answered !== undefined) {
+        settled.add(answered)
+        const withdraw = asking.get(answered)
+        asking.delete(answered)
+        withdraw?.abort()
+      }
+      for (const update of mapper.map(envelope)) notify(update)
+      if (event.type === 'turnFinished' && envelope.agentId === undefined && event.turnId === turnId) {
+        unsubscribe()
+        void sent.then(() => {
+          try {
+            resolve({ stopReason: stopReasonOf(event.outcome) })
+          } catch (error) {
+            reject(error)
+          }
+        })
+      }
+    })
+    session.send({ type: 'submit', text, ...(attachments.length > 0 ? { attachments } : {}) })
+  })
+}
+
+/**
  * The Agent Client Protocol agent: `session/new` opens an engine session in `cwd`, `session/prompt`
  * submits and streams the turn as session updates until it finishes, `session/cancel` interrupts,
  * and every approval card goes to the client as `session/request_permission`.
@@ -162,75 +238,6 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return session
   }
 
-  const runPrompt = (
-    client: AgentContext,
-    session: Session,
-    text: string,
-    attachments: SubmitAttachments,
-  ): Promise<PromptResponse> =>
-    new Promise((resolve, reject) => {
-      const mapper = new SessionUpdateMapper()
-      // Updates go out in event order, and all of them before the prompt's response.
-      let sent: Promise<void> = Promise.resolve()
-      const notify = (update: SessionUpdate) => {
-        sent = sent.then(() =>
-          client.notify(methods.client.session.update, { sessionId: session.id, update }).catch(() => {}),
-        )
-      }
-      let turnId: string | undefined
-      const asking = new Map<string, AbortController>()
-      const settled = new Set<string>()
-      const unsubscribe = options.events.on(session.id, (envelope) => {
-        const event = envelope.event
-        if (event.type === 'turnStarted' && envelope.agentId === undefined) turnId ??= event.turnId
-        if (event.type === 'approvalRequested') {
-          for (const update of mapper.announceApproval(event.request)) notify(update)
-          const request = event.request
-          void sent.then(() => {
-            if (!settled.has(request.id)) askPermission(client, session, request, asking)
-          })
-        }
-        if (event.type === 'questionAsked') {
-          const request = event.question
-          void sent.then(() => {
-            if (!settled.has(request.id)) askQuestions(client, session, request, asking, formElicitation)
-          })
-        }
-        if (event.type === 'planProposed') {
-          const plan = event.plan
-          void sent.then(() => {
-            if (!settled.has(plan.id)) askPlan(client, session, plan, asking)
-          })
-        }
-        const answered =
-          event.type === 'approvalResolved'
-            ? event.approvalId
-            : event.type === 'questionAnswered'
-              ? event.questionId
-              : event.type === 'planResolved'
-                ? event.planId
-                : undefined
-        if (answered !== undefined) {
-          settled.add(answered)
-          const withdraw = asking.get(answered)
-          asking.delete(answered)
-          withdraw?.abort()
-        }
-        for (const update of mapper.map(envelope)) notify(update)
-        if (event.type === 'turnFinished' && envelope.agentId === undefined && event.turnId === turnId) {
-          unsubscribe()
-          void sent.then(() => {
-            try {
-              resolve({ stopReason: stopReasonOf(event.outcome) })
-            } catch (error) {
-              reject(error)
-            }
-          })
-        }
-      })
-      session.send({ type: 'submit', text, ...(attachments.length > 0 ? { attachments } : {}) })
-    })
-
   return agent({ name: 'z-engine' })
     .onRequest(methods.agent.initialize, ({ params }) => {
       formElicitation = params.clientCapabilities?.elicitation?.form != null
@@ -274,7 +281,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         throw RequestError.invalidParams(undefined, 'The prompt has no text.')
       prompting.add(session.id)
       try {
-        return await runPrompt(client, session, text, images.attachments)
+        return await runPrompt(options.events, client, session, {
+          text,
+          attachments: images.attachments,
+          formElicitation,
+        })
       } finally {
         prompting.delete(session.id)
       }
