@@ -70,6 +70,10 @@ function onTurnFinished(
     )
   }
   next = { ...next, results: new Map() }
+  // The rewind picker marks the messages whose turn changed files.
+  const last = next.prompts.at(-1)
+  if (event.mutated === true && last !== undefined && last.changedFiles !== true)
+    next = { ...next, prompts: [...next.prompts.slice(0, -1), { ...last, changedFiles: true }] }
   const { busySince: _ended, ...idle } = next
   next = {
     ...idle,

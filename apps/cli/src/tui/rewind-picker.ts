@@ -17,11 +17,13 @@ export const SCOPE_CHOICES: ReadonlyArray<{ scope: RewindScope; label: string; n
 
 /** The messages to rewind to, oldest first, each cut to one line. */
 export function messageRows(prompts: readonly RewindTarget[]): PickerRow[] {
-  return prompts.map((prompt, index) => ({
-    key: prompt.messageId,
-    label: oneLine(prompt.text, 68),
-    ...(index === prompts.length - 1 ? { detail: '(latest)' } : {}),
-  }))
+  return prompts.map((prompt, index) => {
+    const detail = [
+      ...(prompt.changedFiles === true ? ['changed files'] : []),
+      ...(index === prompts.length - 1 ? ['(latest)'] : []),
+    ].join(' ')
+    return { key: prompt.messageId, label: oneLine(prompt.text, 68), ...(detail !== '' ? { detail } : {}) }
+  })
 }
 
 /** The scope choices for a message; the code ones need a checkpoint taken before it. */

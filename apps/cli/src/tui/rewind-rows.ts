@@ -56,8 +56,11 @@ export function onRewound(
     path: conflict.path,
     hunks: conflict.hunks.length,
   }))
+  // Restored code is not what the last turn's checks saw: its badge no longer holds.
+  const { badge: _stale, ...rest } = state
+  const kept = event.scope === 'conversation' ? state : rest
   return append(
-    { ...state, prompts, rewindConflicts: [...state.rewindConflicts, ...conflicts] },
+    { ...kept, prompts, rewindConflicts: [...state.rewindConflicts, ...conflicts] },
     ...rewoundRows(event, target?.text),
   )
 }

@@ -93,6 +93,8 @@ export interface LiveRows {
 export interface RewindTarget {
   messageId: string
   text: string
+  /** Its turn changed files (the picker says so: a code rewind to it undoes something). */
+  changedFiles?: boolean
 }
 
 /** A file whose overlapping hunks a rewind left, waiting for the user's keep-or-revert answer. */

@@ -550,3 +550,39 @@ describe('tool output in the transcript', () => {
     expect(state.live.tools.size).toBe(0)
   })
 })
+
+describe('the rewind picker and the badge', () => {
+  const user = (id: string, text: string): EngineEvent => ({
+    type: 'messageRecorded',
+    message: { id, role: 'user', content: [{ type: 'text', text }] },
+  })
+  const finished = (mutated: boolean): EngineEvent => ({
+    type: 'turnFinished',
+    turnId: 't',
+    outcome: { type: 'done' },
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    cost: { inputUsd: 0, outputUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, totalUsd: 0 },
+    badge: mutated ? { type: 'verified', checkId: 'test' } : { type: 'notApplicable' },
+    mutated,
+  })
+
+  it('marks the messages whose turn changed files, and drops the badge once code is rewound', async () => {
+    const { messageRows } = await import('../../src/tui/rewind-picker.js')
+    let state = initialChatState({ sessionId: 's', mode: 'default', model: 'm' })
+    for (const event of [user('m1', 'fix it'), finished(true), user('m2', 'explain it'), finished(false)])
+      state = reduceEvent(state, envelope(event))
+    expect(messageRows(state.prompts).map((row) => row.detail)).toEqual(['changed files', '(latest)'])
+    state = reduceEvent(state, envelope(user('m3', 'fix more')))
+    state = reduceEvent(state, envelope(finished(true)))
+    expect(state.badge).toMatchObject({ type: 'verified' })
+    // A conversation-only rewind leaves the tree (and its badge) as they were.
+    const talk = reduceEvent(state, envelope({ type: 'rewound', messageId: 'm3', scope: 'conversation' }))
+    expect(talk.badge).toMatchObject({ type: 'verified' })
+    const code = reduceEvent(
+      state,
+      envelope({ type: 'rewound', messageId: 'm3', scope: 'both', restoredFiles: ['a.ts'] }),
+    )
+    expect(code.badge).toBeUndefined()
+    expect(messageRows(code.prompts).map((row) => row.detail)).toEqual(['changed files', '(latest)'])
+  })
+})
