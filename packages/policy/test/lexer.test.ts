@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { lexShell, MAX_SHELL_LINE, unwrapLine } from '../src/index.js'
+import { cpuMillis } from './cpu-time.js'
 import { bash, context } from './helpers.js'
 
 const names = (line: string): string[] =>
@@ -73,9 +74,9 @@ describe('lexShell', () => {
 
   it('handles big but legal inputs quickly', () => {
     const line = Array.from({ length: 5000 }, (_, index) => `echo ${index}`).join(' && ')
-    const started = performance.now()
-    expect(bash(line).decision).toBe('allow')
-    expect(performance.now() - started).toBeLessThan(2000)
+    let decision = ''
+    expect(cpuMillis(() => (decision = bash(line).decision))).toBeLessThan(2000)
+    expect(decision).toBe('allow')
     expect(bash(`${line} && rm -rf /`).decision).toBe('ask')
   })
 })
