@@ -116,6 +116,9 @@ describe('the HTTP server', () => {
   it('drains an open stream on shutdown before closing', async () => {
     stack = await startStack([text('drained answer '.repeat(30))], {
       upstream: { chunkDelayMs: 3, textChunkSize: 8 },
+      // The drain waits for the stream, however long a busy machine makes it; the harness's 2 s
+      // deadline is for tests of the cut-off.
+      config: { drainTimeoutMs: 120_000 },
     })
     const stream = await stack.client.responses.create({ model: 'm', input: 'x', stream: true })
     const iterator = stream[Symbol.asyncIterator]()

@@ -124,8 +124,11 @@ export class ChatController {
   }
 
   /** The state a screen starts from; a resumed session shows its stored transcript first. */
-  async initialState(): Promise<ChatState> {
-    const session = this.#session
+  initialState(): Promise<ChatState> {
+    return this.#stateOf(this.#session)
+  }
+
+  async #stateOf(session: Session): Promise<ChatState> {
     const replayed = await this.engine.store.replay(session.id)
     const snapshot = replayed.ok ? replayed.value.snapshot : undefined
     const banner: TranscriptEntry = {
@@ -167,20 +170,30 @@ export class ChatController {
       ...(this.options.model !== undefined ? { model: this.options.model } : {}),
     })
     const previous = this.#session
-    this.#session = next
+    const state = await this.#switchTo(next)
     await previous.close({ reason: 'other' })
-    return this.initialState()
+    return state
   }
 
   /** `/clear`: closes this session (it stays stored) and opens a new one with the same options. */
   async restart(): Promise<ChatState> {
     await this.#session.close({ reason: 'clear' })
-    this.#session = await this.engine.openSession({
+    const next = await this.engine.openSession({
       projectRoot: this.options.projectRoot,
       mode: this.#session.mode,
       ...(this.options.model !== undefined ? { model: this.#session.model } : {}),
     })
-    return this.initialState()
+    return this.#switchTo(next)
+  }
+
+  /**
+   * Makes `next` the chat's session only once its state is read: a prompt typed meanwhile cannot
+   * start a turn in `next` that the replay would then show as interrupted (and the reset erase).
+   */
+  async #switchTo(next: Session): Promise<ChatState> {
+    const state = await this.#stateOf(next)
+    this.#session = next
+    return state
   }
 
   /** `/sessions`: this project's stored sessions, newest first, as markdown. */
