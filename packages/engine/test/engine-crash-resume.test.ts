@@ -75,7 +75,9 @@ async function childUntil(
   const sessionId = await new Promise<string>((resolvePromise, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`child never printed ${pattern}:\n${stdout}\n${stderr}`)),
-      30_000,
+      // A ceiling just under the test's own, not a guess: the child compiles the engine from its
+      // TypeScript sources, which takes well over 30 s on a loaded machine.
+      100_000,
     )
     child.stdout!.on('data', (chunk) => {
       stdout += String(chunk)

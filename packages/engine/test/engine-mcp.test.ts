@@ -243,17 +243,26 @@ describe('MCP servers in a session (issue 15)', () => {
   })
 
   it('the first model request does not wait for a slow server; its tools join between rounds', async () => {
+    // The server becomes ready only once the first request has left (the test creates `start-mcp`
+    // then); the second round's command waits until the engine reported it ready (`mcp-ready`), so
+    // the third request is the first one that can carry its tools — on any machine, at any speed.
     const root = project({
-      mcpServers: { slow: { command: process.execPath, args: [FAULT_SERVER, '--slow-start=1500'] } },
+      mcpServers: { slow: { command: process.execPath, args: [FAULT_SERVER, '--start-when=start-mcp'] } },
     })
-    const t = await engineWith((_request, index) =>
-      index < 2
-        ? { blocks: [tool('Bash', { command: `sleep ${index === 0 ? 0 : 5}`, description: 'wait' })] }
-        : { blocks: [{ type: 'text', text: 'Done.' }] },
-    )
+    const t = await engineWith((_request, index) => {
+      if (index === 0) writeFileSync(join(root, 'start-mcp'), '')
+      if (index === 0) return { blocks: [tool('Bash', { command: 'true', description: 'nothing' })] }
+      if (index === 1) {
+        const command = 'while [ ! -e mcp-ready ]; do sleep 0.05; done'
+        return { blocks: [tool('Bash', { command, description: 'wait' })] }
+      }
+      return { blocks: [{ type: 'text', text: 'Done.' }] }
+    })
     await t.engine.trustWorkspace(root)
     const session = await t.engine.openSession({ projectRoot: root, model: 'scripted:x', mode: 'bypass' })
     session.send({ type: 'submit', text: 'Go.' })
+    await waitForNotice(t, session, /MCP server slow is ready/)
+    writeFileSync(join(root, 'mcp-ready'), '')
     await t.waitFor(session, 'turnFinished')
     const names = (request: ModelRequest) => request.tools.map((spec) => spec.name)
     expect(names(t.client.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false)

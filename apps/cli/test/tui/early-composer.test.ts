@@ -145,7 +145,9 @@ describe('the chat taking over from the early prompt box', () => {
 
   it('keeps the Ctrl-C warning armed in the box', async () => {
     const setup = await scriptedEngine([])
-    const chat = await renderChat(setup, {}, { prefix: '', keys: [], ctrlCAt: Date.now() })
+    // A stopped clock: the 2 s window must not run out while a busy machine mounts the chat.
+    const clock = Date.now()
+    const chat = await renderChat(setup, {}, { prefix: '', keys: [], ctrlCAt: clock }, () => clock)
     await chat.waitFor((current) => current.includes('Press Ctrl-C again to quit'), 'the warning')
     await chat.type('\u0003')
     expect(chat.exits()).toBe(1)

@@ -70,6 +70,8 @@ export async function renderChat(
   open: { resume?: string; mode?: 'default' | 'acceptEdits' | 'plan' | 'bypass' } = {},
   /** Keys typed in the early prompt box before the chat was ready. */
   typed?: ChatAppProps['typed'],
+  /** The chat's clock (its Ctrl-C and Esc windows); the real one by default. */
+  now?: ChatAppProps['now'],
 ) {
   const session = await setup.engine.openSession({ projectRoot: setup.project, ...open })
   const commands = await loadSlashCommands(setup.engine, setup.project)
@@ -83,7 +85,13 @@ export async function renderChat(
   const initial = await controller.initialState()
   let exits = 0
   const app = render(
-    createElement(ChatApp, { controller, initial, onExit: () => exits++, ...(typed ? { typed } : {}) }),
+    createElement(ChatApp, {
+      controller,
+      initial,
+      onExit: () => exits++,
+      ...(typed ? { typed } : {}),
+      ...(now ? { now } : {}),
+    }),
   )
   cleanups.push(() => app.unmount())
   const frame = () => app.lastFrame() ?? ''
