@@ -143,7 +143,10 @@ export class ChatController {
       projectRoot: session.projectRoot,
       mode: session.mode,
       model: session.model,
-      finished: [banner, ...(snapshot ? replayTranscript(snapshot.transcript) : [])],
+      finished: [
+        banner,
+        ...(snapshot ? replayTranscript(snapshot.transcript, this.options.projectRoot) : []),
+      ],
       costUsd: snapshot?.cost.totalUsd ?? 0,
       prompts: snapshot ? replayPrompts(snapshot.transcript) : [],
       checkpoints: snapshot ? snapshot.checkpoints.map((checkpoint) => checkpoint.messageId) : [],

@@ -13,17 +13,27 @@ export type StoredTranscript = Replayed['value']['snapshot']['transcript']
 /** Input fields that say what a tool call did, in the order a card title prefers them. */
 const TITLE_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'] as const
 
-/** A one-line card title for a replayed call (live cards get the engine's title instead). */
-export function replayedToolTitle(name: string, input: Record<string, unknown>): string {
+/**
+ * A one-line card title for a replayed call (live cards get the engine's title instead); a path
+ * inside `projectRoot` is shown relative to it, as live cards show it.
+ */
+export function replayedToolTitle(
+  name: string,
+  input: Record<string, unknown>,
+  projectRoot?: string,
+): string {
   for (const field of TITLE_FIELDS) {
     const value = input[field]
-    if (typeof value === 'string' && value !== '') return value.split('\n')[0] ?? name
+    if (typeof value !== 'string' || value === '') continue
+    const line = value.split('\n')[0] ?? name
+    const inside = projectRoot !== undefined && line.startsWith(`${projectRoot}/`)
+    return inside ? line.slice(projectRoot.length + 1) : line
   }
   return name
 }
 
 /** The rows a resumed chat shows before anything new happens: the stored conversation, oldest first. */
-export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
+export function replayTranscript(items: StoredTranscript, projectRoot?: string): TranscriptEntry[] {
   const entries: TranscriptEntry[] = []
   const push = (entry: NewEntry) => entries.push({ ...entry, key: `r${entries.length}` } as TranscriptEntry)
   for (const item of items) {
@@ -70,7 +80,7 @@ export function replayTranscript(items: StoredTranscript): TranscriptEntry[] {
           card: {
             toolUseId: item.toolUseId,
             toolName: item.name,
-            title: replayedToolTitle(item.name, item.input),
+            title: replayedToolTitle(item.name, item.input, projectRoot),
             status: item.status,
             progress: [],
             ...(reply !== undefined ? { reply } : {}),

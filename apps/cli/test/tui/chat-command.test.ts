@@ -32,7 +32,7 @@ describe('z-engine chat flags', () => {
   it('refuses --resume with --continue, an unknown mode and a prompt argument', async () => {
     const cwd = tempDir('ze-chat-flags-')
     await expect(parseChatArgs(memoryIo(['--resume', 'a', '--continue'], { cwd }).io)).rejects.toThrow(
-      'only one of --resume and --continue',
+      'only one of --resume, --continue and --fork',
     )
     await expect(parseChatArgs(memoryIo(['--permission-mode', 'yolo'], { cwd }).io)).rejects.toThrow('yolo')
     await expect(parseChatArgs(memoryIo(['fix', 'it'], { cwd }).io)).rejects.toThrow('z-engine exec')

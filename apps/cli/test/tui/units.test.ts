@@ -586,3 +586,12 @@ describe('the rewind picker and the badge', () => {
     expect(messageRows(code.prompts).map((row) => row.detail)).toEqual(['changed files', '(latest)'])
   })
 })
+
+describe('replayed tool cards', () => {
+  it('titles a call on a project file by its path relative to the project, as live cards do', async () => {
+    const { replayedToolTitle } = await import('../../src/tui/replay-transcript.js')
+    expect(replayedToolTitle('Edit', { file_path: '/work/app/src/math.ts' }, '/work/app')).toBe('src/math.ts')
+    expect(replayedToolTitle('Read', { file_path: '/etc/hosts' }, '/work/app')).toBe('/etc/hosts')
+    expect(replayedToolTitle('Bash', { command: 'npm test\necho done' }, '/work/app')).toBe('npm test')
+  })
+})
