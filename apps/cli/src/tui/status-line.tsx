@@ -96,7 +96,7 @@ const lengthOf = (parts: StatusParts, form: StatusForm): number =>
 
 /**
  * The fullest form of the line that fits `width` columns: a long model first loses its provider,
- * then the Esc hint shortens, the Shift-Tab hint goes, and last the model, so the mode, the cost
+ * then the Esc hint shortens, the model goes, and last the Shift-Tab hint, so the mode, the cost
  * and the verification badge stay on screen (a line cut at its end lost the badge at 120 columns).
  */
 export function fitStatus(parts: StatusParts, width: number): StatusForm {
@@ -105,7 +105,7 @@ export function fitStatus(parts: StatusParts, width: number): StatusForm {
     { escHint: '(Esc to interrupt)', shiftTab: true, model: parts.model },
     { escHint: '(Esc to interrupt)', shiftTab: true, model: short },
     { escHint: '(esc)', shiftTab: true, model: short },
-    { escHint: '(esc)', shiftTab: false, model: short },
+    { escHint: '(esc)', shiftTab: true, model: undefined },
     { escHint: '(esc)', shiftTab: false, model: undefined },
   ]
   return forms.find((form) => lengthOf(parts, form) <= width) ?? (forms.at(-1) as StatusForm)

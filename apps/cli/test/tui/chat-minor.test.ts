@@ -97,7 +97,7 @@ describe('the status line while a turn runs', () => {
     const app = render(createElement(Box, { width: 80 }, createElement(StatusLine, { state, width: 80 })))
     const line = (app.lastFrame() ?? '').split('\n').find((row) => row.includes('working')) ?? ''
     app.unmount()
-    expect(line).toMatch(/^● working 1[23]s \(esc\) · auto-accept edits · claude-sonnet-4-6 · \$0\.0000$/)
+    expect(line).toMatch(/^● working 1[23]s \(esc\) · auto-accept edits \(shift\+tab\) · \$0\.0000$/)
     expect([...line].length).toBeLessThanOrEqual(80)
   })
 
@@ -120,7 +120,7 @@ describe('the status line while a turn runs', () => {
     }
     const busy = frame(120, true)
     expect(busy).toMatch(
-      /^● working 1[23]s \(esc\) · auto-accept edits · claude-sonnet-4-6 · context 12% · \$0\.0000 · ✓ verified \(test, typecheck\)$/,
+      /^● working 1[23]s \(esc\) · auto-accept edits \(shift\+tab\) · context 12% · \$0\.0000 · ✓ verified \(test, typecheck\)$/,
     )
     expect(frame(120, false)).toBe(
       'auto-accept edits (shift+tab) · anthropic/claude-sonnet-4-6 · context 12% · $0.0000 · ✓ verified (test, typecheck)',
