@@ -1,6 +1,6 @@
 /** Drives the built CLI in a real pseudo-terminal (node-pty) for the chat's end-to-end tests. */
 import { spawnSync } from 'node:child_process'
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs'
+import { closeSync, type Dirent, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type IPty, spawn } from '@lydell/node-pty'
@@ -97,12 +97,22 @@ export function startCli(
   }
 }
 
-/** Every file under a folder (none when it does not exist). */
+/**
+ * Every file under a folder (none when it does not exist). The CLI may still be writing there (a
+ * checkpoint's git creates and renames temporary objects), so an entry that is gone by the time it
+ * is looked at is skipped, not an error.
+ */
 export function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? filesUnder(path) : [path]
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry.name)
+    return entry.isDirectory() ? filesUnder(path) : [path]
   })
 }
 
