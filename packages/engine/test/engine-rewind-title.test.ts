@@ -36,10 +36,11 @@ describe('the title after a rewind', () => {
     session.send({ type: 'rewind', messageId: userIds()[0] ?? '', scope: 'conversation' })
     await t.waitFor(session, 'rewound', 2)
     await session.idle()
-    expect(await titleNow()).not.toBe('first topic')
+    await expect.poll(titleNow).not.toBe('first topic')
     session.send({ type: 'submit', text: 'third topic' })
     await t.waitFor(session, 'turnFinished', 3)
-    expect(await titleNow()).toBe('third topic')
+    // The title is stored beside the turn, not before its end: wait for the stored state.
+    await expect.poll(titleNow).toBe('third topic')
     await t.engine.shutdown()
   })
 })
