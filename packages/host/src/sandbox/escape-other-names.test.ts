@@ -187,6 +187,53 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
   })
 
+  it("cannot leave files that make the user's own tools run code (.npmrc, .yarnrc.yml, .pnpmfile.cjs, .yarn/releases, bunfig.toml, .devcontainer, .config/mise…)", async () => {
+    const root = repository('tool-config')
+    writeFileSync(join(root, '.npmrc'), 'fund=false\n')
+    mkdirSync(join(root, '.yarn', 'releases'), { recursive: true })
+    writeFileSync(join(root, '.yarn', 'releases', 'yarn-4.cjs'), '// yarn\n')
+    const result = await confined(
+      [
+        'echo script-shell=./evil.sh >> .npmrc; echo node-options=--require=./evil.js >> .npmrc',
+        'echo "yarnPath: ./evil.cjs" > .yarnrc.yml; echo yarn-path ./evil.js > .yarnrc',
+        'echo "module.exports = {hooks: {}}" > .pnpmfile.cjs; echo "scriptShell: ./evil.sh" > pnpm-workspace.yaml',
+        'echo "require(1)" > .yarn/releases/yarn-4.cjs; mkdir -p .yarn/plugins && echo x > .yarn/plugins/p.cjs',
+        'echo "preload = ["./evil.ts"]" > bunfig.toml; echo system > .irbrc; echo system > .Rprofile',
+        'mkdir -p .devcontainer && echo "{}" > .devcontainer/devcontainer.json; echo "{}" > .devcontainer.json',
+        'mkdir -p .config/mise && echo x > .config/mise/config.toml; echo x > .config/mise.toml',
+        'mkdir -p .zed .helix && echo x > .zed/settings.json; echo x > .helix/languages.toml; echo done',
+      ].join('; '),
+      root,
+    )
+    expect(result.output).toContain('done')
+    expect(read(join(root, '.npmrc'))).toBe('fund=false\n')
+    expect(read(join(root, '.yarn', 'releases', 'yarn-4.cjs'))).toBe('// yarn\n')
+    for (const name of [
+      '.yarnrc.yml',
+      '.yarnrc',
+      '.pnpmfile.cjs',
+      'pnpm-workspace.yaml',
+      '.yarn/plugins',
+      'bunfig.toml',
+      '.irbrc',
+      '.Rprofile',
+      '.devcontainer',
+      '.devcontainer.json',
+      '.config/mise',
+      '.config/mise.toml',
+      '.zed',
+      '.helix',
+    ])
+      expect({ name, exists: existsSync(join(root, name)) }).toEqual({ name, exists: false })
+    // Ordinary project sources stay writable: the model edits them, and the gate sees each edit.
+    const edit = await confined(
+      'echo "{}" > package.json && echo "[project]" > pyproject.toml && echo ok',
+      root,
+    )
+    expect(edit.output).toContain('ok')
+    expect(read(join(root, 'package.json'))).toBe('{}\n')
+  })
+
   it('other writing tools reach none of it either (sed -i, perl -i, tee, dd, install, tar -x, git worktree add)', async () => {
     const root = repository('tools', '.husky/_')
     writeFileSync(join(root, '.husky', 'pre-commit'), 'npm test\n')

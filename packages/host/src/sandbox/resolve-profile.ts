@@ -9,6 +9,7 @@ import {
   PROTECTED_IN_ROOT,
   SECRET_PATHS,
   SYSTEM_DIRS,
+  TOOL_CONFIG_FILES,
   TOOLCHAIN_FILES,
   WORKTREE_GIT_CONTROL,
 } from './tables.js'
@@ -119,7 +120,9 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     }
   }
   const removeAfter: string[] = []
-  for (const path of [...TOOLCHAIN_FILES, ...HOOK_CONFIG_FILES].map((name) => join(root, name))) {
+  for (const path of [...TOOLCHAIN_FILES, ...HOOK_CONFIG_FILES, ...TOOL_CONFIG_FILES].map((name) =>
+    join(root, name),
+  )) {
     const found = await kindOf(path)
     if (found === undefined) removeAfter.push(path)
     else {

@@ -244,6 +244,45 @@ export const HOOK_CONFIG_FILES: readonly string[] = [
 ]
 
 /**
+ * Project files that make the user's own tools run code the next time they run (issue 34): package
+ * managers' configuration (`.npmrc`: `script-shell`, `node-options`, `git`, `prefix`,
+ * `globalconfig`; `.yarnrc`/`.yarnrc.yml`: `yarnPath`, plugins, and the `.yarn/releases` and
+ * `.yarn/plugins` code they name; `.pnpmfile.*` and `pnpm-workspace.yaml`: install hooks and
+ * settings; `bunfig.toml`: preload scripts), start files interactive tools load from the folder
+ * they start in (`.irbrc`, `.Rprofile`, `.gdbinit`, Vim's and Emacs' local files), dev containers
+ * (`initializeCommand` runs on the host), editors' folders not in {@link PROTECTED_IN_ROOT} and
+ * mise's `.config` files. Treated like {@link TOOLCHAIN_FILES}. The same names the policy protects.
+ */
+export const TOOL_CONFIG_FILES: readonly string[] = [
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.yarn/releases',
+  '.yarn/plugins',
+  '.pnpmfile.cjs',
+  '.pnpmfile.mjs',
+  'pnpm-workspace.yaml',
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.irbrc',
+  '.pryrc',
+  '.Rprofile',
+  '.gdbinit',
+  '.lldbinit',
+  '.exrc',
+  '.nvimrc',
+  '.nvim.lua',
+  '.dir-locals.el',
+  '.dir-locals-2.el',
+  '.devcontainer.json',
+  '.devcontainer',
+  '.zed',
+  '.helix',
+  '.config/mise',
+  '.config/mise.toml',
+]
+
+/**
  * Inside the agent's root, these stay read-only even where the root is writable: the harness's own
  * settings (hooks, permissions, MCP servers, agents, commands and skills), husky's hook scripts
  * (`core.hooksPath = .husky/_` runs `.husky/pre-commit`) and the editors' folders (task, launch and

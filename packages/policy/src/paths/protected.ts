@@ -55,6 +55,60 @@ const HOOK_CONFIG_FILES: ReadonlySet<string> = new Set([
 ])
 
 /**
+ * Project files that make the user's own trusted tools run code the next time they run, without
+ * that code being a project source (issue 34). By name at any depth (npm reads the `.npmrc` of
+ * the folder it runs in). Compared lowercased. What they can do:
+ * - `.npmrc` (npm, pnpm): `script-shell`, `node-options` (`--require`), `git`, `prefix`,
+ *   `globalconfig`/`userconfig` (more config from elsewhere), `registry` (what installs fetch);
+ * - `.yarnrc` (`yarn-path`), `.yarnrc.yml` (`yarnPath`, `plugins`): which JavaScript yarn runs;
+ * - `.pnpmfile.cjs`/`.pnpmfile.mjs`: hooks pnpm runs on every install; `pnpm-workspace.yaml`
+ *   (pnpm 10 reads its settings there: `pnpmfile`, `scriptShell`, `nodeOptions`…);
+ * - `bunfig.toml`: `preload` scripts bun runs before `bun run`/`bun test`;
+ * - start files interactive tools load from the folder they start in: `.irbrc`, `.pryrc`,
+ *   `.Rprofile`, `.gdbinit`, `.lldbinit`, Vim's `.exrc`/`.nvimrc`/`.nvim.lua`, Emacs'
+ *   `.dir-locals.el`; `.devcontainer.json` (`initializeCommand` runs on the host).
+ * Not here, on purpose: `package.json` scripts, `pyproject.toml`, `setup.cfg`, `conftest.py`,
+ * `Makefile`, `build.rs`, `Cargo.toml` — ordinary sources the model must edit, whose code is
+ * project code like any test file (each such edit is a write the gate decides).
+ */
+export const TOOL_CONFIG_FILES: ReadonlySet<string> = new Set([
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  '.pnpmfile.mjs',
+  'pnpm-workspace.yaml',
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.irbrc',
+  '.pryrc',
+  '.rprofile',
+  '.gdbinit',
+  '.lldbinit',
+  '.exrc',
+  '.nvimrc',
+  '.nvim.lua',
+  '.dir-locals.el',
+  '.dir-locals-2.el',
+  '.devcontainer.json',
+])
+
+/**
+ * Folders whose files configure a program an editor or tool runs (by name at any depth): editors'
+ * settings, tasks and language-server paths, dev containers' host commands.
+ */
+const TOOL_CONFIG_FOLDERS: ReadonlyArray<readonly [segment: string, reason: string]> = [
+  [
+    '.vscode',
+    'it is inside a .vscode folder (settings, tasks and launch files name programs the editor runs)',
+  ],
+  ['.idea', 'it is inside a .idea folder (run configurations and SDK paths the editor runs)'],
+  ['.zed', 'it is inside a .zed folder (tasks and language-server commands the editor runs)'],
+  ['.helix', 'it is inside a .helix folder (language-server commands the editor runs)'],
+  ['.devcontainer', 'it is inside a .devcontainer folder (initializeCommand runs on the host)'],
+]
+
+/**
  * Why a path is protected (a change always asks, even with an allow rule or in acceptEdits; only
  * bypass allows it), or undefined. Spec 001: any `.git` folder, the project's `.z-engine/`,
  * `.claude/settings.json`, `.claude/settings.local.json`, `.mcp.json`. Issue 12 adds what lets a
@@ -62,7 +116,9 @@ const HOOK_CONFIG_FILES: ReadonlySet<string> = new Set([
  * `.claude/commands`, `.claude/skills`, `.husky/` and the folder `core.hooksPath` names. We also
  * protect the user's `~/.config/z-engine/` settings, which could otherwise loosen this very policy.
  * Issue 34 protects `.claude/` whole (its hooks folder holds scripts trusted hooks run), toolchain
- * and environment files, and editor task files: each names a program something runs unasked.
+ * and environment files, and editor task files: each names a program something runs unasked;
+ * then package managers' and interactive tools' own configuration, editors' folders whole,
+ * `.yarn/releases|plugins` and `.config/mise` ({@link TOOL_CONFIG_FILES}).
  */
 export function protectedReason(
   path: string,
@@ -93,11 +149,14 @@ export function protectedReason(
   if (parent === '.cargo' && (name === 'config' || name.startsWith('config.')))
     return `it configures cargo, which runs the programs it names (.cargo/${name})`
   if (segments.includes('.mise')) return 'it is inside a .mise folder (toolchain configuration)'
-  if (parent === '.vscode' && (name === 'tasks.json' || name === 'launch.json'))
-    return `it is an editor task file (.vscode/${name}: commands the editor runs)`
-  const idea = segments.lastIndexOf('.idea')
-  if (idea >= 0 && (segments[idea + 1] === 'runconfigurations' || name === 'workspace.xml'))
-    return 'it holds editor run configurations (.idea: commands the editor runs)'
+  if (TOOL_CONFIG_FILES.has(name)) return `it makes a tool you run later run code (${name})`
+  for (const [segment, reason] of TOOL_CONFIG_FOLDERS) if (segments.includes(segment)) return reason
+  const yarn = segments.lastIndexOf('.yarn')
+  if (yarn >= 0 && (segments[yarn + 1] === 'releases' || segments[yarn + 1] === 'plugins'))
+    return `it is code yarn runs (.yarn/${segments[yarn + 1]}: what yarnPath and plugins name)`
+  const config = segments.lastIndexOf('.config')
+  if (config >= 0 && segments[config + 1]?.startsWith('mise'))
+    return 'it is mise configuration (.config/mise: the toolchain and tasks it runs)'
   // A trusted project's own language server starts from here unasked (issue 39), so a file tool or
   // an acceptEdits copy must not plant one (issue 34: the model preparing what LSP then runs).
   const grand = segments[segments.length - 3]

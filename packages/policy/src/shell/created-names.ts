@@ -1,7 +1,7 @@
 import picomatch from 'picomatch'
 import type { PathFacts } from '../paths/facts.js'
 import { normalizePath } from '../paths/normalize.js'
-import { TOOLCHAIN_FILES } from '../paths/protected.js'
+import { TOOL_CONFIG_FILES, TOOLCHAIN_FILES } from '../paths/protected.js'
 import type { Target } from './target.js'
 import type { ShellWord } from './types.js'
 
@@ -22,7 +22,14 @@ const PROTECTED_CANDIDATES = [
   '.idea/workspace.xml',
   '.run/x.run.xml',
   '.mise/config.toml',
+  '.vscode/settings.json',
+  '.zed/settings.json',
+  '.helix/languages.toml',
+  '.devcontainer/devcontainer.json',
+  '.yarn/releases/yarn.cjs',
+  '.config/mise/config.toml',
   ...TOOLCHAIN_FILES,
+  ...TOOL_CONFIG_FILES,
 ]
 
 /** Targets that stand for names a tree of unknown names may bring, not names the line shows. */
