@@ -67,6 +67,7 @@ describe('public surface', () => {
         "pluginDefinitionSources",
         "pluginSummaryLines",
         "probeMcpServers",
+        "projectGit",
         "projectRulesOf",
         "promptTokensOf",
         "providerSettingsOf",

@@ -7,6 +7,8 @@
 
 /** The note of a chat's `# note` line, or null (a `## heading` is not one). */
 export { parseMemoryNote } from '@z-engine/context'
+/** git in the user's repository with every program-running key neutralised (the CLI's file index). */
+export { projectGit } from '@z-engine/host'
 /** Web search backends (Brave, Tavily, SearXNG) and WebFetch's page-as-text reader, for the gateway. */
 export type { FetchWebTextOptions, WebSearchBackend, WebSearchHit } from '@z-engine/tools'
 /** The search backend factory, the backend names, and one page as text with WebFetch's address checks. */

@@ -56,6 +56,7 @@ describe('public surface', () => {
         "planSeatbelt",
         "prefetchGitHooksFolder",
         "processTree",
+        "projectGit",
         "pruneAgentWorktrees",
         "removeAgentWorktree",
         "resolveProfile",

@@ -14,13 +14,16 @@ export {
   DEFAULT_MAX_CHECKPOINT_FILE_BYTES,
   DEFAULT_MAX_CHECKPOINT_FILES,
 } from './git/checkpoint-types.js'
+export type { GitConfigListing } from './git/git-config-entries.js'
+export { gitConfigEntries } from './git/git-config-entries.js'
 export type { GitContext, GitOutput, GitRunOptions } from './git/git-runner.js'
 export { GitCommandError, gitEnvironment, runGit } from './git/git-runner.js'
 export type { HooksFolderOptions } from './git/hooks-folder.js'
 export { gitHooksFolder, prefetchGitHooksFolder } from './git/hooks-folder.js'
 export type { MergeConflict } from './git/merge-file.js'
-export type { GitConfigListing } from './git/neutral-git.js'
-export { gitConfigEntries, withNeutralGit } from './git/neutral-git.js'
+export { withNeutralGit } from './git/neutral-git.js'
+export type { ProjectGitOptions, ProjectGitResult } from './git/project-git.js'
+export { projectGit } from './git/project-git.js'
 export { ShadowCheckpoints } from './git/shadow-checkpoints.js'
 export type {
   AgentWorktree,

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { projectGit } from '@z-engine/engine/internal'
 
 /** The most paths `@` completion indexes (a huge tree is cut, not walked to the end). */
 export const FILE_INDEX_LIMIT = 50_000
@@ -21,14 +21,12 @@ const SKIPPED = new Set([
  * non-ignored files in a repository, else a bounded walk that skips dependency and build folders.
  */
 export async function listProjectFiles(root: string): Promise<string[]> {
-  const fromGit = await new Promise<string[] | undefined>((resolve) => {
-    execFile(
-      'git',
-      ['ls-files', '--cached', '--others', '--exclude-standard', '-z'],
-      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout) => resolve(error ? undefined : stdout.split('\0').filter((path) => path !== '')),
-    )
+  // Hardened: `ls-files` would run the repository's `core.fsmonitor` (issue 34).
+  const listed = await projectGit(['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    timeoutMs: 0,
   })
+  const fromGit = listed.ok ? listed.stdout.split('\0').filter((path) => path !== '') : undefined
   if (fromGit) return [...new Set(fromGit)].slice(0, FILE_INDEX_LIMIT)
   const files: string[] = []
   const walk = async (dir: string, prefix: string): Promise<void> => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -54,5 +54,21 @@ describe('workspace fingerprint', () => {
     expect(await fingerprint.compute()).toBe(first)
     writeFileSync(join(root, 'a.txt'), 'two\n')
     expect(await fingerprint.compute()).not.toBe(first)
+  })
+})
+
+describe('workspace fingerprint in a hostile repository (issue 34)', () => {
+  it("lists files without running the repository's core.fsmonitor", async () => {
+    const root = project(true)
+    const canary = join(root, '..', `${root.split('/').pop()}-ran`)
+    dirs.push(canary)
+    const program = join(root, 'monitor.sh')
+    writeFileSync(program, `#!/bin/sh\ntouch ${canary}\nexit 1\n`, { mode: 0o755 })
+    execFileSync('git', ['config', 'core.fsmonitor', program], { cwd: root })
+    expect(await new WorkspaceFingerprint(root, env).compute()).toMatch(/^sha256:/)
+    expect(existsSync(canary)).toBe(false)
+    // The same listing through plain git does run it: the check above means something.
+    execFileSync('git', ['ls-files', '--others'], { cwd: root, stdio: 'pipe' })
+    expect(existsSync(canary)).toBe(true)
   })
 })

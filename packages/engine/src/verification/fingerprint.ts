@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
+import { projectGit } from '@z-engine/host'
 
 /** A file's identity when it was last hashed; an unchanged stat means an unchanged hash. */
 interface Seen {
@@ -66,24 +66,22 @@ export class WorkspaceFingerprint {
     return hash
   }
 
-  /** Tracked and untracked files git does not ignore; undefined outside a repository. */
-  #gitFiles(): Promise<string[] | undefined> {
-    return new Promise((resolve) => {
-      execFile(
-        'git',
-        ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-        { cwd: this.#root, env: this.#env, maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' },
-        (error, stdout) => {
-          if (error) return resolve(undefined)
-          const files = stdout
-            .toString('utf8')
-            .split('\0')
-            .filter((file) => file !== '')
-          // A file both tracked and listed again (merge stages) counts once; skipped folders never.
-          resolve([...new Set(files)].filter((file) => !ALWAYS_SKIPPED.has(file.split('/')[0] ?? '')))
-        },
-      )
+  /**
+   * Tracked and untracked files git does not ignore; undefined outside a repository. Through the
+   * hardened runner: `ls-files` runs the repository's `core.fsmonitor` otherwise (issue 34).
+   */
+  async #gitFiles(): Promise<string[] | undefined> {
+    const result = await projectGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: this.#root,
+      env: this.#env,
+      // No time limit, as before: a huge tree lists slowly, and nothing else waits on git here.
+      timeoutMs: 0,
+      maxBuffer: 256 * 1024 * 1024,
     })
+    if (!result.ok) return undefined
+    const files = result.stdout.split('\0').filter((file) => file !== '')
+    // A file both tracked and listed again (merge stages) counts once; skipped folders never.
+    return [...new Set(files)].filter((file) => !ALWAYS_SKIPPED.has(file.split('/')[0] ?? ''))
   }
 
   /** Every file under the root but VCS folders, dependency trees and the engine's own folder. */

@@ -33,6 +33,12 @@ const FIXED_CONFIG = [
   'core.eol=lf',
   'core.hooksPath=/dev/null',
   'core.fsmonitor=false',
+  // What else a repository's config could make git run (issue 34), as on auto-allowed lines.
+  'core.pager=cat',
+  'core.sshCommand=false',
+  'diff.external=',
+  'gpg.program=false',
+  'submodule.recurse=false',
   'core.quotePath=false',
   'core.symlinks=true',
   'core.fileMode=true',

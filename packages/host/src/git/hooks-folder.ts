@@ -1,6 +1,6 @@
-import { execFile, execFileSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
+import { projectGit, projectGitSync } from './project-git.js'
 
 /** Where to look: the environment git reads its global config with, and the home `~` means. */
 export interface HooksFolderOptions {
@@ -50,8 +50,8 @@ export function prefetchGitHooksFolder(root: string, options: HooksFolderOptions
   const running = PREFETCHING.get(key)
   if (running) return running
   const lookup = new Promise<void>((done) => {
-    execFile('git', HOOKS_ARGS, gitOptions(root, env), (error, stdout) => {
-      const asked = error ? undefined : stdout.trim() || undefined
+    void projectGit(HOOKS_ARGS, gitOptions(root, env)).then((result) => {
+      const asked = result.ok ? result.stdout.trim() || undefined : undefined
       if (configStamp(root) === stamp)
         CACHE.set(key, { stamp, folder: asked ?? configuredHooksPath(root, home) })
       done()
@@ -64,13 +64,9 @@ export function prefetchGitHooksFolder(root: string, options: HooksFolderOptions
 const HOOKS_ARGS = ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']
 
 function gitOptions(root: string, env: Readonly<Record<string, string | undefined>>) {
-  return {
-    cwd: root,
-    encoding: 'utf8' as const,
-    timeout: 5_000,
-    // rev-parse reads config only; it runs no fsmonitor, pager or hook.
-    env: { ...env, GIT_OPTIONAL_LOCKS: '0' },
-  }
+  // Hardened like every git call of ours, but `core.hooksPath` is what this asks for (rev-parse
+  // reads it, runs nothing).
+  return { cwd: root, env, kept: ['core.hooksPath'] }
 }
 
 function configStamp(root: string): string {
@@ -84,15 +80,9 @@ function configStamp(root: string): string {
 }
 
 function askGit(root: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  try {
-    const out = execFileSync('git', HOOKS_ARGS, {
-      ...gitOptions(root, env),
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim()
-    return out === '' ? undefined : out
-  } catch {
-    return undefined
-  }
+  const result = projectGitSync(HOOKS_ARGS, gitOptions(root, env))
+  const out = result.ok ? result.stdout.trim() : ''
+  return out === '' ? undefined : out
 }
 
 /** `core.hooksPath` as written in `root/.git/config` (relative to the root; `~` is the home). */

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process'
 import { mkdtemp, realpath, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { projectGit } from '../git/project-git.js'
 import type { BoundFile } from './profile.js'
 
 /**
@@ -15,8 +15,8 @@ export async function prepareViewFiles(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ dir: string; files: BoundFile[] }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'z-engine-view-')))
-  const name = await gitGlobal('user.name', home, env)
-  const email = await gitGlobal('user.email', home, env)
+  const name = await gitGlobal('user.name', home, env, dir)
+  const email = await gitGlobal('user.email', home, env, dir)
   if (name === undefined && email === undefined) return { dir, files: [] }
   const lines = ['[user]']
   if (name !== undefined) lines.push(`\tname = ${quoted(name)}`)
@@ -26,26 +26,22 @@ export async function prepareViewFiles(
   return { dir, files: [{ source, path: join(home, '.gitconfig') }] }
 }
 
-/** One key of the user's global git config (undefined when unset or git is missing). */
-function gitGlobal(
+/**
+ * One key of the user's global git config (undefined when unset or git is missing), asked from
+ * `cwd` (the engine's own folder: no repository's config is read on the way).
+ */
+async function gitGlobal(
   key: string,
   home: string,
   env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
 ): Promise<string | undefined> {
   const childEnv: Record<string, string> = { HOME: home, PATH: env.PATH ?? '/usr/bin:/bin' }
   if (env.XDG_CONFIG_HOME !== undefined) childEnv.XDG_CONFIG_HOME = env.XDG_CONFIG_HOME
   if (env.GIT_CONFIG_GLOBAL !== undefined) childEnv.GIT_CONFIG_GLOBAL = env.GIT_CONFIG_GLOBAL
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['config', '--global', '--get', key],
-      { env: childEnv, timeout: 5000 },
-      (error, stdout) => {
-        const value = String(stdout).trim()
-        resolve(error || value === '' ? undefined : value)
-      },
-    )
-  })
+  const result = await projectGit(['config', '--global', '--get', key], { cwd, env: childEnv })
+  const value = result.stdout.trim()
+  return !result.ok || value === '' ? undefined : value
 }
 
 /** A git config value in double quotes (backslash and quote escaped; newlines dropped). */
