@@ -26,6 +26,33 @@ describe('git index and pathspec forms (issue 34)', () => {
     expect(bash(line, denyEnv('default')).decision).toBe('ask')
     expect(bash(line, denyEnv('bypass')).decision).toBe('ask')
   })
+  // Session f: git's pathspecs are patterns, with magic, and `:/text` names a commit by its message.
+  it.each([
+    "git log -p -- '*nv'",
+    "git log -p -- '.en?'",
+    "git diff HEAD~1 -- '[.]env'",
+    "git show HEAD -- ':!src'",
+    "git log -p -- ':(exclude)src'",
+    "git show HEAD -- ':/.env'",
+    "git log -p -- ':(top).env'",
+    "git log -p -- ':(icase).ENV'",
+    'git --icase-pathspecs log -p -- .ENV',
+    "git show ':/init'",
+    "git grep KEY -- '*'",
+    'git config --blob HEAD:.env --list',
+    'git config --blob=HEAD:.env -l',
+  ])('%j never allows where a deny rule may be reached (in bypass too)', (line) => {
+    expect(bash(line, denyEnv('default')).decision).not.toBe('allow')
+    expect(bash(line, denyEnv('bypass')).decision).not.toBe('allow')
+  })
+  it.each([
+    'git diff HEAD~1 -- .env',
+    'git log -p -- ./.env',
+    'git show HEAD:./.env',
+    'git cat-file blob HEAD:.env',
+  ])('%j is denied (the named path is the denied file)', (line) => {
+    expect(bash(line, denyEnv('bypass')).decision).toBe('deny')
+  })
   it('a pathspec that cannot reach the denied file stays allowed', () => {
     expect(bash('git diff HEAD -- src', denyEnv('default')).decision).toBe('allow')
     expect(bash('git show :0:README.md', denyEnv('default')).decision).toBe('allow')

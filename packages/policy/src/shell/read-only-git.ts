@@ -141,8 +141,8 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   },
   config: {
     options: table(
-      '--get --get-all --get-regexp --get-urlmatch -l/--list --show-origin --show-scope --name-only -z/--null --type:bool|int|bool-or-int|path|expiry-date|color --bool --int --bool-or-int --path --expiry-date --default:text --global --system --local --worktree --includes --no-includes -f/--file:read --blob:text',
-      '--add --replace-all --unset --unset-all --rename-section --remove-section --edit --get-color --get-colorbool',
+      '--get --get-all --get-regexp --get-urlmatch -l/--list --show-origin --show-scope --name-only -z/--null --type:bool|int|bool-or-int|path|expiry-date|color --bool --int --bool-or-int --path --expiry-date --default:text --global --system --local --worktree --includes --no-includes -f/--file:read',
+      '--blob --add --replace-all --unset --unset-all --rename-section --remove-section --edit --get-color --get-colorbool',
     ),
     reads: 'none',
     refine: (operands, seen) => {
@@ -210,6 +210,36 @@ function pathOf(word: ShellWord): ShellWord {
 }
 
 /**
+ * `git config --blob REV:PATH` parses a committed file as config and prints it (an INI-style
+ * credentials file is valid config): never proven, and a read of that path (of the whole folder
+ * when the blob is named by object id), so deny rules see it.
+ */
+function configBlob(args: readonly ShellWord[]): TableVerdict | undefined {
+  const at = args.findIndex((word) => word.value === '--blob' || word.value.startsWith('--blob='))
+  if (at < 0) return undefined
+  const word = args[at] as ShellWord
+  const value = word.value === '--blob' ? args[at + 1] : { ...word, value: word.value.slice(7) }
+  const verdict = refused('git config --blob prints a committed file')
+  if (value?.value.includes(':')) verdict.reads.push(pathOf(value))
+  else verdict.reads.push(dot())
+  verdict.recursive = true
+  return verdict
+}
+
+/**
+ * Whether an operand may name more than one path to git: a pathspec is a pattern (`'*nv'`,
+ * `'.en?'`, `'[.]env'` match `.env`), magic (`:!src` and `:(exclude)src` match everything else,
+ * `:/x` and `:(top)x` start at the top, `:(icase)` ignores case), and `:/text` names the commit
+ * whose message matches, whose diff may print any file. Such an operand reads the whole folder.
+ */
+function broadPathspec(word: ShellWord, icase: boolean): boolean {
+  if (icase) return true
+  if (/^:[0-3]:/.test(word.value)) return /[*?[]/.test(word.value.slice(3))
+  if (/^:(?:[/!^(]|$)/.test(word.value)) return true
+  return /[*?[]/.test(pathOf(word).value)
+}
+
+/**
  * git: global options only from a short list (never -c, -C, --git-dir, --work-tree, --exec-path,
  * --config-env); then a read-only subcommand with options from its allowlist. Commands that print
  * file contents (show, diff, blame, grep, cat-file, log -p) read their path operands, or the whole
@@ -239,7 +269,11 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
     return verdict
   }
   if (!sub) return refused(`git ${name.value} is not in the read-only list`)
-  if (name.value === 'config' && !configReads(args2)) return configWrite(args2)
+  if (name.value === 'config') {
+    const blob = configBlob(args2)
+    if (blob) return blob
+    if (!configReads(args2)) return configWrite(args2)
+  }
   const parsed = parseOptions(args2, sub.options)
   if (parsed.refusal) return refused(`git ${name.value}: ${parsed.refusal}`, parsed)
   const problem = sub.refine?.(parsed.operands, parsed.seen)
@@ -262,12 +296,15 @@ export function checkGit(args: readonly ShellWord[]): TableVerdict {
     parsed.dashDashAt === undefined
       ? []
       : operands.slice(Math.max(0, parsed.dashDashAt - (operands === parsed.operands ? 0 : 1)))
-  const revPaths = operands.filter((word) => word.value.includes(':')).map(pathOf)
-  verdict.reads.push(...operands.map(pathOf))
+  const icase = globals.seen.has('--icase-pathspecs')
+  const broad = operands.some((word) => broadPathspec(word, icase))
+  const named = operands.filter((word) => !broadPathspec(word, icase))
+  const revPaths = named.filter((word) => word.value.includes(':')).map(pathOf)
+  verdict.reads.push(...named.map(pathOf))
   // A pathspec names folders as well as files (`git diff HEAD -- .` prints every file below).
   verdict.recursive = true
   // Without a named path it may print any tracked (with --untracked/--no-index, any) file below the cwd.
-  if (name.value !== 'blame' && afterDashDash.length === 0 && revPaths.length === 0) {
+  if (broad || (name.value !== 'blame' && afterDashDash.length === 0 && revPaths.length === 0)) {
     verdict.reads.push(dot())
     verdict.recursive = true
   }
