@@ -27,6 +27,8 @@ const PLACES = [
   '/proj/.nvmrc',
   '/proj/.node-version',
   '/proj/.python-version',
+  // The sandbox kept it read-only before the policy did (one list in @z-engine/protocol now).
+  '/proj/.sdkmanrc',
   '/proj/.vscode/tasks.json',
   '/proj/.vscode/launch.json',
   '/proj/.idea/runConfigurations/Evil.xml',

@@ -1,3 +1,5 @@
+import { HOOK_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
+
 /**
  * The sandbox profile's fixed lists (spec 000 "Sandbox"). Paths starting with `~/` are relative to
  * the user's home; an entry whose `env` variable is set uses that variable's value instead.
@@ -198,50 +200,18 @@ export const ETC_ENTRIES: readonly string[] = [
  * A project's toolchain files: they choose which compiler, runtime or environment the next build
  * runs (a `rust-toolchain.toml` naming a path toolchain runs that path). Confined commands cannot
  * write them: existing ones are bound read-only, missing ones are removed again when the command
- * ends (an empty placeholder would show up in `git status`). The same names the policy protects.
+ * ends (an empty placeholder would show up in `git status`). The policy's names (one list in
+ * `@z-engine/protocol`) and the `.cargo` and `.mise` folders, which the policy protects by folder.
  */
-export const TOOLCHAIN_FILES: readonly string[] = [
-  'rust-toolchain',
-  'rust-toolchain.toml',
-  '.cargo',
-  '.tool-versions',
-  '.mise.toml',
-  'mise.toml',
-  '.mise.local.toml',
-  'mise.local.toml',
-  '.mise',
-  '.envrc',
-  '.nvmrc',
-  '.node-version',
-  '.python-version',
-  '.ruby-version',
-  '.java-version',
-  '.go-version',
-  '.sdkmanrc',
-]
+export const TOOLCHAIN_FILES: readonly string[] = [...TOOLCHAIN_FILE_NAMES, '.cargo', '.mise']
 
 /**
  * Git hook managers' configuration at the root: the hook git runs on the next commit is the
  * manager's shim, and these files say what it runs (pre-commit's `repo: local` entries, lefthook's
  * commands, simple-git-hooks'). Treated like {@link TOOLCHAIN_FILES}: existing ones read-only,
- * missing ones removed again after the command. The same names the policy protects.
+ * missing ones removed again after the command. The policy's list, from `@z-engine/protocol`.
  */
-export const HOOK_CONFIG_FILES: readonly string[] = [
-  '.pre-commit-config.yaml',
-  '.pre-commit-config.yml',
-  'lefthook.yml',
-  'lefthook.yaml',
-  '.lefthook.yml',
-  '.lefthook.yaml',
-  'lefthook-local.yml',
-  '.lefthook-local.yml',
-  '.simple-git-hooks.json',
-  '.simple-git-hooks.js',
-  '.simple-git-hooks.cjs',
-  'simple-git-hooks.json',
-  'simple-git-hooks.js',
-  'simple-git-hooks.cjs',
-]
+export const HOOK_CONFIG_FILES: readonly string[] = HOOK_CONFIG_FILE_NAMES
 
 /**
  * Project files that make the user's own tools run code the next time they run (issue 34): package

@@ -1,3 +1,4 @@
+import { HOOK_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
 import { isWithin, normalizePath, relativeTo } from './normalize.js'
 
 /** Folders whose files configure or extend the agent, or run as git hooks, wherever they are. */
@@ -16,43 +17,13 @@ const PROTECTED_FOLDERS: ReadonlyArray<readonly [segment: string, reason: string
  * loader or an editor runs: `rust-analyzer` obeys `rust-toolchain.toml`, asdf/mise shims obey
  * `.tool-versions`, direnv runs `.envrc`, an editor runs `.vscode/tasks.json` (issue 34).
  */
-export const TOOLCHAIN_FILES: ReadonlySet<string> = new Set([
-  'rust-toolchain',
-  'rust-toolchain.toml',
-  '.tool-versions',
-  '.mise.toml',
-  'mise.toml',
-  '.mise.local.toml',
-  'mise.local.toml',
-  '.envrc',
-  '.nvmrc',
-  '.node-version',
-  '.python-version',
-  '.ruby-version',
-  '.java-version',
-  '.go-version',
-])
+export const TOOLCHAIN_FILES: ReadonlySet<string> = new Set(TOOLCHAIN_FILE_NAMES)
 
 /**
  * Git hook managers' configuration (by name, at any depth): the hook git runs on commit is the
  * manager's shim, and these files say what it runs, like `.husky/` (issue 34).
  */
-const HOOK_CONFIG_FILES: ReadonlySet<string> = new Set([
-  '.pre-commit-config.yaml',
-  '.pre-commit-config.yml',
-  'lefthook.yml',
-  'lefthook.yaml',
-  '.lefthook.yml',
-  '.lefthook.yaml',
-  'lefthook-local.yml',
-  '.lefthook-local.yml',
-  '.simple-git-hooks.json',
-  '.simple-git-hooks.js',
-  '.simple-git-hooks.cjs',
-  'simple-git-hooks.json',
-  'simple-git-hooks.js',
-  'simple-git-hooks.cjs',
-])
+const HOOK_CONFIG_FILES: ReadonlySet<string> = new Set(HOOK_CONFIG_FILE_NAMES)
 
 /**
  * Project files that make the user's own trusted tools run code the next time they run, without
