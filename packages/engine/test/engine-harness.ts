@@ -68,11 +68,27 @@ export async function engineWith(
       .filter((envelope) => envelope.sessionId === session.id)
       .map((envelope) => envelope.event)
       .filter((event) => type === undefined || event.type === type)
-  /** Resolves with the `count`-th event of `type` of a session. */
-  const waitFor = async (session: Session, type: EngineEvent['type'], count = 1): Promise<EngineEvent> => {
+  /**
+   * Resolves with the `count`-th event of `type` of a session. Fails after `timeoutMs` (short of
+   * vitest's own timeout) naming what was awaited and the session's events so far, so that a hang
+   * under load says where it stopped.
+   */
+  const waitFor = async (
+    session: Session,
+    type: EngineEvent['type'],
+    count = 1,
+    timeoutMs = 90_000,
+  ): Promise<EngineEvent> => {
+    const started = Date.now()
     for (;;) {
       const found = events(session, type)
       if (found.length >= count) return found[count - 1]!
+      if (Date.now() - started > timeoutMs)
+        throw new Error(
+          `No ${type} #${count} within ${timeoutMs} ms; the session's events: ${events(session)
+            .map((event) => event.type)
+            .join(', ')}`,
+        )
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
   }

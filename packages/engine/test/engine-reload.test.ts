@@ -96,6 +96,30 @@ describe('settings reload (spec 003 "The registry is rebuilt on settings reload"
   })
 })
 
+/** `session.idle()`, failing after 60 s with the step's name and the session's events (a hang says where). */
+async function idleWithin(t: Awaited<ReturnType<typeof engineWith>>, session: Session, step: string) {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `The session was not idle within 60 s after ${step}; its events: ${t
+              .events(session)
+              .map((event) => event.type)
+              .join(', ')}`,
+          ),
+        ),
+      60_000,
+    )
+  })
+  try {
+    await Promise.race([session.idle(), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 describe('trustWorkspace in a running session (spec 000 "Workspace trust")', () => {
   it("applies the project's mode, allow rules, hooks, skills, commands and .mcp.json servers at once, and the MCP server dies with the session", async () => {
     const project = tempDir('ze-trust-reload-')
@@ -147,7 +171,7 @@ describe('trustWorkspace in a running session (spec 000 "Workspace trust")', () 
     )
 
     session.send({ type: 'trustWorkspace', trusted: true })
-    await session.idle()
+    await idleWithin(t, session, 'trustWorkspace')
     expect(notices(t, session)).toContain('Workspace trusted; its settings now apply.')
     // The mode the project sets applies (the user had not changed it in this session).
     expect(session.mode).toBe('acceptEdits')
@@ -173,7 +197,7 @@ describe('trustWorkspace in a running session (spec 000 "Workspace trust")', () 
     expect(JSON.stringify(t.client.requests.at(-1)!.messages)).toContain('Say hello to Ada.')
 
     session.send({ type: 'runCommand', name: 'mcp', args: '' })
-    await session.idle()
+    await idleWithin(t, session, '/mcp')
     const status = t.events(session, 'commandOutput').at(-1) as Extract<
       EngineEvent,
       { type: 'commandOutput' }

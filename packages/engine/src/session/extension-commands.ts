@@ -74,10 +74,12 @@ export async function runExtensionCommand(
           ...(command.includeEdited ? { includeEdited: true } : {}),
           ...(command.only !== undefined ? { only: command.only } : {}),
         })
-        host.hub.publish(outcome)
         // A title taken from a prompt the rewind removed goes with it.
         const title = titleAfterRewind(state.title, before, state.workingSet, outcome)
         if (title !== undefined) await host.setTitle(title)
+        // Published last: what a client does on seeing the outcome (another rewind, to revert a file
+        // whole) must find the session idle, and only microtasks separate this from the task's end.
+        host.hub.publish(outcome)
       })
       return true
     }
