@@ -11,8 +11,11 @@ export type Action =
   | { type: 'read'; paths: string[] }
   /** Creates, changes or deletes files. */
   | { type: 'write'; paths: string[] }
-  /** Runs a shell line; the policy lexes it itself. */
-  | { type: 'execute'; command: string; cwd: string; background?: boolean }
+  /**
+   * Runs a shell line; the policy lexes it itself. `check` marks the line as that Verify check's
+   * command, so `Verify(<check>)` rules decide it too.
+   */
+  | { type: 'execute'; command: string; cwd: string; background?: boolean; check?: string }
   /** Fetches a URL (WebFetch). */
   | { type: 'fetch'; url: string }
   /** Searches the web. */

@@ -6,6 +6,7 @@ import type { DecideOptions, Decision, PolicyContext } from './context.js'
 import { decideExecute } from './execute.js'
 import { decideFiles } from './files.js'
 import { Trace } from './trace.js'
+import { withCheckRules, withCheckSuggestion } from './verify-check.js'
 
 /**
  * The policy's one entry: what to do with an action. Pure and synchronous; never throws. The order
@@ -45,8 +46,11 @@ function decideAction(
       return decideFiles('read', action.paths, context, options, trace)
     case 'write':
       return decideFiles('write', action.paths, context, options, trace)
-    case 'execute':
-      return decideExecute(action.command, action.cwd, context, trace)
+    case 'execute': {
+      if (action.check === undefined) return decideExecute(action.command, action.cwd, context, trace)
+      const checked = decideExecute(action.command, action.cwd, withCheckRules(context, action.check), trace)
+      return withCheckSuggestion(checked, action.check)
+    }
     case 'fetch': {
       const admitted = admitUrl(
         action.url,
@@ -199,7 +203,16 @@ function toolsOf(action: Action, options: DecideOptions): string[] {
       return [...own, 'Edit', 'Write', 'MultiEdit', 'NotebookEdit']
     case 'execute':
       // Read and Edit rules also hold for the files shell commands read and write.
-      return [...own, 'Bash', 'Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit']
+      return [
+        ...own,
+        'Bash',
+        'Read',
+        'Edit',
+        'Write',
+        'MultiEdit',
+        'NotebookEdit',
+        ...(action.check !== undefined ? ['Verify'] : []),
+      ]
     case 'fetch':
       return [...own, 'WebFetch']
     case 'webSearch':

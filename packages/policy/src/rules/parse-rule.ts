@@ -31,7 +31,7 @@ export type RuleMatcher =
   | { type: 'domain'; domain: string }
   /** `mcp__server`, `mcp__server__*`, `mcp__server__tool`; `mcp__*` has server `*` (every server). */
   | { type: 'mcp'; server: string; tool: string | undefined }
-  /** `Agent(type)`, `Skill(name)`: the name, `*` for any. */
+  /** `Agent(type)`, `Skill(name)`, `Verify(check)`: the name, `*` for any. */
   | { type: 'name'; name: string }
 
 /** A parsed rule. */
@@ -73,6 +73,7 @@ const SPECIFIER_TOOLS = [
   'WebFetch',
   'Agent',
   'Skill',
+  'Verify',
 ]
 /** Built-in tools whose rules are the bare name. */
 const NO_SPECIFIER_TOOLS = [
@@ -85,7 +86,6 @@ const NO_SPECIFIER_TOOLS = [
   'JobOutput',
   'JobKill',
   'ApplyAgentChanges',
-  'Verify',
   'LSP',
   'ListMcpResources',
   'ReadMcpResource',
@@ -163,10 +163,10 @@ export function parseRule(text: string, source: string): ParseRuleResult {
     }
     return rule({ type: 'domain', domain: domain.toLowerCase() })
   }
-  if (tool === 'Agent' || tool === 'Skill') return rule({ type: 'name', name: spec })
+  if (tool === 'Agent' || tool === 'Skill' || tool === 'Verify') return rule({ type: 'name', name: spec })
   if (NO_SPECIFIER.has(tool)) return fail(`${tool} takes no specifier: write "${tool}"`)
   return fail(
-    `${tool} takes no specifier: write "${tool}" (specifiers exist for Bash, Read, Edit, Write, WebFetch, Agent, Skill)`,
+    `${tool} takes no specifier: write "${tool}" (specifiers exist for Bash, Read, Edit, Write, WebFetch, Agent, Skill, Verify)`,
   )
 }
 
