@@ -103,20 +103,38 @@ export function actionFor(toolName: string, input: unknown, ctx: ActionCtx): Act
 
 /**
  * A Verify run is the shell commands of its checks, decided like Bash (same rules, same sandbox);
- * `list` changes nothing. Unknown checks (or none known yet) map to an action that asks.
+ * one check's line also carries its id, so `Verify(<id>)` rules decide it. `list` changes nothing.
+ * Unknown checks (or none known yet) map to an action that asks.
  */
 function verifyAction(fields: Record<string, unknown>, ctx: ActionCtx): Action {
   if (fields.action === 'list') return { type: 'other', toolName: 'Verify', readOnly: true }
+  const lines = verifyCheckLines(fields, ctx)
+  if (lines === undefined) return { type: 'other', toolName: 'Verify', readOnly: false }
+  const only = lines.length === 1 ? lines[0] : undefined
+  if (only !== undefined) return { type: 'execute', command: only.line, cwd: ctx.projectRoot, check: only.id }
+  return { type: 'execute', command: lines.map((check) => check.line).join(' ; '), cwd: ctx.projectRoot }
+}
+
+/**
+ * Each check a Verify run names (all when it names none) with the shell line that runs it (`cd`
+ * first when any check runs outside the root); undefined when one is unknown or none is known.
+ */
+export function verifyCheckLines(
+  fields: Record<string, unknown>,
+  ctx: ActionCtx,
+): Array<{ id: string; command: string; line: string }> | undefined {
   const known = ctx.checks
   const requested = Array.isArray(fields.checks) ? fields.checks : known?.map((check) => check.id)
   const checks = requested?.map((id) => known?.find((check) => check.id === id))
-  if (checks === undefined || checks.length === 0 || checks.some((check) => check === undefined))
-    return { type: 'other', toolName: 'Verify', readOnly: false }
-  const elsewhere = checks.some((check) => check?.cwd !== ctx.projectRoot)
-  const command = checks
-    .map((check) => (elsewhere ? `cd ${shellQuote(check?.cwd ?? '')} && ${check?.command}` : check?.command))
-    .join(' ; ')
-  return { type: 'execute', command, cwd: ctx.projectRoot }
+  if (checks === undefined || checks.length === 0) return undefined
+  const found = checks.filter((check) => check !== undefined)
+  if (found.length < checks.length) return undefined
+  const elsewhere = found.some((check) => check.cwd !== ctx.projectRoot)
+  return found.map((check) => ({
+    id: check.id,
+    command: check.command,
+    line: elsewhere ? `cd ${shellQuote(check.cwd)} && ${check.command}` : check.command,
+  }))
 }
 
 function shellQuote(text: string): string {

@@ -27,6 +27,18 @@ export interface Tool<Input = Record<string, unknown>> {
    * never asked to approve what cannot run.
    */
   check?(input: Input, ctx: ToolCtx): Promise<string | undefined>
+  /**
+   * A call made of parts the gate decides one by one (Verify's checks), or undefined: a denied part
+   * is left out and the rest run; an asked part the user denies is left out, not the whole call.
+   */
+  parts?(input: Input, ctx: ActionCtx): ToolParts<Input> | undefined
   /** Runs the call; never throws (an unexpected exception is the engine's bug to report). */
   call(input: Input, ctx: ToolCtx, signal: AbortSignal): Promise<ToolResult>
+}
+
+/** The parts of one call, each decided on its own (see {@link Tool.parts}). */
+export interface ToolParts<Input = Record<string, unknown>> {
+  parts: Array<{ id: string; title: string; action: Action }>
+  /** The call's input narrowed to these parts. */
+  only(ids: readonly string[]): Input
 }

@@ -39,6 +39,7 @@ export function redactingTool(tool: Tool, redactor: Redactor): Tool {
           },
         }
       : {}),
+    ...(tool.parts !== undefined ? { parts: (input, ctx) => tool.parts?.(input, ctx) } : {}),
     call: async (input, ctx, signal) => {
       const progress = boundedProgress(ctx.progress, redactor)
       const budget = ctx.outputBudget

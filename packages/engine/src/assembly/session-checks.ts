@@ -67,8 +67,11 @@ export function createSessionChecks(
         ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
       }),
     denied: (check) =>
-      gate.decide('Verify', { type: 'execute', command: check.command, cwd: check.cwd }, state.mode)
-        .decision === 'deny',
+      gate.decide(
+        'Verify',
+        { type: 'execute', command: check.command, cwd: check.cwd, check: check.id },
+        state.mode,
+      ).decision === 'deny',
     notice: (level, message) => notice(level, message, 'verification'),
     select: (checks, signal) => {
       const records = verification.records()

@@ -28,7 +28,23 @@ export async function applyAnswers(
       case 'deny': {
         const feedback = answer.feedback?.trim()
         const text = feedback ? `${USER_DENIED_TEXT} Feedback from the user: ${feedback}` : USER_DENIED_TEXT
-        await settle(state, 'denied', text, deps)
+        const fallback = prepared.ifDenied
+        if (fallback === undefined) {
+          await settle(state, 'denied', text, deps)
+          break
+        }
+        // The parts no one had to approve still run; the result says which the user left out.
+        const left = `Not run: ${fallback.asked.join('; ')}. ${text}`
+        state.prepared = {
+          kind: 'ready',
+          tool: prepared.tool,
+          input: fallback.input,
+          title: fallback.title,
+          additionalContext: [prepared.additionalContext, left]
+            .filter((part) => part !== undefined)
+            .join('\n\n'),
+          ...(fallback.confinement !== undefined ? { confinement: fallback.confinement } : {}),
+        }
         break
       }
       // An Ask the decision seam raised has nothing to persist: "always" answers allow this call only.

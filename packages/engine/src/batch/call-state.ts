@@ -24,6 +24,14 @@ export type Prepared =
       confinement?: Confinement
       /** The tool-gate decision seam turned an Allow into this Ask: an answer grants no rule. */
       escalated?: boolean
+      /** What runs instead when the user denies the approval: the parts allowed without asking. */
+      ifDenied?: {
+        input: Record<string, unknown>
+        title: string
+        /** Which parts the user's denial left out. */
+        asked: string[]
+        confinement?: Confinement
+      }
     }
 
 /** A settled call: it will not run, and this is its result. */

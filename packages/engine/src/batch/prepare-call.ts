@@ -3,6 +3,7 @@ import type { ApprovalRequest } from '@z-engine/protocol'
 import type { Tool } from '@z-engine/tools'
 import type { BatchCall, BatchDeps, PreToolUseVerdict } from './batch-types.js'
 import { CANCELLED_TEXT, conservativeAction, type Prepared, type Settled, safeTitle } from './call-state.js'
+import { decideParts } from './gate-parts.js'
 
 /** One call on its way through the gate: its tool, input, the policy's verdict and the decision so far. */
 interface Gated {
@@ -14,7 +15,13 @@ interface Gated {
   title: string
   decision: Decision['decision']
   reason: string
+  /** Parts of the call a rule denied (left out), for its result. */
+  partsNote?: string
+  /** The parts allowed without asking, run when the user denies the ask. */
+  ifDenied?: PartsIfDenied
 }
+
+type PartsIfDenied = NonNullable<Extract<Prepared, { kind: 'ready' }>['ifDenied']>
 
 /** Where a call is prepared: its batch, what it may wait on, and whether an earlier call may write. */
 interface PrepareContext {
@@ -93,18 +100,33 @@ async function gateCall(
   context: PrepareContext,
 ): Promise<Prepared> {
   const { deps, signal } = context
-  const action = conservativeAction(tool, input, deps)
-  if (action.type === 'execute') await deps.decideReady?.()
-  const verdict = deps.decide(tool.name, action)
+  const whole = conservativeAction(tool, input, deps)
+  if (whole.type === 'execute') await deps.decideReady?.()
+  // A call of parts (Verify's checks) is decided part by part and narrowed to what no rule denies.
+  const parts = decideParts(tool, input, deps)
+  if (parts?.kind === 'denied')
+    return { kind: 'settled', status: 'denied', text: `Permission denied: ${parts.text}` }
+  const narrowed = parts?.input ?? input
+  const action = parts === undefined ? whole : conservativeAction(tool, narrowed, deps)
+  const verdict = parts?.verdict ?? deps.decide(tool.name, action)
   let gated: Gated = {
     call,
     tool,
-    input,
+    input: narrowed,
     hook,
     verdict,
-    title: safeTitle(tool, input, deps),
+    title: safeTitle(tool, narrowed, deps),
     decision: verdict.decision,
     reason: verdict.reason,
+    ...(parts?.note !== undefined ? { partsNote: parts.note } : {}),
+    ...(parts?.ifDenied !== undefined
+      ? {
+          ifDenied: {
+            ...parts.ifDenied,
+            title: safeTitle(tool, parts.ifDenied.input, deps),
+          },
+        }
+      : {}),
   }
   // A policy deny always wins; otherwise a hook's forced decision replaces the policy's.
   if (gated.decision !== 'deny' && hook.permission) {
@@ -117,8 +139,9 @@ async function gateCall(
     if ('kind' in asked) return asked
     gated = asked
   }
+  const notes = [hook.additionalContext, gated.partsNote].filter((text) => text !== undefined)
   const extra = {
-    ...(hook.additionalContext !== undefined ? { additionalContext: hook.additionalContext } : {}),
+    ...(notes.length > 0 ? { additionalContext: notes.join('\n\n') } : {}),
     ...(gated.verdict.realPaths !== undefined ? { realPaths: gated.verdict.realPaths } : {}),
   }
   // The tool-gate decision seam may only turn an Allow into an Ask (never allow, deny or change an Ask).
@@ -317,5 +340,6 @@ async function prepareAsk(
     ...extra,
     ...(confinement ? { confinement } : {}),
     ...(review !== undefined ? { escalated: true } : {}),
+    ...(gated.ifDenied !== undefined ? { ifDenied: gated.ifDenied } : {}),
   }
 }

@@ -105,4 +105,40 @@ describe('Verify', () => {
         readOnly: false,
       })
   })
+
+  it('one check is its own permission: its line carries the check id (issue 39)', () => {
+    const base = { projectRoot: '/p', cwd: '/p', home: '/h' }
+    expect(verifyTool.action({ action: 'run', checks: ['typecheck'] }, { ...base, checks: known })).toEqual({
+      type: 'execute',
+      command: 'pnpm exec tsc --noEmit',
+      cwd: '/p',
+      check: 'typecheck',
+    })
+  })
+
+  it('splits a run into one part per check, each decided on its own (issue 39)', () => {
+    const base = { projectRoot: '/p', cwd: '/p', home: '/h', checks: known }
+    const split = verifyTool.parts?.({ action: 'run' }, base)
+    expect(split?.parts).toEqual([
+      {
+        id: 'test',
+        title: 'test (pnpm test)',
+        action: { type: 'execute', command: 'pnpm test', cwd: '/p', check: 'test' },
+      },
+      {
+        id: 'typecheck',
+        title: 'typecheck (pnpm exec tsc --noEmit)',
+        action: { type: 'execute', command: 'pnpm exec tsc --noEmit', cwd: '/p', check: 'typecheck' },
+      },
+    ])
+    expect(split?.only(['test'])).toEqual({ action: 'run', checks: ['test'] })
+    expect(verifyTool.parts?.({ action: 'list' }, base)).toBeUndefined()
+    expect(verifyTool.parts?.({ action: 'run', checks: ['nope'] }, base)).toBeUndefined()
+  })
+
+  it("shows the checks' commands on the approval card", async () => {
+    const ctx = ctxWith({ checks: new RecordingChecks(known) })
+    const preview = await verifyTool.preview({ action: 'run', checks: ['test'] }, ctx)
+    expect(preview).toMatchObject({ type: 'command', command: expect.stringContaining('pnpm test') })
+  })
 })

@@ -1,10 +1,10 @@
 import { toolDescription } from '@z-engine/prompts'
-import { sandboxRequestOf } from '../ctx.js'
+import { type ActionCtx, sandboxRequestOf } from '../ctx.js'
 import { guardPort, portMissing } from '../port-results.js'
 import type { CheckCommandRunner, CheckInfo } from '../ports.js'
 import { errorResult, textResult } from '../results.js'
-import type { Tool } from '../tool.js'
-import { actionFor } from '../tool-actions.js'
+import type { Tool, ToolParts } from '../tool.js'
+import { actionFor, verifyCheckLines } from '../tool-actions.js'
 
 /** Verify's input: list the checks, or run some (all when `checks` is omitted). */
 export interface VerifyInput {
@@ -41,7 +41,15 @@ export const verifyTool: Tool<VerifyInput> = {
       ? `Run checks ${input.checks.join(', ')}`
       : 'Run all checks'
   },
-  preview: async () => undefined,
+  // The approval card shows the commands the checks run.
+  preview: async (input, ctx) => {
+    if (input.action !== 'run' || ctx.ports.checks === undefined) return undefined
+    const known = await ctx.ports.checks.list()
+    const lines = verifyCheckLines(input as unknown as Record<string, unknown>, { ...ctx, checks: known })
+    if (lines === undefined) return undefined
+    return { type: 'command', command: lines.map((check) => check.line).join('\n'), cwd: ctx.projectRoot }
+  },
+  parts: (input, ctx) => verifyParts(input, ctx),
   async call(input, ctx, signal) {
     const checks = ctx.ports.checks
     if (checks === undefined) return portMissing(NAME, 'verification service')
@@ -86,6 +94,22 @@ export const verifyTool: Tool<VerifyInput> = {
       }
     })
   },
+}
+
+/** Each check of a run is its own permission: `Verify(test)` may allow it while the build asks. */
+function verifyParts(input: VerifyInput, ctx: ActionCtx): ToolParts<VerifyInput> | undefined {
+  if (input.action !== 'run') return undefined
+  const lines = verifyCheckLines(input as unknown as Record<string, unknown>, ctx)
+  if (lines === undefined) return undefined
+  const unique = lines.filter((check, index) => lines.findIndex((other) => other.id === check.id) === index)
+  return {
+    parts: unique.map((check) => ({
+      id: check.id,
+      title: `${check.id} (${check.command})`,
+      action: { type: 'execute', command: check.line, cwd: ctx.projectRoot, check: check.id },
+    })),
+    only: (ids) => ({ action: 'run', checks: [...ids] }),
+  }
 }
 
 const noChecks =
