@@ -8,8 +8,6 @@
 export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper',
   'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper.<returned>',
-  'apps/cli/src/tui/app.tsx',
-  'apps/cli/src/tui/app.tsx#ChatApp',
   'apps/gateway/src/executor/turn.ts#runTurn',
   'apps/gateway/src/http/server.ts#startHttpServer',
   'apps/gateway/src/http/websocket.ts#createWebSocketEndpoint',
