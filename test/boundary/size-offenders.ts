@@ -6,8 +6,6 @@
  * Outside `packages/engine` the list is i41b's to empty; inside, i41a's.
  */
 export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
-  'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper',
-  'apps/cli/src/exec/stream-json-map.ts#createStreamJsonMapper.<returned>',
   'apps/gateway/src/executor/turn.ts#runTurn',
   'apps/gateway/src/http/server.ts#startHttpServer',
   'apps/gateway/src/http/websocket.ts#createWebSocketEndpoint',
