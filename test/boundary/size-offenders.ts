@@ -7,9 +7,6 @@
  */
 export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'apps/gateway/src/executor/turn.ts#runTurn',
-  'apps/gateway/src/http/server.ts#startHttpServer',
-  'apps/gateway/src/http/websocket.ts#createWebSocketEndpoint',
-  'apps/gateway/src/http/websocket.ts#createWebSocketEndpoint.session',
   'apps/gateway/src/messages/loop.ts#runMessages',
   'apps/gateway/src/messages/tools.ts#openMessagesTools',
   'apps/gateway/src/upstream/chat-stream.ts#responsesOfChatStream',

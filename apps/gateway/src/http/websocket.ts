@@ -19,79 +19,14 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { type WebSocket, WebSocketServer } from 'ws'
+import { WebSocketServer } from 'ws'
 import type { GatewayConfig } from '../config.js'
 import type { Executor } from '../executor/executor.js'
-import type { ResponseSession } from '../executor/rehydrate.js'
-import type { TurnSink } from '../executor/turn.js'
-import { errorBody, type GatewayError } from '../wire/errors.js'
+import { errorBody } from '../wire/errors.js'
 import { newRequestId } from '../wire/ids.js'
-import { isObject, type JsonObject, jsonBytes } from '../wire/json.js'
-import { type CreateResponseRequest, parseCreateResponse } from '../wire/request.js'
-import type { Authenticator, Principal } from './auth.js'
+import type { Authenticator } from './auth.js'
 import type { Logger } from './log.js'
-
-/** Session ceilings (the spec's: 64 requests, 12 MiB of request data). */
-export const WS_LIMITS = {
-  maxQueuedRequests: 64,
-  maxQueuedBytes: 12 * 1024 * 1024,
-  /** Responses whose windows a session retains. */
-  maxRetainedResponses: 64,
-  /** Bytes of retained windows per session. */
-  maxRetainedBytes: 16 * 1024 * 1024,
-} as const
-
-interface Retained {
-  window: JsonObject[]
-  bytes: number
-  request: CreateResponseRequest
-  pendingCalls: Set<string>
-}
-
-/** Retained response state of one connection, oldest evicted first past the bounds. */
-class RetainedResponses implements ResponseSession {
-  readonly #entries = new Map<string, Retained>()
-  #bytes = 0
-
-  window(id: string): JsonObject[] | undefined {
-    return this.#entries.get(id)?.window
-  }
-
-  get(id: string): Retained | undefined {
-    return this.#entries.get(id)
-  }
-
-  retain(id: string, window: JsonObject[], request: CreateResponseRequest, response: JsonObject): void {
-    const answered = new Set(
-      window.filter((item) => item.type === 'function_call_output').map((item) => String(item.call_id)),
-    )
-    const output = Array.isArray(response.output) ? response.output.filter(isObject) : []
-    const pendingCalls = new Set(
-      output
-        .filter((item) => item.type === 'function_call' && !answered.has(String(item.call_id)))
-        .map((item) => String(item.call_id)),
-    )
-    const bytes = jsonBytes(window)
-    this.#entries.set(id, { window, bytes, request, pendingCalls })
-    this.#bytes += bytes
-    for (const [key, entry] of this.#entries) {
-      if (this.#entries.size <= WS_LIMITS.maxRetainedResponses && this.#bytes <= WS_LIMITS.maxRetainedBytes)
-        break
-      if (key === id) break
-      this.#entries.delete(key)
-      this.#bytes -= entry.bytes
-    }
-  }
-
-  /** Marks a response's calls answered (its continuation was admitted). */
-  settle(id: string): void {
-    this.#entries.get(id)?.pendingCalls.clear()
-  }
-
-  get size(): number {
-    return this.#entries.size
-  }
-}
+import { WebSocketSession } from './websocket-session.js'
 
 /** A WebSocket endpoint attached to the HTTP server's upgrade event. */
 export interface WebSocketEndpoint {
@@ -118,199 +53,7 @@ export function createWebSocketEndpoint(options: {
 }): WebSocketEndpoint {
   const { executor, config, authenticator } = options
   const server = new WebSocketServer({ noServer: true, maxPayload: config.limits.maxRequestBytes })
-  const open = new Set<{ socket: WebSocket; idle: () => Promise<void> }>()
-
-  const session = (socket: WebSocket, principal: Principal, log: Logger): void => {
-    const retained = new RetainedResponses()
-    const lanes = new Map<string, Promise<void>>()
-    const controller = new AbortController()
-    let queued = 0
-    let queuedBytes = 0
-    let closing = false
-
-    const write = (payload: JsonObject): Promise<boolean> =>
-      new Promise((resolve) => {
-        if (socket.readyState !== socket.OPEN) return resolve(false)
-        const text = JSON.stringify(payload)
-        // The callback fires once the frame is handed to the socket: awaiting it is the backpressure.
-        socket.send(text, (error) => resolve(!error))
-      })
-    const closeWith = (code: number, reason: string): void => {
-      if (closing) return
-      closing = true
-      controller.abort()
-      socket.close(code, reason.slice(0, 120))
-    }
-    const errorEvent = (error: GatewayError, streamId: string | undefined): Promise<boolean> =>
-      write({
-        type: 'error',
-        ...errorBody(error),
-        ...(streamId === undefined ? {} : { stream_id: streamId }),
-      })
-
-    const run = async (request: CreateResponseRequest, streamId: string | undefined): Promise<void> => {
-      if (principal.expiresAt !== undefined && principal.expiresAt * 1000 <= Date.now()) {
-        await errorEvent(
-          { status: 401, type: 'authentication_error', message: 'The token has expired.' },
-          streamId,
-        )
-        closeWith(1008, 'token expired')
-        return
-      }
-      const sink: TurnSink = {
-        send: (_type, data) => write(streamId === undefined ? data : { ...data, stream_id: streamId }),
-      }
-      const result = await executor.createResponse(
-        { ...request, stream: true },
-        sink,
-        controller.signal,
-        principal.tenant,
-        retained,
-      )
-      if (result.kind === 'error') await errorEvent(result.error, streamId)
-    }
-
-    const admit = (bytes: number, streamId: string | undefined, job: () => Promise<void>): boolean => {
-      if (queued >= WS_LIMITS.maxQueuedRequests || queuedBytes + bytes > WS_LIMITS.maxQueuedBytes)
-        return false
-      queued += 1
-      queuedBytes += bytes
-      const lane = streamId ?? ''
-      const previous = lanes.get(lane) ?? Promise.resolve()
-      const next = previous
-        .then(() => (closing ? undefined : job()))
-        .catch((error: unknown) => {
-          log({ level: 'error', msg: 'websocket request failed', error: (error as Error).message })
-          closeWith(1011, 'gateway fault')
-        })
-        .finally(() => {
-          queued -= 1
-          queuedBytes -= bytes
-          if (lanes.get(lane) === next) lanes.delete(lane)
-        })
-      lanes.set(lane, next)
-      return true
-    }
-
-    const onMessage = async (data: Buffer, isBinary: boolean): Promise<void> => {
-      let message: unknown
-      try {
-        message = isBinary ? undefined : JSON.parse(data.toString('utf8'))
-      } catch {
-        message = undefined
-      }
-      if (!isObject(message) || typeof message.type !== 'string') {
-        closeWith(1007, 'frames must be JSON messages with a type')
-        return
-      }
-      const streamId = typeof message.stream_id === 'string' ? message.stream_id : undefined
-      const busy = (): Promise<boolean> =>
-        errorEvent(
-          {
-            status: 429,
-            type: 'rate_limit_error',
-            message: `This connection already holds ${WS_LIMITS.maxQueuedRequests} requests or ${WS_LIMITS.maxQueuedBytes} bytes of them; wait for some to finish.`,
-            code: 'session_busy',
-          },
-          streamId,
-        )
-      switch (message.type) {
-        case 'response.create': {
-          const { type: _type, stream_id: _stream, stream: _streamFlag, ...body } = message
-          if (body.background === true) {
-            await errorEvent(
-              {
-                status: 400,
-                type: 'invalid_request_error',
-                // OpenAI's WebSocket mode refuses it too: a response here streams on this connection and
-                // is cancelled when it closes, the opposite of a detached background response.
-                message:
-                  'background is not supported over WebSocket: a response here streams on this connection and ends with it. Send background responses as POST /v1/responses, then retrieve, cancel or resume them over HTTP.',
-                param: 'background',
-                code: 'unsupported_parameter',
-              },
-              streamId,
-            )
-            return
-          }
-          const parsed = parseCreateResponse(body)
-          if (!parsed.ok) {
-            await errorEvent(parsed.error, streamId)
-            return
-          }
-          if (!admit(data.length, streamId, () => run(parsed.value, streamId))) await busy()
-          return
-        }
-        case 'response.inject': {
-          const responseId = typeof message.response_id === 'string' ? message.response_id : undefined
-          const input = message.input
-          if (!responseId || !Array.isArray(input) || !input.every(isObject)) {
-            closeWith(1007, 'response.inject needs response_id and an input list')
-            return
-          }
-          const failed = (code: string, text: string): Promise<boolean> =>
-            write({
-              type: 'response.inject.failed',
-              response_id: responseId,
-              code,
-              message: text,
-              input,
-              ...(streamId === undefined ? {} : { stream_id: streamId }),
-            })
-          const target = retained.get(responseId)
-          if (!target)
-            return void (await failed(
-              'response_not_found',
-              `No response ${responseId} is retained by this connection.`,
-            ))
-          if (target.pendingCalls.size === 0)
-            return void (await failed(
-              'response_already_completed',
-              `${responseId} has no client tool calls waiting.`,
-            ))
-          const unknown = input.find(
-            (item) => item.type !== 'function_call_output' || !target.pendingCalls.has(String(item.call_id)),
-          )
-          if (unknown)
-            return void (await failed(
-              'invalid_input',
-              `Every injected item must be a function_call_output answering a pending call of ${responseId} (${[...target.pendingCalls].join(', ')}).`,
-            ))
-          const { raw } = target.request
-          const continued = parseCreateResponse({
-            ...Object.fromEntries(Object.entries(raw).filter(([key]) => key !== 'conversation')),
-            input,
-            previous_response_id: responseId,
-          })
-          if (!continued.ok) return void (await failed('invalid_input', continued.error.message))
-          if (!admit(data.length, streamId, () => run(continued.value, streamId))) {
-            await busy()
-            return
-          }
-          retained.settle(responseId)
-          return
-        }
-        default:
-          closeWith(1007, `unknown message type ${message.type.slice(0, 40)}`)
-      }
-    }
-
-    const idle = async (): Promise<void> => {
-      while (lanes.size > 0) await Promise.all(lanes.values())
-    }
-    const entry = { socket, idle }
-    open.add(entry)
-    socket.on('message', (data: Buffer, isBinary: boolean) => {
-      void onMessage(data, isBinary)
-    })
-    socket.on('close', () => {
-      closing = true
-      controller.abort()
-      open.delete(entry)
-      log({ level: 'info', msg: 'websocket closed', responses: retained.size })
-    })
-    socket.on('error', () => socket.terminate())
-  }
+  const open = new Set<WebSocketSession>()
 
   return {
     handleUpgrade(req, socket, head) {
@@ -320,7 +63,10 @@ export function createWebSocketEndpoint(options: {
         if ('status' in principal) return rejectUpgrade(socket, principal.status, principal.message)
         server.handleUpgrade(req, socket, head, (ws) => {
           log({ level: 'info', msg: 'websocket open', path: '/v1/responses' })
-          session(ws, principal, log)
+          const session: WebSocketSession = new WebSocketSession(ws, principal, executor, log, () =>
+            open.delete(session),
+          )
+          open.add(session)
         })
       })
     },
