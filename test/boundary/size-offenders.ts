@@ -7,7 +7,5 @@
  */
 export const KNOWN_SIZE_OFFENDERS: readonly string[] = [
   'apps/gateway/src/executor/turn.ts#runTurn',
-  'apps/gateway/src/messages/loop.ts#runMessages',
-  'apps/gateway/src/messages/tools.ts#openMessagesTools',
   'apps/gateway/src/upstream/chat-stream.ts#responsesOfChatStream',
 ]

@@ -4,7 +4,8 @@
  * error classes. The loop is messages/loop.ts; nothing here touches storage.
  */
 import type { ServerResponse } from 'node:http'
-import { anthropicErrorType, runMessages } from '../messages/loop.js'
+import { runMessages } from '../messages/loop.js'
+import { anthropicErrorType } from '../messages/message-result.js'
 import { parseMessagesRequest } from '../messages/request.js'
 import { toInputItems, upstreamBody } from '../messages/to-upstream.js'
 import { openMessagesTools } from '../messages/tools.js'

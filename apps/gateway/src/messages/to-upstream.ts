@@ -12,7 +12,7 @@ import { responsesToolChoice } from '@z-engine/engine/internal'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { MessagesRequest, MessagesToolChoice } from './request.js'
-import { resultBlockText } from './tools.js'
+import { resultBlockText } from './result-text.js'
 
 /** Messages fields the gateway answers itself or translates; the rest is forwarded as it came. */
 const TRANSLATED = new Set([
