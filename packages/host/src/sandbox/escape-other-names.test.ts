@@ -296,6 +296,28 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       expect({ name, exists: existsSync(join(lent, name)) }).toEqual({ name, exists: false })
   })
 
+  it("an additional directory's toolchain and tool configuration files are kept like the root's (issue 34, session f)", async () => {
+    const root = repository('with-lent-config')
+    const lent = repository('lent-config')
+    writeFileSync(join(lent, '.npmrc'), 'fund=false\n')
+    const result = await confined(
+      [
+        `echo script-shell=./evil.sh >> ${lent}/.npmrc`,
+        `echo "[toolchain]" > ${lent}/rust-toolchain.toml`,
+        `echo evil > ${lent}/.envrc`,
+        `echo "repos: []" > ${lent}/.pre-commit-config.yaml`,
+        `echo work > ${lent}/work.txt && echo wrote-lent`,
+      ].join('; '),
+      root,
+      [lent],
+    )
+    expect(result.output).toContain('wrote-lent')
+    expect(read(join(lent, '.npmrc'))).toBe('fund=false\n')
+    for (const name of ['rust-toolchain.toml', '.envrc', '.pre-commit-config.yaml'])
+      expect({ name, exists: existsSync(join(lent, name)) }).toEqual({ name, exists: false })
+    expect(read(join(lent, 'work.txt'))).toBe('work\n')
+  })
+
   it("a worktree agent cannot re-point its own git folder (commondir, gitdir) or another worktree's", async () => {
     const root = repository('wt-main')
     const tree = join(base, 'wt-agent')

@@ -120,9 +120,9 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
     }
   }
   const removeAfter: string[] = []
-  for (const path of [...TOOLCHAIN_FILES, ...HOOK_CONFIG_FILES, ...TOOL_CONFIG_FILES].map((name) =>
-    join(root, name),
-  )) {
+  // In the root and in every additional directory: a lent folder's next build obeys them too.
+  const configNames = [...TOOLCHAIN_FILES, ...HOOK_CONFIG_FILES, ...TOOL_CONFIG_FILES]
+  for (const path of [root, ...additional].flatMap((dir) => configNames.map((name) => join(dir, name)))) {
     const found = await kindOf(path)
     if (found === undefined) removeAfter.push(path)
     else {
