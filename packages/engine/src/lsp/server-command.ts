@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { accessSync, constants, existsSync, readdirSync, realpathSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { homedir } from 'node:os'
 import { basename, delimiter, isAbsolute, join, resolve, sep } from 'node:path'
 import type { LspServerSpec } from './server-table.js'
 
@@ -109,8 +109,10 @@ function rustupMayHave(name: string, env: Record<string, string>): boolean {
 function rustupWhich(name: string, env: Record<string, string>): string | undefined {
   const { RUSTUP_TOOLCHAIN: _ignored, ...rest } = env
   try {
+    // From `/`: rustup looks for a toolchain file in the folder it starts in and every parent, and
+    // the shared temp folder is anybody's to write one into.
     const path = execFileSync('rustup', ['which', name], {
-      cwd: tmpdir(),
+      cwd: '/',
       env: rest,
       encoding: 'utf8',
       timeout: 10_000,
