@@ -30,6 +30,7 @@ describe('public surface', () => {
         "ShadowCheckpoints",
         "TOOLCHAIN_FILES",
         "TOOL_CACHES",
+        "absolutePathEntries",
         "agentBranchDiff",
         "checkpointRepoDir",
         "childEnvironment",

@@ -53,6 +53,7 @@ export type {
 export { BackgroundProcesses, DEFAULT_RING_BYTES } from './process/background.js'
 export type { EnvPolicy } from './process/env-policy.js'
 export {
+  absolutePathEntries,
   CORE_ENV_NAMES,
   childEnvironment,
   DEFAULT_ENV_POLICY,

@@ -1,12 +1,15 @@
 import { execFile } from 'node:child_process'
 import { constants } from 'node:fs'
 import { access, mkdir, rm, writeFile } from 'node:fs/promises'
-import { delimiter, join } from 'node:path'
+import { delimiter, isAbsolute, join } from 'node:path'
 
-/** Where an executable is on PATH, or undefined. */
+/**
+ * Where an executable is in PATH's absolute folders, or undefined. A relative entry (`.`) would be
+ * the current folder's (a project's own `./git`), which `doctor` would then run (issue 34).
+ */
 export async function which(name: string, path: string | undefined): Promise<string | undefined> {
   for (const folder of (path ?? '').split(delimiter)) {
-    if (folder === '') continue
+    if (!isAbsolute(folder)) continue
     const candidate = join(folder, name)
     try {
       await access(candidate, constants.X_OK)

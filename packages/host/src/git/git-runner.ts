@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { absolutePathEntries } from '../process/env-policy.js'
 
 /** How to run git against the shadow repository. */
 export interface GitContext {
@@ -59,6 +60,8 @@ export function gitEnvironment(context: GitContext, extra?: Record<string, strin
   for (const [key, value] of Object.entries(context.baseEnv)) {
     if (value !== undefined && !key.startsWith('GIT_')) env[key] = value
   }
+  // `git` is looked up in this PATH: never in a relative entry (the project's own `./git`).
+  if (env.PATH !== undefined) env.PATH = absolutePathEntries(env.PATH)
   env.GIT_CONFIG_NOSYSTEM = '1'
   env.GIT_CONFIG_GLOBAL = '/dev/null'
   env.GIT_TERMINAL_PROMPT = '0'

@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
+import { absolutePathEntries } from '../process/env-policy.js'
 import { withNeutralGit } from './neutral-git.js'
 
 /**
@@ -33,8 +34,11 @@ export type ProjectGitResult =
  */
 export function projectGitEnv(options: Pick<ProjectGitOptions, 'env' | 'kept'>): Record<string, string> {
   const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, GIT_INDEX_FILE: _index, ...env } = options.env ?? process.env
+  const neutral = withNeutralGit(env, options.kept ?? [])
+  // `git` itself is looked up in this PATH: never in a relative entry (the project's own `./git`).
+  if (neutral.PATH !== undefined) neutral.PATH = absolutePathEntries(neutral.PATH)
   return {
-    ...withNeutralGit(env, options.kept ?? []),
+    ...neutral,
     GIT_OPTIONAL_LOCKS: '0',
     GIT_TERMINAL_PROMPT: '0',
   }

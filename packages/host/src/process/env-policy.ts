@@ -193,7 +193,21 @@ export function childEnvironment(
   }
   const result = { ...env, ...NON_INTERACTIVE, ...effective.set }
   for (const name of never) delete result[name]
+  if (result.PATH !== undefined) result.PATH = absolutePathEntries(result.PATH)
   return result
+}
+
+/**
+ * The absolute entries of a PATH, in order. A relative entry (`.`, `node_modules/.bin`, an empty
+ * one, which means `.`) makes a program name mean a file of whatever folder the lookup runs in —
+ * the project — so a repository shipping `./ls` or `./git` would run in place of the real one
+ * (issue 34). Every child the engine starts gets only the absolute ones.
+ */
+export function absolutePathEntries(path: string): string {
+  return path
+    .split(':')
+    .filter((entry) => entry.startsWith('/'))
+    .join(':')
 }
 
 function inherits(policy: EnvPolicy, name: string, allowed: (name: string) => boolean): boolean {

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { delimiter, isAbsolute, join } from 'node:path'
 import type { ProcessScope } from './process-scope.js'
 import { type ProcessResult, runProcess } from './run-process.js'
 
@@ -64,10 +64,10 @@ export interface ShellRunResult extends ProcessResult {
   cwd: string
 }
 
-/** Finds `bash` on PATH (falls back to `/bin/sh`). */
+/** Finds `bash` in PATH's absolute folders (falls back to `/bin/sh`); never a relative entry's. */
 export function findShell(path = process.env.PATH ?? ''): string {
   for (const dir of path.split(delimiter)) {
-    if (dir === '') continue
+    if (!isAbsolute(dir)) continue
     const candidate = join(dir, 'bash')
     if (existsSync(candidate)) return candidate
   }

@@ -1,18 +1,21 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { delimiter, join } from 'node:path'
+import { delimiter, isAbsolute, join } from 'node:path'
 import type { GrepFileResult, GrepLine, GrepOutcome, GrepQuery } from './grep-types.js'
 import { VCS_DIRS } from './overrides.js'
 
 let cachedRg: string | null | undefined
 
-/** The `rg` binary on PATH, or undefined (looked up once per process). */
+/**
+ * The `rg` binary in PATH's absolute folders, or undefined (looked up once per process). Never a
+ * relative entry's (`.`, `node_modules/.bin`): that would be the project's own `rg`, run unconfined.
+ */
 export function findRipgrep(path = process.env.PATH ?? ''): string | undefined {
   if (cachedRg === undefined) {
     cachedRg = null
     for (const dir of path.split(delimiter)) {
-      if (dir !== '' && existsSync(join(dir, 'rg'))) {
+      if (isAbsolute(dir) && existsSync(join(dir, 'rg'))) {
         cachedRg = join(dir, 'rg')
         break
       }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { absolutePathEntries } from '@z-engine/host'
 
 /** The outcome of one git command: its output, or what went wrong in words a user can act on. */
 export type GitResult = { ok: true; stdout: string } | { ok: false; error: string }
@@ -45,6 +46,8 @@ export function pluginGitEnv(
   const { GIT_CONFIG_COUNT: _count, GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env
   return {
     ...rest,
+    // `git` is looked up in this PATH: never in a relative entry (the current folder's own `./git`).
+    ...(rest.PATH !== undefined ? { PATH: absolutePathEntries(rest.PATH) } : {}),
     GIT_CONFIG_PARAMETERS: rest.GIT_CONFIG_PARAMETERS ? `${rest.GIT_CONFIG_PARAMETERS} ${ours}` : ours,
     GIT_TERMINAL_PROMPT: '0',
     GIT_LFS_SKIP_SMUDGE: '1',
