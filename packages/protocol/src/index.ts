@@ -100,7 +100,7 @@ export type { LiveEvent, PersistedEvent, PersistedEventType } from './persisted-
 /** The one rule of what is journaled. */
 export { isPersistedEvent, isPersistedType } from './persisted-events.js'
 /** File names that make a program run something unasked (protected by policy and sandbox). */
-export { HOOK_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from './protected-names.js'
+export { HOOK_CONFIG_FILE_NAMES, TOOL_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from './protected-names.js'
 /** Types of builder schemas, for code that validates against exported schemas. */
 export type { Infer, Schema } from './schema/builder.js'
 /** A configured hook command, the hook events and their default timeouts. */

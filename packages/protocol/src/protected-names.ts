@@ -47,3 +47,34 @@ export const HOOK_CONFIG_FILE_NAMES: readonly string[] = [
   'simple-git-hooks.js',
   'simple-git-hooks.cjs',
 ]
+
+/**
+ * Files that make the user's own tools run code the next time they run, by name at any depth
+ * (issue 34): package managers' configuration (`.npmrc`: `script-shell`, `node-options`, `git`,
+ * `prefix`, `globalconfig`; `.yarnrc`/`.yarnrc.yml`: `yarnPath`, plugins; `.pnpmfile.*` and
+ * `pnpm-workspace.yaml`: install hooks and settings; `bunfig.toml`: preload scripts), start files
+ * interactive tools load from the folder they start in, and `.devcontainer.json`
+ * (`initializeCommand` runs on the host). Ordinary sources (`package.json`, `pyproject.toml`) are
+ * not here: docs/permissions.md says why.
+ */
+export const TOOL_CONFIG_FILE_NAMES: readonly string[] = [
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  '.pnpmfile.mjs',
+  'pnpm-workspace.yaml',
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.irbrc',
+  '.pryrc',
+  '.Rprofile',
+  '.gdbinit',
+  '.lldbinit',
+  '.exrc',
+  '.nvimrc',
+  '.nvim.lua',
+  '.dir-locals.el',
+  '.dir-locals-2.el',
+  '.devcontainer.json',
+]

@@ -34,6 +34,7 @@ describe('public surface', () => {
         "REWIND_SCOPES",
         "SettingsSchema",
         "TOOLCHAIN_FILE_NAMES",
+        "TOOL_CONFIG_FILE_NAMES",
         "TOOL_STATUSES",
         "TodoItemSchema",
         "ToolResultContentSchema",

@@ -1,4 +1,4 @@
-import { HOOK_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
+import { HOOK_CONFIG_FILE_NAMES, TOOL_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
 
 /**
  * The sandbox profile's fixed lists (spec 000 "Sandbox"). Paths starting with `~/` are relative to
@@ -214,37 +214,15 @@ export const TOOLCHAIN_FILES: readonly string[] = [...TOOLCHAIN_FILE_NAMES, '.ca
 export const HOOK_CONFIG_FILES: readonly string[] = HOOK_CONFIG_FILE_NAMES
 
 /**
- * Project files that make the user's own tools run code the next time they run (issue 34): package
- * managers' configuration (`.npmrc`: `script-shell`, `node-options`, `git`, `prefix`,
- * `globalconfig`; `.yarnrc`/`.yarnrc.yml`: `yarnPath`, plugins, and the `.yarn/releases` and
- * `.yarn/plugins` code they name; `.pnpmfile.*` and `pnpm-workspace.yaml`: install hooks and
- * settings; `bunfig.toml`: preload scripts), start files interactive tools load from the folder
- * they start in (`.irbrc`, `.Rprofile`, `.gdbinit`, Vim's and Emacs' local files), dev containers
- * (`initializeCommand` runs on the host), editors' folders not in {@link PROTECTED_IN_ROOT} and
- * mise's `.config` files. Treated like {@link TOOLCHAIN_FILES}. The same names the policy protects.
+ * Files that make the user's own tools run code the next time they run (issue 34): protocol's
+ * `TOOL_CONFIG_FILE_NAMES` (the same names the policy protects), plus the code `yarnPath` and
+ * yarn's plugins name (`.yarn/releases`, `.yarn/plugins`), dev containers' folder, editors' folders
+ * not in {@link PROTECTED_IN_ROOT} and mise's `.config` files. Treated like {@link TOOLCHAIN_FILES}.
  */
 export const TOOL_CONFIG_FILES: readonly string[] = [
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
+  ...TOOL_CONFIG_FILE_NAMES,
   '.yarn/releases',
   '.yarn/plugins',
-  '.pnpmfile.cjs',
-  '.pnpmfile.mjs',
-  'pnpm-workspace.yaml',
-  'bunfig.toml',
-  '.bunfig.toml',
-  '.irbrc',
-  '.pryrc',
-  '.Rprofile',
-  '.gdbinit',
-  '.lldbinit',
-  '.exrc',
-  '.nvimrc',
-  '.nvim.lua',
-  '.dir-locals.el',
-  '.dir-locals-2.el',
-  '.devcontainer.json',
   '.devcontainer',
   '.zed',
   '.helix',

@@ -1,4 +1,4 @@
-import { HOOK_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
+import { HOOK_CONFIG_FILE_NAMES, TOOL_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
 import { isWithin, normalizePath, relativeTo } from './normalize.js'
 
 /** Folders whose files configure or extend the agent, or run as git hooks, wherever they are. */
@@ -26,43 +26,13 @@ export const TOOLCHAIN_FILES: ReadonlySet<string> = new Set(TOOLCHAIN_FILE_NAMES
 const HOOK_CONFIG_FILES: ReadonlySet<string> = new Set(HOOK_CONFIG_FILE_NAMES)
 
 /**
- * Project files that make the user's own trusted tools run code the next time they run, without
- * that code being a project source (issue 34). By name at any depth (npm reads the `.npmrc` of
- * the folder it runs in). Compared lowercased. What they can do:
- * - `.npmrc` (npm, pnpm): `script-shell`, `node-options` (`--require`), `git`, `prefix`,
- *   `globalconfig`/`userconfig` (more config from elsewhere), `registry` (what installs fetch);
- * - `.yarnrc` (`yarn-path`), `.yarnrc.yml` (`yarnPath`, `plugins`): which JavaScript yarn runs;
- * - `.pnpmfile.cjs`/`.pnpmfile.mjs`: hooks pnpm runs on every install; `pnpm-workspace.yaml`
- *   (pnpm 10 reads its settings there: `pnpmfile`, `scriptShell`, `nodeOptions`…);
- * - `bunfig.toml`: `preload` scripts bun runs before `bun run`/`bun test`;
- * - start files interactive tools load from the folder they start in: `.irbrc`, `.pryrc`,
- *   `.Rprofile`, `.gdbinit`, `.lldbinit`, Vim's `.exrc`/`.nvimrc`/`.nvim.lua`, Emacs'
- *   `.dir-locals.el`; `.devcontainer.json` (`initializeCommand` runs on the host).
- * Not here, on purpose: `package.json` scripts, `pyproject.toml`, `setup.cfg`, `conftest.py`,
- * `Makefile`, `build.rs`, `Cargo.toml` — ordinary sources the model must edit, whose code is
- * project code like any test file (each such edit is a write the gate decides).
+ * Files that make the user's own tools run code the next time they run, without being a project
+ * source (issue 34; protocol's {@link TOOL_CONFIG_FILE_NAMES} says what each can do), by name at
+ * any depth, compared lowercased.
  */
-export const TOOL_CONFIG_FILES: ReadonlySet<string> = new Set([
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  '.pnpmfile.mjs',
-  'pnpm-workspace.yaml',
-  'bunfig.toml',
-  '.bunfig.toml',
-  '.irbrc',
-  '.pryrc',
-  '.rprofile',
-  '.gdbinit',
-  '.lldbinit',
-  '.exrc',
-  '.nvimrc',
-  '.nvim.lua',
-  '.dir-locals.el',
-  '.dir-locals-2.el',
-  '.devcontainer.json',
-])
+export const TOOL_CONFIG_FILES: ReadonlySet<string> = new Set(
+  TOOL_CONFIG_FILE_NAMES.map((name) => name.toLowerCase()),
+)
 
 /**
  * Folders whose files configure a program an editor or tool runs (by name at any depth): editors'
