@@ -68,7 +68,7 @@ describe('sseSink', () => {
       await new Promise((resolve) => setImmediate(resolve))
     }
     let settled = false
-    const held = sink.send('e', { text: 'after' }).then((ok) => {
+    const held = Promise.resolve(sink.send('e', { text: 'after' })).then((ok) => {
       settled = true
       return ok
     })

@@ -6,7 +6,7 @@
  * and then dropped (the stored response stays, as for any other response).
  */
 import type { JsonObject } from '../wire/json.js'
-import type { TurnSink } from './turn.js'
+import type { TurnSink } from './turn-events.js'
 
 /** One event as it was sent: its number, type and serialized payload. */
 export interface RunEvent {
@@ -80,7 +80,7 @@ export class BackgroundRun {
   /** The sink the turn writes to: every event is kept and handed to followers; it never reports a client gone. */
   sink(): TurnSink {
     return {
-      send: async (type, data, json) => {
+      send: (type, data, json) => {
         this.#record(type, data, json ?? JSON.stringify(data))
         return true
       },

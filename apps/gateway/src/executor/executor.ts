@@ -20,7 +20,8 @@ import { checkPendingCalls, modelInput, toInputItem } from './items.js'
 import { persistTurn } from './persist.js'
 import { type Rehydrated, type ResponseSession, rehydrate } from './rehydrate.js'
 import { now } from './stored-items.js'
-import { responseSkeleton, runTurn, type TurnSink } from './turn.js'
+import { runTurn, type TurnSink } from './turn.js'
+import { responseSkeleton } from './turn-request.js'
 
 /** Builds the gateway tools a request declares (undefined when it declares none), or refuses them. */
 export type ToolsetFactory = (

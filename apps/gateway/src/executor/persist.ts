@@ -4,7 +4,7 @@ import { type GatewayError, notFound } from '../wire/errors.js'
 import type { JsonObject } from '../wire/json.js'
 import type { CreateResponseRequest } from '../wire/request.js'
 import { conflict, newItems } from './stored-items.js'
-import type { TurnItem } from './turn.js'
+import type { TurnItem } from './turn-output.js'
 
 /**
  * Stores a finished turn atomically (the response, its history and input, the conversation's new

@@ -3,7 +3,7 @@ import type { GatewayError } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'
 import type { JsonObject } from '../wire/json.js'
 import { prefixFor } from './items.js'
-import type { TurnItem } from './turn.js'
+import type { TurnItem } from './turn-output.js'
 
 /** Now, in the Unix seconds the API's `created_at` fields use. */
 export function now(): number {

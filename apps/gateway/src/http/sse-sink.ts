@@ -4,10 +4,14 @@
  * was a chunk of its own (a size line, the data and a CRLF through the socket's stream machinery).
  */
 import type { ServerResponse } from 'node:http'
-import type { TurnSink } from '../executor/turn.js'
+import type { TurnSink } from '../executor/turn-events.js'
 import { sseFrame } from '../sse/write-sse.js'
+import type { JsonObject } from '../wire/json.js'
 
-/** A sink writing to one HTTP response; `end` writes what is pending and ends the response. */
+/**
+ * A sink writing to one HTTP response; `send` answers at once unless the last write filled the
+ * socket's buffer (then a promise, settled on drain); `end` writes what is pending and ends the response.
+ */
 export interface SseSink extends TurnSink {
   started(): boolean
   end(): void
@@ -41,28 +45,32 @@ export function sseSink(res: ServerResponse): SseSink {
     if (chunk === '' || res.destroyed || res.writableEnded) return
     if (!res.write(chunk)) waiting = drained(res)
   }
+  /** Writes one event now (the head first): false when the response is gone. */
+  const write = (type: string, data: JsonObject, json: string | undefined): boolean => {
+    if (res.destroyed || res.writableEnded) return false
+    if (!started) {
+      started = true
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      })
+    }
+    // process.nextTick runs once the microtasks of this tick (the events of one upstream read) are done.
+    if (frames === '') process.nextTick(flush)
+    frames += sseFrame(type, json ?? JSON.stringify(data))
+    return true
+  }
   return {
     started: () => started,
-    async send(type, data, json) {
-      if (waiting) {
-        const ok = await waiting
-        waiting = undefined
-        if (!ok) return false
-      }
-      if (res.destroyed || res.writableEnded) return false
-      if (!started) {
-        started = true
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        })
-      }
-      // process.nextTick runs once the microtasks of this tick (the events of one upstream read) are done.
-      if (frames === '') process.nextTick(flush)
-      frames += sseFrame(type, json ?? JSON.stringify(data))
-      return true
+    send(type, data, json) {
+      const held = waiting
+      if (!held) return write(type, data, json)
+      return held.then((ok) => {
+        if (waiting === held) waiting = undefined
+        return ok && write(type, data, json)
+      })
     },
     end() {
       flush()

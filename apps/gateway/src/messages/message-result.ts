@@ -5,9 +5,9 @@ import type { JsonObject } from '../wire/json.js'
 import type { MessagesRequest } from './request.js'
 import type { MessagesTools } from './tool-types.js'
 
-/** Where a streamed message's events go; `send` resolves false when the client left. */
+/** Where a streamed message's events go; `send` is false (or resolves false) when the client left. */
 export interface MessagesSink {
-  send(event: string, data: JsonObject): Promise<boolean>
+  send(event: string, data: JsonObject): boolean | Promise<boolean>
 }
 
 /** Everything one request needs. */

@@ -6,6 +6,8 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { bodyChunks, pushChunks } from './body-reader.js'
+import type { ChunkSource } from './chunk-source.js'
 
 // One pool per process; sockets stay open between rounds and requests (no limit: streams are long).
 const httpAgent = new HttpAgent({ keepAlive: true })
@@ -52,91 +54,15 @@ export class HttpReply {
     return { [Symbol.asyncIterator]: () => bodyChunks(message) }
   }
 
+  /** The body pushed chunk by chunk (the streamed path: no promise per chunk). */
+  get chunks(): ChunkSource {
+    const message = this.#message
+    return { read: (onChunk) => pushChunks(message, onChunk) }
+  }
+
   /** Drops the body (frees the socket; the agent does not reuse one whose body was not read). */
   cancel(): void {
     this.#message.destroy()
-  }
-}
-
-/** Chunks buffered before the body is paused (the reader is slower than the upstream). */
-const HIGH_WATER_CHUNKS = 16
-const ignore = (): void => {}
-
-/**
- * A body's chunks from its `data` events. Node's own `message.iterator()` builds an async generator,
- * `readable` listeners and an end-of-stream watcher per body and copies through `read()`: issue 37's
- * load profile showed it among the largest costs of a streamed response, for one reader that only
- * ever wants the next chunk.
- */
-function bodyChunks(message: IncomingMessage): AsyncIterator<Uint8Array> {
-  const chunks: Buffer[] = []
-  let ended = false
-  let failure: Error | undefined
-  let wake: (() => void) | undefined
-  const onData = (chunk: Buffer): void => {
-    chunks.push(chunk)
-    if (chunks.length >= HIGH_WATER_CHUNKS) message.pause()
-    wake?.()
-  }
-  const onEnd = (): void => {
-    ended = true
-    wake?.()
-  }
-  const onError = (error: Error): void => {
-    failure ??= error
-    wake?.()
-  }
-  // A connection lost before the body ended closes the message without 'end'.
-  const onClose = (): void => {
-    if (!message.complete) failure ??= new Error('the upstream closed the connection before the body ended')
-    ended = true
-    wake?.()
-  }
-  const detach = (): void => {
-    message.off('data', onData)
-    message.off('end', onEnd)
-    message.off('error', onError)
-    message.off('close', onClose)
-    // An error after the reader left (a connection reset while draining) must not crash the process.
-    message.on('error', ignore)
-  }
-  message.on('data', onData)
-  message.on('end', onEnd)
-  message.on('error', onError)
-  message.on('close', onClose)
-  const next = async (): Promise<IteratorResult<Uint8Array>> => {
-    for (;;) {
-      const chunk = chunks.shift()
-      if (chunk !== undefined) {
-        if (chunks.length === 0 && message.isPaused() && !ended) message.resume()
-        return { done: false, value: chunk }
-      }
-      if (failure) {
-        detach()
-        throw failure
-      }
-      if (ended) {
-        detach()
-        return { done: true, value: undefined }
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve
-      })
-      wake = undefined
-    }
-  }
-  return {
-    next,
-    // Left early (the round ended at its terminal event, before the body's last bytes were read): a
-    // message the parser has finished is drained so its keep-alive socket goes back to the pool
-    // (destroying it costs a new connection for the next round); an unfinished one is dropped.
-    return: async () => {
-      detach()
-      chunks.length = 0
-      if (message.complete) message.resume()
-      else message.destroy()
-      return { done: true, value: undefined }
-    },
   }
 }
 

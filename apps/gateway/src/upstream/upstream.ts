@@ -9,11 +9,12 @@ import type { GatewayError } from '../wire/errors.js'
 import { isObject } from '../wire/json.js'
 import { chatToolsFor, responsesOfChatJson, toChatBody } from './chat-request.js'
 import { responsesOfChatStream } from './chat-stream.js'
+import type { ChunkSource } from './chunk-source.js'
 import { HttpReply, type HttpRequestInit, sendHttp } from './http-client.js'
 
-/** A reply that started: an SSE byte stream, or a parsed JSON body. */
+/** A reply that started: an SSE byte stream (pushed), or a parsed JSON body. */
 export type UpstreamReply =
-  | { kind: 'stream'; body: AsyncIterable<Uint8Array> }
+  | { kind: 'stream'; body: ChunkSource }
   | { kind: 'json'; body: unknown }
   | { kind: 'error'; error: GatewayError }
 
@@ -158,8 +159,8 @@ export class Upstream {
       return {
         kind: 'stream',
         body: chat
-          ? responsesOfChatStream(response.body, this.#config.limits.maxSseLineBytes, kinds)
-          : response.body,
+          ? responsesOfChatStream(response.chunks, this.#config.limits.maxSseLineBytes, kinds)
+          : response.chunks,
       }
     const raw = await readLimited(response.body, this.#config.limits.maxUpstreamJsonBytes)
     if (raw === undefined) response.cancel()
