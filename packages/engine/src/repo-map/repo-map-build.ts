@@ -36,6 +36,8 @@ export interface RepoMapBuildInput extends WalkOptions {
    * files chosen and the paths visited.
    */
   listing?: { files: SourceFile[]; visited: number }
+  /** Called after each batch of parsed outlines went into `cache`. */
+  onBatch?: () => void
 }
 
 /** One cached outline and the file it was made from. */
@@ -77,10 +79,20 @@ export interface RepoMapBuild {
   listingFromSnapshot: boolean
   /** Files or grammars that failed, with what to do; the map is built from the rest. */
   errors: string[]
+  /**
+   * The files chosen and paths visited (a later build of the same tree may take them as `listing`);
+   * absent when the text is a snapshot's.
+   */
+  listing?: { files: SourceFile[]; visited: number }
 }
 
-/** Files per message to the parsing thread; a stopped build waits for at most one batch. */
+/** Files per message to the parsing thread. */
 const FILES_PER_BATCH = 16
+/**
+ * Files in a build's first message: small, so that the first outlines come back soon and a session
+ * that closes waiting for them (to make progress, see `RepoMapService.close`) waits little.
+ */
+const FIRST_BATCH_FILES = 4
 
 /** A build parsing at most this many files (and bytes) does it on the session's thread. */
 const PARSE_HERE_MAX_FILES = 16
@@ -107,42 +119,56 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     else unknown.push(file)
   }
   let cacheUpdated = false
-  const sources = new Map<string, { text: string; hash: string }>()
-  await forEachLimited(unknown, 16, async (file) => {
-    try {
-      const bytes = await readFile(join(input.root, file.path))
-      const hash = createHash('sha1').update(bytes).digest('hex')
-      const cached = cache?.get(file.path)
-      if (cached && cached.hash === hash) {
-        cache!.set(file.path, { ...cached, size: file.size, mtimeMs: file.mtimeMs })
-        cacheUpdated = true
-        outlines.push(cached.outline)
-      } else sources.set(file.path, { text: bytes.toString('utf8'), hash })
-    } catch (error) {
-      errors.push(`${file.path}: could not read (${String(error)})`)
-    }
-  })
-  const reused = outlines.length
   const stats = new Map(walk.files.map((file) => [file.path, file]))
-  let pending = 0
-  if (input.parse === false) pending = sources.size
-  else {
+  // A file the cache knows (its stat changed) may hold the same bytes: read it to compare hashes.
+  // One the cache has never seen needs a parse; a cache-only build counts it without reading it.
+  const stale = input.parse === false ? unknown.filter((file) => cache?.has(file.path)) : unknown
+  let pending = input.parse === false ? unknown.length - stale.length : 0
+  // Read in path order, batch by batch, each batch read while the one before is parsing: the first
+  // outlines come back without waiting for every file to be read, and a build stopped part way has
+  // parsed (and keeps in `cache`) a prefix of the files rather than nothing.
+  const ordered = [...stale].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const readBatch = async (batch: readonly SourceFile[]) => {
+    const sources = new Map<string, { text: string; hash: string }>()
+    await forEachLimited(batch, 16, async (file) => {
+      try {
+        const bytes = await readFile(join(input.root, file.path))
+        const hash = createHash('sha1').update(bytes).digest('hex')
+        const cached = cache?.get(file.path)
+        if (cached && cached.hash === hash) {
+          cache!.set(file.path, { ...cached, size: file.size, mtimeMs: file.mtimeMs })
+          cacheUpdated = true
+          outlines.push(cached.outline)
+        } else sources.set(file.path, { text: bytes.toString('utf8'), hash })
+      } catch (error) {
+        errors.push(`${file.path}: could not read (${String(error)})`)
+      }
+    })
     // Outline in path order so the result does not depend on read completion order.
-    const paths = [...sources.keys()].sort()
-    let bytes = 0
-    for (const source of sources.values()) bytes += source.text.length
-    // A handful of small files parse in a few milliseconds: cheaper than starting the thread.
-    const here =
-      input.parseHere === true && paths.length <= PARSE_HERE_MAX_FILES && bytes <= PARSE_HERE_MAX_BYTES
-    for (let start = 0; start < paths.length; start += FILES_PER_BATCH) {
+    return batch.flatMap((file) => {
+      const source = sources.get(file.path)
+      return source === undefined ? [] : [{ path: file.path, ...source }]
+    })
+  }
+  let parsed = 0
+  if (input.parse === false) pending += (await readBatch(ordered)).length
+  else {
+    const here = input.parseHere === true && parsesHere(ordered)
+    const batches = batchesOf(ordered)
+    let next = batches.length > 0 ? readBatch(batches[0]!) : undefined
+    for (let index = 0; next !== undefined; index++) {
+      const batch = await next
+      next = index + 1 < batches.length ? readBatch(batches[index + 1]!) : undefined
+      if (batch.length === 0) continue
       input.signal?.throwIfAborted()
-      const batch = paths.slice(start, start + FILES_PER_BATCH)
       const outlined = await outlineFiles(
-        batch.map((path) => ({ path, text: sources.get(path)!.text })),
+        batch.map(({ path, text }) => ({ path, text })),
         { here, ...(input.signal ? { signal: input.signal } : {}) },
       )
       if (!outlined.ok) {
         errors.push(outlined.error)
+        // The read in flight still settles before the build does (it may touch `cache`).
+        await next
         break
       }
       errors.push(...outlined.errors)
@@ -151,13 +177,14 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
           errors.push(result.error)
           return
         }
-        const path = batch[index]!
+        const { path, hash } = batch[index]!
         outlines.push(result.outline)
+        parsed++
         const stat = stats.get(path)!
-        const hash = sources.get(path)!.hash
         cache?.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, hash, outline: result.outline })
         cacheUpdated = cache !== undefined
       })
+      input.onBatch?.()
     }
   }
   if (cache) {
@@ -177,7 +204,7 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     text,
     files: walk.files.length,
     outlined: outlines.length,
-    reused,
+    reused: outlines.length - parsed,
     pending,
     cacheUpdated,
     visited: walk.visited,
@@ -185,5 +212,25 @@ export async function buildRepoMap(input: RepoMapBuildInput): Promise<RepoMapBui
     fromSnapshot: false,
     listingFromSnapshot: input.listing !== undefined,
     errors,
+    listing: { files: walk.files, visited: walk.visited },
   }
+}
+
+/** The files split into messages for the parsing thread: a small first one, then full ones. */
+function batchesOf(files: readonly SourceFile[]): SourceFile[][] {
+  const batches: SourceFile[][] = []
+  for (let start = 0; start < files.length; ) {
+    const size = batches.length === 0 ? FIRST_BATCH_FILES : FILES_PER_BATCH
+    batches.push(files.slice(start, start + size))
+    start += size
+  }
+  return batches
+}
+
+/** Whether a handful of small files, cheaper to parse here than to start the thread for. */
+function parsesHere(files: readonly SourceFile[]): boolean {
+  if (files.length > PARSE_HERE_MAX_FILES) return false
+  let bytes = 0
+  for (const file of files) bytes += file.size
+  return bytes <= PARSE_HERE_MAX_BYTES
 }

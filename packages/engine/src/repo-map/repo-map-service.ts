@@ -72,6 +72,8 @@ export class RepoMapService {
   private last: Promise<unknown> = Promise.resolve()
   /** A parsing build is running: its outlines so far are worth saving if it is stopped. */
   private parsing = false
+  /** Settles when the running parse's first batch of outlines is in the cache (or the build ended). */
+  private firstBatch: Promise<void> = Promise.resolve()
 
   constructor(private readonly options: RepoMapServiceOptions) {}
 
@@ -113,9 +115,13 @@ export class RepoMapService {
       // A walk fills a new trace; a listing from the snapshot comes with its own.
       const newTrace = (): WalkTrace | undefined =>
         listing?.trace ?? (snapshot ? { paths: new Map() } : undefined)
+      let trace: WalkTrace | undefined
+      let walked: RepoMapBuild['listing']
       if (this.cache.size > 0) {
-        const trace = newTrace()
+        trace = newTrace()
         const quick = await buildRepoMap({ ...input, parse: false, trace })
+        // The parse below lists the same files: no second walk (its trace stands for both).
+        walked = quick.listing
         if (quick.pending === 0) {
           settleQuick(quick.text)
           this.options.onBuild?.(quick)
@@ -126,8 +132,19 @@ export class RepoMapService {
       }
       settleQuick(undefined)
       this.parsing = true
-      const trace = newTrace()
-      const build = await buildRepoMap({ ...input, trace })
+      let batchIn = () => {}
+      this.firstBatch = new Promise((resolve) => {
+        batchIn = resolve
+      })
+      if (walked === undefined) trace = newTrace()
+      const build = await buildRepoMap({
+        ...input,
+        ...(walked !== undefined ? { listing: walked } : {}),
+        trace,
+        onBatch: () => batchIn(),
+      }).finally(() => batchIn())
+      // Its files came from the snapshot only if the quick build's did.
+      build.listingFromSnapshot = listing !== undefined
       this.parsing = false
       this.options.onBuild?.(build)
       if (build.cacheUpdated) await this.save()
@@ -180,10 +197,15 @@ export class RepoMapService {
 
   /**
    * Stops a running build and persists the outlines parsed so far, so the next session in this
-   * project resumes where this one stopped. The service builds nothing after this.
+   * project resumes where this one stopped. The service builds nothing after this. A parse that has
+   * not yet had a batch back is given its first (small) one: without it, sessions shorter than the
+   * parsing thread's start would each stop with nothing parsed, and the map of a project only ever
+   * met by short `exec` runs would never complete (issue 40); with it, each session adds at least a
+   * batch, and the next one starts where it stopped.
    */
   async close(): Promise<void> {
     this.generation++
+    if (this.parsing) await Promise.race([this.firstBatch, this.last.catch(() => undefined)])
     this.abort.abort()
     await this.last.catch(() => undefined)
     if (this.parsing) await this.save()

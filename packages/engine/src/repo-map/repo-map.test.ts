@@ -293,3 +293,43 @@ describe('RepoMapService', () => {
     expect(after.entries).toHaveLength(300)
   })
 })
+
+describe('a map parsed across short sessions (issue 40)', () => {
+  it('sessions that close as soon as their parse is under way each add outlines, until one starts with the whole map', async () => {
+    const root = join(temp, 'short-sessions')
+    const cacheFile = join(temp, 'data', 'repo-map', 'short-sessions.json')
+    const files = 24
+    for (let i = 0; i < files; i++)
+      await put(root, `src/m${i}.ts`, `export function f${i}(a: number): number {\n  return a + ${i}\n}\n`)
+    const entries = async () => {
+      try {
+        return (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: unknown[] }).entries.length
+      } catch {
+        return 0
+      }
+    }
+    const counts: number[] = []
+    let map = ''
+    for (let session = 0; session < files && map === ''; session++) {
+      const service = new RepoMapService({ root, cacheFile })
+      map = await service.text()
+      if (map === '') {
+        // The run ends while the parsing thread has a batch in hand (or, the last files, once it is done).
+        let built = false
+        void service.built().then(() => {
+          built = true
+        })
+        await until(() => outlineBatchesWaiting() > 0 || built)
+        await service.close()
+        counts.push(await entries())
+      } else await service.close()
+    }
+    // Every stopped session saved more than the one before (at least its first batch), so the map
+    // is complete after a bounded number of them and then goes into the first request.
+    expect(counts.length).toBeGreaterThan(0)
+    expect(counts.every((count, index) => count > (index === 0 ? 0 : counts[index - 1]!))).toBe(true)
+    expect(map).toContain('src/m0.ts:')
+    expect(map).toContain(`src/m${files - 1}.ts:`)
+    expect(await entries()).toBe(files)
+  })
+})
