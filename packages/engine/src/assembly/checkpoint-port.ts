@@ -97,6 +97,10 @@ export function createCheckpointPort(options: CheckpointPortOptions): Checkpoint
           `Could not record how this turn left the files (${marked.error.message}); rewinding to it will treat every later change as the agent's.`,
         )
     },
+    async stage() {
+      const checkpoints = await repo()
+      await checkpoints?.stage()
+    },
     async restore(checkpoint, turns = [checkpoint], restoreOptions = {}) {
       const checkpoints = await repo()
       if (!checkpoints)

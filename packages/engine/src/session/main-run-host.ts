@@ -45,6 +45,7 @@ export function buildMainRunHost(
   let toolsByName = new Map(agent.tools.map((tool) => [tool.name, tool]))
   let cwd = session.startCwd
   const nudgeTodos = todoNudger(session)
+  const stageWrites = writeStager(session)
   const modelRef = () => input.modelRef ?? state.modelRef
   // The fallback this turn switched to (`model.fallback`), whose usage is priced as its own.
   let fallenBack: { ref: string; id: string } | undefined
@@ -125,6 +126,7 @@ export function buildMainRunHost(
         await checkpoint.taken
       }
       const outcome = await runBatch(calls, batchDeps, signal)
+      if (outcome.mutated) stageWrites.wrote()
       if (outcome.stop !== undefined && !signal.aborted) {
         // Claude Code's `continue: false`: the results are kept, no further round runs.
         session.notice('warning', `A hook stopped the turn: ${outcome.stop}`, 'hook_stopped')
@@ -162,7 +164,34 @@ export function buildMainRunHost(
       setImmediate(() => {
         checkpoint.start()
         void services.gate.ready?.().catch(() => {})
+        stageWrites.requestSent()
       })
+    },
+  }
+}
+
+/**
+ * Overlaps the after-turn checkpoint's staging with the model's answer (issue 40): when a request
+ * goes out after a batch that wrote files, the tree is staged meanwhile, so if the answer ends the
+ * turn its snapshot only confirms nothing changed since (one git process, not three, between the
+ * last answer and the exit). What it records is the same: the snapshot still runs at the turn's end.
+ */
+function writeStager(session: SessionCore): { wrote: () => void; requestSent: () => void } {
+  let unstaged = false
+  return {
+    wrote: () => {
+      unstaged = true
+    },
+    requestSent: () => {
+      const stage = session.services.checkpoints.stage
+      if (!unstaged || stage === undefined) return
+      unstaged = false
+      // Closing waits for it like any checkpoint work; the after-turn snapshot queues behind it.
+      const staged = stage().catch(() => undefined)
+      session.state.checkpointing = Promise.all([session.state.checkpointing, staged]).then(
+        () => {},
+        () => {},
+      )
     },
   }
 }

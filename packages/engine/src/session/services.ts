@@ -193,6 +193,12 @@ export interface CheckpointPort {
    */
   afterTurn?(turnId: string, before: Checkpoint | undefined, mutated: boolean): Promise<void>
   /**
+   * Stages the working tree as the after-turn snapshot would, without recording anything, so that
+   * snapshot has only to confirm nothing changed since (run while a request after a writing batch
+   * is in flight: the answer may end the turn). Never fails: the snapshot itself reports problems.
+   */
+  stage?(): Promise<void>
+  /**
    * Rewinds files to a checkpoint: only those the agent changed in the turns since (`turns`, the
    * checkpoints taken from the target on, in order); the user's own changes are left alone. In a
    * file the agent changed that was edited afterwards only the agent's hunks are reverted (a

@@ -279,6 +279,52 @@ describe('ShadowCheckpoints in a project that is not a git repository', () => {
     expect(await readFile(marker, 'utf8')).toBe('')
   })
 
+  it('stage() leaves a snapshot one git process: the same checkpoint as without it, later changes included', async () => {
+    await buildTree()
+    // A git that logs each command it runs, so the test counts processes, not milliseconds.
+    const wrapper = join(scratch, 'git-logging.sh')
+    const log = join(scratch, 'git.log')
+    await writeFile(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec git "$@"\n`)
+    await chmod(wrapper, 0o755)
+    const gitDir = checkpointRepoDir(dataDir, project)
+    const checkpoints = value(
+      await ShadowCheckpoints.open({ projectRoot: project, gitDir, gitPath: wrapper }),
+    )
+    const before = value(await checkpoints.snapshot('before'))
+    const commands = async () => {
+      const text = await readFile(log, 'utf8').catch(() => '')
+      await rm(log, { force: true })
+      return text.split('\n').filter((line) => line !== '')
+    }
+    await commands()
+    // The turn's writes, staged while (say) the model answers; no checkpoint is made yet.
+    await writeFiles(project, { 'src/main.ts': 'export const answer = 43\n', 'src/new.ts': 'new\n' })
+    value(await checkpoints.stage())
+    expect((await commands()).length).toBeGreaterThan(1)
+    expect(
+      execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'refs/z-engine/checkpoints'], {
+        encoding: 'utf8',
+      }).trim(),
+    ).toBe(before.commit)
+    const after = value(await checkpoints.snapshotAndMark('after-t1', 'after'))
+    const ran = await commands()
+    expect(ran).toHaveLength(1)
+    expect(ran[0]).toContain('ls-files')
+    expect(after.reused).toBe(false)
+    const files = shadowFiles(checkpoints, after.commit).join('\n')
+    expect(files).toContain('src/new.ts')
+    // The same tree a snapshot without the staging pass records.
+    const plain = value(
+      await ShadowCheckpoints.open({ projectRoot: project, gitDir: join(scratch, 'plain.git') }),
+    )
+    expect(value(await plain.snapshot()).tree).toBe(after.tree)
+    // A change after the staging pass is still captured by the snapshot.
+    value(await checkpoints.stage())
+    await writeFiles(project, { 'late.txt': 'written by a Stop hook\n' })
+    const late = value(await checkpoints.snapshot('late'))
+    expect(shadowFiles(checkpoints, late.commit).join('\n')).toContain('late.txt')
+  })
+
   it('skips a snapshot beyond its file or byte budget, copying nothing, and takes it once within', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 40; i++) files[`many/file${i}.txt`] = `file ${i}\n`

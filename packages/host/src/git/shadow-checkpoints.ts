@@ -346,31 +346,56 @@ export class ShadowCheckpoints {
     return this.exclude?.(path) === true
   }
 
+  /**
+   * Brings the shadow index and its tree up to date with the working tree, as a snapshot would,
+   * without making a checkpoint: a snapshot taken soon after then only has to find that nothing
+   * changed since (one `git ls-files`) instead of staging and writing the tree itself. For work
+   * that overlaps a wait (a model request after a batch that wrote files), so the snapshot that
+   * follows it is short. A failure is reported and changes nothing a snapshot relies on.
+   */
+  stage(): Promise<CheckpointResult<void>> {
+    return this.serialized(async () => {
+      try {
+        await this.stageNow()
+        return { ok: true, value: undefined }
+      } catch (error) {
+        return this.snapshotFailure(error)
+      }
+    })
+  }
+
+  /** Stages the working tree and writes (or reuses) the index's tree; the tree and what was left out. */
+  private async stageNow(): Promise<{ tree: string; skippedLarge: string[] }> {
+    // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
+    const known = this.indexTree
+    this.indexTree = undefined
+    const kept = this.indexPaths
+    this.indexPaths = undefined
+    const paths: KnownIndexPaths = {
+      paths: kept !== undefined && kept.stamp === (await this.indexStamp()) ? kept.paths : undefined,
+    }
+    const staged = await this.stageWithRetry(paths)
+    // Nothing reported changed and the index file is the one we last wrote (no other process
+    // touched it): the tree is known, so skip write-tree.
+    const reusable =
+      staged.changed === 0 &&
+      staged.nestedRepos.length === 0 &&
+      known !== undefined &&
+      known.stamp === (await this.indexStamp())
+    const tree = reusable ? known.tree : (await gitOk(this.context, ['write-tree'])).toString('utf8').trim()
+    this.indexTree = { tree, stamp: await this.indexStamp() }
+    if (paths.paths !== undefined) this.indexPaths = { paths: paths.paths, stamp: this.indexTree.stamp }
+    return { tree, skippedLarge: staged.skippedLarge }
+  }
+
   /** `alsoRef`: a ref to point at a new checkpoint in the same transaction (not moved on reuse). */
   private async snapshotNow(
     message: string,
     alsoRef?: string,
   ): Promise<CheckpointResult<CheckpointSnapshot>> {
     try {
-      // Forget what the index held until the new tree is written: a failed pass leaves it unknown.
-      const known = this.indexTree
-      this.indexTree = undefined
-      const kept = this.indexPaths
-      this.indexPaths = undefined
-      const paths: KnownIndexPaths = {
-        paths: kept !== undefined && kept.stamp === (await this.indexStamp()) ? kept.paths : undefined,
-      }
-      const staged = await this.stageWithRetry(paths)
-      // Nothing reported changed and the index file is the one we last wrote (no other process
-      // touched it): the tree is known, so skip write-tree.
-      const reusable =
-        staged.changed === 0 &&
-        staged.nestedRepos.length === 0 &&
-        known !== undefined &&
-        known.stamp === (await this.indexStamp())
-      const tree = reusable ? known.tree : (await gitOk(this.context, ['write-tree'])).toString('utf8').trim()
-      this.indexTree = { tree, stamp: await this.indexStamp() }
-      if (paths.paths !== undefined) this.indexPaths = { paths: paths.paths, stamp: this.indexTree.stamp }
+      const staged = await this.stageNow()
+      const tree = staged.tree
       // Another session on the same project may have moved the ref; compare-and-swap, retry once.
       for (let attempt = 0; ; attempt++) {
         const head = await this.readHead()
@@ -393,17 +418,22 @@ export class ShadowCheckpoints {
         if (attempt >= 3) throw new Error(`could not move ${HEAD_REF}: ${swapped}`)
       }
     } catch (error) {
-      if (error instanceof StageBudgetError) {
-        return checkpointFailure(
-          'overBudget',
-          `${this.context.workTree} has ${error.message}, beyond the checkpoint budget; raise checkpoints.max_files or checkpoints.max_mb to capture it`,
-        )
-      }
+      return this.snapshotFailure(error)
+    }
+  }
+
+  /** A failed snapshot (or staging pass) as the result callers get. */
+  private snapshotFailure(error: unknown): CheckpointResult<never> {
+    if (error instanceof StageBudgetError) {
       return checkpointFailure(
-        'snapshotFailed',
-        `could not snapshot ${this.context.workTree}: ${(error as Error).message}`,
+        'overBudget',
+        `${this.context.workTree} has ${error.message}, beyond the checkpoint budget; raise checkpoints.max_files or checkpoints.max_mb to capture it`,
       )
     }
+    return checkpointFailure(
+      'snapshotFailed',
+      `could not snapshot ${this.context.workTree}: ${(error as Error).message}`,
+    )
   }
 
   /**
