@@ -318,6 +318,20 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
     expect(read(join(lent, 'work.txt'))).toBe('work\n')
   })
 
+  it('cannot create a repository in a project that has none (git init, then a hook the next commit runs)', async () => {
+    const root = join(base, 'no-repository')
+    mkdirSync(root)
+    writeFileSync(join(root, 'README.md'), 'hello\n')
+    const result = await confined(
+      'git init -q; mkdir -p .git/hooks; echo evil > .git/hooks/pre-commit; git status; echo done',
+      root,
+    )
+    expect(result.output).toContain('done')
+    expect(result.output).toContain('a confined command cannot create a repository here')
+    expect(existsSync(join(root, '.git'))).toBe(false)
+    expect(read(join(root, 'README.md'))).toBe('hello\n')
+  })
+
   it("a worktree agent cannot re-point its own git folder (commondir, gitdir) or another worktree's", async () => {
     const root = repository('wt-main')
     const tree = join(base, 'wt-agent')

@@ -373,7 +373,10 @@ async function gitProtection(
 ): Promise<{ protect: ProfilePath[]; writable: string[]; pinned: string[] }> {
   const dotGit = join(root, '.git')
   const kind = await kindOf(dotGit)
-  if (kind === undefined) return { protect: [], writable: [], pinned: [] }
+  // No repository: a confined command may not make one (`git init`, then hooks the user's next
+  // `git commit` runs). A `.git` file naming no folder makes git stop with this text instead.
+  if (kind === undefined)
+    return { protect: [{ path: dotGit, kind: 'file', seed: NO_REPOSITORY_SEED }], writable: [], pinned: [] }
   let common = dotGit
   const writable: string[] = []
   const protect: ProfilePath[] = []
@@ -399,6 +402,13 @@ async function gitProtection(
     protect.push({ path: hooksPath, kind: 'dir' })
   return { protect, writable, pinned: [common] }
 }
+
+/**
+ * What the placeholder `.git` of a folder without a repository says: git reads it as a gitfile and
+ * stops with `fatal: not a git repository: /z-engine/…`, which tells the user what to do.
+ */
+export const NO_REPOSITORY_SEED =
+  'gitdir: /z-engine/a confined command cannot create a repository here (run git init yourself, or approve it with [shell.sandbox] off)\n'
 
 /** A worktree's own git folder and the common one (its `.git` is a file naming them); else none. */
 async function worktreeGitDirs(root: string): Promise<string[]> {
