@@ -53,6 +53,7 @@ describe('public surface', () => {
         "mergeAgentBranch",
         "neutralisesGit",
         "openAgentWorktree",
+        "pathExists",
         "planBubblewrap",
         "planSeatbelt",
         "prefetchGitHooksFolder",

@@ -1,3 +1,4 @@
+export { pathExists } from './fs/path-exists.js'
 export { checkpointRepoDir } from './git/checkpoint-paths.js'
 export type {
   CheckpointDiff,

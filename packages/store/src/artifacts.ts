@@ -27,6 +27,7 @@ export async function writeArtifactFile(
   return path
 }
 
+// The store may import only protocol (DESIGN.md's table), so @z-engine/host's pathExists is out of reach.
 async function exists(path: string): Promise<boolean> {
   try {
     await stat(path)

@@ -23,28 +23,30 @@ export class WebBudget {
   }
 }
 
-function searchError(call: MessagesCall, code: string, message: string): MessagesCallResult {
+/** A refused or failed web call: its error for the model, and the result block's error form. */
+function webError(
+  tool: 'web_search' | 'web_fetch',
+  call: MessagesCall,
+  code: string,
+  message: string,
+): MessagesCallResult {
   return {
     output: `Error (${code}): ${message}`,
     block: {
-      type: 'web_search_tool_result',
+      type: `${tool}_tool_result`,
       tool_use_id: call.id,
-      content: { type: 'web_search_tool_result_error', error_code: code },
+      content: { type: `${tool}_tool_result_error`, error_code: code },
     },
     isError: true,
   }
 }
 
+function searchError(call: MessagesCall, code: string, message: string): MessagesCallResult {
+  return webError('web_search', call, code, message)
+}
+
 function fetchError(call: MessagesCall, code: string, message: string): MessagesCallResult {
-  return {
-    output: `Error (${code}): ${message}`,
-    block: {
-      type: 'web_fetch_tool_result',
-      tool_use_id: call.id,
-      content: { type: 'web_fetch_tool_result_error', error_code: code },
-    },
-    isError: true,
-  }
+  return webError('web_fetch', call, code, message)
 }
 
 /**

@@ -1,5 +1,6 @@
-import { lstat, readdir } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathExists } from '@z-engine/host'
 import { isWithin, normalizePath, type Rule } from '@z-engine/policy'
 
 /** At most this many entries are looked at per walk (a huge tree is searched this far). */
@@ -39,7 +40,7 @@ export async function deniedReadPaths(input: DeniedReadInput): Promise<string[]>
     if (literal && matcher.anchored) {
       const base = matcher.base === 'home' ? input.home : matcher.base === 'project' ? input.projectRoot : '/'
       const path = normalizePath(join(base, pattern))
-      if (await exists(path)) found.add(path)
+      if (await pathExists(path, { followLinks: false })) found.add(path)
     } else search = true
   }
   if (search) {
@@ -62,11 +63,4 @@ export async function deniedReadPaths(input: DeniedReadInput): Promise<string[]>
   // A path inside another masked one needs no mask of its own.
   const paths = [...found].sort()
   return paths.filter((path) => !paths.some((other) => other !== path && isWithin(path, other)))
-}
-
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  )
 }

@@ -11,6 +11,7 @@ import {
 } from '@z-engine/host'
 import type { JobInfo } from '@z-engine/protocol'
 import type { JobPort } from '@z-engine/tools'
+import { matchingLines } from './matching-lines.js'
 
 /** Options of {@link ShellJobs}. */
 export interface ShellJobsOptions {
@@ -84,14 +85,7 @@ export class ShellJobs implements JobPort {
     await this.processes.waitForExit(jobId, options.waitMs ?? 0, signal)
     const read = this.processes.read(jobId)
     if (!read) return undefined
-    let output = read.output
-    if (options.filter !== undefined) {
-      const pattern = new RegExp(options.filter)
-      output = output
-        .split('\n')
-        .filter((line) => pattern.test(line))
-        .join('\n')
-    }
+    let output = matchingLines(read.output, options.filter)
     if (read.droppedBytes > 0) {
       output = `[... ${read.droppedBytes} bytes of earlier output were dropped before this read ...]\n${output}`
     }

@@ -69,6 +69,19 @@ function claude(input: number, output: number, maxOutputTokens: number): Entry {
   }
 }
 
+/**
+ * Prices of a provider that bills cached input at a listed rate and a cache write as input plus that
+ * rate (OpenAI, Gemini).
+ */
+function cachedRatePrices(input: number, output: number, cachedInput: number): ModelPrices {
+  return {
+    inputPerMillion: input,
+    outputPerMillion: output,
+    cacheWritePerMillion: input + cachedInput,
+    cacheReadPerMillion: cachedInput,
+  }
+}
+
 /** OpenAI: no cache-write surcharge; cached input at the listed discount. */
 function gpt(
   input: number,
@@ -82,12 +95,7 @@ function gpt(
     provider: 'openai',
     contextWindow,
     maxOutputTokens,
-    prices: {
-      inputPerMillion: input,
-      outputPerMillion: output,
-      cacheWritePerMillion: input + cachedInput,
-      cacheReadPerMillion: cachedInput,
-    },
+    prices: cachedRatePrices(input, output, cachedInput),
     vision: true,
     reasoning,
   }
@@ -111,12 +119,7 @@ function gemini(
     provider: 'gemini',
     contextWindow: 1_048_576,
     maxOutputTokens,
-    prices: {
-      inputPerMillion: input,
-      outputPerMillion: output,
-      cacheWritePerMillion: input + cachedInput,
-      cacheReadPerMillion: cachedInput,
-    },
+    prices: cachedRatePrices(input, output, cachedInput),
     vision: true,
     reasoning,
   }

@@ -1,5 +1,6 @@
 import type { JobInfo } from '@z-engine/protocol'
 import type { JobPort } from '@z-engine/tools'
+import { matchingLines } from '../jobs/matching-lines.js'
 import type { AgentEntry } from './agent-entry.js'
 
 /** Background agents seen as jobs: JobOutput shows the latest message, JobKill cancels the agent. */
@@ -29,16 +30,9 @@ export class AgentJobs {
     if (job.info.status === 'running' && entry.running && (options.waitMs ?? 0) > 0)
       await settledWithin(entry.running, options.waitMs ?? 0, signal)
     const latest = entry.latestText
-    let output = latest === job.lastRead ? '' : latest
+    const unread = latest === job.lastRead ? '' : latest
     job.lastRead = latest
-    if (options.filter !== undefined) {
-      const pattern = new RegExp(options.filter)
-      output = output
-        .split('\n')
-        .filter((line) => pattern.test(line))
-        .join('\n')
-    }
-    return { output, info: job.info }
+    return { output: matchingLines(unread, options.filter), info: job.info }
   }
 
   /** The agent's latest message, without marking it read for the model. */

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { link, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import { pathExists } from '../fs/path-exists.js'
 
 // Writing a commit object and moving refs without starting git (issue 17): each git process costs
 // the engine ~10 ms of CPU to spawn, more under load, and a turn's checkpoints ran two of them
@@ -48,7 +49,7 @@ async function writeLooseObject(gitDir: string, type: string, body: Buffer): Pro
   const id = createHash('sha1').update(raw).digest('hex')
   const dir = join(gitDir, 'objects', id.slice(0, 2))
   const path = join(dir, id.slice(2))
-  if (await exists(path)) return id
+  if (await pathExists(path)) return id
   await mkdir(dir, { recursive: true })
   // Written aside and linked into place, as git does: a reader never sees a partial object.
   const temp = join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`)
@@ -125,11 +126,4 @@ export async function updateLooseRefs(
   } finally {
     for (const { lock } of locks) await rm(lock, { force: true })
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  )
 }

@@ -9,6 +9,7 @@ import {
   type InstructionScope,
   stripHtmlComments,
 } from '@z-engine/context'
+import { pathExists } from '@z-engine/host'
 import { displayPath, isInside, realPathOrNull, userConfigDir } from './paths.js'
 
 /** Where to look for instruction files. */
@@ -132,11 +133,11 @@ async function projectFolders(projectRoot: string, home: string): Promise<string
   let folder = projectRoot
   for (;;) {
     if (folder === home)
-      return chain.length > 0 && (await exists(join(home, '.git')))
+      return chain.length > 0 && (await pathExists(join(home, '.git')))
         ? chain.reverse()
         : onlyProject(projectRoot, home)
     chain.push(folder)
-    if (await exists(join(folder, '.git'))) return chain.reverse()
+    if (await pathExists(join(folder, '.git'))) return chain.reverse()
     const parent = dirname(folder)
     if (parent === folder) return onlyProject(projectRoot, home)
     folder = parent
@@ -227,13 +228,4 @@ async function loadFile(
   }
   file.content = expandImports(text, loaded)
   return file.content
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path)
-    return true
-  } catch {
-    return false
-  }
 }

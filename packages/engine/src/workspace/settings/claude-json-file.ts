@@ -1,7 +1,8 @@
-import { chmod, mkdir, readFile, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { type ClaudeJsonLayers, claudeJsonLayers, parseClaudeJson } from './claude-json.js'
+import { readSettingsText } from './read-settings-text.js'
 
 type Json = Record<string, unknown>
 
@@ -15,7 +16,7 @@ export async function readClaudeJsonLayers(
   file: string,
   projectRoot: string | undefined,
 ): Promise<ClaudeJsonLayers> {
-  const text = await readText(file)
+  const text = await readSettingsText(file)
   if (typeof text === 'object') {
     const layers = claudeJsonLayers(file, undefined, projectRoot)
     layers.user.notices.push({
@@ -34,7 +35,7 @@ export async function readClaudeJsonLayers(
 export async function readClaudeJson(
   file: string,
 ): Promise<{ ok: true; config: Json } | { ok: false; error: string }> {
-  const text = await readText(file)
+  const text = await readSettingsText(file)
   if (typeof text === 'object') return { ok: false, error: `${file} could not be read (${text.code}).` }
   if (text === undefined) return { ok: true, config: {} }
   const parsed = parseClaudeJson(file, text)
@@ -107,15 +108,5 @@ async function acquireLock(path: string): Promise<{ ok: true } | { ok: false; er
         error: `${path} is held by another program (Claude Code writing its config?); nothing was changed. Try again.`,
       }
     await delay(wait)
-  }
-}
-
-async function readText(file: string): Promise<string | undefined | { code: string }> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
-    return { code: code ?? String(error) }
   }
 }

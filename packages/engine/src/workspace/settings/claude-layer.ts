@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { parsePermissionMode, parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import { claudeSandbox } from './claude-sandbox.js'
 import { jsonErrorOffset } from './json-error-offset.js'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
+import { absentLayer, readSettingsText } from './read-settings-text.js'
 import { ruleNotices } from './rule-notices.js'
 
 type Json = Record<string, unknown>
@@ -14,12 +14,9 @@ type Json = Record<string, unknown>
  * `[shell.sandbox]`, claude-sandbox.ts). Other keys belong to Claude Code and are left alone. Broken JSON skips the layer with a notice; it never throws.
  */
 export async function readClaudeLayer(name: SettingsLayerName, file: string): Promise<LoadedLayer> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { name, file, present: false, data: {}, notices: [] }
+  const text = await readSettingsText(file)
+  if (text === undefined) return absentLayer(name, file)
+  if (typeof text === 'object')
     return {
       name,
       file,
@@ -30,13 +27,12 @@ export async function readClaudeLayer(name: SettingsLayerName, file: string): Pr
           'error',
           name,
           file,
-          `could not be read (${code ?? String(error)}); it is skipped`,
+          `could not be read (${text.code}); it is skipped`,
           undefined,
           'file_unreadable',
         ),
       ],
     }
-  }
   return parseClaudeLayer(name, file, text)
 }
 

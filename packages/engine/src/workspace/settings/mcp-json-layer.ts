@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
+import { absentLayer, readSettingsText } from './read-settings-text.js'
 
 type Json = Record<string, unknown>
 
@@ -14,15 +14,10 @@ const KNOWN = new Set(['type', 'command', 'args', 'env', 'url', 'headers', 'cwd'
  * skipped with a notice naming the file, the server and the field, and the rest load.
  */
 export async function readMcpJsonLayer(file: string): Promise<LoadedLayer> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR')
-      return { name: 'mcpJson', file, present: false, data: {}, notices: [] }
-    return skipped(file, `could not be read (${code ?? String(error)}); it is skipped`, 'file_unreadable')
-  }
+  const text = await readSettingsText(file)
+  if (text === undefined) return absentLayer('mcpJson', file)
+  if (typeof text === 'object')
+    return skipped(file, `could not be read (${text.code}); it is skipped`, 'file_unreadable')
   return parseMcpJsonLayer(file, text)
 }
 

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import { parse, TomlError } from 'smol-toml'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 import { locateKey } from './locate-key.js'
+import { absentLayer, readSettingsText } from './read-settings-text.js'
 import { ruleNotices } from './rule-notices.js'
 
 /**
@@ -11,14 +11,9 @@ import { ruleNotices } from './rule-notices.js'
  * a crash). Unknown keys are warnings; the rest of the file still applies.
  */
 export async function readTomlLayer(name: SettingsLayerName, file: string): Promise<LoadedLayer> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { name, file, present: false, data: {}, notices: [] }
-    return skipped(name, file, { message: `could not be read (${code ?? String(error)})` })
-  }
+  const text = await readSettingsText(file)
+  if (text === undefined) return absentLayer(name, file)
+  if (typeof text === 'object') return skipped(name, file, { message: `could not be read (${text.code})` })
   return parseTomlLayer(name, file, text)
 }
 

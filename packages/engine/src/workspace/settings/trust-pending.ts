@@ -1,5 +1,5 @@
-import { access } from 'node:fs/promises'
 import { homedir } from 'node:os'
+import { pathExists } from '@z-engine/host'
 import { PROJECT_LAYERS, type SettingsLayerName } from './layers.js'
 import { defaultConfigDir, settingsFiles } from './paths.js'
 import { createTrustStore } from './trust-store.js'
@@ -18,14 +18,8 @@ export async function workspaceTrustPending(
   const files = settingsFiles({ home, configDir, projectRoot, env })
   const byLayer: Partial<Record<SettingsLayerName, string>> = files
   const gated = [...PROJECT_LAYERS].flatMap((layer) => byLayer[layer] ?? [])
-  const present = await Promise.all(
-    gated.map((file) =>
-      access(file).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  )
+  const present = await Promise.all(gated.map((file) => pathExists(file)))
+
   if (!present.includes(true)) return false
   return !(await createTrustStore(configDir).isTrusted(projectRoot))
 }
