@@ -4,8 +4,7 @@ import { reminderText, wrapReminder } from '@z-engine/prompts'
 import type { AgentInfo, AgentStatus, ContentBlock, JobInfo, Message, Settings } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
 import type { AgentPort, AgentRunResult, AgentSpawnRequest, Ports, Tool } from '@z-engine/tools'
-import { chooseRoute } from '../decisions/seams/route.js'
-import { strongerModels } from '../decisions/seams/route-ladder.js'
+import { routeRun } from '../decisions/seams/route.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { AgentDefinition } from '../workspace/definitions/types.js'
@@ -295,32 +294,16 @@ export class Orchestrator {
     prompt: string,
     signal: AbortSignal,
   ): Promise<{ modelRef?: string; effort?: 'low' | 'medium' | 'high' | 'max' } | undefined> {
-    const session = this.deps.session
-    const decisions = session.services.decisions
-    if (!decisions?.joins('route')) return undefined
-    const models = session.services.models
-    const resolved = models.resolve(entry.modelRef)
-    const effort = resolved.ok ? resolved.model.reasoning?.effort : undefined
-    const stronger = entry.modelPinned
-      ? []
-      : strongerModels(entry.modelRef, models.routeLadder?.() ?? [], (ref) => models.resolve(ref).ok)
-    const route = await chooseRoute(
-      decisions,
+    return routeRun(
+      this.deps.session,
       {
         prompt,
+        modelRef: entry.modelRef,
+        pinned: entry.modelPinned,
         agent: { id: entry.info.id, type: entry.definition.name, description: entry.info.description },
-        model: entry.modelRef,
-        stronger,
-        effort: effort === 'minimal' ? 'low' : effort,
       },
       signal,
     )
-    if (route === undefined) return undefined
-    session.publish({ type: 'routeChosen', route })
-    return {
-      ...(route.model !== undefined ? { modelRef: route.model } : {}),
-      ...(route.effort !== undefined ? { effort: route.effort } : {}),
-    }
   }
 
   /** Runs one prompt of an agent to its end; never rejects (failures become a failed status). */

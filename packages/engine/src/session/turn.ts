@@ -8,12 +8,7 @@ import type {
   Usage,
   VerificationBadge,
 } from '@z-engine/protocol'
-import { uncheckedClaim } from '../decisions/seams/completion.js'
-import { chooseRoute } from '../decisions/seams/route.js'
-import { strongerModels } from '../decisions/seams/route-ladder.js'
-import { applyTaskView } from '../decisions/seams/task-view-plan.js'
-import { judgeTurnInBackground } from '../decisions/seams/turn-end.js'
-import { turnStartAdvice } from '../decisions/seams/turn-start.js'
+import { type TurnSeams, turnSeams } from '../decisions/turn-seams.js'
 import type { ModelErrorKind } from '../model/types.js'
 import { type RunOutcome, runAgent } from '../run/agent-run.js'
 import { buildMainRunHost } from './main-run-host.js'
@@ -108,24 +103,18 @@ export async function runTurn(
   const due = (await session.services.turnReminders?.().catch(() => [])) ?? []
   session.state.reminders.push(...due)
   // Decision seams at turn start: reminders for the opening message, a task view, and the route (effort, model).
-  const decisions = session.services.decisions
-  const start = await turnStartAdvice(
-    decisions,
-    input.text,
-    session.state.workingSet,
-    turn.controller.signal,
-    session.newId,
-  )
+  const seams = turnSeams(session)
+  const start = await seams.start(input.text, session.state.workingSet, turn.controller.signal)
   session.state.reminders.push(...start.reminders)
   if (start.view !== undefined) {
     // Only here, before the opening message: every request of the turn still extends the one before
     // it byte for byte. Journaled first, so replay rebuilds the same reduced working set.
     await session.commit({ type: 'taskViewApplied', view: start.view }, scope)
     const workingSet = session.state.workingSet
-    workingSet.splice(0, workingSet.length, ...applyTaskView(workingSet, start.view))
+    workingSet.splice(0, workingSet.length, ...seams.applyView(workingSet, start.view))
     messagesAtStart = workingSet.length
   }
-  input = await routedInput(session, input, turn.controller.signal)
+  input = await routedInput(session, seams, input, turn.controller.signal)
   await appendOpeningMessage(session, turn, input, hook.additionalContext, messageId)
 
   const { startCheckpoint, checkpointed } = beginCheckpoint(session, messageId, turnId)
@@ -173,8 +162,7 @@ export async function runTurn(
             reason: `The badge could not be computed: ${error instanceof Error ? error.message : String(error)}`,
           }),
         )
-  const claim = await uncheckedClaim(
-    decisions,
+  const claim = await seams.uncheckedClaim(
     {
       finalText: run.type === 'done' ? run.finalText : '',
       messageId: lastAssistantId(session.state.workingSet.slice(messagesAtStart)) ?? messageId,
@@ -185,8 +173,7 @@ export async function runTurn(
   )
   if (claim !== undefined) session.publish({ type: 'completionClaimUnchecked', claim })
   await finish(outcomeOf(run, turn), badge, run.mutated)
-  if (run.type === 'done')
-    judgeTurnInBackground(session, { turnId, prompt: input.text, finalText: run.finalText })
+  if (run.type === 'done') seams.judgeInBackground({ turnId, prompt: input.text, finalText: run.finalText })
 }
 
 /**
@@ -273,29 +260,16 @@ async function reportFailure(
  * new prompt cache, so it never happens mid-turn. A model the user chose (`/model`) or a command's
  * own `model` is left alone; only the effort may rise then.
  */
-async function routedInput(session: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnInput> {
-  const decisions = session.services.decisions
-  if (!decisions?.joins('route')) return input
-  const models = session.services.models
-  const model = input.modelRef ?? session.state.modelRef
+async function routedInput(
+  session: SessionCore,
+  seams: TurnSeams,
+  input: TurnInput,
+  signal: AbortSignal,
+): Promise<TurnInput> {
+  const modelRef = input.modelRef ?? session.state.modelRef
   const pinned = input.modelRef !== undefined || session.state.modelPinned
-  const resolved = models.resolve(model)
-  const effort = resolved.ok ? resolved.model.reasoning?.effort : undefined
-  const stronger = pinned
-    ? []
-    : strongerModels(model, models.routeLadder?.() ?? [], (ref) => models.resolve(ref).ok)
-  const route = await chooseRoute(
-    decisions,
-    { prompt: input.text, model, stronger, effort: effort === 'minimal' ? 'low' : effort },
-    signal,
-  )
-  if (route === undefined) return input
-  session.publish({ type: 'routeChosen', route })
-  return {
-    ...input,
-    ...(route.model !== undefined ? { modelRef: route.model } : {}),
-    ...(route.effort !== undefined ? { effort: route.effort } : {}),
-  }
+  const routed = await seams.route({ prompt: input.text, modelRef, pinned }, signal)
+  return routed === undefined ? input : { ...input, ...routed }
 }
 
 /** The id of the last assistant message among `messages`. */

@@ -1,7 +1,9 @@
 import type { Route } from '@z-engine/protocol'
+import type { ModelPort } from '../../model/model-port.js'
 import type { DecisionHub } from '../hub.js'
+import type { SeamSession } from '../seam-session.js'
 import type { SeamInput } from '../seam-types.js'
-import { isStronger } from './route-ladder.js'
+import { isStronger, strongerModels } from './route-ladder.js'
 
 type Effort = 'low' | 'medium' | 'high' | 'max'
 const RANK: Record<Effort, number> = { low: 0, medium: 1, high: 2, max: 3 }
@@ -48,5 +50,56 @@ export async function chooseRoute(
     ...(model !== undefined ? { model } : {}),
     ...(effort !== undefined ? { effort } : {}),
     ...(input.agent !== undefined ? { agentId: input.agent.id } : {}),
+  }
+}
+
+/** What routing needs of its session: the seams' session and its models (which resolve, the ladder). */
+export interface RouteSession extends SeamSession {
+  readonly services: SeamSession['services'] & { readonly models: Pick<ModelPort, 'resolve' | 'routeLadder'> }
+}
+
+/** A turn or a launch to route: its prompt and model, whether that model is pinned, the agent if one. */
+export interface RouteRequest {
+  prompt: string
+  modelRef: string
+  /** The user's `/model` or a command's or definition's own model: only the effort may rise. */
+  pinned: boolean
+  agent?: SeamInput<'route'>['agent']
+}
+
+/**
+ * Routes a main turn or a subagent launch: the stronger models it may be raised to (none when
+ * pinned) and the effort it runs at go to `chooseRoute`; a route is announced with `routeChosen`
+ * and returned as the model and effort to use. Undefined: it runs as configured.
+ */
+export async function routeRun(
+  session: RouteSession,
+  request: RouteRequest,
+  signal: AbortSignal,
+): Promise<{ modelRef?: string; effort?: Effort } | undefined> {
+  const decisions = session.services.decisions
+  if (!decisions?.joins('route')) return undefined
+  const models = session.services.models
+  const resolved = models.resolve(request.modelRef)
+  const effort = resolved.ok ? resolved.model.reasoning?.effort : undefined
+  const stronger = request.pinned
+    ? []
+    : strongerModels(request.modelRef, models.routeLadder?.() ?? [], (ref) => models.resolve(ref).ok)
+  const route = await chooseRoute(
+    decisions,
+    {
+      prompt: request.prompt,
+      ...(request.agent !== undefined ? { agent: request.agent } : {}),
+      model: request.modelRef,
+      stronger,
+      effort: effort === 'minimal' ? 'low' : effort,
+    },
+    signal,
+  )
+  if (route === undefined) return undefined
+  session.publish({ type: 'routeChosen', route })
+  return {
+    ...(route.model !== undefined ? { modelRef: route.model } : {}),
+    ...(route.effort !== undefined ? { effort: route.effort } : {}),
   }
 }
