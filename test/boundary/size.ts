@@ -117,7 +117,7 @@ export function findSizeOffenders(root: string, dirs: readonly string[]): SizeOf
   return offenders
 }
 
-/** The key an offender is listed under in `size-offenders.ts`: the path, and `#name` for a function. */
+/** How an offender is named in a failure: the path, and `#name` for a function. */
 export function offenderKey(offender: SizeOffender): string {
   return offender.kind === 'file' ? offender.path : `${offender.path}#${offender.name}`
 }
