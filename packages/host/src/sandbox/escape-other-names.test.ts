@@ -327,7 +327,7 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       root,
     )
     expect(result.output).toContain('done')
-    expect(result.output).toContain('a confined command cannot create a repository here')
+    expect(result.output).toContain('no repository can be created here while Z Engine runs a confined command')
     expect(existsSync(join(root, '.git'))).toBe(false)
     expect(read(join(root, 'README.md'))).toBe('hello\n')
   })

@@ -408,7 +408,7 @@ async function gitProtection(
  * stops with `fatal: not a git repository: /z-engine/…`, which tells the user what to do.
  */
 export const NO_REPOSITORY_SEED =
-  'gitdir: /z-engine/a confined command cannot create a repository here (run git init yourself, or approve it with [shell.sandbox] off)\n'
+  'gitdir: /z-engine/no repository can be created here while Z Engine runs a confined command or server (git init once it ends, or approve it with [shell.sandbox] off)\n'
 
 /** A worktree's own git folder and the common one (its `.git` is a file naming them); else none. */
 async function worktreeGitDirs(root: string): Promise<string[]> {
