@@ -327,9 +327,33 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       root,
     )
     expect(result.output).toContain('done')
-    expect(result.output).toContain('no repository can be created here while Z Engine runs a confined command')
+    expect(result.output).toContain(
+      'no repository can be created here while Z Engine runs a confined command',
+    )
     expect(existsSync(join(root, '.git'))).toBe(false)
     expect(read(join(root, 'README.md'))).toBe('hello\n')
+  })
+
+  it("cannot leave an embedded repository staged, whose config the user's plain git status at the root would run", async () => {
+    const root = repository('embedded')
+    const canary = join(base, 'embedded-ran')
+    const monitor = join(base, 'embedded-monitor.sh')
+    writeFileSync(monitor, `#!/bin/sh\necho ran >> ${canary}\nexit 1\n`, { mode: 0o755 })
+    const result = await confined(
+      [
+        'git init -q sub && echo b > sub/b && git -C sub add b && git -C sub commit -qm y',
+        `git -C sub config core.fsmonitor ${monitor}`,
+        'git add sub 2>/dev/null; echo x > kept.txt && git add kept.txt && echo staged',
+      ].join('; '),
+      root,
+    )
+    expect(result.output).toContain('staged')
+    // The nested repository is still there, untracked; the ordinary file stays staged.
+    expect(existsSync(join(root, 'sub', '.git'))).toBe(true)
+    expect(git(root, 'ls-files', '--stage', '--', 'sub')).toBe('')
+    expect(git(root, 'ls-files', '--', 'kept.txt')).toBe('kept.txt\n')
+    git(root, 'status', '--short')
+    expect(existsSync(canary)).toBe(false)
   })
 
   it("a worktree agent cannot re-point its own git folder (commondir, gitdir) or another worktree's", async () => {

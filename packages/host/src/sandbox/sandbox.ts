@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { CommandWrapper } from '../process/shell.js'
 import { planBubblewrap } from './bwrap-plan.js'
 import type { SandboxBackend } from './detect.js'
+import { unstageEmbeddedRepositories } from './embedded-repositories.js'
 import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
 import { resolveProfile, within } from './resolve-profile.js'
 import { planSeatbelt } from './seatbelt-plan.js'
@@ -214,6 +215,8 @@ export class Sandbox {
       if (entry.seed !== undefined) await writeSeed(entry.path, entry.seed)
     }
     let released = false
+    // A little earlier than the command's start: file times are coarser than the clock on some systems.
+    const started = Date.now() - 2_000
     return {
       mode,
       profile,
@@ -223,6 +226,7 @@ export class Sandbox {
         released = true
         await removePlaceholders(placeholders)
         await removeCreated(profile.removeAfter)
+        if (mode === 'write') await unstageEmbeddedRepositories(request.root, started).catch(() => [])
       },
     }
   }
