@@ -2,7 +2,7 @@ import { parsePermissionMode, parseSettings, type SettingsLayer } from '@z-engin
 import { claudeSandbox } from './claude-sandbox.js'
 import { jsonErrorOffset } from './json-error-offset.js'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
-import { absentLayer, readSettingsText } from './read-settings-text.js'
+import { absentLayer, readSettingsText, skippedLayer } from './read-settings-text.js'
 import { ruleNotices } from './rule-notices.js'
 
 type Json = Record<string, unknown>
@@ -17,22 +17,18 @@ export async function readClaudeLayer(name: SettingsLayerName, file: string): Pr
   const text = await readSettingsText(file)
   if (text === undefined) return absentLayer(name, file)
   if (typeof text === 'object')
-    return {
+    return skippedLayer(
       name,
       file,
-      present: true,
-      data: {},
-      notices: [
-        problemNotice(
-          'error',
-          name,
-          file,
-          `could not be read (${text.code}); it is skipped`,
-          undefined,
-          'file_unreadable',
-        ),
-      ],
-    }
+      problemNotice(
+        'error',
+        name,
+        file,
+        `could not be read (${text.code}); it is skipped`,
+        undefined,
+        'file_unreadable',
+      ),
+    )
   return parseClaudeLayer(name, file, text)
 }
 
@@ -54,25 +50,21 @@ export function parseClaudeLayer(name: SettingsLayerName, file: string, text: st
       line,
       'json_invalid',
     )
-    return { name, file, present: true, data: {}, notices: [notice] }
+    return skippedLayer(name, file, notice)
   }
   if (!isRecord(raw)) {
-    return {
+    return skippedLayer(
       name,
       file,
-      present: true,
-      data: {},
-      notices: [
-        problemNotice(
-          'error',
-          name,
-          file,
-          'must hold a JSON object; it is skipped',
-          undefined,
-          'json_not_object',
-        ),
-      ],
-    }
+      problemNotice(
+        'error',
+        name,
+        file,
+        'must hold a JSON object; it is skipped',
+        undefined,
+        'json_not_object',
+      ),
+    )
   }
   const notices: SettingsNotice[] = []
   const warn = (message: string) => notices.push(problemNotice('warning', name, file, message))

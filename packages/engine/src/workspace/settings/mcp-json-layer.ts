@@ -1,6 +1,6 @@
 import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
-import { absentLayer, readSettingsText } from './read-settings-text.js'
+import { absentLayer, readSettingsText, skippedLayer } from './read-settings-text.js'
 
 type Json = Record<string, unknown>
 
@@ -180,13 +180,7 @@ function oauthProblem(oauth: unknown): string | undefined {
 }
 
 function skipped(file: string, message: string, code: string): LoadedLayer {
-  return {
-    name: 'mcpJson',
-    file,
-    present: true,
-    data: {},
-    notices: [notice('mcpJson', 'error', file, undefined, message, code)],
-  }
+  return skippedLayer('mcpJson', file, notice('mcpJson', 'error', file, undefined, message, code))
 }
 
 function notice(

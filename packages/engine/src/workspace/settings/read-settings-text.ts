@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import type { LoadedLayer, SettingsLayerName } from './layers.js'
+import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 
 /**
  * A settings file's text: undefined when there is none (missing, or a folder on its path is a file),
@@ -18,4 +18,9 @@ export async function readSettingsText(file: string): Promise<string | undefined
 /** The layer of a file that is not there: empty, and not present. */
 export function absentLayer(name: SettingsLayerName, file: string): LoadedLayer {
   return { name, file, present: false, data: {}, notices: [] }
+}
+
+/** The layer of a file that is there but skipped whole (unreadable, unparsable): no data, and why. */
+export function skippedLayer(name: SettingsLayerName, file: string, notice: SettingsNotice): LoadedLayer {
+  return { name, file, present: true, data: {}, notices: [notice] }
 }

@@ -2,7 +2,7 @@ import { parseSettings, type SettingsLayer } from '@z-engine/protocol'
 import { parse, TomlError } from 'smol-toml'
 import type { LoadedLayer, SettingsLayerName, SettingsNotice } from './layers.js'
 import { locateKey } from './locate-key.js'
-import { absentLayer, readSettingsText } from './read-settings-text.js'
+import { absentLayer, readSettingsText, skippedLayer } from './read-settings-text.js'
 import { ruleNotices } from './rule-notices.js'
 
 /**
@@ -57,18 +57,14 @@ function skipped(
   file: string,
   problem: { message: string; line?: number | undefined; key?: string },
 ): LoadedLayer {
-  return {
+  return skippedLayer(
     name,
     file,
-    present: true,
-    data: {},
-    notices: [
-      notice('error', name, file, {
-        ...problem,
-        message: `${problem.message}; the whole file is skipped until it is fixed`,
-      }),
-    ],
-  }
+    notice('error', name, file, {
+      ...problem,
+      message: `${problem.message}; the whole file is skipped until it is fixed`,
+    }),
+  )
 }
 
 function notice(
