@@ -132,11 +132,14 @@ function phasesOf(stats: Stats): string {
   return `from send: ${accepted.n > 0 ? `${one('accepted', accepted)} (${accepted.n} connections), ` : ''}${one('request event', request)}, ${one('head written', head)}, ${one('end written', end)}`
 }
 
-/** The server's memory after GC and CPU time so far (its own process: not the load generator's). */
-function statsOf(server: Server): Promise<Stats> {
+/**
+ * The server's CPU time so far and its figures since the last reading (its own process: not the load
+ * generator's); `memory` after GC only when asked (a collection costs the next round recompiled code).
+ */
+function statsOf(server: Server, memory = false): Promise<Stats> {
   return new Promise((resolve) => {
     server.child.once('message', (message) => resolve(message as Stats))
-    server.child.send('stats')
+    server.child.send(memory ? 'stats+memory' : 'stats')
   })
 }
 
@@ -350,10 +353,10 @@ try {
     `load: median of ${PAIRS} pairs — gateway p99 ${p99.toFixed(2)}× the upstream's (target ≤ 2) — ${p99 <= 2 ? 'met' : 'NOT met'}; throughput ${(throughput * 100).toFixed(0)}% of the upstream's (target ≥ 60%) — ${throughput >= 0.6 ? 'met' : 'NOT met'}; load avg ${load1()}`,
   )
 
-  const before = (await statsOf(gateway)).memory
+  const before = (await statsOf(gateway, true)).memory
   await heapSnapshot(gateway, 'soak-start')
   const soak = await load(gateway.url, Number.POSITIVE_INFINITY, performance.now() + SOAK_SECONDS * 1000)
-  const after = (await statsOf(gateway)).memory
+  const after = (await statsOf(gateway, true)).memory
   await heapSnapshot(gateway, 'soak-end')
   console.log(
     describe(`soak: ${SOAK_SECONDS} s through the gateway, ${soak.latencies.length} requests`, soak),
