@@ -50,6 +50,11 @@ class FileSessionStore implements SessionStore {
   private readonly newId: () => string
   // Meta writes of one session are chained so concurrent patches never lose each other.
   private readonly metaQueues = new Map<string, Promise<unknown>>()
+  /** Per session, the meta write queued behind another and not started yet (it absorbs new patches). */
+  private readonly metaWaiting = new Map<
+    string,
+    { patch: Partial<SessionMeta>; result: Promise<StoreResult<SessionMeta>> }
+  >()
 
   constructor(options: StoreOptions) {
     this.dataDir = resolve(options.dataDir)
@@ -239,6 +244,8 @@ class FileSessionStore implements SessionStore {
   async readMeta(sessionId: string): Promise<StoreResult<SessionMeta>> {
     const paths = this.paths(sessionId)
     if (!paths.ok) return paths
+    // Changes journaled in this process are mirrored by then.
+    await this.metaQueues.get(sessionId)
     const read = await readMeta(paths.value.meta)
     return read.ok ? success(read.meta) : failure('notFound', read.error)
   }
@@ -251,22 +258,33 @@ class FileSessionStore implements SessionStore {
   }
 
   private patchMeta(sessionId: string, patch: Partial<SessionMeta>): Promise<StoreResult<SessionMeta>> {
+    // A write queued and not yet started takes this patch too: one write for a burst of changes.
+    const waiting = this.metaWaiting.get(sessionId)
+    if (waiting !== undefined) {
+      Object.assign(waiting.patch, patch)
+      return waiting.result
+    }
     const previous = this.metaQueues.get(sessionId) ?? Promise.resolve()
-    const next = previous.then(async (): Promise<StoreResult<SessionMeta>> => {
-      const paths = this.paths(sessionId)
-      if (!paths.ok) return paths
-      const current = await this.readMeta(sessionId)
-      if (!current.ok) return current
-      const { sessionId: _id, projectRoot: _root, createdAt: _created, ...allowed } = patch
-      const meta: SessionMeta = { ...current.value, ...allowed }
-      await writeMeta(paths.value.meta, meta)
-      return success(meta)
-    })
+    const queued: { patch: Partial<SessionMeta>; result: Promise<StoreResult<SessionMeta>> } = {
+      patch: { ...patch },
+      result: previous.then(async (): Promise<StoreResult<SessionMeta>> => {
+        if (this.metaWaiting.get(sessionId) === queued) this.metaWaiting.delete(sessionId)
+        const paths = this.paths(sessionId)
+        if (!paths.ok) return paths
+        const read = await readMeta(paths.value.meta)
+        if (!read.ok) return failure('notFound', read.error)
+        const { sessionId: _id, projectRoot: _root, createdAt: _created, ...allowed } = queued.patch
+        const meta: SessionMeta = { ...read.meta, ...allowed }
+        await writeMeta(paths.value.meta, meta)
+        return success(meta)
+      }),
+    }
+    this.metaWaiting.set(sessionId, queued)
     this.metaQueues.set(
       sessionId,
-      next.catch(() => undefined),
+      queued.result.catch(() => undefined),
     )
-    return next
+    return queued.result
   }
 
   private logFor(
@@ -303,6 +321,7 @@ class FileSessionStore implements SessionStore {
     } catch {
       return undefined
     }
+    await this.metaQueues.get(sessionId)
     const meta = await readMeta(paths.meta)
     // A missing or broken meta.json is rebuilt from the log's header: the log is the truth.
     const fallback = meta.ok ? undefined : await readFirstRecord(paths.log)

@@ -15,7 +15,10 @@ export interface FileSessionLogContext {
   sync: SyncPolicy
   now: () => Date
   newId: () => string
-  /** Applies meta changes (title/model/mode from records, last activity on close). */
+  /**
+   * Applies meta changes (title/model/mode from records, last activity on close), in call order:
+   * the store serializes them per session and lets its reads of meta wait for them.
+   */
   updateMeta: (patch: Partial<SessionMeta>) => Promise<void>
 }
 
@@ -35,14 +38,17 @@ export class FileSessionLog implements SessionLog {
 
   async append(record: LogRecord): Promise<void> {
     await this.main.append(record)
-    // meta.json mirrors what `list` shows, so listing never has to replay logs.
+    // meta.json mirrors what `list` shows, so listing never has to replay logs. The record is the
+    // truth and is written: the mirror follows without holding the caller (a session's start
+    // journals mode, model and title before its first request, issue 40); the store's own reads
+    // of meta wait for it, changes queued meanwhile go out in one write, and close waits for all.
     switch (record.type) {
       case 'titleChanged':
-        return this.queueMeta({ title: record.title })
+        return this.mirror({ title: record.title })
       case 'modelChanged':
-        return this.queueMeta({ model: record.model })
+        return this.mirror({ model: record.model })
       case 'modeChanged':
-        return this.queueMeta({ mode: record.mode })
+        return this.mirror({ mode: record.mode })
       default:
         return
     }
@@ -75,9 +81,14 @@ export class FileSessionLog implements SessionLog {
   }
 
   private queueMeta(patch: Partial<SessionMeta>): Promise<void> {
-    const write = () => this.context.updateMeta({ ...patch, updatedAt: this.context.now().toISOString() })
-    this.metaQueue = this.metaQueue.then(write, write)
-    return this.metaQueue
+    const write = this.context.updateMeta({ ...patch, updatedAt: this.context.now().toISOString() })
+    this.metaQueue = Promise.all([this.metaQueue.catch(() => undefined), write]).then(() => undefined)
+    return write
+  }
+
+  /** Queues a mirror update without waiting for it; a failure surfaces at close, which rewrites meta. */
+  private mirror(patch: Partial<SessionMeta>): void {
+    this.queueMeta(patch).catch(() => undefined)
   }
 
   private async openAgent(agentId: string): Promise<JsonlAppender> {

@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   checkSessionId,
@@ -145,6 +145,26 @@ describe('file store', () => {
     const updated = await store.updateMeta('meta-test', { title: 'Renamed' })
     expect(updated.ok && updated.value.title).toBe('Renamed')
     expect((await store.create({ projectRoot: dir, sessionId: 'meta-test' })).ok).toBe(false)
+  })
+
+  it('mirrors title, model and mode without holding their appends; reads and lists see them at once', async () => {
+    const store = openStore({ dataDir: dir })
+    const created = await store.create({ projectRoot: dir, sessionId: 'meta-burst' })
+    if (!created.ok) throw new Error(created.error.message)
+    const log = created.value
+    const factory = new RecordFactory()
+    const path = sessionPaths(dir, 'meta-burst').meta
+    // A session's start journals these back to back, before its first request.
+    await log.append({ type: 'modeChanged', id: 'mo', at: 'now', mode: 'acceptEdits' })
+    await log.append({ type: 'modelChanged', id: 'mm', at: 'now', model: 'm1' })
+    await log.append(factory.title('Burst'))
+    const meta = await store.readMeta('meta-burst')
+    expect(meta.ok && meta.value).toMatchObject({ mode: 'acceptEdits', model: 'm1', title: 'Burst' })
+    expect((await store.list()).find((row) => row.sessionId === 'meta-burst')?.title).toBe('Burst')
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ title: 'Burst', model: 'm1' })
+    await log.close()
+    // No temp file is left behind by the writes that took several changes at once.
+    expect((await readdir(dirname(path))).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
 
   it('lists a session whose meta.json is broken from its log header', async () => {
