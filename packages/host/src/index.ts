@@ -35,6 +35,7 @@ export type {
 } from './git/worktree.js'
 export {
   AGENT_WORKTREES_DIR,
+  adoptAgentWorktree,
   agentBranchDiff,
   commitAgentWorktree,
   createAgentWorktree,

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path'
 import type { SandboxRequest } from '@z-engine/host'
-import type { HookCommand } from '../workspace/hooks/types.js'
+import type { HookCommand, HookEvent } from '../workspace/hooks/types.js'
 
 /** Where a session's hooks run. */
 export interface HookConfinementInput {
@@ -16,9 +16,15 @@ export interface HookConfinementInput {
  * `write_paths`, secrets and deny-ruled paths masked, the network as `allow_network` says), plus
  * what the hook itself needs: the scripts its command names shown read-only (`~/.claude/hooks/x.sh`
  * lives in a folder the view does not show otherwise), a plugin's folder (`CLAUDE_PLUGIN_ROOT`)
- * read-only and its data folder (`CLAUDE_PLUGIN_DATA`) writable.
+ * read-only and its data folder (`CLAUDE_PLUGIN_DATA`) writable. WorktreeCreate and WorktreeRemove
+ * hooks stand in for the engine's own `git worktree add`/`remove`, so the repository's `worktrees/`
+ * admin folder stays writable for them (its hooks and configuration stay read-only).
  */
-export function hookSandboxRequest(hook: HookCommand, input: HookConfinementInput): SandboxRequest {
+export function hookSandboxRequest(
+  hook: HookCommand,
+  input: HookConfinementInput,
+  event?: HookEvent,
+): SandboxRequest {
   const pluginRoot = hook.env?.CLAUDE_PLUGIN_ROOT
   const pluginData = hook.env?.CLAUDE_PLUGIN_DATA
   const variables: Record<string, string> = {
@@ -34,6 +40,7 @@ export function hookSandboxRequest(hook: HookCommand, input: HookConfinementInpu
     // `/bin/sh` is what runs (`sh -c command`); the paths after it are shown if they are programs.
     programs: ['/bin/sh', ...commandPaths(hook.command, variables)],
     ...(pluginRoot ? { readable: [pluginRoot] } : {}),
+    ...(event === 'WorktreeCreate' || event === 'WorktreeRemove' ? { manageWorktrees: true } : {}),
   }
 }
 

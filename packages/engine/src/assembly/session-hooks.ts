@@ -45,13 +45,13 @@ export function createSessionHooks(
     env: childEnv,
     // Every hook runs confined whenever a backend exists (issue 34), whoever defined it: the
     // project's, the user's, a plugin's and an agent's (hook-confinement.ts says what each sees).
-    sandboxFor: (hook) =>
+    sandboxFor: (hook, event) =>
       sandbox.prepare(
-        hookSandboxRequest(hook, {
-          projectRoot,
-          home: paths.home,
-          additionalDirectories: gate.additionalDirectories,
-        }),
+        hookSandboxRequest(
+          hook,
+          { projectRoot, home: paths.home, additionalDirectories: gate.additionalDirectories },
+          event,
+        ),
       ),
     onNotice: (level, message) => notice(level, message),
     scope: processes,

@@ -37,12 +37,12 @@ export async function runHooksStandalone<E extends HookEvent>(
       env: options.hookEnv,
       ...(options.call ? { call: options.call } : {}),
       scope: processes,
-      sandboxFor: async (hook) => {
-        const request = hookSandboxRequest(hook, {
-          projectRoot: options.projectRoot,
-          home: options.home,
-          additionalDirectories,
-        })
+      sandboxFor: async (hook, hookEvent) => {
+        const request = hookSandboxRequest(
+          hook,
+          { projectRoot: options.projectRoot, home: options.home, additionalDirectories },
+          hookEvent,
+        )
         // What `Read(...)` deny rules name is masked in the view, as in a session.
         const masked = opened.sandbox.available
           ? await gate.deniedReadPaths([request.root, ...request.additionalDirectories])

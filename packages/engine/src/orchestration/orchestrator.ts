@@ -1,5 +1,5 @@
 import type { EnvironmentSnapshot } from '@z-engine/context'
-import { createAgentWorktree, type WorktreeGitOptions } from '@z-engine/host'
+import type { WorktreeGitOptions } from '@z-engine/host'
 import { reminderText, wrapReminder } from '@z-engine/prompts'
 import type { AgentInfo, AgentStatus, ContentBlock, JobInfo, Message, Settings } from '@z-engine/protocol'
 import { ZERO_COST, ZERO_USAGE } from '@z-engine/protocol'
@@ -14,6 +14,7 @@ import { AgentJobs } from './agent-jobs.js'
 import { agentMode, agentModeWarning } from './agent-mode.js'
 import { agentModelPinned, agentModelRef, isModelRole } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
+import { makeAgentWorktree, type RemoveWorktree, worktreeRemover } from './agent-worktree.js'
 import { subagentSystem } from './agent-system.js'
 import { subagentTools, toolPatternMatches } from './agent-tools.js'
 import { restoreAgent } from './restore-agent.js'
@@ -80,6 +81,10 @@ export class Orchestrator {
     this.#slots = new AgentSlots(deps.settings.agents.max_concurrent)
   }
 
+  /** The engine's worktrees removed with git, a WorktreeCreate hook's through the WorktreeRemove hooks. */
+  #removeWorktree: RemoveWorktree = (worktree) =>
+    worktreeRemover(this.deps.projectRoot, this.deps.git, this.deps.session.services.hooks)(worktree)
+
   /** The AgentPort the main agent's calls see. */
   mainPort(): AgentPort {
     const state = () => this.deps.session.state
@@ -109,7 +114,7 @@ export class Orchestrator {
     if (!entry) return { ok: false, conflicts: [], message: `there is no agent '${agentId}' in this chat` }
     if (entry.running)
       return { ok: false, conflicts: [], message: `agent ${agentId} is still running; wait for it to finish` }
-    const { outcome, state } = await applyWorktree(entry, this.deps.projectRoot, this.deps.git)
+    const { outcome, state } = await applyWorktree(entry, this.deps.projectRoot, this.deps.git, this.#removeWorktree)
     if (state) {
       if (state.type === 'applied') delete entry.worktree
       await this.#update(entry, { worktree: state })
@@ -122,7 +127,7 @@ export class Orchestrator {
     const entry = await this.#known(agentId)
     if (!entry) return { ok: false, message: `there is no agent '${agentId}' in this chat` }
     if (entry.running) return { ok: false, message: `agent ${agentId} is still running; stop it first` }
-    const discarded = await discardWorktree(entry, this.deps.projectRoot, this.deps.git)
+    const discarded = await discardWorktree(entry, this.#removeWorktree)
     if (!discarded.ok) return discarded
     delete entry.worktree
     await this.#update(entry, { worktree: { type: 'discarded' } })
@@ -209,7 +214,9 @@ export class Orchestrator {
     const id = storedId ?? session.newId('agent')
     const isolated =
       storedId === undefined && (request.isolation === 'worktree' || definition.isolation === 'worktree')
-    let worktree = isolated ? await createAgentWorktree(this.deps.projectRoot, id, this.deps.git) : undefined
+    let worktree = isolated
+      ? await makeAgentWorktree(this.deps.projectRoot, id, this.deps.git, session.services.hooks)
+      : undefined
     if (worktree && !worktree.ok && worktree.error.code === 'notGitRepository') {
       // Spec 003: outside a git repository the agent works in the shared folder and a notice says why.
       session.notice(
@@ -388,7 +395,7 @@ export class Orchestrator {
     // Closed on every way out; a server that will not stop is killed with its process group.
     await own?.close().catch(() => undefined)
     const { status, finalMessage } = ending(outcome, entry.latestText)
-    const finished = await finishWorktree(entry, this.deps.projectRoot, this.deps.git)
+    const finished = await finishWorktree(entry, this.deps.git, this.#removeWorktree)
     if (finished.state.type === 'empty') delete entry.worktree
     const result = finished.problem !== undefined ? `${finalMessage}\n\n${finished.problem}` : finalMessage
     delete entry.running

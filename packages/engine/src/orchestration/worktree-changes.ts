@@ -2,11 +2,11 @@ import {
   agentBranchDiff,
   commitAgentWorktree,
   mergeAgentBranch,
-  removeAgentWorktree,
   type WorktreeGitOptions,
 } from '@z-engine/host'
 import type { AgentInfo, WorktreeState } from '@z-engine/protocol'
 import type { AgentEntry } from './agent-entry.js'
+import type { RemoveWorktree } from './agent-worktree.js'
 
 /** How applying a worktree agent's changes went (the AgentPort's `applyChanges` answer). */
 export type ApplyOutcome =
@@ -20,8 +20,8 @@ export type ApplyOutcome =
  */
 export async function finishWorktree(
   entry: AgentEntry,
-  projectRoot: string,
   git: WorktreeGitOptions,
+  remove: RemoveWorktree,
 ): Promise<{ state: WorktreeState; problem?: string }> {
   const worktree = entry.worktree
   if (!worktree) return { state: { type: 'none' } }
@@ -38,12 +38,12 @@ export async function finishWorktree(
   }
   switch (committed.value.type) {
     case 'empty': {
-      const removed = await removeAgentWorktree(projectRoot, worktree, git)
+      const removed = await remove(worktree)
       return removed.ok
         ? { state: { type: 'empty' } }
         : {
             state: { type: 'empty' },
-            problem: `Its empty worktree could not be removed: ${removed.error.message}`,
+            problem: `Its empty worktree could not be removed: ${removed.message}`,
           }
     }
     case 'pending': {
@@ -73,6 +73,7 @@ export async function applyWorktree(
   entry: AgentEntry,
   projectRoot: string,
   git: WorktreeGitOptions,
+  remove: RemoveWorktree,
 ): Promise<{ outcome: ApplyOutcome; state?: WorktreeState }> {
   const worktree = entry.worktree
   const current = entry.info.worktree
@@ -103,7 +104,7 @@ export async function applyWorktree(
     case 'applied': {
       const { changedFiles } = merged.value
       // The changes are in the project now; a failed cleanup only leaves a stale folder behind.
-      await removeAgentWorktree(projectRoot, worktree, git)
+      await remove(worktree)
       return { outcome: { ok: true, changedFiles }, state: { type: 'applied', changedFiles } }
     }
     default: {
@@ -116,13 +117,11 @@ export async function applyWorktree(
 /** Removes a worktree agent's worktree and branch, whatever state it is in. */
 export async function discardWorktree(
   entry: AgentEntry,
-  projectRoot: string,
-  git: WorktreeGitOptions,
+  remove: RemoveWorktree,
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   const worktree = entry.worktree
   if (!worktree) return { ok: false, message: `agent ${entry.info.id} has no worktree` }
-  const removed = await removeAgentWorktree(projectRoot, worktree, git)
-  return removed.ok ? { ok: true } : { ok: false, message: removed.error.message }
+  return remove(worktree)
 }
 
 /** The worktree states whose changes are still in a worktree (nothing applied or removed yet). */

@@ -2,8 +2,9 @@ import type { PreparedSandbox, ProcessScope } from '@z-engine/host'
 import type { PermissionMode, SuggestedRule } from '@z-engine/protocol'
 import type { HookCallbacks } from '../workspace/hooks/hook-callbacks.js'
 import { runHooks } from '../workspace/hooks/run-hooks.js'
-import type { HookCommand, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
+import type { HookCommand, HookEvent, HookOutcome, HooksConfig } from '../workspace/hooks/types.js'
 import type { HookCallSite, HookPort } from './services.js'
+import { worktreeHooks } from './worktree-hooks.js'
 
 /** Where a session's hooks run. */
 export interface HookPortOptions {
@@ -18,7 +19,7 @@ export interface HookPortOptions {
   projectDir: string
   env: Readonly<Record<string, string | undefined>>
   /** The sandbox a hook runs in (project-defined hooks under `[shell.sandbox]`); absent: unconfined. */
-  sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
+  sandboxFor?: (hook: HookCommand, event: HookEvent) => Promise<PreparedSandbox | undefined>
   /** Hooks defined in code (the embedder's), run after the shell hooks of each event. */
   callbacks?: HookCallbacks
   /** The session whose close kills hook processes still running. */
@@ -76,7 +77,15 @@ function permissionSuggestions(suggestion: SuggestedRule | undefined): unknown[]
 /** Adapts the hooks runner to the session's HookPort; never throws. */
 export function createHookPort(options: HookPortOptions): HookPort {
   const context = hookContext(options)
-  return { ...toolHooks(context), ...turnHooks(context), ...sessionHooks(context) }
+  const worktrees = worktreeHooks({
+    hasHooks: (event) => context.hasHooks(event),
+    run: async (event, fields) =>
+      context.report(
+        await runHooks(event, { ...context.common(), ...fields }, options.config(), context.hookOptions),
+      ),
+    projectDir: options.projectDir,
+  })
+  return { ...toolHooks(context), ...turnHooks(context), ...sessionHooks(context), ...worktrees }
 }
 
 /** What every hook call of a session shares: the payload's common fields, options and reporting. */

@@ -21,6 +21,7 @@ import type { SystemSection } from '../model/types.js'
 import type { ShellRun } from '../verification/session-verification.js'
 import type { StopVerdict } from '../verification/stop-checks.js'
 import type { ConfigChangeFields, InstructionsLoadedFields } from '../workspace/hooks/types.js'
+import type { WorktreeHookCreate, WorktreeHookRemove } from './worktree-hooks.js'
 
 /** The session's verification as turns and batches see it (spec 000 "Verification"). */
 export interface VerificationPort {
@@ -152,6 +153,10 @@ export interface HookPort {
   preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
   /** PostModelSwitch: after the session's model changed; it only informs. */
   postModelSwitch?(change: ModelSwitch): Promise<void>
+  /** WorktreeCreate: when configured, the hooks make a worktree-isolated agent's worktree instead of git. */
+  worktreeCreate?(name: string): Promise<WorktreeHookCreate>
+  /** WorktreeRemove: when configured, the hooks remove a worktree a WorktreeCreate hook made. */
+  worktreeRemove?(worktreePath: string): Promise<WorktreeHookRemove>
 }
 
 /** The ask a PermissionRequest hook answers. */

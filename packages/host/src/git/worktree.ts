@@ -1,4 +1,4 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { GitCommandError, type GitContext, gitOk, runGit, splitNul } from './git-runner.js'
 
@@ -160,6 +160,59 @@ export async function openAgentWorktree(
       value: { ...recorded, base, root: inside === '' ? recorded.path : join(recorded.path, inside) },
     }
   })
+}
+
+/**
+ * Takes a folder someone else made (a WorktreeCreate hook) as an agent's worktree: it must be the
+ * top of a linked worktree of the project's repository, on a branch, since the agent's changes are
+ * committed, reviewed and merged as that branch. Its base is the commit it starts from.
+ */
+export async function adoptAgentWorktree(
+  projectRoot: string,
+  path: string,
+  options: WorktreeGitOptions = {},
+): Promise<WorktreeResult<AgentWorktree>> {
+  const repo = await findProjectRepository(projectRoot, options)
+  if (!repo.ok) return repo
+  return failed(async () => {
+    const refuse = (why: string): WorktreeResult<AgentWorktree> => ({
+      ok: false,
+      error: {
+        code: 'gitFailed',
+        message: `The WorktreeCreate hook's folder ${path} ${why}; Z Engine commits, reviews and applies a worktree agent's changes as a git branch, so the hook must create a worktree of this repository on its own branch (\`git worktree add -b <branch> <path>\`) and print its path.`,
+      },
+    })
+    const context = discoveryContext(path, options)
+    const found = await runGit(context, ['rev-parse', '--show-toplevel', '--git-common-dir', 'HEAD'], {
+      noWorkTree: true,
+    })
+    if (found.code !== 0) return refuse('is not a git worktree')
+    const [toplevel = '', commonDir = '', base = ''] = found.stdout.toString('utf8').trim().split('\n')
+    // `--abbrev-ref` abbreviates every revision after it, so the branch is asked for on its own.
+    const named = await runGit(context, ['rev-parse', '--abbrev-ref', 'HEAD'], { noWorkTree: true })
+    const branch = named.code === 0 ? named.stdout.toString('utf8').trim() : ''
+    const projectCommon = (
+      await gitOk(repositoryContext(repo.value, options), ['rev-parse', '--git-common-dir'])
+    )
+      .toString('utf8')
+      .trim()
+    const [top, wanted, common, ours] = await Promise.all([
+      realOr(toplevel),
+      realOr(path),
+      realOr(resolve(toplevel, commonDir)),
+      realOr(resolve(repo.value.toplevel, projectCommon)),
+    ])
+    if (top !== wanted) return refuse(`is inside the worktree ${toplevel}, not its top folder`)
+    if (common !== ours) return refuse(`belongs to another repository (${common})`)
+    if (top === (await realOr(repo.value.toplevel))) return refuse('is the project itself')
+    if (branch === 'HEAD' || branch === '') return refuse('is not on a branch (its HEAD is detached)')
+    const inside = relative(repo.value.toplevel, repo.value.projectRoot)
+    return { ok: true, value: { path, branch, base, root: inside === '' ? path : join(path, inside) } }
+  })
+}
+
+function realOr(path: string): Promise<string> {
+  return realpath(path).catch(() => resolve(path))
 }
 
 /** Commits everything the agent left in its worktree and summarizes its branch against `base`. */

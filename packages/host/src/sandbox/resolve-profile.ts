@@ -39,6 +39,8 @@ export interface ProfileRequest {
   files?: readonly BoundFile[]
   /** The Node binary the engine runs on (its install prefix is shown; default: this process's). */
   execPath?: string
+  /** Leave the root repository's `worktrees/` admin folder writable (a WorktreeCreate/WorktreeRemove hook). */
+  manageWorktrees?: boolean
 }
 
 /**
@@ -84,7 +86,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
       network: false,
     }
   }
-  const git = await gitProtection(root, request.home, request.env)
+  const git = await gitProtection(root, request.home, request.env, request.manageWorktrees === true)
   // An additional directory's own repository and harness folders are protected as the root's are,
   // but only where they exist: nothing is created in a folder the user merely lent (issue 34).
   const lent = await Promise.all(additional.map((dir) => gitProtection(dir, request.home, request.env)))
@@ -370,6 +372,7 @@ async function gitProtection(
   root: string,
   home: string,
   env: Readonly<Record<string, string | undefined>>,
+  manageWorktrees = false,
 ): Promise<{ protect: ProfilePath[]; writable: string[]; pinned: string[] }> {
   const dotGit = join(root, '.git')
   const kind = await kindOf(dotGit)
@@ -395,7 +398,8 @@ async function gitProtection(
         ...WORKTREE_GIT_CONTROL.map(({ name, ...entry }) => ({ ...entry, path: join(gitDir, name) })),
       )
   }
-  protect.push(...GIT_CONTROL.map(({ name, ...entry }) => ({ ...entry, path: join(common, name) })))
+  const control = manageWorktrees ? GIT_CONTROL.filter(({ name }) => name !== 'worktrees') : GIT_CONTROL
+  protect.push(...control.map(({ name, ...entry }) => ({ ...entry, path: join(common, name) })))
   // The folder git runs hooks from (core.hooksPath at any level): protected when it is elsewhere.
   const hooksPath = gitHooksFolder(root, { env, home })
   if (hooksPath !== undefined && (await realOr(hooksPath)) !== (await realOr(join(common, 'hooks'))))

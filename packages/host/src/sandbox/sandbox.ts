@@ -44,6 +44,12 @@ export interface SandboxRequest {
    * configures it (its hooks too, confined) instead of with {@link withNeutralGit}'s overrides.
    */
   gitAsConfigured?: boolean
+  /**
+   * The repository's linked-worktree admin folder (`<git>/worktrees/`) stays writable: a
+   * WorktreeCreate or WorktreeRemove hook stands in for the engine's own `git worktree add`/`remove`.
+   * The hooks, configuration and `info/` stay read-only.
+   */
+  manageWorktrees?: boolean
 }
 
 /** A confined command, ready to start: wrap its argv; call `release` once it has exited. */
@@ -188,6 +194,7 @@ export class Sandbox {
       tmpDir: this.tmpDir,
       allowNetwork: request.network ?? this.settings.allowNetwork,
       ...(request.programs ? { programs: request.programs } : {}),
+      ...(request.manageWorktrees ? { manageWorktrees: true } : {}),
       readPaths: [...(this.settings.readPaths ?? []), ...narrowerThanHome(request.readable ?? [], this.home)],
       writePaths: this.settings.writePaths ?? [],
       masked: [...this.engineDirs, ...(request.masked ?? [])],

@@ -23,6 +23,9 @@ const CAN_BLOCK: ReadonlySet<HookEvent> = new Set([
   'PreSkillShellCommand',
   // Claude Code 2.1.332: a blocked ConfigChange keeps the settings the session has.
   'ConfigChange',
+  // Exit 2, like any failure, fails the worktree's creation or is reported as a failed removal.
+  'WorktreeCreate',
+  'WorktreeRemove',
 ])
 
 /** Events whose `permissionDecision` and `updatedInput` a session reads. */

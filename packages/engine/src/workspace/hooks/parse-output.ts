@@ -95,6 +95,8 @@ function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kin
       if (decisionReason !== undefined) output.permissionDecisionReason = decisionReason
       const context = readString(fields, 'additionalContext', 'hookSpecificOutput.additionalContext')
       if (context !== undefined) output.additionalContext = context
+      const worktreePath = readString(fields, 'worktreePath', 'hookSpecificOutput.worktreePath')
+      if (worktreePath !== undefined) output.worktreePath = worktreePath
       const updated = fields.updatedInput
       if (updated !== undefined) {
         if (updated !== null && typeof updated === 'object' && !Array.isArray(updated)) {

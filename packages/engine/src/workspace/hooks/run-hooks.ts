@@ -25,8 +25,8 @@ export interface RunHooksOptions {
   env: Readonly<Record<string, string | undefined>>
   /** Aborting kills every running hook of this call. */
   signal?: AbortSignal
-  /** The sandbox a hook runs in (project-defined hooks under `[shell.sandbox]`); none: unconfined. */
-  sandboxFor?: (hook: HookCommand) => Promise<PreparedSandbox | undefined>
+  /** The sandbox a hook of `event` runs in; none: unconfined. */
+  sandboxFor?: (hook: HookCommand, event: HookEvent) => Promise<PreparedSandbox | undefined>
   /** Hooks defined in code; they run after the shell hooks and combine with them the same way. */
   callbacks?: HookCallbacks
   /** The session whose close kills hook processes still running. */
@@ -81,7 +81,7 @@ export async function runHooks<E extends HookEvent>(
     // Results show the timeout the hook actually ran with (the event's default when it set none).
     const timed =
       hook.timeoutSecs === undefined ? { ...hook, timeoutSecs: defaultHookTimeoutSecs(event) } : hook
-    const run = runOne(timed, stdinJson, spawnOptions, options.sandboxFor)
+    const run = runOne(timed, event, stdinJson, spawnOptions, options.sandboxFor)
     // An `if` that cannot be read never stops a hook (it may be the one that guards): it runs, warned.
     runs.push(
       typeof condition === 'string'
@@ -118,13 +118,14 @@ function conditionFor<E extends HookEvent>(
 
 async function runOne(
   hook: HookCommand,
+  event: HookEvent,
   stdinJson: string,
   spawnOptions: Parameters<typeof spawnHook>[2],
   sandboxFor: RunHooksOptions['sandboxFor'],
 ): Promise<HookRunResult> {
   let prepared: PreparedSandbox | undefined
   try {
-    prepared = await sandboxFor?.(hook)
+    prepared = await sandboxFor?.(hook, event)
   } catch (error) {
     // A hook that should run confined never runs unconfined instead.
     return skippedHook(

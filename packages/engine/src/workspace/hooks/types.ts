@@ -154,8 +154,10 @@ export interface HookEventInputs {
   ElicitationResult: OpenFields
   /** A settings file changed and is about to apply (`/reload`); a block keeps the session's settings. */
   ConfigChange: ConfigChangeFields
-  WorktreeCreate: OpenFields
-  WorktreeRemove: OpenFields
+  /** A worktree-isolated agent needs a worktree: `name` names it; the hook prints the folder it made. */
+  WorktreeCreate: { name: string }
+  /** A worktree a WorktreeCreate hook made is no longer needed (applied, discarded or left empty). */
+  WorktreeRemove: { worktreePath: string }
   /** An instruction file entered the context (Claude Code's `memory_type` and `load_reason`). */
   InstructionsLoaded: InstructionsLoadedFields
   /** The main agent's shell moved (a Bash `cd`). */
@@ -203,6 +205,8 @@ export interface HookJsonOutput {
   additionalContext?: string
   /** PermissionRequest: `hookSpecificOutput.decision`, the answer given instead of the user's. */
   permissionRequest?: PermissionRequestDecision
+  /** WorktreeCreate: `hookSpecificOutput.worktreePath`, the folder made (a command hook may print it instead). */
+  worktreePath?: string
 }
 
 /** A PermissionRequest hook's answer to an ask (Claude Code's `decision.behavior`). */
