@@ -31,6 +31,7 @@ describe('public surface', () => {
         "TOOLCHAIN_FILES",
         "TOOL_CACHES",
         "absolutePathEntries",
+        "adoptAgentWorktree",
         "agentBranchDiff",
         "checkpointRepoDir",
         "childEnvironment",

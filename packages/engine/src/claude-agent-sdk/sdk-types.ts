@@ -57,6 +57,8 @@ export interface HookJSONOutput {
     permissionDecisionReason?: string
     updatedInput?: Record<string, unknown>
     additionalContext?: string
+    /** WorktreeCreate: the worktree the hook made (a worktree of the project on its own branch). */
+    worktreePath?: string
   }
 }
 

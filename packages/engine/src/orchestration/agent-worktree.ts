@@ -9,6 +9,7 @@ import {
   type WorktreeResult,
 } from '@z-engine/host'
 import type { HookPort } from '../session/services.js'
+import type { SessionCore } from '../session/session-core.js'
 
 /** Removes an agent's worktree (and, for the engine's own, its branch). */
 export type RemoveWorktree = (
@@ -52,11 +53,35 @@ export async function makeAgentWorktree(
 }
 
 /**
+ * A new isolated agent's worktree; undefined outside a git repository, where (spec 003) the agent
+ * works in the shared folder and a notice says why. Throws what fails the launch (a failing hook).
+ */
+export async function isolatedWorktree(
+  deps: { projectRoot: string; git: WorktreeGitOptions },
+  session: Pick<SessionCore, 'notice' | 'services'>,
+  agent: { id: string; name: string },
+): Promise<AgentWorktree | undefined> {
+  const worktree = await makeAgentWorktree(deps.projectRoot, agent.id, deps.git, session.services.hooks)
+  if (worktree.ok) return worktree.value
+  if (worktree.error.code !== 'notGitRepository') throw new Error(worktree.error.message)
+  session.notice(
+    'warning',
+    `Agent ${agent.id} (${agent.name}) works in the shared project folder: worktree isolation needs a git repository (${worktree.error.message})`,
+    'agent_worktree_unavailable',
+  )
+  return undefined
+}
+
+/**
  * How a session removes an agent's worktree: its own with git (folder and branch); one a
  * WorktreeCreate hook made through the WorktreeRemove hooks, and, with none configured, not at all
  * (the engine does not delete a folder it did not make).
  */
-export function worktreeRemover(projectRoot: string, git: WorktreeGitOptions, hooks: HookPort): RemoveWorktree {
+export function worktreeRemover(
+  projectRoot: string,
+  git: WorktreeGitOptions,
+  hooks: HookPort,
+): RemoveWorktree {
   return async (worktree) => {
     if (ownWorktree(projectRoot, worktree.path)) {
       const removed = await removeAgentWorktree(projectRoot, worktree, git)

@@ -14,9 +14,9 @@ import { AgentJobs } from './agent-jobs.js'
 import { agentMode, agentModeWarning } from './agent-mode.js'
 import { agentModelPinned, agentModelRef, isModelRole } from './agent-model.js'
 import { AgentSlots } from './agent-slots.js'
-import { makeAgentWorktree, type RemoveWorktree, worktreeRemover } from './agent-worktree.js'
 import { subagentSystem } from './agent-system.js'
 import { subagentTools, toolPatternMatches } from './agent-tools.js'
+import { isolatedWorktree, type RemoveWorktree, worktreeRemover } from './agent-worktree.js'
 import { restoreAgent } from './restore-agent.js'
 import { buildSubagentRunHost } from './subagent-run-host.js'
 import {
@@ -114,7 +114,7 @@ export class Orchestrator {
     if (!entry) return { ok: false, conflicts: [], message: `there is no agent '${agentId}' in this chat` }
     if (entry.running)
       return { ok: false, conflicts: [], message: `agent ${agentId} is still running; wait for it to finish` }
-    const { outcome, state } = await applyWorktree(entry, this.deps.projectRoot, this.deps.git, this.#removeWorktree)
+    const { outcome, state } = await applyWorktree(entry, this.deps, this.#removeWorktree)
     if (state) {
       if (state.type === 'applied') delete entry.worktree
       await this.#update(entry, { worktree: state })
@@ -214,19 +214,9 @@ export class Orchestrator {
     const id = storedId ?? session.newId('agent')
     const isolated =
       storedId === undefined && (request.isolation === 'worktree' || definition.isolation === 'worktree')
-    let worktree = isolated
-      ? await makeAgentWorktree(this.deps.projectRoot, id, this.deps.git, session.services.hooks)
+    const worktree = isolated
+      ? await isolatedWorktree(this.deps, session, { id, name: definition.name })
       : undefined
-    if (worktree && !worktree.ok && worktree.error.code === 'notGitRepository') {
-      // Spec 003: outside a git repository the agent works in the shared folder and a notice says why.
-      session.notice(
-        'warning',
-        `Agent ${id} (${definition.name}) works in the shared project folder: worktree isolation needs a git repository (${worktree.error.message})`,
-        'agent_worktree_unavailable',
-      )
-      worktree = undefined
-    }
-    if (worktree && !worktree.ok) throw new Error(worktree.error.message)
     const entry: AgentEntry = {
       info: {
         id,
@@ -238,7 +228,7 @@ export class Orchestrator {
         usage: { ...ZERO_USAGE },
         cost: { ...ZERO_COST },
         worktree: worktree
-          ? { type: 'active', path: worktree.value.path, branch: worktree.value.branch }
+          ? { type: 'active', path: worktree.path, branch: worktree.branch }
           : { type: 'none' },
         ...(caller.agentId !== undefined ? { parentId: caller.agentId } : {}),
       },
@@ -248,9 +238,9 @@ export class Orchestrator {
       modelPinned,
       messages: [],
       followUps: [],
-      root: worktree ? worktree.value.root : this.deps.projectRoot,
+      root: worktree ? worktree.root : this.deps.projectRoot,
       latestText: '',
-      ...(worktree ? { worktree: worktree.value } : {}),
+      ...(worktree ? { worktree } : {}),
     }
     this.#entries.set(id, entry)
     return entry

@@ -71,8 +71,7 @@ export async function finishWorktree(
  */
 export async function applyWorktree(
   entry: AgentEntry,
-  projectRoot: string,
-  git: WorktreeGitOptions,
+  { projectRoot, git }: { projectRoot: string; git: WorktreeGitOptions },
   remove: RemoveWorktree,
 ): Promise<{ outcome: ApplyOutcome; state?: WorktreeState }> {
   const worktree = entry.worktree

@@ -36,7 +36,10 @@ function hookHome(scripts: { create: string; remove?: string }): string {
   ] as const) {
     if (body === undefined) continue
     const hook = join(logs, `${event}.sh`)
-    writeFileSync(hook, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> '${join(logs, `${event}.jsonl`)}'\n${body}\n`)
+    writeFileSync(
+      hook,
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> '${join(logs, `${event}.jsonl`)}'\n${body}\n`,
+    )
     chmodSync(hook, 0o755)
     toml.push(`[[hooks.${event}]]`, `command = "${hook}"`, '')
   }
@@ -104,7 +107,11 @@ describe('WorktreeCreate and WorktreeRemove hooks', { timeout: 60_000 }, () => {
       general: editInWorktree(project),
     })
     const { engine, envelopes, events } = await engineWith(script, home)
-    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'acceptEdits' })
+    const session = await engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
     session.send({ type: 'submit', text: 'go' })
     await untilIdle(session, envelopes)
 
@@ -117,7 +124,9 @@ describe('WorktreeCreate and WorktreeRemove hooks', { timeout: 60_000 }, () => {
     expect(existsSync(join(project, '.z-engine', 'worktrees', agentId))).toBe(false)
     const states = changes(agentInfos(events(session)).map((info) => info.worktree.type))
     expect(states).toEqual(['active', 'pending', 'applied'])
-    expect(agentInfos(events(session)).find((info) => info.worktree.type === 'pending')?.worktree).toMatchObject({
+    expect(
+      agentInfos(events(session)).find((info) => info.worktree.type === 'pending')?.worktree,
+    ).toMatchObject({
       path: hooked,
       branch: `hooked/${agentId}`,
       changedFiles: ['math.js'],
@@ -144,7 +153,11 @@ describe('WorktreeCreate and WorktreeRemove hooks', { timeout: 60_000 }, () => {
       ],
     })
     const { engine, envelopes } = await engineWith(script, home)
-    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'acceptEdits' })
+    const session = await engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
     session.send({ type: 'submit', text: 'go' })
     await untilIdle(session, envelopes)
     const result = lastToolResult(seen[0]!)
@@ -157,7 +170,10 @@ describe('WorktreeCreate and WorktreeRemove hooks', { timeout: 60_000 }, () => {
 
   it('a printed folder that is not a worktree of the project on a branch is refused and handed to WorktreeRemove', async () => {
     const project = buggyProject()
-    const home = hookHome({ create: 'mkdir -p "$CLAUDE_PROJECT_DIR/plain"\necho "$CLAUDE_PROJECT_DIR/plain"', remove: 'exit 0' })
+    const home = hookHome({
+      create: 'mkdir -p "$CLAUDE_PROJECT_DIR/plain"\necho "$CLAUDE_PROJECT_DIR/plain"',
+      remove: 'exit 0',
+    })
     const seen: ModelRequest[] = []
     const script = perAgent({
       main: [
@@ -169,7 +185,11 @@ describe('WorktreeCreate and WorktreeRemove hooks', { timeout: 60_000 }, () => {
       ],
     })
     const { engine, envelopes } = await engineWith(script, home)
-    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'acceptEdits' })
+    const session = await engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
     session.send({ type: 'submit', text: 'go' })
     await untilIdle(session, envelopes)
     const result = lastToolResult(seen[0]!)
@@ -186,15 +206,23 @@ describe('WorktreeCreate and WorktreeRemove hooks', { timeout: 60_000 }, () => {
     const home = hookHome({ create: CREATE })
     const script = perAgent({ main: [spawnIsolated, text('Pending.')], general: editInWorktree(project) })
     const { engine, envelopes, events } = await engineWith(script, home)
-    const session = await engine.openSession({ projectRoot: project, model: 'scripted:x', mode: 'acceptEdits' })
+    const session = await engine.openSession({
+      projectRoot: project,
+      model: 'scripted:x',
+      mode: 'acceptEdits',
+    })
     session.send({ type: 'submit', text: 'go' })
     await untilIdle(session, envelopes)
     const agentId = agentInfos(events(session)).at(-1)!.id
     session.send({ type: 'discardAgentChanges', agentId })
     await until(() =>
-      events(session, 'notice').some((event) => event.type === 'notice' && /Could not discard/.test(event.message)),
+      events(session, 'notice').some(
+        (event) => event.type === 'notice' && /Could not discard/.test(event.message),
+      ),
     )
-    const said = events(session, 'notice').flatMap((event) => (event.type === 'notice' ? [event.message] : []))
+    const said = events(session, 'notice').flatMap((event) =>
+      event.type === 'notice' ? [event.message] : [],
+    )
     expect(said.join('\n')).toContain('no WorktreeRemove hook is configured')
     expect(existsSync(join(project, '.hooked', agentId))).toBe(true)
     expect(git(project, 'branch', '--list', `hooked/${agentId}`)).toContain(`hooked/${agentId}`)

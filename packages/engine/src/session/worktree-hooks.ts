@@ -23,7 +23,6 @@ export interface WorktreeHookContext {
 }
 
 // ANSI colour and cursor sequences a hook's tools may print around the path.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is matched
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g
 
 /** A hook's path as Claude Code reads it: `hookSpecificOutput.worktreePath`, else its last non-empty stdout line. */
@@ -69,7 +68,8 @@ export function worktreeHooks(context: WorktreeHookContext): {
         .find((path) => path !== undefined)
       if (made === undefined) {
         const failed = outcome.results.filter((result) => result.status !== 'success').map(failureText)
-        if (failed.length > 0) return { type: 'failed', message: `WorktreeCreate hook failed: ${failed.join('; ')}` }
+        if (failed.length > 0)
+          return { type: 'failed', message: `WorktreeCreate hook failed: ${failed.join('; ')}` }
         if (outcome.results.length === 0)
           return {
             type: 'failed',

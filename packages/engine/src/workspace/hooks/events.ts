@@ -185,12 +185,16 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
   WorktreeCreate: {
     punctuatedNames: false,
     required: ['name'],
-    firing: never('Z Engine creates its worktrees with git itself; a hook cannot replace that'),
+    firing: at(
+      'when a worktree-isolated agent starts: the hook makes the worktree instead of git and prints its path (a worktree of the project on its own branch)',
+    ),
   },
   WorktreeRemove: {
     punctuatedNames: false,
     required: ['worktree_path'],
-    firing: never('Z Engine removes its worktrees with git itself; a hook cannot replace that'),
+    firing: at(
+      "when a WorktreeCreate hook's worktree is applied, discarded or left empty: the hook removes it instead of git",
+    ),
   },
   InstructionsLoaded: {
     matchOn: 'load_reason',

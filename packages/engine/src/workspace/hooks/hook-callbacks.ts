@@ -35,6 +35,8 @@ export interface HookCallbackOutput {
     additionalContext?: string
     /** PermissionRequest: the answer given instead of the user's. */
     decision?: PermissionRequestDecision
+    /** WorktreeCreate: the worktree the hook made (a worktree of the project on its own branch). */
+    worktreePath?: string
   }
 }
 
