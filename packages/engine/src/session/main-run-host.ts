@@ -111,7 +111,10 @@ export function buildMainRunHost(
       return toolSpecs
     },
     workingSet: () => state.workingSet,
-    append: (message, origin) => session.appendMessage(message, origin, turn.id),
+    append: (message, origin) => {
+      if (origin === 'assistant') stageWrites.answered()
+      return session.appendMessage(message, origin, turn.id)
+    },
     emit,
     recordUsage: usageRecorder(
       session,
@@ -170,28 +173,49 @@ export function buildMainRunHost(
   }
 }
 
+/** How long a request after a writing batch waits for its answer before the tree is staged. */
+const STAGE_AFTER_MS = 100
+
 /**
  * Overlaps the after-turn checkpoint's staging with the model's answer (issue 40): when a request
- * goes out after a batch that wrote files, the tree is staged meanwhile, so if the answer ends the
- * turn its snapshot only confirms nothing changed since (one git process, not three, between the
- * last answer and the exit). What it records is the same: the snapshot still runs at the turn's end.
+ * that follows a batch that wrote files is still unanswered after {@link STAGE_AFTER_MS}, the tree
+ * is staged meanwhile, so if the answer ends the turn its snapshot only confirms nothing changed
+ * since (one git process, not three, between the last answer and the exit). An answer that comes
+ * sooner stages nothing: the staging would then run after it and only add a process. What is
+ * recorded is the same: the snapshot still runs at the turn's end.
  */
-function writeStager(session: SessionCore): { wrote: () => void; requestSent: () => void } {
+function writeStager(session: SessionCore): {
+  wrote: () => void
+  requestSent: () => void
+  answered: () => void
+} {
   let unstaged = false
+  let timer: NodeJS.Timeout | undefined
+  const stageNow = () => {
+    timer = undefined
+    const stage = session.services.checkpoints.stage
+    if (!unstaged || stage === undefined) return
+    unstaged = false
+    // Closing waits for it like any checkpoint work; the after-turn snapshot queues behind it.
+    const staged = stage().catch(() => undefined)
+    session.state.checkpointing = Promise.all([session.state.checkpointing, staged]).then(
+      () => {},
+      () => {},
+    )
+  }
   return {
     wrote: () => {
       unstaged = true
     },
     requestSent: () => {
-      const stage = session.services.checkpoints.stage
-      if (!unstaged || stage === undefined) return
-      unstaged = false
-      // Closing waits for it like any checkpoint work; the after-turn snapshot queues behind it.
-      const staged = stage().catch(() => undefined)
-      session.state.checkpointing = Promise.all([session.state.checkpointing, staged]).then(
-        () => {},
-        () => {},
-      )
+      if (!unstaged || session.services.checkpoints.stage === undefined) return
+      clearTimeout(timer)
+      // Never what keeps the process alive: a closing session does not wait for it.
+      timer = setTimeout(stageNow, STAGE_AFTER_MS).unref()
+    },
+    answered: () => {
+      clearTimeout(timer)
+      timer = undefined
     },
   }
 }
