@@ -29,7 +29,7 @@ import {
   type TurnRecord,
 } from './snapshot.js'
 import { pairToolResults } from './tool-pairing.js'
-import { compactedWorkingSet, taskViewWorkingSet, toolStatusOf } from './working-set.js'
+import { compactedWorkingSet, refusalOf, taskViewWorkingSet, toolStatusOf } from './working-set.js'
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>
 
@@ -281,6 +281,8 @@ export class ReplayState {
         const item = this.toolItems.get(block.toolUseId)
         if (item !== undefined) {
           item.status = toolStatusOf(block.isError, block.content, this.deniedToolUses.has(block.toolUseId))
+          const refusal = refusalOf(block.isError, block.content)
+          if (refusal !== undefined) item.refusal = refusal
         }
       }
     }

@@ -43,6 +43,8 @@ export type TranscriptItem =
       answer?: QuestionResponse
       /** What the user said when denying the call. */
       denyFeedback?: string
+      /** Why the engine refused the call without asking (a rule, plan mode, a hook): its result text. */
+      refusal?: string
     }
   | { kind: 'turnEnded'; turnId: string; outcome: TurnOutcome; recordId?: string }
   | { kind: 'compaction'; recordId: string; marker: CompactionMarker }

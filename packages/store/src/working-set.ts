@@ -34,6 +34,11 @@ export function taskViewWorkingSet(
 
 // Matches the result text the engine writes for a call cancelled by the user (spec 000).
 const CANCELLED = /^cancelled by user/i
+// The result texts the engine's batch writes for a call it refused without asking anyone: a deny
+// rule or plan mode (`Permission denied: …`), a PermissionRequest hook, a PreToolUse hook's block
+// or stop (issue 39: a resumed chat shows them as denied, not as errors).
+const REFUSED =
+  /^(Permission denied\b|Blocked by a PreToolUse hook: |Not run: a (PreToolUse|PermissionRequest) hook stopped the turn)/
 
 /** A tool call's display status from its result (and whether its approval was denied). */
 export function toolStatusOf(
@@ -42,7 +47,18 @@ export function toolStatusOf(
   denied: boolean,
 ): DisplayToolStatus {
   if (!isError) return 'ok'
-  if (denied) return 'denied'
   const first = content[0]
-  return first !== undefined && first.type === 'text' && CANCELLED.test(first.text) ? 'cancelled' : 'error'
+  const text = first !== undefined && first.type === 'text' ? first.text : ''
+  // A turn interrupted while the call's approval waited journals a deny, but the call was cancelled.
+  if (CANCELLED.test(text)) return 'cancelled'
+  if (denied || REFUSED.test(text)) return 'denied'
+  return 'error'
+}
+
+/** Why a call was refused without asking anyone (its result text), or undefined. */
+export function refusalOf(isError: boolean, content: readonly ToolResultContent[]): string | undefined {
+  const first = content[0]
+  return isError && first !== undefined && first.type === 'text' && REFUSED.test(first.text)
+    ? first.text
+    : undefined
 }

@@ -208,6 +208,48 @@ describe('replay', () => {
     expect(statuses).toEqual(['ok', 'error', 'denied', 'cancelled'])
   })
 
+  it('a call refused by a rule, plan mode or a hook replays as denied with its reason; one cancelled while asking as cancelled (issue 39)', () => {
+    const factory = new RecordFactory()
+    const { turnId, records } = factory.startTurn('go')
+    const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command: id } })
+    const result = (id: string, text: string) => ({
+      type: 'tool_result' as const,
+      toolUseId: id,
+      content: [{ type: 'text' as const, text }],
+      isError: true,
+    })
+    const refusals = [
+      'Permission denied: a deny rule forbids "rm -rf x"',
+      'Permission denied: plan mode is read-only and this command is not proven read-only (rm writes)',
+      'Blocked by a PreToolUse hook: no deploys on Fridays',
+      'Permission denied by a PermissionRequest hook: not now',
+      'Not run: a PreToolUse hook stopped the turn (stop)',
+    ]
+    const ids = refusals.map((_, index) => `d${index}`)
+    const log: unknown[] = [
+      header(),
+      ...records,
+      factory.message('assistant', [...ids.map(call), call('c')], turnId),
+      {
+        type: 'approvalRequested',
+        id: 'ap',
+        at: AT,
+        request: { id: 'q1', toolUseId: 'c', toolName: 'Bash', title: 'Run?', reason: 'ask' },
+      },
+      // A turn interrupted while its approval waited: journaled as a deny, the call was cancelled.
+      { type: 'approvalResolved', id: 'ar', at: AT, approvalId: 'q1', decision: { type: 'deny' } },
+      factory.message(
+        'user',
+        [...ids.map((id, index) => result(id, refusals[index]!)), result('c', 'cancelled by user')],
+        turnId,
+      ),
+    ]
+    const { snapshot } = replay(log)
+    const tools = snapshot.transcript.flatMap((item) => (item.kind === 'tool' ? [item] : []))
+    expect(tools.map((item) => item.status)).toEqual([...refusals.map(() => 'denied'), 'cancelled'])
+    expect(tools.map((item) => item.refusal)).toEqual([...refusals, undefined])
+  })
+
   it("keeps the user's answer to a question and a deny's feedback on their tool calls", () => {
     const factory = new RecordFactory()
     const { turnId, records } = factory.startTurn('go')

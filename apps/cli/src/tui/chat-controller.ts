@@ -15,7 +15,7 @@ import type { EventFeed, EventListener } from './event-feed.js'
 import type { HistoryEntry } from './input-history.js'
 import { mcpPromptCommands } from './mcp-completions.js'
 import { appendPromptHistory, loadPromptHistory } from './prompt-history.js'
-import { replayPrompts, replayTranscript } from './replay-transcript.js'
+import { replayOutputs, replayPrompts, replayTranscript } from './replay-transcript.js'
 import { CLI_COMMANDS, type SlashCommand } from './slash-commands.js'
 import type { TrustSummary } from './trust-panel.js'
 
@@ -138,17 +138,16 @@ export class ChatController {
       projectRoot: session.projectRoot,
       sessionId: session.id,
     }
+    const replayedRows = snapshot ? replayTranscript(snapshot.transcript, this.options.projectRoot) : []
     return initialChatState({
       sessionId: session.id,
       projectRoot: session.projectRoot,
       mode: session.mode,
       model: session.model,
-      finished: [
-        banner,
-        ...(snapshot ? replayTranscript(snapshot.transcript, this.options.projectRoot) : []),
-      ],
+      finished: [banner, ...replayedRows],
       costUsd: snapshot?.cost.totalUsd ?? 0,
-      prompts: snapshot ? replayPrompts(snapshot.transcript) : [],
+      prompts: snapshot ? replayPrompts(snapshot.transcript, snapshot.turns) : [],
+      outputs: replayOutputs(replayedRows, session.projectRoot),
       checkpoints: snapshot ? snapshot.checkpoints.map((checkpoint) => checkpoint.messageId) : [],
     })
   }

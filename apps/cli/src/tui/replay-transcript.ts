@@ -1,14 +1,19 @@
 import type { Engine } from '@z-engine/engine'
 import { attachedFiles } from './attached-files.js'
+import { denialReason } from './denial-reason.js'
+import { shownPath } from './diff-lines.js'
 import { isAttachedFile, isCommandBody, isReminder, isRewindable, userText } from './message-text.js'
+import { replayedChange } from './replayed-change.js'
 import { taskViewDivider } from './task-view-divider.js'
 import { answerText, decisionText } from './tool-cards.js'
 import type { NewEntry } from './transcript-state.js'
-import type { RewindTarget, TranscriptEntry } from './view-model.js'
+import type { RewindTarget, ToolOutput, TranscriptEntry } from './view-model.js'
 
 type Replayed = Extract<Awaited<ReturnType<Engine['store']['replay']>>, { ok: true }>
 /** A stored session's display transcript, as the store replays it. */
 export type StoredTranscript = Replayed['value']['snapshot']['transcript']
+/** A stored session's turns, as the store replays them. */
+export type StoredTurns = Replayed['value']['snapshot']['turns']
 
 /** Input fields that say what a tool call did, in the order a card title prefers them. */
 const TITLE_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description'] as const
@@ -75,6 +80,9 @@ export function replayTranscript(items: StoredTranscript, projectRoot?: string):
         // The plan the user approved stays visible on resume, as it did live.
         const plan = item.name === 'ExitPlanMode' && item.status === 'ok' ? item.input.plan : undefined
         if (typeof plan === 'string') push({ kind: 'plan', markdown: plan })
+        // As live: a refused call says why, an applied edit keeps its change (rebuilt from its input).
+        const summary = item.status === 'denied' ? denialReason(item.refusal, 'default') : undefined
+        const change = item.status === 'ok' ? replayedChange(item.name, item.input) : undefined
         push({
           kind: 'tool',
           card: {
@@ -84,6 +92,8 @@ export function replayTranscript(items: StoredTranscript, projectRoot?: string):
             status: item.status,
             progress: [],
             ...(reply !== undefined ? { reply } : {}),
+            ...(summary !== undefined ? { summary } : {}),
+            ...(change !== undefined ? { change } : {}),
           },
         })
         break
@@ -110,13 +120,40 @@ export function replayTranscript(items: StoredTranscript, projectRoot?: string):
   return entries
 }
 
-/** The user's own messages still in a stored conversation, oldest first (what `/rewind` offers). */
-export function replayPrompts(items: StoredTranscript): RewindTarget[] {
+/**
+ * The user's own messages still in a stored conversation, oldest first (what `/rewind` offers),
+ * each marked when a turn it opened changed files, as the live chat marks them.
+ */
+export function replayPrompts(items: StoredTranscript, turns: StoredTurns = []): RewindTarget[] {
+  const changed = new Set(
+    turns.flatMap((turn) => (turn.mutated === true && turn.messageId ? [turn.messageId] : [])),
+  )
   const prompts: RewindTarget[] = []
   for (const item of items) {
     if (item.kind !== 'message' || item.message.role !== 'user' || !isRewindable(item.origin)) continue
     const text = userText(item.message)
-    if (text !== undefined) prompts.push({ messageId: item.message.id, text })
+    if (text === undefined) continue
+    prompts.push({
+      messageId: item.message.id,
+      text,
+      ...(changed.has(item.message.id) ? { changedFiles: true } : {}),
+    })
   }
   return prompts
+}
+
+/** What Ctrl-O shows first in a resumed chat: the replayed edits' changes, newest last. */
+export function replayOutputs(entries: readonly TranscriptEntry[], projectRoot?: string): ToolOutput[] {
+  return entries.flatMap((entry) =>
+    entry.kind === 'tool' && entry.card.change !== undefined && entry.card.status === 'ok'
+      ? [
+          {
+            toolUseId: entry.card.toolUseId,
+            title: `change to ${shownPath(entry.card.change.path, projectRoot)}`,
+            text: entry.card.change.body,
+            diff: true,
+          },
+        ]
+      : [],
+  )
 }

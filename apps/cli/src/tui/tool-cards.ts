@@ -2,7 +2,13 @@ import type { ApprovalDecision, EngineEvent, Message, QuestionResponse } from '@
 import { denialReason } from './denial-reason.js'
 import { diffBody, diffCounts, shownPath } from './diff-lines.js'
 import { append, updateTool, withLive } from './transcript-state.js'
-import { type ChatState, type ToolCard, type ToolOutput, visibleProgress } from './view-model.js'
+import {
+  type ChatState,
+  KEPT_OUTPUTS,
+  type ToolCard,
+  type ToolOutput,
+  visibleProgress,
+} from './view-model.js'
 
 /** Tool output lines a running card keeps (the card shows a tail, not the whole log). */
 const PROGRESS_LINES = 4
@@ -24,9 +30,6 @@ const ERROR_CHARS = 300
 
 /** Lines of a finished call's output its card shows (Ctrl-O shows them all). */
 export const OUTPUT_LINES = 4
-
-/** How many finished outputs are kept for Ctrl-O. */
-const KEPT_OUTPUTS = 20
 
 /** Longest output kept for Ctrl-O (the model gets the whole result). */
 const KEPT_OUTPUT_CHARS = 64 * 1024

@@ -149,6 +149,9 @@ export interface ChatState {
   nextKey: number
 }
 
+/** How many finished outputs are kept for Ctrl-O. */
+export const KEPT_OUTPUTS = 20
+
 /** The state before any event: the session's mode and model as opened. */
 export function initialChatState(init: {
   sessionId: string
@@ -159,6 +162,8 @@ export function initialChatState(init: {
   costUsd?: number
   prompts?: RewindTarget[]
   checkpoints?: Iterable<string>
+  /** What Ctrl-O can show already (a resumed chat's replayed changes). */
+  outputs?: ToolOutput[]
 }): ChatState {
   return {
     finished: init.finished ?? [],
@@ -170,7 +175,7 @@ export function initialChatState(init: {
     unexplained: new Map(),
     replies: new Map(),
     results: new Map(),
-    outputs: [],
+    outputs: (init.outputs ?? []).slice(-KEPT_OUTPUTS),
     prompts: init.prompts ?? [],
     checkpoints: new Set(init.checkpoints ?? []),
     rewindConflicts: [],
