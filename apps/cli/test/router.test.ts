@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { closestMatch } from '../src/closest.js'
-import { routeOf, runCli } from '../src/router.js'
+import { COMMANDS, routeOf, runCli } from '../src/router.js'
 import { memoryIo } from '../src/testing-io.js'
 
 describe('router', () => {
@@ -69,5 +69,24 @@ describe('closestMatch', () => {
     expect(closestMatch('sesions', ['sessions', 'exec', 'serve'])).toBe('sessions')
     expect(closestMatch('exce', ['sessions', 'exec', 'serve'])).toBe('exec')
     expect(closestMatch('zzzzzzzz', ['sessions', 'exec', 'serve'])).toBeUndefined()
+  })
+})
+
+describe("every command's --help (issue 39, the new-user trial)", () => {
+  it('fits a 120-column terminal, and the sessions help lists its subcommands together', async () => {
+    for (const command of COMMANDS) {
+      const run = memoryIo([command.name, '--help'])
+      expect(await runCli(run.io), command.name).toBe(0)
+      const wide = run
+        .stdout()
+        .split('\n')
+        .filter((line) => line.length > 120)
+      expect(wide, `${command.name} --help`).toEqual([])
+    }
+    const sessions = memoryIo(['sessions', '--help'])
+    await runCli(sessions.io)
+    const rows = sessions.stdout().split('\n')
+    const show = rows.findIndex((line) => line.trimStart().startsWith('show <id>'))
+    expect(rows[show + 1]?.trimStart()).toMatch(/^fork <id>/)
   })
 })

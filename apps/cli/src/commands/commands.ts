@@ -23,7 +23,8 @@ each custom command's parsed fields, file and layer, and the files that were ski
 expand: the prompt the command would submit, without starting a turn. Embedded !\`cmd\` lines run
 only when the permission policy would allow them in a session (read-only commands, allow rules),
 confined by the sandbox as they would be there ([shell.sandbox], or what the policy auto-allowed
-when a backend exists), with the [shell.env] environment; @file references are inlined when reading them is allowed. Notices say what was left out.
+when a backend exists), with the [shell.env] environment; @file references are inlined when
+reading them is allowed. Notices say what was left out.
 `
 
 /** `z-engine commands list|expand`: the command catalog, and what a command expands to. */

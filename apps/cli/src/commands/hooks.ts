@@ -21,8 +21,9 @@ const HELP = `Usage: z-engine hooks list [--json] [--cwd DIR]
        z-engine hooks test <Event> --input <file> [--json] [--cwd DIR]
 
 list: the command hooks a session in DIR would run, by event, with matcher (and how it is read:
-all, exact, list, regex, or ignored on events with nothing to match), \`if\` condition, timeout (the event's default when none is set) and the
-settings file that configured each (project hooks are withheld until the workspace is trusted).
+all, exact, list, regex, or ignored on events with nothing to match), \`if\` condition, timeout
+(the event's default when none is set) and the settings file that configured each (project hooks
+are withheld until the workspace is trusted).
 
 test: runs the hooks of <Event> that match the input, exactly as a session would (confined by the
 sandbox whenever a backend exists, with the same view, masks and process scope), and prints the
@@ -31,8 +32,20 @@ The input file holds the event's fields, e.g. {"tool_name": "Bash", "tool_input"
 (snake_case or camelCase); session_id, transcript_path, cwd and permission_mode (the project's
 default mode) default to test values; agent_id and agent_type make it a subagent's call. It exits
 1 when a hook asks for something the event ignores (a decision on Stop, exit 2 on SessionStart).
-Events: ${HOOK_EVENTS.join(', ')}.
+Events: ${wrapWords(HOOK_EVENTS.join(', '), 92)}.
 `
+
+/** Words joined into lines of at most `width` characters. */
+function wrapWords(text: string, width: number): string {
+  const lines: string[] = []
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1)
+    if (last !== undefined && last.length + 1 + word.length <= width)
+      lines[lines.length - 1] = `${last} ${word}`
+    else lines.push(word)
+  }
+  return lines.join('\n')
+}
 
 /** `z-engine hooks list|test`: configured hooks, and a dry run of one event's hooks. */
 export async function main(io: CommandIo): Promise<number> {

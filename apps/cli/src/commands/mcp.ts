@@ -10,7 +10,8 @@ const HELP = `Usage: z-engine mcp list [--json] [--cwd DIR]
        z-engine mcp add|add-json|remove|get …   (Claude Code's arguments: z-engine mcp add --help)
 
 The MCP servers configured for DIR ([mcp.servers.<name>] in the settings layers, the project's
-.mcp.json, and Claude Code's ~/.claude.json: user scope, and local scope for this project), each with every field, the layer and file that set it, and its real status: every
+.mcp.json, and Claude Code's ~/.claude.json: user scope, and local scope for this project), each
+with every field, the layer and file that set it, and its real status: every
 enabled server is started as a session would start it (each within its timeout_ms), its tools
 counted, its last error and stderr tail kept, and then stopped. A server in several of Claude Code's
 scopes is the local one, else the project's, else the user's. Project-defined servers are

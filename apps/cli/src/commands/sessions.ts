@@ -16,10 +16,9 @@ import { formatSessionRows, listSessionRows } from '../sessions/session-listing.
 
 const HELP = `Usage: z-engine sessions <subcommand> [options]
 
-  list                          this project's sessions, most recent first (--all: then every other project's)
+  list                          this project's sessions, most recent first (--all: then every
+                                other project's)
   show <id>                     a session's turns and transcript, with message and record ids
-
-An id may be shortened to any unique prefix (as 'sessions list' prints them).
   fork <id> [--at <recordId>]   copy a session (up to a record, default all) into a new one
   rewind <id> --to <messageId> [--scope code|conversation|both] [--dry-run] [--include-edited]
          [--only <path>]...     restore files and/or the conversation to before a user message:
@@ -29,6 +28,8 @@ An id may be shortened to any unique prefix (as 'sessions list' prints them).
                                 and reported); --only limits a code rewind to those files;
                                 --dry-run shows the hunks it would write and changes nothing
   rewind <id> --undo            put back the files the last rewind reverted
+
+An id may be shortened to any unique prefix (as 'sessions list' prints them).
 
 Options:
   --json       print JSON
