@@ -37,6 +37,11 @@ export interface ProfileRequest {
   programs?: readonly string[]
   /** Files the engine prepared, shown read-only at a path of the view (a `~/.gitconfig` with only the identity). */
   files?: readonly BoundFile[]
+  /**
+   * Protected files and folders below the top levels (`sub/.envrc`, a nested `.git`) found before
+   * the command: bound read-only like the root's (write mode).
+   */
+  nested?: readonly ProfilePath[]
   /** The Node binary the engine runs on (its install prefix is shown; default: this process's). */
   execPath?: string
   /** Leave the root repository's `worktrees/` admin folder writable (a WorktreeCreate/WorktreeRemove hook). */
@@ -131,6 +136,10 @@ export async function resolveProfile(request: ProfileRequest): Promise<SandboxPr
       const real = await realOr(path)
       if (within(real, writable)) readOnly.push({ path: real, kind: found })
     }
+  }
+  for (const entry of request.nested ?? []) {
+    const real = await realOr(entry.path)
+    if (within(real, writable)) readOnly.push({ path: real, kind: entry.kind })
   }
   const pinned = await ancestorsBetween(
     writable,

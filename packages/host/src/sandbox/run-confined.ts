@@ -28,12 +28,19 @@ export async function runConfinedShell(
   const shell = neutralisesGit(request) ? { ...rest, env: withNeutralGit(rest.env) } : rest
   const prepared = await sandbox?.prepare(request)
   if (!prepared) return runShellCommand(command, shell)
+  let result: ShellRunResult
   try {
-    const result = await runShellCommand(command, { ...shell, wrap: prepared.wrap })
-    return { ...result, confinement: prepared.mode }
+    result = await runShellCommand(command, { ...shell, wrap: prepared.wrap })
   } finally {
     await prepared.release()
   }
+  // What the sandbox undid after the command (a protected file it created) is part of its output.
+  const notices = prepared.notices ?? []
+  const output =
+    notices.length > 0
+      ? `${result.output}${result.output.endsWith('\n') || result.output === '' ? '' : '\n'}${notices.join('\n')}\n`
+      : result.output
+  return { ...result, output, confinement: prepared.mode }
 }
 
 /** Whether a request runs git with the repository's program-running keys overridden. */

@@ -6,6 +6,13 @@ import type { CommandWrapper } from '../process/shell.js'
 import { planBubblewrap } from './bwrap-plan.js'
 import type { SandboxBackend } from './detect.js'
 import { unstageEmbeddedRepositories } from './embedded-repositories.js'
+import {
+  type NestedScan,
+  nestedPaths,
+  removalNotice,
+  removeNewNested,
+  scanNested,
+} from './nested-protected.js'
 import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
 import { resolveProfile, within } from './resolve-profile.js'
 import { planSeatbelt } from './seatbelt-plan.js'
@@ -58,6 +65,11 @@ export interface PreparedSandbox {
   profile: SandboxProfile
   wrap: CommandWrapper
   release(): Promise<void>
+  /**
+   * After `release`: what the engine undid of the command's writes (protected files it created in
+   * a subfolder), one line each for the model to pass on to the user.
+   */
+  notices?: readonly string[]
 }
 
 /** The sandbox settings (`[shell.sandbox]`). */
@@ -185,8 +197,14 @@ export class Sandbox {
     this.#viewFiles ??= prepareViewFiles(this.home, this.env)
     const { dir, files } = await this.#viewFiles
     const seccomp = this.backend.kind === 'bubblewrap' ? await this.#seccompFile(dir) : undefined
+    // Before the command: what it may not change below the top levels, and what to compare with after.
+    const scans: NestedScan[] =
+      mode === 'write'
+        ? await Promise.all([request.root, ...request.additionalDirectories].map((dir) => scanNested(dir)))
+        : []
     const profile = await resolveProfile({
       files,
+      nested: scans.flatMap(nestedPaths),
       mode,
       root: request.root,
       additionalDirectories: request.additionalDirectories,
@@ -224,7 +242,7 @@ export class Sandbox {
     let released = false
     // A little earlier than the command's start: file times are coarser than the clock on some systems.
     const started = Date.now() - 2_000
-    return {
+    const prepared: PreparedSandbox = {
       mode,
       profile,
       wrap,
@@ -233,9 +251,17 @@ export class Sandbox {
         released = true
         await removePlaceholders(placeholders)
         await removeCreated(profile.removeAfter)
-        if (mode === 'write') await unstageEmbeddedRepositories(request.root, started).catch(() => [])
+        if (mode !== 'write') return
+        await unstageEmbeddedRepositories(request.root, started).catch(() => [])
+        const removed: string[] = []
+        for (const scan of scans) {
+          const paths = await removeNewNested(scan, started).catch(() => [])
+          removed.push(...paths.map((path) => (scan.root === request.root ? path : join(scan.root, path))))
+        }
+        if (removed.length > 0) prepared.notices = [removalNotice(removed)]
       },
     }
+    return prepared
   }
 
   /** Removes the private temp folder (session close). */
