@@ -10,8 +10,8 @@ const GITLINKS = new Map<string, { stamp: string; paths: string[] }>()
  * program: a gitlink in the index (`git add sub`) whose work-tree `sub/.git` — a folder, or a
  * gitfile pointing anywhere but the protected `<git>/modules/` — was made or changed since `since`.
  * git enters such an embedded repository on a plain `git status` at the root and runs its config
- * (`core.fsmonitor`, a filter): issue 34. The nested repository stays on disk, untracked (git does
- * not look into an untracked one). Runs after the command, whose processes are gone by then.
+ * (`core.fsmonitor`, a filter): issue 34. A nested `.git` made during the command is then removed
+ * (`removeNewNested`); one that existed before is read-only in the view. Runs after the command, whose processes are gone by then.
  * Returns the paths it unstaged.
  */
 export async function unstageEmbeddedRepositories(root: string, since: number): Promise<string[]> {

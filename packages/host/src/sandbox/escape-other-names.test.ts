@@ -348,8 +348,9 @@ describe.skipIf(!run)('sandbox escape suite: writes by another name (issue 34, c
       root,
     )
     expect(result.output).toContain('staged')
-    // The nested repository is still there, untracked; the ordinary file stays staged.
-    expect(existsSync(join(root, 'sub', '.git'))).toBe(true)
+    // The nested repository's git folder is removed (its files stay, untracked); the ordinary file stays staged.
+    expect(existsSync(join(root, 'sub', '.git'))).toBe(false)
+    expect(read(join(root, 'sub', 'b'))).toBe('b\n')
     expect(git(root, 'ls-files', '--stage', '--', 'sub')).toBe('')
     expect(git(root, 'ls-files', '--', 'kept.txt')).toBe('kept.txt\n')
     git(root, 'status', '--short')
