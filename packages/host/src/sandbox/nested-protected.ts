@@ -33,20 +33,21 @@ const FOLDER_NAMES: ReadonlySet<string> = new Set([
 /** How many entries a walk reads before it stops (a folder git does not list, or no repository). */
 const WALK_LIMIT = 20_000
 
-/** The protected paths below a root's top level, and the folders git ignores (not listed inside). */
+/** The protected paths below a root's top level, and the folders git lists whole. */
 export interface NestedScan {
   root: string
   /** Relative path → kind: what exists now. */
   paths: Map<string, 'dir' | 'file'>
-  /** Ignored folders git listed whole (relative, with a trailing slash); undefined without git. */
-  ignoredDirs: Set<string> | undefined
+  /** Folders git listed whole: ignored ones, nested repositories (relative, trailing slash); undefined without git. */
+  wholeDirs: Set<string> | undefined
 }
 
 /**
- * Finds the protected files and folders below `root`'s top level (the top level is the profile's):
- * from git's index and untracked listing when `root` is a repository — ignored folders listed whole,
- * and walked only when `before` did not know them (made during the command) — else by a bounded
- * walk. Reads only: git through the hardened runner.
+ * Finds the protected files and folders below `root`'s top level (the top level is the profile's).
+ * In a repository: the index's and the untracked paths (a nested repository as `sub/`), and the
+ * ignored ones with each ignored folder listed whole (`node_modules/`), walked only when `before`
+ * did not list it (made during the command). Without git: a bounded walk. Reads only: git
+ * through the hardened runner.
  */
 export async function scanNested(root: string, before?: NestedScan): Promise<NestedScan> {
   const paths = new Map<string, 'dir' | 'file'>()
@@ -54,21 +55,26 @@ export async function scanNested(root: string, before?: NestedScan): Promise<Nes
   const listed = isRepo ? await gitEntries(root) : undefined
   if (listed === undefined) {
     await walk(root, '', paths, { left: WALK_LIMIT })
-    return { root, paths, ignoredDirs: undefined }
+    return { root, paths, wholeDirs: undefined }
   }
-  for (const entry of listed.entries) await classify(root, entry, paths)
+  const wholeDirs = new Set<string>()
   const budget = { left: WALK_LIMIT }
-  for (const entry of listed.ignored) {
+  for (const entry of listed) {
     if (!entry.endsWith('/')) {
-      await classify(root, entry, paths)
+      classifyFile(entry, paths)
       continue
     }
-    await classify(root, entry, paths)
-    // A folder git ignores (a new `build/`) still holds files tools obey: walked when it is new.
-    if (before !== undefined && before.ignoredDirs?.has(entry) !== true)
+    wholeDirs.add(entry)
+    if (classifyFolder(entry, paths)) continue
+    // git lists a repository inside the work tree as `sub/` and does not enter it.
+    const dotGit = `${entry}.git`
+    const info = await lstat(join(root, dotGit)).catch(() => undefined)
+    if (info !== undefined) paths.set(dotGit, info.isDirectory() ? 'dir' : 'file')
+    // A folder git does not enter (a new `build/`, ignored or not) still holds files tools obey.
+    if (before !== undefined && before.wholeDirs?.has(entry) !== true)
       await walk(root, entry.slice(0, -1), paths, budget)
   }
-  return { root, paths, ignoredDirs: new Set(listed.ignored.filter((entry) => entry.endsWith('/'))) }
+  return { root, paths, wholeDirs }
 }
 
 /** The protected paths of `scan`, absolute, for the profile to bind read-only. */
@@ -104,42 +110,43 @@ export function removalNotice(paths: readonly string[]): string {
   ].join(' ')
 }
 
-/** Tracked and untracked entries (nested repositories as `sub/`), and ignored ones listed whole. */
-async function gitEntries(root: string): Promise<{ entries: string[]; ignored: string[] } | undefined> {
-  const [entries, ignored] = await Promise.all([
-    projectGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: root,
-      timeoutMs: 60_000,
-    }),
-    projectGit(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
-      cwd: root,
-      timeoutMs: 60_000,
-    }),
+/**
+ * The index's and the untracked paths (git enters untracked folders, and lists a nested repository
+ * as `sub/`), then the ignored ones with each ignored folder listed whole (never entering
+ * `node_modules/`).
+ */
+async function gitEntries(root: string): Promise<string[] | undefined> {
+  const list = (args: string[]) => projectGit(['ls-files', '-z', ...args], { cwd: root, timeoutMs: 60_000 })
+  const [tracked, ignored] = await Promise.all([
+    list(['--cached', '--others', '--exclude-standard']),
+    list(['--others', '--ignored', '--exclude-standard', '--directory']),
   ])
-  if (!entries.ok || !ignored.ok) return undefined
-  const split = (text: string) => text.split('\0').filter((entry) => entry !== '')
-  return { entries: split(entries.stdout), ignored: split(ignored.stdout) }
+  if (!tracked.ok || !ignored.ok) return undefined
+  return `${tracked.stdout}\0${ignored.stdout}`.split('\0').filter((entry) => entry !== '')
 }
 
-/** Adds what a listed entry makes protected: its own name, a protected folder above it, a nested `.git`. */
-async function classify(root: string, entry: string, paths: Map<string, 'dir' | 'file'>): Promise<void> {
+/** Adds a file entry's protected folder (below the top level) or its own protected name. */
+function classifyFile(entry: string, paths: Map<string, 'dir' | 'file'>): void {
+  const segments = entry.split('/')
+  if (segments.length < 2) return
+  if (classifyFolder(entry, paths)) return
+  if (FILE_NAMES.has(segments[segments.length - 1] ?? '')) paths.set(entry, 'file')
+}
+
+/**
+ * Adds the first protected folder among an entry's folders (below the top level); true when one
+ * is on the way (the top level's counts: the profile protects it whole).
+ */
+function classifyFolder(entry: string, paths: Map<string, 'dir' | 'file'>): boolean {
   const folder = entry.endsWith('/')
   const segments = (folder ? entry.slice(0, -1) : entry).split('/')
   const folders = folder ? segments.length : segments.length - 1
   for (let index = 0; index < folders; index++) {
     if (!FOLDER_NAMES.has(segments[index] ?? '')) continue
     if (index > 0) paths.set(segments.slice(0, index + 1).join('/'), 'dir')
-    return
+    return true
   }
-  if (folder) {
-    // git lists a repository inside the work tree as `sub/` and does not enter it.
-    const dotGit = `${entry}.git`
-    const info = await lstat(join(root, dotGit)).catch(() => undefined)
-    if (info !== undefined) paths.set(dotGit, info.isDirectory() ? 'dir' : 'file')
-    return
-  }
-  if (segments.length > 1 && FILE_NAMES.has(segments.at(-1) ?? ''))
-    paths.set(entry, (await lstat(join(root, entry)).catch(() => undefined))?.isDirectory() ? 'dir' : 'file')
+  return false
 }
 
 /** Walks `relative` under `root` (not entering protected folders) until the budget is spent. */
