@@ -6,7 +6,18 @@ export default defineConfig(
     {
       index: 'src/index.ts',
       testing: 'src/testing.ts',
-      internal: 'src/internal.ts',
+      // The CLI's and the gateway's entries, one per purpose (docs/embedding.md, "Entry points").
+      settings: 'src/settings-entry.ts',
+      definitions: 'src/definitions-entry.ts',
+      hooks: 'src/hooks-entry.ts',
+      plugins: 'src/plugins-entry.ts',
+      mcp: 'src/mcp-entry.ts',
+      models: 'src/models-entry.ts',
+      'claude-messages': 'src/claude-messages-entry.ts',
+      web: 'src/web-entry.ts',
+      repository: 'src/repository-entry.ts',
+      sandbox: 'src/sandbox-entry.ts',
+      'session-access': 'src/session-access-entry.ts',
       'claude-agent-sdk': 'src/claude-agent-sdk.ts',
       // findProjectRoot alone (Node built-ins only), for start-up paths that must not load the engine.
       'project-root': 'src/project-root-entry.ts',

@@ -191,10 +191,10 @@ describe.runIf(BUILT)('the packed libraries in a fresh app (needs pnpm build)', 
       const maps = await Promise.all([
         run(
           process.execPath,
-          ['--input-type=module', '-e', `import('@z-engine/engine/internal').then((m) => m${probe})`],
+          ['--input-type=module', '-e', `import('@z-engine/engine/repository').then((m) => m${probe})`],
           { cwd: app },
         ),
-        run(process.execPath, ['-e', `require('@z-engine/engine/internal')${probe}`], { cwd: cjs }),
+        run(process.execPath, ['-e', `require('@z-engine/engine/repository')${probe}`], { cwd: cjs }),
       ])
       for (const map of maps) {
         const built = JSON.parse(map.stdout) as { errors: string[]; text: string }

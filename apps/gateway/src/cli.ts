@@ -2,7 +2,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createSearchBackend, SEARCH_BACKENDS, type WebSearchBackend } from '@z-engine/engine/internal'
+import { createSearchBackend, SEARCH_BACKENDS, type WebSearchBackend } from '@z-engine/engine/web'
 import { startGateway } from './gateway.js'
 import type { ApiKeyEntry, OidcSettings } from './http/auth.js'
 import { readKeyFile } from './key-file.js'

@@ -1,5 +1,5 @@
 /** The gateway's settings and their defaults (the spec's ceilings: 16 MiB wire, 8 MiB retained, 10 rounds). */
-import type { WebSearchBackend } from '@z-engine/engine/internal'
+import type { WebSearchBackend } from '@z-engine/engine/web'
 import type { ApiKeyEntry, OidcSettings } from './http/auth.js'
 import type { WebFetchSettings } from './tools/web-fetch.js'
 

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import Anthropic from '@anthropic-ai/sdk'
-import { createSearchBackend } from '@z-engine/engine/internal'
+import { createSearchBackend } from '@z-engine/engine/web'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Stack, startStack, text } from './harness.js'
 

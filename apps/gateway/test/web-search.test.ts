@@ -1,6 +1,6 @@
 /** Gateway-owned web search through the engine's SearXNG backend, against a real local HTTP server. */
 import { createServer, type Server } from 'node:http'
-import { createSearchBackend } from '@z-engine/engine/internal'
+import { createSearchBackend } from '@z-engine/engine/web'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli.js'
 import { type Stack, startStack, text } from './harness.js'

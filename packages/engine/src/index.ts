@@ -1,8 +1,8 @@
 /**
  * @z-engine/engine: what an embedder needs — the engine and its sessions, `run()`, tools, the
  * permission callback and hook functions in code, custom model clients, and the protocol types that
- * cross the boundary. Everything else the repository's own apps use lives behind
- * `@z-engine/engine/internal` (unstable: no compatibility promise between versions).
+ * cross the boundary. What else the repository's own apps use lives behind one small subpath per
+ * purpose (`/settings`, `/mcp`, `/models`, … docs/embedding.md; unstable between versions).
  */
 
 /** Protocol types an embedder meets: commands, events, approvals, questions, plans, settings. */

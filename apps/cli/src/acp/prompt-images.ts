@@ -5,7 +5,7 @@
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk'
 import type { SubmitAttachments } from '@z-engine/engine'
-import { parseModelRef, resolveModelInfo } from '@z-engine/engine/internal'
+import { parseModelRef, resolveModelInfo } from '@z-engine/engine/models'
 
 type MediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
 const MEDIA_TYPES: ReadonlySet<string> = new Set<MediaType>([

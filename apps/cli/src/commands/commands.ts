@@ -5,9 +5,9 @@ import {
   loadAgentDefinitions,
   loadCommandDefinitions,
   openStandaloneExpansion,
-  pluginDefinitionSources,
   resolveCommand,
-} from '@z-engine/engine/internal'
+} from '@z-engine/engine/definitions'
+import { pluginDefinitionSources } from '@z-engine/engine/plugins'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'

@@ -1,10 +1,6 @@
 import { createDefaultClientFactory } from '@z-engine/engine'
-import {
-  detectShellSandbox,
-  modelRefFromSettings,
-  parseModelRef,
-  providerSettingsOf,
-} from '@z-engine/engine/internal'
+import { modelRefFromSettings, parseModelRef, providerSettingsOf } from '@z-engine/engine/models'
+import { detectShellSandbox } from '@z-engine/engine/sandbox'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext } from '../inspect/inspect-context.js'

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { HookEvent, HookInput } from '@z-engine/engine'
 import {
-  childEnvironmentFor,
   claudePermissionMode,
   defaultHookTimeoutSecs,
   HOOK_EVENT_TABLE,
@@ -10,7 +9,8 @@ import {
   hookPayload,
   matcherKind,
   runHooksStandalone,
-} from '@z-engine/engine/internal'
+} from '@z-engine/engine/hooks'
+import { childEnvironmentFor } from '@z-engine/engine/settings'
 import { HOOK_EVENTS } from '@z-engine/protocol'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

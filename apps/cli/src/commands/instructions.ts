@@ -1,4 +1,4 @@
-import { loadInstructions, loadRules } from '@z-engine/engine/internal'
+import { loadInstructions, loadRules } from '@z-engine/engine/definitions'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { inspectContext } from '../inspect/inspect-context.js'

@@ -1,4 +1,4 @@
-import { probeMcpServers, resolveServerSpecs, withheldServers } from '@z-engine/engine/internal'
+import { probeMcpServers, resolveServerSpecs, withheldServers } from '@z-engine/engine/mcp'
 import type { McpServerSettings } from '@z-engine/protocol'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

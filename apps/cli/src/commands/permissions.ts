@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline'
 import { Engine } from '@z-engine/engine'
-import { checkPermission, type ProjectRules, projectRulesOf } from '@z-engine/engine/internal'
+import { checkPermission, type ProjectRules, projectRulesOf } from '@z-engine/engine/settings'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

@@ -15,7 +15,7 @@ import {
   stagePluginInstall,
   uninstallPlugin,
   updateMarketplaces,
-} from '@z-engine/engine/internal'
+} from '@z-engine/engine/plugins'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { type InspectContext, inspectContext, subcommand } from '../inspect/inspect-context.js'

@@ -1,4 +1,4 @@
-import { loadSkillDefinitions } from '@z-engine/engine/internal'
+import { loadSkillDefinitions } from '@z-engine/engine/definitions'
 import { EXIT } from '../cli-error.js'
 import type { CommandIo } from '../command.js'
 import { reportDefinitions } from '../inspect/definitions-report.js'

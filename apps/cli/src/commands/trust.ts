@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { Engine } from '@z-engine/engine'
-import { createTrustStore } from '@z-engine/engine/internal'
+import { createTrustStore } from '@z-engine/engine/settings'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

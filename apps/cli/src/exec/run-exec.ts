@@ -1,5 +1,5 @@
 import { Engine, EngineError, type Session } from '@z-engine/engine'
-import { checkpointWorkOf } from '@z-engine/engine/internal'
+import { checkpointWorkOf } from '@z-engine/engine/session-access'
 import type { EventEnvelope, EventOf, PermissionMode, SettingsLayer } from '@z-engine/protocol'
 import { EXIT, UsageError } from '../cli-error.js'
 import { shellStart } from '../cwd.js'

@@ -1,4 +1,4 @@
-import type { DefinitionIssue, DefinitionLayer, DefinitionWarning } from '@z-engine/engine/internal'
+import type { DefinitionIssue, DefinitionLayer, DefinitionWarning } from '@z-engine/engine/definitions'
 import { EXIT } from '../cli-error.js'
 import { oneLine, printJson, printLines } from '../output.js'
 import type { InspectContext } from './inspect-context.js'

@@ -1,10 +1,7 @@
 import { Engine } from '@z-engine/engine'
-import {
-  createTrustStore,
-  type DefinitionRoots,
-  type LoadedSettings,
-  pluginDefinitionSources,
-} from '@z-engine/engine/internal'
+import type { DefinitionRoots } from '@z-engine/engine/definitions'
+import { pluginDefinitionSources } from '@z-engine/engine/plugins'
+import { createTrustStore, type LoadedSettings } from '@z-engine/engine/settings'
 import { parseCommandArgs } from '../args.js'
 import { UsageError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

@@ -8,7 +8,7 @@ import {
   readClaudeJson,
   updateClaudeJson,
   withClaudeJsonServers,
-} from '@z-engine/engine/internal'
+} from '@z-engine/engine/settings'
 import { parseCommandArgs } from '../args.js'
 import { EXIT, UsageError, unknownWordError } from '../cli-error.js'
 import type { CommandIo } from '../command.js'

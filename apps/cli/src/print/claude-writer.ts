@@ -6,7 +6,7 @@ import {
   type SDKResultMessage,
   sdkInitMessage,
   sdkUsage,
-} from '@z-engine/engine/internal'
+} from '@z-engine/engine/claude-messages'
 import type { CommandIo } from '../command.js'
 import { createStreamJsonMapper, streamOutcome, streamVerification } from '../exec/stream-json-map.js'
 import type { ExecWriter } from '../exec/writer.js'

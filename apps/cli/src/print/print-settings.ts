@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { engineRule, parseClaudeLayer, parseMcpJsonLayer } from '@z-engine/engine/internal'
+import { engineRule, parseClaudeLayer, parseMcpJsonLayer } from '@z-engine/engine/settings'
 import type { SettingsLayer } from '@z-engine/protocol'
 import { UsageError } from '../cli-error.js'
 import type { PrintFlags } from './claude-flags.js'

@@ -1,14 +1,10 @@
 import type { Engine, Session } from '@z-engine/engine'
-import {
-  buildCommandCatalog,
-  createTrustStore,
-  loadCommandDefinitions,
-  type McpResourceEntry,
-  mcpCompletionsOf,
-  parseModelRef,
-  pluginDefinitionSources,
-  resolveModelInfo,
-} from '@z-engine/engine/internal'
+import { buildCommandCatalog, loadCommandDefinitions } from '@z-engine/engine/definitions'
+import type { McpResourceEntry } from '@z-engine/engine/mcp'
+import { parseModelRef, resolveModelInfo } from '@z-engine/engine/models'
+import { pluginDefinitionSources } from '@z-engine/engine/plugins'
+import { mcpCompletionsOf } from '@z-engine/engine/session-access'
+import { createTrustStore } from '@z-engine/engine/settings'
 import type { Command, PermissionMode, RewindScope } from '@z-engine/protocol'
 import { listSessionRows, type SessionRow } from '../sessions/session-listing.js'
 import type { EventFeed, EventListener } from './event-feed.js'

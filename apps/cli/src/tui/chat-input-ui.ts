@@ -1,4 +1,4 @@
-import type { McpResourceEntry } from '@z-engine/engine/internal'
+import type { McpResourceEntry } from '@z-engine/engine/mcp'
 import type { ApprovalRequest } from '@z-engine/protocol'
 import type { SessionRow } from '../sessions/session-listing.js'
 import { type ApprovalUi, INITIAL_APPROVAL_UI } from './approval-panel.js'

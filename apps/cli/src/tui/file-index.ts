@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { projectGit } from '@z-engine/engine/internal'
+import { projectGit } from '@z-engine/engine/repository'
 
 /** The most paths `@` completion indexes (a huge tree is cut, not walked to the end). */
 export const FILE_INDEX_LIMIT = 50_000

@@ -1,4 +1,5 @@
-import type { McpPromptCommand, McpResourceEntry } from '@z-engine/engine/internal'
+import type { McpPromptCommand } from '@z-engine/engine/definitions'
+import type { McpResourceEntry } from '@z-engine/engine/mcp'
 import type { CompletionRow } from './composer.js'
 import type { SlashCommand } from './slash-commands.js'
 

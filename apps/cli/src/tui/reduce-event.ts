@@ -1,4 +1,4 @@
-import { promptTokensOf } from '@z-engine/engine/internal'
+import { promptTokensOf } from '@z-engine/engine/models'
 import type { EngineEvent, EventEnvelope, Route } from '@z-engine/protocol'
 import { attachedFiles } from './attached-files.js'
 import { isRewindable, splitSettled, userText } from './message-text.js'

@@ -1,4 +1,4 @@
-import { parseMemoryNote } from '@z-engine/engine/internal'
+import { parseMemoryNote } from '@z-engine/engine/definitions'
 
 /** A `/` command the composer completes: the CLI's own, or one the session's engine answers. */
 export interface SlashCommand {

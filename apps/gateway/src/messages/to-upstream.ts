@@ -8,7 +8,7 @@
  * upstream could read (Anthropic's API drops earlier turns' thinking as well).
  */
 
-import { responsesToolChoice } from '@z-engine/engine/internal'
+import { responsesToolChoice } from '@z-engine/engine/models'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { MessagesRequest, MessagesToolChoice } from './request.js'

@@ -5,7 +5,7 @@
  * as `mcp_list_tools` and `mcp_call` items. The connection is the engine's (`McpConnection`: one MCP
  * SDK, one client for sessions and the gateway).
  */
-import { DEFAULT_MCP_START_TIMEOUT_MS, McpConnection } from '@z-engine/engine/internal'
+import { DEFAULT_MCP_START_TIMEOUT_MS, McpConnection } from '@z-engine/engine/mcp'
 import type { GatewayConfig } from '../config.js'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { newId } from '../wire/ids.js'

@@ -9,7 +9,7 @@
  * `{type: "fetch", url, final_url?, title?}`, streamed as `response.web_fetch_call.in_progress` →
  * `fetching` → `completed|failed`. The Messages API's `web_fetch_20250910` runs on the same fetch.
  */
-import { type FetchWebTextOptions, fetchWebText } from '@z-engine/engine/internal'
+import { type FetchWebTextOptions, fetchWebText } from '@z-engine/engine/web'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { GatewayToolCall, GatewayToolResult, GatewayToolset } from './gateway-tools.js'

@@ -4,7 +4,7 @@
  * or SearXNG, the engine's WebSearch backends). The model sees one function, `web_search`, taking
  * one to five queries; the client sees a `web_search_call` item with the queries and the sources.
  */
-import type { WebSearchBackend, WebSearchHit } from '@z-engine/engine/internal'
+import type { WebSearchBackend, WebSearchHit } from '@z-engine/engine/web'
 import { type GatewayError, invalidRequest } from '../wire/errors.js'
 import { isObject, type JsonObject } from '../wire/json.js'
 import type { GatewayToolCall, GatewayToolResult, GatewayToolset } from './gateway-tools.js'

@@ -1,6 +1,6 @@
 /**
  * What the repository's own apps read from a session this process opened beyond the embedding
- * API (exported through `@z-engine/engine/internal` only): the chat's MCP completions, and the
+ * API (exported through `@z-engine/engine/session-access` only): the chat's MCP completions, and the
  * checkpoint work a headless run waits for before a turn's last line.
  */
 import type { McpResourceEntry } from '../mcp/mcp-manager.js'
