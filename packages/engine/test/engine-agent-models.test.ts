@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadAgentDefinitions } from '../src/internal.js'
+import { loadAgentDefinitions } from '../src/definitions-entry.js'
 import { startScriptedServer } from '../src/testing.js'
 import { buggyProject, cleanupTempDirs } from './engine-harness.js'
 import { cleanupServers, sdkEngine } from './engine-sdk-harness.js'

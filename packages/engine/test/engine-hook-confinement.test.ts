@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { addMarketplace, stagePluginInstall } from '../src/internal.js'
+import { addMarketplace, stagePluginInstall } from '../src/plugins-entry.js'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 afterAll(() => cleanupTempDirs())
