@@ -139,6 +139,32 @@ describe.skipIf(!run)('sandbox escape suite: protected files below the top level
     })
   }
 
+  it('leaves ordinary work alone: npm test writing into subfolders and an ignored node_modules runs as before', async () => {
+    const pkg = JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'node test.js' } })
+    const test = [
+      "const fs = require('node:fs')",
+      "fs.mkdirSync('packages/a/out', { recursive: true })",
+      "fs.writeFileSync('packages/a/out/report.txt', 'ok')",
+      "fs.writeFileSync('node_modules/dep/cache.json', '{}')",
+      "console.log('tests passed')",
+    ].join('\n')
+    const root = project('precision', {
+      git: true,
+      files: {
+        'package.json': pkg,
+        'test.js': test,
+        '.gitignore': 'node_modules/\n',
+        'node_modules/dep/.npmrc': 'x=1\n',
+        'node_modules/dep/index.js': '\n',
+      },
+    })
+    const result = await confined('npm test --cache "$TMPDIR/npm" --logs-dir "$TMPDIR/npm-logs"', root)
+    expect(result.output).toContain('tests passed')
+    expect(result.output).not.toContain('z-engine: removed')
+    expect(readFileSync(join(root, 'packages/a/out/report.txt'), 'utf8')).toBe('ok')
+    expect(existsSync(join(root, 'node_modules/dep/cache.json'))).toBe(true)
+  })
+
   it('removes a protected file created in a folder git ignores, new or listed by name', async () => {
     const root = project('ignored', { git: true, files: { '.gitignore': 'build/\n.envrc\n' } })
     const result = await confined(
