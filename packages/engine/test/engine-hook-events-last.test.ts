@@ -5,7 +5,7 @@
  * command (a refusal keeps the line from running), ConfigChange before a changed settings file
  * applies (a block keeps the session's settings). PermissionDenied has no moment and says so.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
@@ -249,6 +249,25 @@ describe('the last hook events fired for issue 38', { timeout: 60_000 }, () => {
         `Settings not reloaded: a ConfigChange hook kept ${localFile} out: not allowed here`,
       ),
     )
+    await session.close()
+    await t.engine.shutdown()
+  })
+
+  it('FileChanged fires when a file its matcher names appears, changes and goes', async () => {
+    const project = buggyProject()
+    const home = recordingHome([{ event: 'FileChanged', matcher: '.envrc|.env' }])
+    const t = await engineWith(() => ({ blocks: [{ type: 'text', text: 'ok' }] }), home)
+    const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+    await session.idle()
+    const envrc = join(project, '.envrc')
+    const seen = () => recorded(home, 'FileChanged').map((input) => `${input.event} ${input.file_path}`)
+    writeFileSync(envrc, 'export A=1\n')
+    await expect.poll(seen).toEqual([`add ${envrc}`])
+    expect(recorded(home, 'FileChanged')[0]).toMatchObject({ hook_event_name: 'FileChanged', cwd: project })
+    writeFileSync(envrc, 'export A=2\n')
+    await expect.poll(seen).toEqual([`add ${envrc}`, `change ${envrc}`])
+    rmSync(envrc)
+    await expect.poll(seen).toEqual([`add ${envrc}`, `change ${envrc}`, `unlink ${envrc}`])
     await session.close()
     await t.engine.shutdown()
   })

@@ -3,6 +3,7 @@ import { SessionActor } from '../session/session.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { Session } from '../session/session-types.js'
 import { createSkillPort } from '../workspace/definitions/skill-port.js'
+import { fileChangedPaths, watchFiles } from '../workspace/hooks/file-changed-watch.js'
 import { sessionStartLoads } from '../workspace/instructions/loaded-hook-fields.js'
 import type { AssembleInput } from './assemble-input.js'
 import { takeEnvironmentSnapshot } from './environment.js'
@@ -177,5 +178,11 @@ export async function assembleSession(
     await hooks.instructionsLoaded?.(load)
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
+  // FileChanged hooks watch the files their matchers name (Claude Code), from here until the close.
+  const watched = fileChangedPaths(workspace.loaded.hooks, projectRoot)
+  if (watched.length > 0) {
+    const watch = watchFiles(watched, (path, kind) => void hooks.fileChanged?.(path, kind))
+    session.onClose(() => watch.close())
+  }
   return { session, core, view: sessionView(sessionTools, tools, commands, workspace, state) }
 }

@@ -399,6 +399,7 @@ function sessionHooks(
   | 'notification'
   | 'directoryAdded'
   | 'cwdChanged'
+  | 'fileChanged'
   | 'configChange'
   | 'preModelSwitch'
   | 'postModelSwitch'
@@ -424,6 +425,10 @@ function sessionHooks(
           hookOptions,
         ),
       )
+    },
+    async fileChanged(filePath, event) {
+      if (!hasHooks('FileChanged')) return
+      report(await runHooks('FileChanged', { ...common(), filePath, event }, options.config(), hookOptions))
     },
     async cwdChanged(oldCwd, newCwd) {
       if (!hasHooks('CwdChanged')) return

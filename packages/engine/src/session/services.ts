@@ -153,6 +153,8 @@ export interface HookPort {
   preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
   /** PostModelSwitch: after the session's model changed; it only informs. */
   postModelSwitch?(change: ModelSwitch): Promise<void>
+  /** FileChanged: a file a FileChanged matcher names changed (`change`), appeared (`add`) or went (`unlink`); it only informs. */
+  fileChanged?(filePath: string, event: 'change' | 'add' | 'unlink'): Promise<void>
   /** WorktreeCreate: when configured, the hooks make a worktree-isolated agent's worktree instead of git. */
   worktreeCreate?(name: string): Promise<WorktreeHookCreate>
   /** WorktreeRemove: when configured, the hooks remove a worktree a WorktreeCreate hook made. */

@@ -274,7 +274,9 @@ describe('Claude Code hooks', () => {
       options(),
     )
     expect(outcome.warnings).toEqual([
-      expect.stringContaining('ignored "hookSpecificOutput.watchPaths": Z Engine watches no files for hooks'),
+      expect.stringContaining(
+        'ignored "hookSpecificOutput.watchPaths": Z Engine watches the files FileChanged matchers name',
+      ),
       expect.stringContaining('ignored "hookSpecificOutput.retry": PermissionDenied never fires'),
     ])
   })

@@ -213,7 +213,9 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'file_path',
     punctuatedNames: false,
     required: ['file_path'],
-    firing: never('Z Engine has no watched-file list for hooks'),
+    firing: at(
+      'when a file a FileChanged matcher names (`.envrc|.env`, relative to the project) changes, appears or goes, watched from session start to close',
+    ),
   },
   DirectoryAdded: {
     matchOn: 'source',

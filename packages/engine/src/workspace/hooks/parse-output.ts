@@ -108,7 +108,7 @@ function validate(raw: Record<string, unknown>): Extract<ParsedHookStdout, { kin
       // Fields of events Z Engine never fires: refused by name rather than dropped in silence.
       if (fields.watchPaths !== undefined)
         warnings.push(
-          'ignored "hookSpecificOutput.watchPaths": Z Engine watches no files for hooks (FileChanged never fires)',
+          'ignored "hookSpecificOutput.watchPaths": Z Engine watches the files FileChanged matchers name, not paths hooks return',
         )
       if (fields.retry !== undefined)
         warnings.push('ignored "hookSpecificOutput.retry": PermissionDenied never fires in Z Engine')

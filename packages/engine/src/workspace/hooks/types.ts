@@ -162,7 +162,8 @@ export interface HookEventInputs {
   InstructionsLoaded: InstructionsLoadedFields
   /** The main agent's shell moved (a Bash `cd`). */
   CwdChanged: { oldCwd: string; newCwd: string }
-  FileChanged: OpenFields
+  /** A watched file (a FileChanged matcher's name) changed, appeared or went. */
+  FileChanged: { filePath: string; event: 'change' | 'add' | 'unlink' }
   /** A folder the agent may work in was added (`slash_command`: `/add-dir`). */
   DirectoryAdded: { directory: string; source: 'slash_command' | 'register_repo_root' }
   MessageDisplay: OpenFields
