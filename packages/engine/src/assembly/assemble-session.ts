@@ -1,4 +1,5 @@
 import { createInteractionPort } from '../session/interaction-port.js'
+import type { HookPort } from '../session/services.js'
 import { SessionActor } from '../session/session.js'
 import type { SessionCore } from '../session/session-core.js'
 import type { Session } from '../session/session-types.js'
@@ -178,11 +179,13 @@ export async function assembleSession(
     await hooks.instructionsLoaded?.(load)
   const started = await hooks.sessionStart(input.resumed ? 'resume' : 'startup')
   if (started.additionalContext) state.reminders.push(started.additionalContext)
-  // FileChanged hooks watch the files their matchers name (Claude Code), from here until the close.
-  const watched = fileChangedPaths(workspace.loaded.hooks, projectRoot)
-  if (watched.length > 0) {
-    const watch = watchFiles(watched, (path, kind) => void hooks.fileChanged?.(path, kind))
-    session.onClose(() => watch.close())
-  }
+  watchFileChanged(fileChangedPaths(workspace.loaded.hooks, projectRoot), hooks, session)
   return { session, core, view: sessionView(sessionTools, tools, commands, workspace, state) }
+}
+
+/** FileChanged hooks watch the files their matchers name (Claude Code), from session start until the close. */
+function watchFileChanged(paths: string[], hooks: HookPort, session: Session): void {
+  if (paths.length === 0) return
+  const watch = watchFiles(paths, (path, kind) => void hooks.fileChanged?.(path, kind))
+  session.onClose(() => watch.close())
 }
