@@ -145,34 +145,46 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
     matchOn: 'trigger',
     punctuatedNames: true,
     required: ['trigger'],
-    firing: never('Z Engine has no `--init`/`--maintenance` setup run'),
+    firing: never(
+      'Claude Code fires it for `claude --init`, `--init-only` and `--maintenance` (`trigger` `init` or `maintenance`); `z-engine` has no such setup run to fire it for',
+    ),
   },
   TeammateIdle: {
     punctuatedNames: false,
     required: [],
-    firing: never('Z Engine has no agent teams'),
+    firing: never(
+      'Claude Code fires it when an agent-team teammate is about to go idle (`teammate_name`, `team_name`); Z Engine has no agent teams (its subagents end with SubagentStop)',
+    ),
   },
   TaskCreated: {
     punctuatedNames: false,
     required: [],
-    firing: never('Z Engine has no agent teams and their shared task list'),
+    firing: never(
+      "Claude Code fires it when its TaskCreate tool adds a task to the shared task list (`task_id`, `task_subject`, teammate and team); Z Engine has no such list (TodoWrite's todos have no ids)",
+    ),
   },
   TaskCompleted: {
     punctuatedNames: false,
     required: [],
-    firing: never('Z Engine has no agent teams and their shared task list'),
+    firing: never(
+      "Claude Code fires it when a task of the shared task list is marked completed (`task_id`, `task_subject`, teammate and team); Z Engine has no such list (TodoWrite's todos have no ids)",
+    ),
   },
   Elicitation: {
     matchOn: 'mcp_server_name',
     punctuatedNames: true,
     required: ['mcp_server_name'],
-    firing: never('Z Engine does not answer MCP elicitation requests'),
+    firing: never(
+      "Z Engine's MCP client declares no `elicitation` capability, so no server sends it `elicitation/create` to answer",
+    ),
   },
   ElicitationResult: {
     matchOn: 'mcp_server_name',
     punctuatedNames: true,
     required: ['mcp_server_name'],
-    firing: never('Z Engine does not answer MCP elicitation requests'),
+    firing: never(
+      "Z Engine's MCP client declares no `elicitation` capability, so no server sends it `elicitation/create` to answer",
+    ),
   },
   ConfigChange: {
     matchOn: 'source',
@@ -226,7 +238,9 @@ export const HOOK_EVENT_TABLE: Readonly<Record<HookEvent, HookEventSpec>> = {
   MessageDisplay: {
     punctuatedNames: false,
     required: [],
-    firing: never('Z Engine renders no messages itself (its front ends do)'),
+    firing: never(
+      "Claude Code fires it as its own terminal shows each piece of assistant text, and a hook may change what is shown; Z Engine's front ends render the text from the event stream, so the engine has no display to run it for",
+    ),
   },
   PreSkillShellCommand: {
     matchOn: 'tool_name',
