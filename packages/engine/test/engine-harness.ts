@@ -71,18 +71,34 @@ export async function engineWith(
   /**
    * Resolves with the `count`-th event of `type` of a session. Fails after `timeoutMs` (short of
    * vitest's own timeout) naming what was awaited and the session's events so far, so that a hang
-   * under load says where it stopped.
+   * under load says where it stopped. A waiter that may never be satisfied (answering approvals
+   * until the turn ends) passes `signal` and is stopped by it: resolves with undefined.
    */
-  const waitFor = async (
+  async function waitFor(
+    session: Session,
+    type: EngineEvent['type'],
+    count?: number,
+    timeoutMs?: number,
+  ): Promise<EngineEvent>
+  async function waitFor(
+    session: Session,
+    type: EngineEvent['type'],
+    count: number,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<EngineEvent | undefined>
+  async function waitFor(
     session: Session,
     type: EngineEvent['type'],
     count = 1,
     timeoutMs = 90_000,
-  ): Promise<EngineEvent> => {
+    signal?: AbortSignal,
+  ): Promise<EngineEvent | undefined> {
     const started = Date.now()
     for (;;) {
       const found = events(session, type)
       if (found.length >= count) return found[count - 1]!
+      if (signal?.aborted) return undefined
       if (Date.now() - started > timeoutMs)
         throw new Error(
           `No ${type} #${count} within ${timeoutMs} ms; the session's events: ${events(session)

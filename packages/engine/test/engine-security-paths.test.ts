@@ -29,16 +29,30 @@ async function runDenying(
   const harness = await engineWith(script, home)
   const session = await harness.engine.openSession({ projectRoot: project, model: 'scripted:x', mode })
   const asked: Asked[] = []
+  // Answers until the turn is over; stopped then (it would otherwise wait on in the worker).
+  const over = new AbortController()
   const answering = (async () => {
     for (let count = 1; ; count += 1) {
-      const event = (await harness.waitFor(session, 'approvalRequested', count)) as Asked
-      asked.push(event)
-      session.send({ type: 'resolveApproval', approvalId: event.request.id, decision: { type: 'deny' } })
+      const event = await harness.waitFor(
+        session,
+        'approvalRequested',
+        count,
+        Number.POSITIVE_INFINITY,
+        over.signal,
+      )
+      if (event === undefined) return
+      asked.push(event as Asked)
+      session.send({
+        type: 'resolveApproval',
+        approvalId: (event as Asked).request.id,
+        decision: { type: 'deny' },
+      })
     }
   })()
-  void answering
   session.send({ type: 'submit', text: 'go' })
   await untilIdle(session, harness.envelopes)
+  over.abort()
+  await answering
   const notices = harness
     .events(session, 'notice')
     .flatMap((event) => (event.type === 'notice' ? [event.message] : []))

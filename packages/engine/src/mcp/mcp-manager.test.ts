@@ -180,7 +180,9 @@ describe('McpManager faults (our SDK fault server)', () => {
     const hang = mcp.tools().find((tool) => tool.name === 'mcp__fault__hang')!
     const controller = new AbortController()
     const pending = hang.call({}, mcpTestCtx(), controller.signal)
-    setTimeout(() => controller.abort(), 100)
+    // Cancelled once the server runs it: an abort before the request is even sent sends nothing.
+    await expect.poll(() => mcp.servers()[0]!.stderr).toContain('hanging')
+    controller.abort()
     expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } })
     await expect.poll(() => mcp.servers()[0]!.stderr, { timeout: 30_000 }).toContain('cancelled')
   })
