@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buggyProject, cleanupTempDirs, engineWith } from './engine-harness.js'
 
@@ -45,6 +47,114 @@ describe('agent loop guards (spec 004 "Agent Loop": recover and guard)', () => {
       const finished = await t.waitFor(session, 'turnFinished')
       expect(finished).toMatchObject({ outcome: { type: 'incomplete', reason: 'emptyAnswer' } })
       expect(t.client.requests).toHaveLength(2)
+      await t.engine.shutdown()
+    })
+  })
+
+  describe('completion guard: open work (pending todos, an answer that only promises work, a failing last check)', () => {
+    const todoWrite = (statuses: string[]) => ({
+      type: 'tool_use' as const,
+      name: 'TodoWrite',
+      input: {
+        todos: statuses.map((status, index) => ({
+          content: `Step ${index + 1}`,
+          status,
+          activeForm: `Doing step ${index + 1}`,
+        })),
+      },
+    })
+
+    it('ends incomplete (pendingTodos) when two todos stay pending and the answer only promises work, after one nudge', async () => {
+      const t = await engineWith([
+        { blocks: [todoWrite(['completed', 'pending', 'pending'])] },
+        { blocks: [text('I will now fix the bug.')] },
+        { blocks: [text('I will now fix the bug.')] },
+        { blocks: [text('never sent')] },
+      ])
+      const session = await t.engine.openSession({ projectRoot: buggyProject(), model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'fix it' })
+      const finished = await t.waitFor(session, 'turnFinished')
+      expect(finished).toMatchObject({ outcome: { type: 'incomplete', reason: 'pendingTodos' } })
+      if (finished.type !== 'turnFinished' || finished.outcome.type !== 'incomplete')
+        throw new Error('unreachable')
+      expect(finished.outcome.message).toContain('2 todos')
+      // Bounded: one nudge naming the pending items, then the turn ends.
+      expect(t.client.requests).toHaveLength(3)
+      const nudge = JSON.stringify(t.client.requests[2]!.messages.at(-1))
+      expect(nudge).toContain('still pending')
+      expect(nudge).toContain('Step 2')
+      await t.engine.shutdown()
+    })
+
+    it('continues after an answer that only promises work, and ends done once the model does it and answers', async () => {
+      const project = buggyProject()
+      const t = await engineWith([
+        { blocks: [text('Let me look at math.js now.')] },
+        { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: `${project}/math.js` } }] },
+        { blocks: [text('add() subtracts instead of adding; that is the bug.')] },
+      ])
+      const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'why does the test fail?' })
+      const finished = await t.waitFor(session, 'turnFinished')
+      expect(finished).toMatchObject({ outcome: { type: 'done' } })
+      expect(t.client.requests).toHaveLength(3)
+      expect(JSON.stringify(t.client.requests[1]!.messages.at(-1))).toContain('only says what you will do')
+      await t.engine.shutdown()
+    })
+
+    it('ends incomplete (promisedWork) when the model only promises work again after the nudge', async () => {
+      const t = await engineWith([
+        { blocks: [text("I'll run the tests next.")] },
+        { blocks: [text('Now I will run the tests.')] },
+      ])
+      const session = await t.engine.openSession({ projectRoot: buggyProject(), model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'run the tests' })
+      const finished = await t.waitFor(session, 'turnFinished')
+      expect(finished).toMatchObject({ outcome: { type: 'incomplete', reason: 'promisedWork' } })
+      expect(t.client.requests).toHaveLength(2)
+      await t.engine.shutdown()
+    })
+
+    it('a finished todo list and a plain answer end done without a nudge', async () => {
+      const t = await engineWith([
+        { blocks: [todoWrite(['completed', 'completed'])] },
+        { blocks: [text('Fixed add() and the test passes.')] },
+      ])
+      const session = await t.engine.openSession({ projectRoot: buggyProject(), model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'fix it' })
+      const finished = await t.waitFor(session, 'turnFinished')
+      expect(finished).toMatchObject({ outcome: { type: 'done' } })
+      expect(t.client.requests).toHaveLength(2)
+      await t.engine.shutdown()
+    })
+
+    it('ends incomplete (failingCheck) when the last run of a check failed after the turn changed files', async () => {
+      const project = buggyProject()
+      writeFileSync(join(project, 'package.json'), '{"type":"module","scripts":{"test":"node test.js"}}\n')
+      const t = await engineWith(
+        [
+          {
+            blocks: [
+              {
+                type: 'tool_use',
+                name: 'Write',
+                input: { file_path: `${project}/notes.txt`, content: 'x\n' },
+              },
+            ],
+          },
+          { blocks: [{ type: 'tool_use', name: 'Bash', input: { command: 'npm test' } }] },
+          { blocks: [text('Done.')] },
+          { blocks: [text('Done.')] },
+        ],
+        undefined,
+        { settings: { permissions: { mode: 'bypass' } } },
+      )
+      const session = await t.engine.openSession({ projectRoot: project, model: 'scripted:x' })
+      session.send({ type: 'submit', text: 'fix it' })
+      const finished = await t.waitFor(session, 'turnFinished')
+      expect(finished).toMatchObject({ outcome: { type: 'incomplete', reason: 'failingCheck' } })
+      expect(t.client.requests).toHaveLength(4)
+      expect(JSON.stringify(t.client.requests[3]!.messages.at(-1))).toContain('failed')
       await t.engine.shutdown()
     })
   })

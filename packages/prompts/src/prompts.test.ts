@@ -32,6 +32,9 @@ const SAMPLES: { [Name in ReminderName]: ReminderVariables[Name] } = {
   emptyAnswer: {},
   answerCutOff: { limit: '8192' },
   repeatedFailure: { tool: 'Edit', count: '2', error: 'old_string not found' },
+  todosPending: { todos: '- [pending] write tests' },
+  promisedWork: { sentence: 'I will now fix the bug.' },
+  checkFailing: { failure: 'test (npm test) failed: exit code 1' },
 }
 
 describe('base prompt', () => {

@@ -28,8 +28,9 @@ export const TurnOutcomeSchema = tagged([
   variant('budgetExhausted', { budget: enums(['maxTurns', 'sessionCostCap']) }),
   variant('failed', { error: obj({ code: str(), message: str() }) }),
   variant('incomplete', {
-    reason: enums(['emptyAnswer', 'maxTokens'], {
-      description: 'The final answer was empty, or cut off at the output-token limit, even after one nudge.',
+    reason: enums(['emptyAnswer', 'maxTokens', 'failingCheck', 'pendingTodos', 'promisedWork'], {
+      description:
+        "The final answer was empty, cut off at the output-token limit, or left work open (a check's last run failed, this turn's todos not done, an answer that only promised work), even after one nudge.",
     }),
     message: str(),
   }),

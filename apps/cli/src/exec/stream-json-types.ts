@@ -131,7 +131,10 @@ export type StreamJsonEvent =
       budget?: 'maxTurns' | 'sessionCostCap'
       error?: { code: string; message: string }
       /** Why the answer is incomplete (`outcome: incomplete`). */
-      incomplete?: { reason: 'emptyAnswer' | 'maxTokens'; message: string }
+      incomplete?: {
+        reason: 'emptyAnswer' | 'maxTokens' | 'failingCheck' | 'pendingTodos' | 'promisedWork'
+        message: string
+      }
     })
   | (Common & { type: 'run_end'; exit_code: number; duration_ms: number })
 

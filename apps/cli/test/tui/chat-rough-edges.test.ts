@@ -18,11 +18,11 @@ describe('a call denied in plan mode', () => {
           { type: 'tool_use', id: 'w1', name: 'Write', input: { file_path: 'notes.txt', content: 'hi\n' } },
         ],
       },
-      text('I will propose a plan instead.'),
+      text('Proposing a plan instead.'),
     ])
     const chat = await renderChat(setup, { mode: 'plan' })
     await chat.type('write the notes', KEYS.enter)
-    const frame = await chat.waitFor((current) => current.includes('I will propose a plan'), 'the answer')
+    const frame = await chat.waitFor((current) => current.includes('Proposing a plan'), 'the answer')
     expect(frame).toContain('denied')
     expect(frame).toMatch(/⎿ plan mode is read-only/)
     expect(frame.replace(/\s+/g, ' ')).toContain('Shift+Tab leaves plan mode')

@@ -10,7 +10,7 @@ import type {
 import type { BatchCall, BatchOutcome } from '../batch/batch-types.js'
 import type { ReportedPrompt } from '../compaction/agent-relief.js'
 import type { ModelError, ModelRequest, RoundModel, SystemSection } from '../model/types.js'
-import { type IncompleteReason, judgeCompletion } from './completion-guard.js'
+import { type IncompleteReason, judgeCompletion, type OpenWork } from './completion-guard.js'
 import { FailureTracker } from './failure-tracker.js'
 import { streamRound } from './stream-round.js'
 
@@ -49,6 +49,11 @@ export interface RunHost {
   screenResults?(content: ContentBlock[], signal: AbortSignal): Promise<ContentBlock[]>
   /** Steering messages and reminders queued since the last user message (drained). */
   takeFollowUps(): ContentBlock[]
+  /**
+   * Work still open when the model answers without a tool call (this turn's unfinished todos, a
+   * failing last check), for the completion guard. Absent: none known.
+   */
+  openWork?(): Promise<OpenWork>
   /** The stop boundary: hooks, steering, verification (spec 000 "Stop boundary"). */
   stopBoundary(finalText: string, mutated: boolean): Promise<StopDecision>
   /** Budget checks before each round. */
@@ -73,7 +78,7 @@ export type RunOutcome =
       rounds: number
     }
   | { type: 'failed'; error: ModelError; mutated: boolean; changedFiles: string[]; rounds: number }
-  /** The final answer was empty or cut off at the output-token limit, even after a nudge. */
+  /** The final answer was empty, cut off, or left work open (todos, a failing check, a promise), even after a nudge. */
   | {
       type: 'incomplete'
       reason: IncompleteReason
@@ -106,7 +111,7 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
   let overflowRetried = false
   // Once the main model stayed overloaded, the fallback serves every later round of this run.
   let fallback: RoundModel | undefined
-  let completionNudges = 0
+  const completionNudges: Partial<Record<IncompleteReason, number>> = {}
   const failures = new FailureTracker()
   let reported: ReportedPrompt | undefined
   const outcome = <T extends object>(extra: T) => ({
@@ -172,15 +177,16 @@ export async function runAgent(host: RunHost, signal: AbortSignal): Promise<RunO
 
     const toolUses = content.filter((block) => block.type === 'tool_use')
     if (toolUses.length === 0) {
-      // An empty or cut-off answer is not a finished turn: nudge once, then end incomplete.
+      // An empty, cut-off or unfinished answer is not a finished turn: nudge once, then end incomplete.
       const verdict = judgeCompletion({
         stopReason: end.stopReason,
         finalText: finalTextOf(end.content),
         nudgesUsed: completionNudges,
         maxOutputTokens: model.maxOutputTokens,
+        ...(host.openWork ? { openWork: await host.openWork() } : {}),
       })
       if (verdict.type === 'nudge') {
-        completionNudges += 1
+        completionNudges[verdict.reason] = (completionNudges[verdict.reason] ?? 0) + 1
         await host.append(
           { id: host.newId('m'), role: 'user', content: [{ type: 'text', text: verdict.text }] },
           'reminder',

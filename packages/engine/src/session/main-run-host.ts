@@ -12,6 +12,7 @@ import type { RunHost, StopDecision } from '../run/agent-run.js'
 import { toolSpecsOf } from '../run/tool-specs.js'
 import { buildAgentBatchDeps } from './agent-batch-deps.js'
 import { createInteractionPort } from './interaction-port.js'
+import { mainOpenWork } from './open-work.js'
 import type { SessionCore } from './session-core.js'
 import type { MainAgent, TurnInput } from './session-types.js'
 import type { ActiveTurn } from './state.js'
@@ -152,6 +153,7 @@ export function buildMainRunHost(
     takeFollowUps: () => state.takeFollowUps(),
     screenResults: (content, signal) =>
       screen.screen(content, toolNamesOf(state.workingSet), askCredentials, signal),
+    openWork: mainOpenWork(session, verificationMark),
     stopBoundary: mainStopBoundary(session, turn, input.text, verificationMark),
     budgetExceeded: (roundsDone) => {
       if (roundsDone >= session.limits.maxTurns) return 'maxTurns'

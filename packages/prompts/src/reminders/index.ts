@@ -1,6 +1,7 @@
 import { renderTemplate } from '../template.js'
 import agentMention from './agent-mention.md'
 import answerCutOff from './answer-cut-off.md'
+import checkFailing from './check-failing.md'
 import checksFailed from './checks-failed.md'
 import emptyAnswer from './empty-answer.md'
 import filesChanged from './files-changed.md'
@@ -10,10 +11,12 @@ import modeChanged from './mode-changed.md'
 import nestedInstructions from './nested-instructions.md'
 import planMode from './plan-mode.md'
 import planModeExited from './plan-mode-exited.md'
+import promisedWork from './promised-work.md'
 import repeatedFailure from './repeated-failure.md'
 import repoMap from './repo-map.md'
 import steering from './steering.md'
 import todoNudge from './todo-nudge.md'
+import todosPending from './todos-pending.md'
 
 /** Each reminder's variables; the prompt test checks these match the `{{…}}` in the markdown. */
 export interface ReminderVariables {
@@ -32,6 +35,9 @@ export interface ReminderVariables {
   emptyAnswer: Record<string, never>
   answerCutOff: { limit: string }
   repeatedFailure: { tool: string; count: string; error: string }
+  todosPending: { todos: string }
+  promisedWork: { sentence: string }
+  checkFailing: { failure: string }
 }
 
 /** The name of a reminder template. */
@@ -54,6 +60,9 @@ export const REMINDER_TEMPLATES: Readonly<Record<ReminderName, string>> = {
   emptyAnswer: emptyAnswer.trim(),
   answerCutOff: answerCutOff.trim(),
   repeatedFailure: repeatedFailure.trim(),
+  todosPending: todosPending.trim(),
+  promisedWork: promisedWork.trim(),
+  checkFailing: checkFailing.trim(),
 }
 
 /** Renders a reminder's text (without the `<system-reminder>` wrapper). */
