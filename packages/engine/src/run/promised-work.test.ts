@@ -4,9 +4,13 @@ import { promisedWorkSentence } from './promised-work.js'
 describe('promisedWorkSentence', () => {
   it('finds an answer whose last sentence only announces the next action', () => {
     expect(promisedWorkSentence('I will now fix the bug.')).toBe('I will now fix the bug.')
-    expect(promisedWorkSentence('The test fails in add().\n\nLet me run the tests:')).toBe('Let me run the tests:')
+    expect(promisedWorkSentence('The test fails in add().\n\nLet me run the tests:')).toBe(
+      'Let me run the tests:',
+    )
     expect(promisedWorkSentence('Found it. Now I’ll update the parser.')).toBe('Now I’ll update the parser.')
-    expect(promisedWorkSentence("Okay, I'm going to rewrite the loop.")).toBe("Okay, I'm going to rewrite the loop.")
+    expect(promisedWorkSentence("Okay, I'm going to rewrite the loop.")).toBe(
+      "Okay, I'm going to rewrite the loop.",
+    )
   })
 
   it('accepts finished answers, questions and closings that only look like promises', () => {
