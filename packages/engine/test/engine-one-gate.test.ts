@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { actionFor } from '@z-engine/tools'
 import { afterEach, describe, expect, it } from 'vitest'
 import { coreOf } from '../src/api/engine.js'
-import { checkPermission } from '../src/settings-entry.js'
 import { buildAgentBatchDeps } from '../src/session/agent-batch-deps.js'
+import { checkPermission } from '../src/settings-entry.js'
 import { cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 afterEach(cleanupTempDirs)

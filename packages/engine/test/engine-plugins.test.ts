@@ -11,8 +11,8 @@ import type { EngineEvent } from '@z-engine/protocol'
 import { describe, expect, it } from 'vitest'
 import { viewOf } from '../src/api/engine.js'
 import type { Session } from '../src/index.js'
-import { addMarketplace, stagePluginInstall } from '../src/plugins-entry.js'
 import { FAULT_SERVER } from '../src/mcp/mcp.test-util.js'
+import { addMarketplace, stagePluginInstall } from '../src/plugins-entry.js'
 import { buggyProject, cleanupTempDirs, engineWith, tempDir } from './engine-harness.js'
 
 cleanupTempDirs()
