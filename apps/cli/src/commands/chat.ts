@@ -115,6 +115,16 @@ export async function openChatSession(engine: Engine, plan: ChatPlan): Promise<S
   })
 }
 
+/**
+ * Puts a terminal in raw mode before Ink draws, and keeps it there between the picker and the chat.
+ * Ink turns raw mode on only after its first frame is on screen: a key pressed in that gap was echoed
+ * and line-buffered by the terminal, so Down then Enter arrived as `^[[B` and a newline, not Enter.
+ * Node gives the terminal its mode back when the process exits, whatever happens in between.
+ */
+function holdRawMode(stdin: NodeJS.ReadStream): void {
+  if (stdin.isTTY === true && typeof stdin.setRawMode === 'function') stdin.setRawMode(true)
+}
+
 /** Shows the start-up session picker until a session is chosen (or undefined when cancelled). */
 async function pickSession(io: CommandIo, rows: SessionRow[]): Promise<SessionRow | undefined> {
   const [{ render }, { sessionPickerElement }] = await Promise.all([
@@ -122,6 +132,7 @@ async function pickSession(io: CommandIo, rows: SessionRow[]): Promise<SessionRo
     import('../tui/session-picker-app.js'),
   ])
   let chosen: SessionRow | undefined
+  holdRawMode(io.stdin as NodeJS.ReadStream)
   const instance = render(sessionPickerElement({ rows, onDone: (row) => (chosen = row) }), {
     stdin: io.stdin as NodeJS.ReadStream,
     stdout: io.stdout as NodeJS.WriteStream,
@@ -131,6 +142,8 @@ async function pickSession(io: CommandIo, rows: SessionRow[]): Promise<SessionRo
   await instance.waitUntilExit()
   instance.clear()
   instance.unmount()
+  // Ink left raw mode on unmount; what is typed while the chosen session opens is the chat's.
+  holdRawMode(io.stdin as NodeJS.ReadStream)
   return chosen
 }
 
@@ -229,6 +242,7 @@ export async function main(io: CommandIo): Promise<number> {
     return EXIT.ok
   }
   io.early?.yieldFrame()
+  holdRawMode(stdin)
   const instance = render(
     chatAppElement({
       controller,
