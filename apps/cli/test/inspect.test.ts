@@ -355,10 +355,14 @@ describe('inspection commands', () => {
     const box = await fixture(true)
     const run = (key: string) =>
       runInProcess(['settings', 'explain', key, '--cwd', box.project], { cwd: box.root, env: box.env })
-    const model = await run('model')
-    expect(model.stdout).toMatch(
-      /^model = \{\}\s+← defaults: not set in any settings file or environment variable/m,
+    // A table nothing sets: each of its keys, with its default or what happens when it is absent.
+    const model = (await run('model')).stdout
+    expect(model).not.toContain('model = {}')
+    expect(model).toMatch(
+      /^model\.name\s+← defaults: not set .* — Main model id; the catalog default when absent\./m,
     )
+    expect(model).toMatch(/^model\.effort\s+← defaults: not set/m)
+    expect(model).toMatch(/^model\.prices\.input\s+← defaults: not set/m)
     expect((await run('model.name')).stdout).toMatch(
       /^model\.name\s+← defaults: not set .* — Main model id; the catalog default when absent\./m,
     )

@@ -52,7 +52,7 @@ export async function main(io: CommandIo): Promise<number> {
   // A key nothing sets still gets an answer: its built-in default, or that no setting has that name.
   for (const key of keys)
     if (!explain.some((entry) => entry.path === key || entry.path.startsWith(`${key}.`)))
-      lines.push(unsetLine(key))
+      lines.push(...unsetLines(key))
   if (loaded.trustRequired.length > 0)
     lines.push(`withheld until the workspace is trusted: ${loaded.trustRequired.join(', ')}`)
   for (const notice of loaded.notices) lines.push(`${notice.severity}: ${notice.message}`)
@@ -60,16 +60,26 @@ export async function main(io: CommandIo): Promise<number> {
   return code
 }
 
-/** The line for a key no layer sets: its default (the whole section's), or that it is unknown. */
-function unsetLine(key: string): string {
+/**
+ * The lines for a key no layer sets: its default, or for a table (`model`) each of its keys with
+ * theirs, since a table's own default (`{}`) says nothing; or that no setting has that name.
+ */
+function unsetLines(key: string): string[] {
   const schema = key.split('.').reduce<SchemaNode | undefined>((node, part) => {
     const next = node?.properties?.[part] ?? node?.additionalProperties
     return typeof next === 'object' && next !== null ? next : undefined
   }, SettingsSchema as SchemaNode)
-  if (schema === undefined) return `${key}: no such setting (see 'z-engine settings explain' for every key)`
+  if (schema === undefined) return [`${key}: no such setting (see 'z-engine settings explain' for every key)`]
+  return describeUnset(key, schema)
+}
+
+/** A key (and, for a table, each key inside it) with its default and what it is for. */
+function describeUnset(key: string, schema: SchemaNode): string[] {
+  const children = Object.entries(schema.properties ?? {})
+  if (children.length > 0) return children.flatMap(([name, child]) => describeUnset(`${key}.${name}`, child))
   const fallback = schema.default === undefined ? '' : ` = ${JSON.stringify(schema.default)}`
   const about = schema.description !== undefined ? ` — ${schema.description}` : ''
-  return `${key}${fallback}  ← defaults: not set in any settings file or environment variable${about}`
+  return [`${key}${fallback}  ← defaults: not set in any settings file or environment variable${about}`]
 }
 
 /** The part of a JSON Schema the key lookup walks. */
