@@ -1,5 +1,5 @@
-import { lstat, readdir, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { dirname, join, resolve, sep } from 'node:path'
 import { HOOK_CONFIG_FILE_NAMES, TOOL_CONFIG_FILE_NAMES, TOOLCHAIN_FILE_NAMES } from '@z-engine/protocol'
 import { projectGit } from '../git/project-git.js'
 import type { ProfilePath } from './profile.js'
@@ -83,6 +83,17 @@ export function nestedPaths(scan: NestedScan): ProfilePath[] {
 }
 
 /**
+ * `paths` without the `.git` files of the repository's own linked worktrees: a WorktreeCreate or
+ * WorktreeRemove hook (`manageWorktrees`) must be able to remove a worktree it made.
+ */
+export async function withoutLinkedWorktrees(root: string, paths: ProfilePath[]): Promise<ProfilePath[]> {
+  const linked = await Promise.all(
+    paths.map((entry) => (entry.kind === 'file' ? isLinkedWorktreeOf(root, entry.path) : false)),
+  )
+  return paths.filter((_entry, index) => !linked[index])
+}
+
+/**
  * Removes what a write-confined command created below the top level that `before` did not hold
  * (a `sub/.envrc`, `crates/x/rust-toolchain.toml`, a nested repository's `.git`), changed since
  * `since`. A nested `.git` goes whole: its hooks and config would run on the user's next git
@@ -96,10 +107,26 @@ export async function removeNewNested(before: NestedScan, since: number): Promis
     const absolute = join(before.root, path)
     const info = await lstat(absolute).catch(() => undefined)
     if (info === undefined || Math.max(info.ctimeMs, info.mtimeMs, info.birthtimeMs) < since) continue
+    if (info.isFile() && (await isLinkedWorktreeOf(before.root, absolute))) continue
     await rm(absolute, { recursive: true, force: true }).catch(() => {})
     removed.push(path)
   }
   return removed
+}
+
+/**
+ * Whether a new `.git` file makes a linked worktree of the repository at `root` (`git worktree add`,
+ * which only a WorktreeCreate hook may run confined): its `gitdir:` names an admin folder under
+ * `root/.git/worktrees/`, so its hooks and config are the repository's own, not a nested one's.
+ */
+async function isLinkedWorktreeOf(root: string, dotGit: string): Promise<boolean> {
+  if (!dotGit.endsWith(`${sep}.git`)) return false
+  const text = await readFile(dotGit, 'utf8').catch(() => '')
+  const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim()
+  if (gitdir === undefined) return false
+  const admin = resolve(dirname(dotGit), gitdir)
+  const worktrees = join(root, '.git', 'worktrees') + sep
+  return admin.startsWith(worktrees) && (await stat(admin).catch(() => undefined))?.isDirectory() === true
 }
 
 /** The notice a removal gets, so the model can tell the user what happened and why. */

@@ -12,6 +12,7 @@ import {
   removalNotice,
   removeNewNested,
   scanNested,
+  withoutLinkedWorktrees,
 } from './nested-protected.js'
 import type { BoundFile, ProfilePath, SandboxMode, SandboxProfile } from './profile.js'
 import { resolveProfile, within } from './resolve-profile.js'
@@ -202,9 +203,10 @@ export class Sandbox {
       mode === 'write'
         ? await Promise.all([request.root, ...request.additionalDirectories].map((dir) => scanNested(dir)))
         : []
+    const nested = scans.flatMap(nestedPaths)
     const profile = await resolveProfile({
       files,
-      nested: scans.flatMap(nestedPaths),
+      nested: request.manageWorktrees ? await withoutLinkedWorktrees(request.root, nested) : nested,
       mode,
       root: request.root,
       additionalDirectories: request.additionalDirectories,
