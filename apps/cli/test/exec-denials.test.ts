@@ -107,4 +107,29 @@ describe('exec: honest results when calls are denied', () => {
       permission_denials: [{ tool_name: 'Bash', tool_input: { command: 'rm README.md' } }],
     })
   })
+
+  it('-p text mode: the result on stdout, and on stderr which calls were denied and how to allow them', async () => {
+    const box = await sandbox()
+    const script = await box.script('edit.jsonl', [
+      {
+        blocks: [
+          {
+            type: 'tool_use',
+            name: 'Edit',
+            input: { file_path: 'README.md', old_string: '# demo', new_string: '# changed' },
+          },
+        ],
+      },
+      { blocks: [{ type: 'text', text: 'Swapped.' }] },
+    ])
+    const run = await runInProcess(['-p', 'change it', '--model', `scripted:${script}`], {
+      cwd: box.project,
+      env: box.env,
+    })
+    expect(run.code).toBe(4)
+    expect(run.stdout).toBe('Swapped.\n')
+    expect(run.stderr).toContain('z-engine: 1 tool call denied (Edit README.md)')
+    expect(run.stderr).toContain('--permission-mode acceptEdits')
+    expect(await readFile(join(box.project, 'README.md'), 'utf8')).toBe('# demo\n')
+  })
 })

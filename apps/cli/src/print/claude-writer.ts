@@ -148,7 +148,25 @@ export function claudeWriter(io: CommandIo, options: ClaudeWriterOptions): ExecW
         if (output !== undefined) io.stdout.write(`${JSON.stringify(output)}\n`)
       } else if (options.format === 'text' && last !== undefined && !summary.error) {
         io.stdout.write(`${last.subtype === 'success' ? last.result : (last.errors ?? []).join('\n')}\n`)
+        // stdout stays Claude Code's (the result alone); stderr says why the exit code is not 0.
+        const denied = last.permission_denials ?? []
+        if (denied.length > 0) io.stderr.write(`${deniedLine(denied)}\n`)
       }
     },
   }
+}
+
+/** The stderr line of a text-mode run whose calls were denied: which, and how to allow them. */
+function deniedLine(
+  denied: ReadonlyArray<{ tool_name: string; tool_input: Record<string, unknown> }>,
+): string {
+  const subjects = denied.map((call) => {
+    const input = call.tool_input
+    const subject = [input.file_path, input.command, input.url, input.pattern].find(
+      (value): value is string => typeof value === 'string' && value !== '',
+    )
+    return subject === undefined ? call.tool_name : `${call.tool_name} ${subject}`
+  })
+  const count = `${denied.length} tool call${denied.length === 1 ? '' : 's'}`
+  return `z-engine: ${count} denied (${subjects.join(', ')}): no one can approve in -p; allow with --permission-mode acceptEdits, --allowedTools or an allow rule`
 }
