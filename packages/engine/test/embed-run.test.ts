@@ -170,7 +170,8 @@ describe('session.submit and event payloads', () => {
       if (event.type === 'turnFinished') busyAtFinish.push(session.busy)
     }
     const result = await handle
-    expect(seen[0]).toBe('turnStarted')
+    // The first prompt titles the session just before its turn starts (the journal's order too).
+    expect(seen.slice(0, 2)).toEqual(['titleChanged', 'turnStarted'])
     expect(seen.at(-1)).toBe('turnFinished')
     expect(busyAtFinish).toEqual([false])
     expect(result).toMatchObject({ sessionId: session.id, text: 'It subtracts.', outcome: { type: 'done' } })

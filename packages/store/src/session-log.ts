@@ -82,7 +82,10 @@ export class FileSessionLog implements SessionLog {
 
   private queueMeta(patch: Partial<SessionMeta>): Promise<void> {
     const write = this.context.updateMeta({ ...patch, updatedAt: this.context.now().toISOString() })
-    this.metaQueue = Promise.all([this.metaQueue.catch(() => undefined), write]).then(() => undefined)
+    const queue = Promise.all([this.metaQueue.catch(() => undefined), write]).then(() => undefined)
+    // Handled here so a failed mirror is never an unhandled rejection; close still awaits (and sees) it.
+    queue.catch(() => undefined)
+    this.metaQueue = queue
     return write
   }
 
