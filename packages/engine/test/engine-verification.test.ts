@@ -146,6 +146,8 @@ describe('verification on a real engine (spec 000 "Verification")', () => {
         edit(project, 'a + b', 'a - b'),
         call('Bash', { command: 'npm  run test' }),
         say('The test fails now.'),
+        // The completion guard nudges once about the failing check; the second answer ends the turn.
+        say('It still fails: the subtraction is the bug.'),
         edit(project, 'a - b', 'a + b'),
         call('Bash', { command: 'node --test' }),
         say('Ran node directly.'),
@@ -170,7 +172,9 @@ describe('verification on a real engine (spec 000 "Verification")', () => {
     expect(t.events(session, 'checkRecorded')[0]).toMatchObject({
       record: { checkId: 'test', kind: 'test', command: 'npm test', exitCode: 0, passed: true },
     })
-    expect((await turn(2)).badge).toMatchObject({ type: 'failed', checkId: 'test' })
+    const second = await turn(2)
+    expect(second.badge).toMatchObject({ type: 'failed', checkId: 'test' })
+    expect(second.outcome).toMatchObject({ type: 'incomplete', reason: 'failingCheck' })
     expect((await turn(3)).badge).toEqual({
       type: 'unverified',
       reason: 'Files changed after the last check ran.',
