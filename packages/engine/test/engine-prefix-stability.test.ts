@@ -204,7 +204,8 @@ describe('prefix stability (issue 7; spec 003 "Prompt caching")', () => {
       {
         blocks: [
           tool('TodoWrite', {
-            todos: [{ content: 'Look around', status: 'in_progress', activeForm: 'Looking around' }],
+            // Completed: a todo left open at the end of the turn would draw the completion guard's nudge.
+            todos: [{ content: 'Look around', status: 'completed', activeForm: 'Looking around' }],
           }),
         ],
       },
